@@ -1,0 +1,46 @@
+import { parseArgs } from "node:util";
+import { UsageError } from "./cli-context.js";
+
+export type FlagSpec = Record<
+  string,
+  { type: "string" | "boolean"; short?: string; multiple?: boolean; default?: string | boolean }
+>;
+
+/**
+ * Strict flag parsing: unknown flags and missing values become a `UsageError` with one clear line,
+ * never a stack trace.
+ */
+export interface ParsedFlags {
+  values: Record<string, string | boolean | (string | boolean)[] | undefined>;
+  positionals: string[];
+}
+
+export function parseFlags(
+  argv: string[],
+  spec: FlagSpec,
+  maxPositionals = Number.POSITIVE_INFINITY,
+): ParsedFlags {
+  try {
+    const parsed = parseArgs({ args: argv, options: spec, strict: true, allowPositionals: true });
+    if (parsed.positionals.length > maxPositionals) {
+      throw new UsageError(`unexpected argument "${parsed.positionals[maxPositionals]}"`);
+    }
+    return parsed;
+  } catch (error) {
+    if (error instanceof UsageError) throw error;
+    const message = error instanceof Error ? error.message : String(error);
+    // Node's messages carry a long suffix ("To specify a positional argument…"); keep the first sentence.
+    throw new UsageError(message.split(". ")[0]?.replace(/^Unknown option/, "unknown option") ?? message);
+  }
+}
+
+/** The value of a string flag, or `undefined`. */
+export function stringFlag(flags: ParsedFlags, name: string): string | undefined {
+  const value = flags.values[name];
+  return typeof value === "string" ? value : undefined;
+}
+
+/** Whether a boolean flag was given. */
+export function booleanFlag(flags: ParsedFlags, name: string): boolean {
+  return flags.values[name] === true;
+}

@@ -1,0 +1,5 @@
+export { IrIndex } from "./ir-index.js";
+export { emptyIr, IrVersionError, loadIr } from "./load-ir.js";
+export { t } from "./type-builders.js";
+export { typeToString } from "./type-to-string.js";
+export * from "./types.js";
