@@ -71,7 +71,7 @@ function importsOf(text: string): string[] {
   return [...text.matchAll(importPattern)].map((match) => match[1] ?? match[2] ?? "");
 }
 
-export function findViolations(): string[] {
+function findViolations(): string[] {
   const violations: string[] = [];
   for (const file of listSources(srcRoot)) {
     const room = roomOf(file);

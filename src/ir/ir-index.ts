@@ -2,8 +2,8 @@ import type {
   Class,
   Client,
   Enum,
-  Function,
   Ir,
+  LlmFunction,
   RetryPolicy,
   TemplateString,
   Type,
@@ -15,7 +15,7 @@ export class IrIndex {
   readonly classes = new Map<string, Class>();
   readonly enums = new Map<string, Enum>();
   readonly aliases = new Map<string, TypeAlias>();
-  readonly functions = new Map<string, Function>();
+  readonly functions = new Map<string, LlmFunction>();
   readonly clients = new Map<string, Client>();
   readonly retryPolicies = new Map<string, RetryPolicy>();
   readonly templateStrings = new Map<string, TemplateString>();
@@ -48,7 +48,7 @@ export class IrIndex {
     return found;
   }
 
-  getFunction(name: string): Function {
+  getFunction(name: string): LlmFunction {
     const found = this.functions.get(name);
     if (!found) throw new Error(`Unknown function "${name}" in the IR.`);
     return found;

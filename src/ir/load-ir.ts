@@ -31,7 +31,7 @@ const sections = [
 export function loadIr(data: unknown): Ir {
   const value = typeof data === "string" ? (JSON.parse(data) as unknown) : data;
   if (typeof value !== "object" || value === null) {
-    throw new TypeError("IR must be an object; got " + (value === null ? "null" : typeof value) + ".");
+    throw new TypeError(`IR must be an object; got ${value === null ? "null" : typeof value}.`);
   }
   const record = value as Record<string, unknown>;
   if (record.version !== IR_VERSION) throw new IrVersionError(record.version);

@@ -14,7 +14,7 @@ export interface Ir {
   classes: Class[];
   enums: Enum[];
   aliases: TypeAlias[];
-  functions: Function[];
+  functions: LlmFunction[];
   clients: Client[];
   retryPolicies: RetryPolicy[];
   templateStrings: TemplateString[];
@@ -192,7 +192,7 @@ export interface Parameter {
   type: Type;
 }
 
-export interface Function {
+export interface LlmFunction {
   name: string;
   params: Parameter[];
   returnType: Type;
