@@ -1,0 +1,88 @@
+import { describe, expect, it } from "vitest";
+import { ClientRegistry } from "./client-registry.js";
+import { addUsage, Collector, emptyUsage, type FunctionLog } from "./collector.js";
+import { Audio, Image, Pdf, Video } from "./media.js";
+
+function log(id: string, inputTokens: number | null): FunctionLog {
+  return {
+    id,
+    functionName: "Fn",
+    logType: "call",
+    timing: { startTimeUtcMs: 0, durationMs: 1 },
+    usage: { inputTokens, outputTokens: 2, cachedInputTokens: null },
+    calls: [],
+    selectedCall: null,
+    rawLlmResponse: null,
+    tags: {},
+    error: null,
+  };
+}
+
+describe("Collector", () => {
+  it("keeps logs in order, finds them by id, sums usage and clears", () => {
+    const collector = new Collector("mine");
+    expect(collector.last).toBeNull();
+    collector.record(log("a", 10));
+    collector.record(log("b", null));
+    expect(collector.last?.id).toBe("b");
+    expect(collector.id("a")?.id).toBe("a");
+    expect(collector.id("zzz")).toBeNull();
+    expect(collector.usage).toEqual({ inputTokens: 10, outputTokens: 4, cachedInputTokens: null });
+    expect(collector.clear()).toBe(2);
+    expect(collector.logs).toEqual([]);
+  });
+
+  it("adds usage, treating unreported counts as absent rather than zero", () => {
+    expect(addUsage(emptyUsage(), null)).toEqual(emptyUsage());
+    expect(addUsage({ inputTokens: 1, outputTokens: null, cachedInputTokens: 3 }, emptyUsage())).toEqual({
+      inputTokens: 1,
+      outputTokens: null,
+      cachedInputTokens: 3,
+    });
+  });
+});
+
+describe("ClientRegistry", () => {
+  it("stores clients as IR data with literal (never env) option values", () => {
+    const registry = new ClientRegistry();
+    registry.addLlmClient(
+      "Fast",
+      "openai",
+      { model: "gpt-4o-mini", api_key: "env.NOT_A_REFERENCE", stop: ["x"], skip: undefined },
+      "Retry",
+    );
+    registry.setPrimary("Fast");
+    expect(registry.primary).toBe("Fast");
+    expect(registry.getClient("Fast")).toEqual({
+      name: "Fast",
+      provider: "openai",
+      retryPolicy: "Retry",
+      options: {
+        model: { kind: "string", value: "gpt-4o-mini" },
+        api_key: { kind: "string", value: "env.NOT_A_REFERENCE" },
+        stop: { kind: "array", items: [{ kind: "string", value: "x" }] },
+      },
+    });
+    expect(() => registry.addLlmClient("Bad", "openai", { fn: () => 1 })).toThrow(
+      /Client option Bad\.fn is a function/,
+    );
+  });
+});
+
+describe("media", () => {
+  it("produces util MediaValue data from URLs and base64 (data: prefixes removed)", () => {
+    expect(Image.fromUrl("https://x.test/a.png").toJSON()).toEqual({
+      kind: "media",
+      type: "image",
+      url: "https://x.test/a.png",
+    });
+    expect(JSON.parse(JSON.stringify(Audio.fromBase64("audio/mp3", "data:audio/mp3;base64,QUJD")))).toEqual({
+      kind: "media",
+      type: "audio",
+      base64: "QUJD",
+      mediaType: "audio/mp3",
+    });
+    expect(Pdf.fromUrl("https://x.test/a.pdf").mediaType).toBe("application/pdf");
+    expect([Video.fromUrl("u").type, Video.fromUrl("u").isUrl()]).toEqual(["video", true]);
+  });
+});

@@ -1,0 +1,128 @@
+/**
+ * Observability for calls, in BAML's Collector shape: pass `collector` in the call options and read
+ * `collector.last` afterwards — every attempt (retries and fallbacks included), timings, token usage, and
+ * the raw HTTP request and response with API keys redacted.
+ */
+
+/** Token counts; `null` when the provider did not report them. */
+export interface Usage {
+  inputTokens: number | null;
+  outputTokens: number | null;
+  cachedInputTokens: number | null;
+}
+
+export interface Timing {
+  /** Wall-clock start, milliseconds since the epoch. */
+  startTimeUtcMs: number;
+  /** `null` while running. */
+  durationMs: number | null;
+  /** Streams only: milliseconds from the start to the first text chunk. */
+  timeToFirstTokenMs?: number | null;
+}
+
+/** The HTTP request a client sent, secrets replaced by `[REDACTED]`. */
+export interface HttpRequestLog {
+  url: string;
+  method: string;
+  headers: Record<string, string>;
+  body: unknown;
+}
+
+/** The provider's answer; for a stream, the body is the list of decoded events' raw data. */
+export interface HttpResponseLog {
+  status: number;
+  headers: Record<string, string>;
+  body: unknown;
+}
+
+/** One attempt against one leaf client. */
+export interface LlmCall {
+  clientName: string;
+  provider: string;
+  timing: Timing;
+  httpRequest: HttpRequestLog | null;
+  httpResponse: HttpResponseLog | null;
+  usage: Usage | null;
+  /** Whether this attempt's answer is the one the call used. */
+  selected: boolean;
+  /** Why the attempt failed (redacted message), when it did. */
+  error: string | null;
+  /** The model's text, when it answered. */
+  rawText: string | null;
+  finishReason: string | null;
+}
+
+/** One function call or stream, with all its attempts. */
+export interface FunctionLog {
+  id: string;
+  functionName: string;
+  logType: "call" | "stream";
+  timing: Timing;
+  /** Summed over every attempt. */
+  usage: Usage;
+  calls: LlmCall[];
+  selectedCall: LlmCall | null;
+  rawLlmResponse: string | null;
+  tags: Record<string, string>;
+  /** The error the call ended with, when it failed (redacted message). */
+  error: string | null;
+}
+
+export function emptyUsage(): Usage {
+  return { inputTokens: null, outputTokens: null, cachedInputTokens: null };
+}
+
+function addCount(left: number | null, right: number | null): number | null {
+  if (left === null) return right;
+  if (right === null) return left;
+  return left + right;
+}
+
+/** Adds two usages; a count stays `null` only when neither side reported it. */
+export function addUsage(left: Usage, right: Usage | null): Usage {
+  if (!right) return { ...left };
+  return {
+    inputTokens: addCount(left.inputTokens, right.inputTokens),
+    outputTokens: addCount(left.outputTokens, right.outputTokens),
+    cachedInputTokens: addCount(left.cachedInputTokens, right.cachedInputTokens),
+  };
+}
+
+/** Records function logs; one collector may watch many calls, and one call may feed many collectors. */
+export class Collector {
+  readonly #logs: FunctionLog[] = [];
+
+  constructor(readonly name = "default") {}
+
+  /** Every recorded call, oldest first. Logs of running calls are updated in place. */
+  get logs(): readonly FunctionLog[] {
+    return this.#logs;
+  }
+
+  /** The most recent call, or `null`. */
+  get last(): FunctionLog | null {
+    return this.#logs.at(-1) ?? null;
+  }
+
+  /** Token usage summed over every recorded call. */
+  get usage(): Usage {
+    return this.#logs.reduce((total, log) => addUsage(total, log.usage), emptyUsage());
+  }
+
+  /** The log with this id, or `null`. */
+  id(functionLogId: string): FunctionLog | null {
+    return this.#logs.find((log) => log.id === functionLogId) ?? null;
+  }
+
+  /** Forgets every recorded call; returns how many there were. */
+  clear(): number {
+    const count = this.#logs.length;
+    this.#logs.length = 0;
+    return count;
+  }
+
+  /** Called by the runtime when a call starts. */
+  record(log: FunctionLog): void {
+    this.#logs.push(log);
+  }
+}

@@ -1,0 +1,245 @@
+/**
+ * Runtime error classes, named as in BAML's TypeScript client so application code that catches
+ * `BamlValidationError` keeps working. Each has a stable `code` and a static `isInstance` that works across
+ * copies of the package (two bundled copies have different classes, so `instanceof` fails; a registered
+ * symbol brand does not).
+ */
+
+const KINDS = Symbol.for("sapling.runtime.errorKinds");
+
+function brand(error: object, kind: string): void {
+  const record = error as { [KINDS]?: string[] };
+  if (!record[KINDS]) {
+    Object.defineProperty(record, KINDS, { value: [], enumerable: false });
+  }
+  record[KINDS]?.push(kind);
+}
+
+function hasKind(value: unknown, kind: string): boolean {
+  if (typeof value !== "object" || value === null) return false;
+  const kinds = (value as { [KINDS]?: unknown })[KINDS];
+  return Array.isArray(kinds) && kinds.includes(kind);
+}
+
+/** Base class of every runtime failure. */
+export class BamlError extends Error {
+  readonly code: string = "BAML_ERROR";
+  constructor(message: string, options?: { cause?: unknown }) {
+    super(message, options);
+    this.name = "BamlError";
+    brand(this, "BamlError");
+  }
+  static isInstance(value: unknown): value is BamlError {
+    return hasKind(value, "BamlError");
+  }
+}
+
+/** An argument does not match the function's parameter type, or an option is malformed. */
+export class BamlInvalidArgumentError extends BamlError {
+  override readonly code: string = "INVALID_ARGUMENT";
+  constructor(
+    message: string,
+    /** Where in the arguments, e.g. `resume.skills[2]`; empty when not about one value. */
+    readonly path = "",
+  ) {
+    super(message);
+    this.name = "BamlInvalidArgumentError";
+    brand(this, "BamlInvalidArgumentError");
+  }
+  static override isInstance(value: unknown): value is BamlInvalidArgumentError {
+    return hasKind(value, "BamlInvalidArgumentError");
+  }
+}
+
+/** A client could not produce an answer (network, configuration, provider error). */
+export class BamlClientError extends BamlError {
+  override readonly code: string = "CLIENT_ERROR";
+  constructor(
+    message: string,
+    readonly clientName: string,
+    readonly provider: string,
+    options?: { cause?: unknown },
+  ) {
+    super(message, options);
+    this.name = "BamlClientError";
+    brand(this, "BamlClientError");
+  }
+  static override isInstance(value: unknown): value is BamlClientError {
+    return hasKind(value, "BamlClientError");
+  }
+}
+
+/** The provider answered with a non-success HTTP status. */
+export class BamlClientHttpError extends BamlClientError {
+  override readonly code: string = "CLIENT_HTTP_ERROR";
+  constructor(
+    message: string,
+    clientName: string,
+    provider: string,
+    /** The HTTP status code. */
+    readonly statusCode: number,
+    /** The response body (secrets redacted), for the provider's explanation. */
+    readonly body: string,
+    /** The provider's `retry-after`, in milliseconds, when it sent one (429, 503). */
+    readonly retryAfterMs?: number,
+    options?: { cause?: unknown },
+  ) {
+    super(message, clientName, provider, options);
+    this.name = "BamlClientHttpError";
+    brand(this, "BamlClientHttpError");
+  }
+  static override isInstance(value: unknown): value is BamlClientHttpError {
+    return hasKind(value, "BamlClientHttpError");
+  }
+}
+
+/** A client's `http` timeout elapsed (connect, request, first token, idle or total). */
+export class BamlTimeoutError extends BamlClientError {
+  override readonly code: string = "TIMEOUT";
+  constructor(
+    message: string,
+    clientName: string,
+    provider: string,
+    readonly timeoutMs: number | undefined,
+    options?: { cause?: unknown },
+  ) {
+    super(message, clientName, provider, options);
+    this.name = "BamlTimeoutError";
+    brand(this, "BamlTimeoutError");
+  }
+  static override isInstance(value: unknown): value is BamlTimeoutError {
+    return hasKind(value, "BamlTimeoutError");
+  }
+}
+
+/** A client option reads `env.NAME` and the variable is not set. */
+export class BamlMissingEnvVarError extends BamlClientError {
+  override readonly code: string = "ENV_VAR_MISSING";
+  constructor(
+    readonly variable: string,
+    clientName: string,
+    provider: string,
+    /** The option that reads it, e.g. `api_key`. */
+    readonly option: string,
+  ) {
+    super(
+      `Client "${clientName}" reads env.${variable} (option ${option}), but ${variable} is not set. ` +
+        `Set ${variable} in the environment, or pass it with the call option env: { ${variable}: "…" }.`,
+      clientName,
+      provider,
+    );
+    this.name = "BamlMissingEnvVarError";
+    brand(this, "BamlMissingEnvVarError");
+  }
+  static override isInstance(value: unknown): value is BamlMissingEnvVarError {
+    return hasKind(value, "BamlMissingEnvVarError");
+  }
+}
+
+/** A client's options are invalid (wrong type, missing `base_url`, unknown provider). */
+export class BamlClientOptionsError extends BamlClientError {
+  override readonly code: string = "INVALID_CLIENT_OPTIONS";
+  constructor(
+    message: string,
+    clientName: string,
+    provider: string,
+    /** The offending option, when one is to blame. */
+    readonly option: string | undefined,
+    options?: { cause?: unknown },
+  ) {
+    super(message, clientName, provider, options);
+    this.name = "BamlClientOptionsError";
+    brand(this, "BamlClientOptionsError");
+  }
+  static override isInstance(value: unknown): value is BamlClientOptionsError {
+    return hasKind(value, "BamlClientOptionsError");
+  }
+}
+
+/** The model stopped for a reason the client's `finish_reason_allow_list` / `deny_list` rejects. */
+export class BamlClientFinishReasonError extends BamlClientError {
+  override readonly code: string = "FINISH_REASON";
+  constructor(
+    message: string,
+    clientName: string,
+    provider: string,
+    readonly finishReason: string | undefined,
+    readonly prompt: string,
+    readonly rawOutput: string,
+  ) {
+    super(message, clientName, provider);
+    this.name = "BamlClientFinishReasonError";
+    brand(this, "BamlClientFinishReasonError");
+  }
+  static override isInstance(value: unknown): value is BamlClientFinishReasonError {
+    return hasKind(value, "BamlClientFinishReasonError");
+  }
+}
+
+/** The call was cancelled through its `AbortSignal`. */
+export class BamlAbortError extends BamlError {
+  override readonly code: string = "ABORTED";
+  constructor(
+    message: string,
+    /** The signal's reason, when one was given. */
+    readonly reason?: unknown,
+  ) {
+    super(message, { cause: reason });
+    this.name = "BamlAbortError";
+    brand(this, "BamlAbortError");
+  }
+  static override isInstance(value: unknown): value is BamlAbortError {
+    return hasKind(value, "BamlAbortError");
+  }
+}
+
+/** The model answered, but its text does not hold a value of the return type. */
+export class BamlValidationError extends BamlError {
+  override readonly code: string = "VALIDATION";
+  constructor(
+    message: string,
+    /** The rendered prompt, one `role: text` block per message. */
+    readonly prompt: string,
+    /** The model's raw answer. */
+    readonly rawOutput: string,
+    /** The parser's own error (a `SapParseError`: path, expected, found). */
+    readonly detail: unknown,
+  ) {
+    super(message, { cause: detail });
+    this.name = "BamlValidationError";
+    brand(this, "BamlValidationError");
+  }
+  static override isInstance(value: unknown): value is BamlValidationError {
+    return hasKind(value, "BamlValidationError");
+  }
+}
+
+/** One failed attempt of a call: which client, and why. */
+export interface FailedAttempt {
+  clientName: string;
+  provider: string;
+  error: BamlError;
+}
+
+/** Every attempt of a retry/fallback chain failed; `attempts` lists them in order. */
+export class BamlAllClientsFailedError extends BamlClientError {
+  override readonly code: string = "ALL_CLIENTS_FAILED";
+  constructor(readonly attempts: FailedAttempt[]) {
+    const last = attempts.at(-1);
+    const lines = attempts.map(
+      (attempt, index) =>
+        `  ${index + 1}. ${attempt.clientName} (${attempt.provider}): ${attempt.error.message}`,
+    );
+    super(
+      `Every client failed (${attempts.length} attempts):\n${lines.join("\n")}`,
+      last?.clientName ?? "",
+      last?.provider ?? "",
+      { cause: last?.error },
+    );
+    this.name = "BamlAllClientsFailedError";
+    brand(this, "BamlAllClientsFailedError");
+  }
+  static override isInstance(value: unknown): value is BamlAllClientsFailedError {
+    return hasKind(value, "BamlAllClientsFailedError");
+  }
+}

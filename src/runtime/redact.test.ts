@@ -1,0 +1,46 @@
+import { describe, expect, it } from "vitest";
+import { collectSecrets, REDACTED, redactHeaders, redactText, redactValue } from "./redact.js";
+
+describe("redaction", () => {
+  const secrets = collectSecrets({
+    api_key: "sk-live-1234567890",
+    model: "gpt-4o",
+    headers: { "x-custom-token": "tok-abcdef", "x-trace": "trace-1" },
+    max_tokens: 100,
+  });
+
+  it("collects credential-named option values, nested ones included, and nothing else", () => {
+    expect(secrets).toEqual(["sk-live-1234567890", "tok-abcdef"]);
+  });
+
+  it("masks secrets wherever they appear in text, plus Bearer tokens and key= parameters", () => {
+    expect(redactText("bad key sk-live-1234567890 given", secrets)).toBe(`bad key ${REDACTED} given`);
+    expect(redactText("Authorization: Bearer abcdefghijkl", [])).toBe(`Authorization: Bearer ${REDACTED}`);
+    expect(redactText("https://host/v1/models?alt=sse&key=AIzaXYZ123", [])).toBe(
+      `https://host/v1/models?alt=sse&key=${REDACTED}`,
+    );
+  });
+
+  it("masks credential headers by name and secret values in other headers", () => {
+    expect(
+      redactHeaders(
+        {
+          authorization: "Bearer sk-live-1234567890",
+          "x-api-key": "k",
+          "x-echo": "tok-abcdef",
+          accept: "json",
+        },
+        secrets,
+      ),
+    ).toEqual({ authorization: REDACTED, "x-api-key": REDACTED, "x-echo": REDACTED, accept: "json" });
+  });
+
+  it("copies JSON bodies deeply with secrets removed, leaving the original untouched", () => {
+    const body = { messages: [{ content: "my key is sk-live-1234567890" }], api_key: "short" };
+    expect(redactValue(body, secrets)).toEqual({
+      messages: [{ content: `my key is ${REDACTED}` }],
+      api_key: REDACTED,
+    });
+    expect(body.messages[0]?.content).toContain("sk-live");
+  });
+});

@@ -1,0 +1,63 @@
+/**
+ * Keeps credentials out of everything a call reports (Collector logs, error messages, HTTP error bodies).
+ * Two layers: headers and query parameters that carry credentials by name are masked, and every secret
+ * value known for the attempt (resolved options whose names look like credentials) is replaced wherever it
+ * appears — so a key echoed in a provider's error body or in a URL is masked too.
+ */
+
+export const REDACTED = "[REDACTED]";
+
+const secretName = /(api[-_]?key|authorization|token|secret|password|credential|access[-_]?key|session)/i;
+
+/** The values among resolved client options that must never be shown (searched recursively). */
+export function collectSecrets(options: Record<string, unknown>): string[] {
+  const secrets = new Set<string>();
+  const visit = (value: unknown, name: string): void => {
+    if (typeof value === "string") {
+      // Very short values (e.g. "x") would mask unrelated text; no real credential is that short.
+      if (secretName.test(name) && value.length >= 4) secrets.add(value);
+    } else if (Array.isArray(value)) {
+      for (const item of value) visit(item, name);
+    } else if (value !== null && typeof value === "object") {
+      for (const [key, item] of Object.entries(value)) visit(item, secretName.test(name) ? name : key);
+    }
+  };
+  visit(options, "");
+  return [...secrets].sort((left, right) => right.length - left.length);
+}
+
+/** `text` with every secret replaced, and `Bearer …` / `key=…` credentials masked even if unknown. */
+export function redactText(text: string, secrets: readonly string[]): string {
+  let result = text;
+  for (const secret of secrets) result = result.split(secret).join(REDACTED);
+  return result
+    .replace(/(Bearer\s+)[A-Za-z0-9._~+/=-]{8,}/g, `$1${REDACTED}`)
+    .replace(/([?&](?:key|api[-_]?key|access_token)=)[^&#\s"']+/gi, `$1${REDACTED}`);
+}
+
+/** Headers with credential-named entries masked and secrets removed from the others. */
+export function redactHeaders(
+  headers: Record<string, string>,
+  secrets: readonly string[],
+): Record<string, string> {
+  const result: Record<string, string> = {};
+  for (const [name, value] of Object.entries(headers)) {
+    result[name] = secretName.test(name) ? REDACTED : redactText(value, secrets);
+  }
+  return result;
+}
+
+/** A deep copy of JSON-like data with secrets removed from every string (keys included). */
+export function redactValue(value: unknown, secrets: readonly string[]): unknown {
+  if (typeof value === "string") return redactText(value, secrets);
+  if (Array.isArray(value)) return value.map((item) => redactValue(item, secrets));
+  if (value !== null && typeof value === "object") {
+    const result: Record<string, unknown> = {};
+    for (const [key, item] of Object.entries(value)) {
+      result[redactText(key, secrets)] =
+        secretName.test(key) && typeof item === "string" ? REDACTED : redactValue(item, secrets);
+    }
+    return result;
+  }
+  return value;
+}

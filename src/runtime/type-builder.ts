@@ -1,0 +1,137 @@
+import { type Ir, loadIr, type Type } from "../ir/index.js";
+import { ClassBuilder } from "./class-builder.js";
+import { EnumBuilder } from "./enum-builder.js";
+import { BamlInvalidArgumentError } from "./errors.js";
+import { FieldType } from "./field-type.js";
+
+/**
+ * Changes the schema for one call (BAML's TypeBuilder): add classes and enums, add properties to
+ * `@@dynamic` classes and values to `@@dynamic` enums. Pass it as the `tb` call option; the runtime applies
+ * it to a copy of the IR, so other calls are unaffected. The generated client subclasses this with typed
+ * accessors for each dynamic type.
+ */
+export class TypeBuilder {
+  readonly #ir: Ir;
+  readonly #classes = new Map<string, ClassBuilder>();
+  readonly #enums = new Map<string, EnumBuilder>();
+
+  /** `ir` is the project's IR (the generated client passes its embedded copy). */
+  constructor(ir: unknown) {
+    this.#ir = loadIr(ir);
+  }
+
+  string(): FieldType {
+    return new FieldType({ kind: "primitive", name: "string" });
+  }
+  int(): FieldType {
+    return new FieldType({ kind: "primitive", name: "int" });
+  }
+  float(): FieldType {
+    return new FieldType({ kind: "primitive", name: "float" });
+  }
+  bool(): FieldType {
+    return new FieldType({ kind: "primitive", name: "bool" });
+  }
+  null(): FieldType {
+    return new FieldType({ kind: "primitive", name: "null" });
+  }
+  literalString(value: string): FieldType {
+    return new FieldType({ kind: "literal", value });
+  }
+  literalInt(value: number): FieldType {
+    if (!Number.isInteger(value))
+      throw new BamlInvalidArgumentError(`literalInt needs an integer, got ${value}.`);
+    return new FieldType({ kind: "literal", value });
+  }
+  literalBool(value: boolean): FieldType {
+    return new FieldType({ kind: "literal", value });
+  }
+  list(item: FieldType): FieldType {
+    return item.list();
+  }
+  map(key: FieldType, value: FieldType): FieldType {
+    return new FieldType({ kind: "map", key: key.type, value: value.type });
+  }
+  /** A union; nested unions are flattened and `null` arms become an optional, as the IR requires. */
+  union(options: FieldType[]): FieldType {
+    const arms: Type[] = [];
+    let nullable = false;
+    const add = (type: Type): void => {
+      if (type.kind === "union" && !type.attrs) for (const option of type.options) add(option);
+      else if (type.kind === "optional" && !type.attrs) {
+        nullable = true;
+        add(type.inner);
+      } else if (type.kind === "primitive" && type.name === "null") nullable = true;
+      else arms.push(type);
+    };
+    for (const option of options) add(option.type);
+    const [single] = arms;
+    const core: Type = arms.length === 1 && single ? single : { kind: "union", options: arms };
+    if (arms.length === 0) return this.null();
+    return new FieldType(nullable ? { kind: "optional", inner: core } : core);
+  }
+
+  /** Adds a new class; a name already declared or added is an error. */
+  addClass(name: string): ClassBuilder {
+    this.#assertNew(name);
+    const builder = new ClassBuilder(name, undefined);
+    this.#classes.set(name, builder);
+    return builder;
+  }
+
+  /** Adds a new enum; a name already declared or added is an error. */
+  addEnum(name: string): EnumBuilder {
+    this.#assertNew(name);
+    const builder = new EnumBuilder(name, undefined);
+    this.#enums.set(name, builder);
+    return builder;
+  }
+
+  /** The builder of a declared or added class (changes need `@@dynamic`). */
+  classBuilder(name: string): ClassBuilder {
+    const existing = this.#classes.get(name);
+    if (existing) return existing;
+    const declared = this.#ir.classes.find((item) => item.name === name);
+    if (!declared) throw new BamlInvalidArgumentError(`TypeBuilder: no class named ${name}.`);
+    const builder = new ClassBuilder(name, declared);
+    this.#classes.set(name, builder);
+    return builder;
+  }
+
+  /** The builder of a declared or added enum (changes need `@@dynamic`). */
+  enumBuilder(name: string): EnumBuilder {
+    const existing = this.#enums.get(name);
+    if (existing) return existing;
+    const declared = this.#ir.enums.find((item) => item.name === name);
+    if (!declared) throw new BamlInvalidArgumentError(`TypeBuilder: no enum named ${name}.`);
+    const builder = new EnumBuilder(name, declared);
+    this.#enums.set(name, builder);
+    return builder;
+  }
+
+  /** A copy of `ir` with this builder's classes and enums added or extended. `ir` is left unchanged. */
+  applyTo(ir: Ir): Ir {
+    const classes = ir.classes.map((item) => this.#classes.get(item.name)?.toClass() ?? item);
+    const enums = ir.enums.map((item) => this.#enums.get(item.name)?.toEnum() ?? item);
+    const declaredClasses = new Set(ir.classes.map((item) => item.name));
+    const declaredEnums = new Set(ir.enums.map((item) => item.name));
+    for (const [name, builder] of this.#classes)
+      if (!declaredClasses.has(name)) classes.push(builder.toClass());
+    for (const [name, builder] of this.#enums) if (!declaredEnums.has(name)) enums.push(builder.toEnum());
+    return { ...ir, classes, enums };
+  }
+
+  #assertNew(name: string): void {
+    const taken =
+      this.#classes.has(name) ||
+      this.#enums.has(name) ||
+      this.#ir.classes.some((item) => item.name === name) ||
+      this.#ir.enums.some((item) => item.name === name) ||
+      this.#ir.aliases.some((item) => item.name === name);
+    if (taken) {
+      throw new BamlInvalidArgumentError(
+        `TypeBuilder: a type named ${name} already exists; use classBuilder/enumBuilder to extend a @@dynamic one.`,
+      );
+    }
+  }
+}
