@@ -1,0 +1,121 @@
+/**
+ * The client's `http` timeouts and the caller's `AbortSignal`, joined into one internal signal for one call.
+ * `fetch` cannot see the TCP handshake, so `connect` runs until the response headers arrive; `request` and
+ * `total` bound the whole call (body included); `time_to_first_token` runs until the first text delta of a
+ * stream; `idle` is the longest allowed gap between two chunks of a stream body.
+ */
+import type { HttpTimeouts } from "./client-options.js";
+import {
+  LlmAbortError,
+  LlmConnectionError,
+  LlmError,
+  type LlmErrorContext,
+  LlmTimeoutError,
+  type TimeoutKind,
+} from "./llm-error.js";
+
+export class CallDeadline {
+  private readonly controller = new AbortController();
+  private readonly timers = new Map<TimeoutKind, ReturnType<typeof setTimeout>>();
+  private readonly onCallerAbort: () => void;
+
+  constructor(
+    private readonly timeouts: HttpTimeouts,
+    private readonly context: LlmErrorContext,
+    private readonly callerSignal: AbortSignal | undefined,
+    streaming: boolean,
+  ) {
+    this.onCallerAbort = () => this.controller.abort(new LlmAbortError(callerSignal?.reason, context));
+    if (callerSignal?.aborted) this.onCallerAbort();
+    else callerSignal?.addEventListener("abort", this.onCallerAbort, { once: true });
+    this.arm("connect", timeouts.connectTimeoutMs);
+    this.arm("request", timeouts.requestTimeoutMs);
+    this.arm("total", timeouts.totalTimeoutMs);
+    if (streaming) this.arm("time_to_first_token", timeouts.timeToFirstTokenTimeoutMs);
+  }
+
+  /** Aborts on a timeout or the caller's abort; pass it to `fetch`. */
+  get signal(): AbortSignal {
+    return this.controller.signal;
+  }
+
+  headersReceived(): void {
+    this.clear("connect");
+    this.arm("idle", this.timeouts.idleTimeoutMs);
+  }
+
+  chunkReceived(): void {
+    if (this.timeouts.idleTimeoutMs !== undefined) this.arm("idle", this.timeouts.idleTimeoutMs);
+  }
+
+  firstToken(): void {
+    this.clear("time_to_first_token");
+  }
+
+  /** Stops every timer and forgets the caller's signal; call when the call ends, however it ends. */
+  dispose(): void {
+    for (const timer of this.timers.values()) clearTimeout(timer);
+    this.timers.clear();
+    this.callerSignal?.removeEventListener("abort", this.onCallerAbort);
+  }
+
+  /** `promise`, or a rejection as soon as the call is aborted (some bodies ignore the fetch signal). */
+  race<T>(promise: Promise<T>): Promise<T> {
+    const signal = this.controller.signal;
+    if (signal.aborted) {
+      promise.catch(() => {});
+      return Promise.reject(signal.reason);
+    }
+    return new Promise<T>((resolve, reject) => {
+      const onAbort = () => reject(signal.reason);
+      signal.addEventListener("abort", onAbort, { once: true });
+      promise.then(
+        (value) => {
+          signal.removeEventListener("abort", onAbort);
+          resolve(value);
+        },
+        (error: unknown) => {
+          signal.removeEventListener("abort", onAbort);
+          reject(error);
+        },
+      );
+    });
+  }
+
+  /** Any failure during the call, as a typed `LlmError` (the abort reason wins over the symptom it caused). */
+  translate(error: unknown): LlmError {
+    const reason: unknown = this.controller.signal.aborted ? this.controller.signal.reason : undefined;
+    if (LlmError.isInstance(reason)) return reason;
+    if (LlmError.isInstance(error)) return error;
+    return new LlmConnectionError(describeNetworkError(error), { ...this.context, cause: error });
+  }
+
+  private arm(kind: TimeoutKind, milliseconds: number | undefined): void {
+    if (milliseconds === undefined) return;
+    this.clear(kind);
+    this.timers.set(
+      kind,
+      setTimeout(
+        () => this.controller.abort(new LlmTimeoutError(kind, milliseconds, this.context)),
+        milliseconds,
+      ),
+    );
+  }
+
+  private clear(kind: TimeoutKind): void {
+    const timer = this.timers.get(kind);
+    if (timer !== undefined) clearTimeout(timer);
+    this.timers.delete(kind);
+  }
+}
+
+/** `fetch failed: ECONNREFUSED`, `terminated: other side closed`, … without stack noise. */
+function describeNetworkError(error: unknown): string {
+  if (!(error instanceof Error)) return String(error);
+  const cause = (error as { cause?: unknown }).cause;
+  if (cause instanceof Error) {
+    const code = (cause as { code?: unknown }).code;
+    return `${error.message} (${typeof code === "string" ? `${code}: ` : ""}${cause.message})`;
+  }
+  return error.message;
+}

@@ -1,0 +1,168 @@
+/**
+ * The provider table: each provider string names a wire format plus its URL, auth and defaults (BAML's
+ * `clientspec.rs`). Presets (`ollama`, `openrouter`) are OpenAI chat with a different base URL and key.
+ */
+
+import type { ClientOptions } from "./client-options.js";
+import { type ReadOptionsSettings, readClientOptions } from "./client-options.js";
+import { HttpLanguageModel } from "./http-language-model.js";
+import type { LanguageModel, LanguageModelDependencies } from "./language-model.js";
+import { LlmOptionsError } from "./llm-error.js";
+import { createAnthropicMessagesAdapter } from "./providers/anthropic-messages-adapter.js";
+import { createGoogleGenerateContentAdapter } from "./providers/google-generate-content-adapter.js";
+import { createOpenAiChatAdapter } from "./providers/openai-chat-adapter.js";
+import type { ProviderAdapter } from "./providers/provider-adapter.js";
+
+/** What a provider string means. */
+export interface ProviderDefinition {
+  /** The wire format. */
+  wire: "openai-chat" | "anthropic-messages" | "google-generate-content";
+  defaultBaseUrl?: string;
+  /** The environment variable holding the default `api_key`. */
+  apiKeyEnv?: string;
+  /** Keys consumed by this provider (not forwarded into the body). */
+  extraKeys: readonly string[];
+  defaultRole?: string;
+}
+
+/** Every leaf provider Sapling speaks, by provider string (strategies live in the runtime). */
+export const providerDefinitions: Readonly<Record<string, ProviderDefinition>> = {
+  openai: {
+    wire: "openai-chat",
+    defaultBaseUrl: "https://api.openai.com/v1",
+    apiKeyEnv: "OPENAI_API_KEY",
+    extraKeys: [],
+  },
+  "openai-generic": { wire: "openai-chat", extraKeys: [] },
+  "azure-openai": {
+    wire: "openai-chat",
+    apiKeyEnv: "AZURE_OPENAI_API_KEY",
+    extraKeys: ["resource_name", "deployment_id", "api_version"],
+  },
+  ollama: {
+    wire: "openai-chat",
+    defaultBaseUrl: "http://localhost:11434/v1",
+    extraKeys: [],
+    defaultRole: "user",
+  },
+  openrouter: {
+    wire: "openai-chat",
+    defaultBaseUrl: "https://openrouter.ai/api/v1",
+    apiKeyEnv: "OPENROUTER_API_KEY",
+    extraKeys: [],
+  },
+  anthropic: {
+    wire: "anthropic-messages",
+    defaultBaseUrl: "https://api.anthropic.com",
+    apiKeyEnv: "ANTHROPIC_API_KEY",
+    extraKeys: [],
+  },
+  "google-ai": {
+    wire: "google-generate-content",
+    defaultBaseUrl: "https://generativelanguage.googleapis.com/v1beta",
+    apiKeyEnv: "GOOGLE_API_KEY",
+    extraKeys: [],
+  },
+};
+
+/** BAML's legacy provider names. */
+const aliases: Readonly<Record<string, string>> = {
+  "baml-openai-chat": "openai",
+  "baml-azure-chat": "azure-openai",
+  "baml-ollama-chat": "ollama",
+  "baml-anthropic-chat": "anthropic",
+};
+
+/** The canonical provider string (`baml-openai-chat` → `openai`), or `undefined` if Sapling has no adapter. */
+export function resolveProviderName(provider: string): string | undefined {
+  const name = aliases[provider] ?? provider;
+  return providerDefinitions[name] === undefined ? undefined : name;
+}
+
+/**
+ * A model for one client. `options` are the client's `options { … }` with `env.*` already resolved; when
+ * `api_key` is absent, the provider's default environment variable is read from `dependencies.env`.
+ * Throws `LlmOptionsError` for an unknown provider or invalid options.
+ */
+export function createLanguageModel(
+  provider: string,
+  options: Record<string, unknown>,
+  dependencies: LanguageModelDependencies,
+): LanguageModel {
+  const name = resolveProviderName(provider);
+  if (name === undefined) {
+    throw new LlmOptionsError(
+      "provider",
+      `unknown provider "${provider}". Use one of ${Object.keys(providerDefinitions).join(", ")} (or fallback / round-robin strategies).`,
+      { provider },
+    );
+  }
+  const definition = providerDefinitions[name] as ProviderDefinition;
+  const settings: ReadOptionsSettings = {
+    provider: name,
+    extraKeys: definition.extraKeys,
+    // Azure addresses the model through the deployment in the URL; Gemini through the URL path.
+    modelInBody: definition.wire !== "google-generate-content" && name !== "azure-openai",
+    ...(definition.defaultRole === undefined ? {} : { defaultRole: definition.defaultRole }),
+  };
+  const read = readClientOptions(options, settings);
+  if (read.apiKey === undefined && definition.apiKeyEnv !== undefined) {
+    const fromEnv = dependencies.env?.[definition.apiKeyEnv];
+    if (fromEnv !== undefined && fromEnv !== "") read.apiKey = fromEnv;
+  }
+  const adapter = createAdapter(name, definition, read);
+  return new HttpLanguageModel(name, read, adapter, dependencies.fetch);
+}
+
+function createAdapter(
+  name: string,
+  definition: ProviderDefinition,
+  options: ClientOptions,
+): ProviderAdapter {
+  const fail = (option: string, detail: string): never => {
+    throw new LlmOptionsError(option, detail, { provider: name });
+  };
+  switch (definition.wire) {
+    case "anthropic-messages":
+      return createAnthropicMessagesAdapter(
+        options,
+        options.baseUrl ?? (definition.defaultBaseUrl as string),
+      );
+    case "google-generate-content":
+      return createGoogleGenerateContentAdapter(
+        options,
+        options.baseUrl ?? (definition.defaultBaseUrl as string),
+      );
+    case "openai-chat": {
+      const headers: Record<string, string> = {};
+      const query: Record<string, string> = {};
+      let baseUrl = options.baseUrl ?? definition.defaultBaseUrl;
+      if (name === "azure-openai") {
+        if (options.apiKey !== undefined) headers["api-key"] = options.apiKey;
+        const apiVersion = options.extra.api_version;
+        if (typeof apiVersion !== "string")
+          fail("api_version", 'is required for azure-openai (e.g. "2024-10-21").');
+        query["api-version"] = apiVersion as string;
+        if (baseUrl === undefined) {
+          const resource = options.extra.resource_name;
+          const deployment = options.extra.deployment_id;
+          if (typeof resource !== "string" || typeof deployment !== "string") {
+            fail("resource_name", "azure-openai needs resource_name and deployment_id, or base_url.");
+          }
+          baseUrl = `https://${resource}.openai.azure.com/openai/deployments/${deployment}`;
+        }
+      } else if (options.apiKey !== undefined) {
+        headers.authorization = `Bearer ${options.apiKey}`;
+      }
+      if (baseUrl === undefined)
+        fail("base_url", `is required for ${name} (e.g. "http://localhost:8000/v1").`);
+      return createOpenAiChatAdapter({
+        provider: name,
+        url: `${baseUrl}/chat/completions`,
+        headers,
+        query,
+        options,
+      });
+    }
+  }
+}

@@ -1,0 +1,237 @@
+/**
+ * One `LanguageModel` for every provider: roles and media are resolved here, the adapter shapes the wire
+ * format, and this file sends it over the injected `fetch` under the call's deadline, turning every failure
+ * into a typed `LlmError` with secrets redacted.
+ */
+import type { ChatMessage, MediaKind } from "../util/index.js";
+import { applyRolePolicy } from "./apply-role-policy.js";
+import { CallDeadline } from "./call-deadline.js";
+import type { ClientOptions } from "./client-options.js";
+import { isFinishReasonAllowed } from "./finish-reason-policy.js";
+import type {
+  BuildRequestOptions,
+  CallOptions,
+  GenerateResult,
+  HttpRequest,
+  LanguageModel,
+  ResponseInfo,
+  StreamEvent,
+} from "./language-model.js";
+import { LlmHttpError, LlmMalformedResponseError } from "./llm-error.js";
+import { parseRetryAfter } from "./parse-retry-after.js";
+import {
+  type ProviderAdapter,
+  ProviderStreamError,
+  ResponseShapeError,
+} from "./providers/provider-adapter.js";
+import { redactSecrets, redactUrl } from "./redact.js";
+import { resolveMediaUrls } from "./resolve-media-urls.js";
+import { decodeSseStream, type SseEvent } from "./sse-decoder.js";
+
+export class HttpLanguageModel implements LanguageModel {
+  readonly modelId: string | undefined;
+  readonly supportsStreaming: boolean;
+  readonly finishReasonPolicy;
+
+  constructor(
+    readonly provider: string,
+    private readonly options: ClientOptions,
+    private readonly adapter: ProviderAdapter,
+    private readonly fetchFunction: typeof fetch,
+  ) {
+    this.modelId = adapter.modelId;
+    this.supportsStreaming = options.supportsStreaming;
+    this.finishReasonPolicy = options.finishReasonPolicy;
+  }
+
+  isFinishReasonAllowed(rawFinishReason: string | undefined): boolean {
+    return isFinishReasonAllowed(this.finishReasonPolicy, rawFinishReason);
+  }
+
+  buildRequest(messages: readonly ChatMessage[], options: BuildRequestOptions): Promise<HttpRequest> {
+    return this.prepare(messages, options.stream, undefined);
+  }
+
+  async generate(messages: readonly ChatMessage[], options: CallOptions = {}): Promise<GenerateResult> {
+    const request = await this.prepare(messages, false, options.signal);
+    const deadline = new CallDeadline(this.options.http, this.context(request), options.signal, false);
+    try {
+      const response = await this.send(request, deadline);
+      const info = responseInfo(response);
+      const text = await deadline.race(response.text());
+      const rawResponse = this.parseJson(text, request);
+      const answer = this.readAnswer(() => this.adapter.parseResponse(rawResponse), text, request);
+      return { ...answer, rawResponse, response: info };
+    } catch (error) {
+      throw deadline.translate(error);
+    } finally {
+      deadline.dispose();
+    }
+  }
+
+  stream(messages: readonly ChatMessage[], options: CallOptions = {}): AsyncIterable<StreamEvent> {
+    return this.supportsStreaming
+      ? this.streamEvents(messages, options)
+      : this.generateAsStream(messages, options);
+  }
+
+  /** `supports_streaming false`: one non-streaming request, replayed as a one-delta stream. */
+  private async *generateAsStream(
+    messages: readonly ChatMessage[],
+    options: CallOptions,
+  ): AsyncGenerator<StreamEvent> {
+    const result = await this.generate(messages, options);
+    yield { type: "response-start", response: result.response };
+    if (result.text !== "") yield { type: "text-delta", text: result.text };
+    yield finishEvent(result);
+  }
+
+  private async *streamEvents(
+    messages: readonly ChatMessage[],
+    options: CallOptions,
+  ): AsyncGenerator<StreamEvent> {
+    const request = await this.prepare(messages, true, options.signal);
+    const deadline = new CallDeadline(this.options.http, this.context(request), options.signal, true);
+    let reader: ReadableStreamDefaultReader<SseEvent> | undefined;
+    let response: Response | undefined;
+    let finished = false;
+    try {
+      response = await this.send(request, deadline);
+      const info = responseInfo(response);
+      yield { type: "response-start", response: info };
+      const contentType = response.headers.get("content-type") ?? "";
+      if (contentType.includes("application/json")) {
+        // Some OpenAI-compatible servers ignore `stream: true` and answer with one JSON body.
+        const text = await deadline.race(response.text());
+        const rawResponse = this.parseJson(text, request);
+        const answer = this.readAnswer(() => this.adapter.parseResponse(rawResponse), text, request);
+        deadline.firstToken();
+        if (answer.text !== "") yield { type: "text-delta", text: answer.text };
+        finished = true;
+        yield finishEvent(answer);
+        return;
+      }
+      if (response.body === null) {
+        throw new LlmMalformedResponseError("the stream has no body", "", this.context(request));
+      }
+      const watched = response.body.pipeThrough(
+        new TransformStream<Uint8Array, Uint8Array>({
+          transform: (chunk, controller) => {
+            deadline.chunkReceived();
+            controller.enqueue(chunk);
+          },
+        }),
+      );
+      reader = decodeSseStream(watched).getReader();
+      const parser = this.adapter.createStreamParser();
+      while (true) {
+        const { done, value: event } = await deadline.race(reader.read());
+        if (done) break;
+        yield event.event === undefined
+          ? { type: "raw", data: event.data }
+          : { type: "raw", data: event.data, event: event.event };
+        const text = this.readAnswer(() => parser.push(event), event.data, request);
+        if (text !== "") {
+          deadline.firstToken();
+          yield { type: "text-delta", text };
+        }
+      }
+      finished = true;
+      yield finishEvent(parser.result());
+    } catch (error) {
+      throw deadline.translate(error);
+    } finally {
+      deadline.dispose();
+      // A consumer that stops early (break, abort, error) must not leave the connection open.
+      if (!finished) {
+        if (reader !== undefined) reader.cancel().catch(() => {});
+        else response?.body?.cancel().catch(() => {});
+      }
+    }
+  }
+
+  private async prepare(
+    messages: readonly ChatMessage[],
+    stream: boolean,
+    signal: AbortSignal | undefined,
+  ): Promise<HttpRequest> {
+    const roled = applyRolePolicy(messages, this.options.rolePolicy);
+    const resolved = await resolveMediaUrls(roled, {
+      provider: this.provider,
+      modeFor: (kind: MediaKind) =>
+        this.options.mediaUrlHandler[kind] ?? this.adapter.defaultMediaUrlMode(kind),
+      fetch: this.fetchFunction,
+      ...(signal === undefined ? {} : { signal }),
+    });
+    return this.adapter.buildRequest(resolved, stream);
+  }
+
+  private async send(request: HttpRequest, deadline: CallDeadline): Promise<Response> {
+    const response = await deadline.race(
+      this.fetchFunction(request.url, {
+        method: request.method,
+        headers: request.headers,
+        body: JSON.stringify(request.body),
+        signal: deadline.signal,
+      }),
+    );
+    deadline.headersReceived();
+    if (response.ok) return response;
+    const body = await deadline.race(response.text()).catch(() => "");
+    throw new LlmHttpError(
+      response.status,
+      this.redact(body),
+      parseRetryAfter(response.headers, Date.now()),
+      this.context(request),
+    );
+  }
+
+  private parseJson(text: string, request: HttpRequest): unknown {
+    try {
+      return JSON.parse(text);
+    } catch {
+      throw new LlmMalformedResponseError("the body is not JSON", this.redact(text), this.context(request));
+    }
+  }
+
+  /** Runs an adapter step, turning its shape and in-stream errors into typed errors. */
+  private readAnswer<T>(step: () => T, raw: string, request: HttpRequest): T {
+    try {
+      return step();
+    } catch (error) {
+      if (error instanceof ResponseShapeError) {
+        throw new LlmMalformedResponseError(error.message, this.redact(raw), this.context(request));
+      }
+      if (error instanceof ProviderStreamError) {
+        throw new LlmHttpError(error.status, this.redact(error.body), undefined, this.context(request));
+      }
+      throw error;
+    }
+  }
+
+  private redact(text: string): string {
+    return redactSecrets(text, [this.options.apiKey]);
+  }
+
+  private context(request: HttpRequest) {
+    return { provider: this.provider, url: redactUrl(request.url) };
+  }
+}
+
+function responseInfo(response: Response): ResponseInfo {
+  const headers: Record<string, string> = {};
+  response.headers.forEach((value, name) => {
+    headers[name] = value;
+  });
+  return { status: response.status, headers };
+}
+
+function finishEvent(answer: Omit<GenerateResult, "text" | "rawResponse" | "response">): StreamEvent {
+  return {
+    type: "finish",
+    finishReason: answer.finishReason,
+    rawFinishReason: answer.rawFinishReason,
+    usage: answer.usage,
+    model: answer.model,
+  };
+}

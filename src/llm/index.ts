@@ -1,0 +1,38 @@
+/**
+ * The `llm` room: a provider-neutral model interface and adapters for OpenAI chat (and compatible servers),
+ * Anthropic messages and Gemini, over an injected `fetch`. Browser-safe. One model call = one HTTP attempt;
+ * retries, fallback and parsing belong to the runtime.
+ */
+export { applyRolePolicy } from "./apply-role-policy.js";
+export type { ClientOptions, HttpTimeouts, MediaUrlMode, RolePolicy } from "./client-options.js";
+export { readClientOptions } from "./client-options.js";
+export type { ProviderDefinition } from "./create-language-model.js";
+export { createLanguageModel, providerDefinitions, resolveProviderName } from "./create-language-model.js";
+export type { FinishReasonPolicy } from "./finish-reason-policy.js";
+export { isFinishReasonAllowed } from "./finish-reason-policy.js";
+export type {
+  BuildRequestOptions,
+  CallOptions,
+  FinishReason,
+  GenerateResult,
+  HttpRequest,
+  LanguageModel,
+  LanguageModelDependencies,
+  ResponseInfo,
+  StreamEvent,
+  Usage,
+} from "./language-model.js";
+export type { LlmErrorCode, LlmErrorContext, TimeoutKind } from "./llm-error.js";
+export {
+  LlmAbortError,
+  LlmConnectionError,
+  LlmError,
+  LlmHttpError,
+  LlmMalformedResponseError,
+  LlmOptionsError,
+  LlmTimeoutError,
+} from "./llm-error.js";
+export { parseRetryAfter } from "./parse-retry-after.js";
+export { redactedText, redactHeaders, redactRequest, redactSecrets, redactUrl } from "./redact.js";
+export type { SseEvent } from "./sse-decoder.js";
+export { decodeSseStream, SseDecoder } from "./sse-decoder.js";

@@ -1,0 +1,115 @@
+/**
+ * The provider-neutral model interface: what the runtime sees of every provider. A model builds the HTTP
+ * request it would send, sends it once (`generate`) or streams it (`stream`). Retries, fallback and parsing
+ * live in the runtime; a model makes exactly one HTTP attempt per call.
+ */
+import type { ChatMessage } from "../util/index.js";
+import type { FinishReasonPolicy } from "./finish-reason-policy.js";
+
+/** The request a model would send, exactly (headers include credentials; print it through `redactRequest`). */
+export interface HttpRequest {
+  url: string;
+  method: "POST";
+  headers: Record<string, string>;
+  /** The JSON body as a plain object (serialized with `JSON.stringify` when sent). */
+  body: Record<string, unknown>;
+}
+
+/** Token counts as reported by the provider; a field is `undefined` when the provider did not report it. */
+export interface Usage {
+  inputTokens: number | undefined;
+  outputTokens: number | undefined;
+  /** Input tokens served from the provider's prompt cache (OpenAI cached tokens, Anthropic cache reads). */
+  cachedInputTokens?: number;
+}
+
+/**
+ * Why the model stopped, normalized across providers. The provider's own string is kept beside it as
+ * `rawFinishReason`, which is what `finish_reason_allow_list` / `deny_list` compare against (as in BAML).
+ */
+export type FinishReason =
+  | "stop"
+  | "length"
+  | "content-filter"
+  | "tool-calls"
+  | "error"
+  | "other"
+  | "unknown";
+
+/** The HTTP status and headers of the provider's answer. */
+export interface ResponseInfo {
+  status: number;
+  headers: Record<string, string>;
+}
+
+/** The outcome of one non-streaming call. */
+export interface GenerateResult {
+  text: string;
+  finishReason: FinishReason;
+  /** The provider's finish reason as sent (`stop`, `end_turn`, `MAX_TOKENS`, …). */
+  rawFinishReason: string | undefined;
+  usage: Usage;
+  /** The model that answered, as the provider reports it (falls back to the requested model). */
+  model: string | undefined;
+  /** The parsed JSON body of the answer. */
+  rawResponse: unknown;
+  response: ResponseInfo;
+}
+
+/**
+ * The closed union of events a stream yields, in order: one `response-start`, then `raw` and `text-delta`
+ * events interleaved, then exactly one `finish`. A failure is thrown from the iterator (a typed `LlmError`),
+ * never yielded as an event.
+ */
+export type StreamEvent =
+  | { type: "response-start"; response: ResponseInfo }
+  /** One decoded SSE event's data, as sent (for collectors and debugging). */
+  | { type: "raw"; data: string; event?: string }
+  | { type: "text-delta"; text: string }
+  | {
+      type: "finish";
+      finishReason: FinishReason;
+      rawFinishReason: string | undefined;
+      usage: Usage;
+      model: string | undefined;
+    };
+
+/** Per-call options. */
+export interface CallOptions {
+  /** Aborting ends the call promptly with an `LlmAbortError` (and closes the connection). */
+  signal?: AbortSignal;
+}
+
+export interface BuildRequestOptions {
+  stream: boolean;
+}
+
+/** A configured client of one provider. Create it with `createLanguageModel`. */
+export interface LanguageModel {
+  /** The provider string as configured (`openai`, `anthropic`, …). */
+  readonly provider: string;
+  /** The requested model (`options.model`), if any. */
+  readonly modelId: string | undefined;
+  /** `false` when `supports_streaming false`: `stream()` then makes one non-streaming request. */
+  readonly supportsStreaming: boolean;
+  readonly finishReasonPolicy: FinishReasonPolicy;
+  /**
+   * The request that `generate` (`stream: false`) or `stream` (`stream: true`) would send. Async because
+   * media given by URL may have to be downloaded and inlined, depending on `media_url_handler`.
+   */
+  buildRequest(messages: readonly ChatMessage[], options: BuildRequestOptions): Promise<HttpRequest>;
+  generate(messages: readonly ChatMessage[], options?: CallOptions): Promise<GenerateResult>;
+  stream(messages: readonly ChatMessage[], options?: CallOptions): AsyncIterable<StreamEvent>;
+  /** Whether `rawFinishReason` passes this client's `finish_reason_allow_list` / `deny_list`. */
+  isFinishReasonAllowed(rawFinishReason: string | undefined): boolean;
+}
+
+/** What a model needs from its environment. */
+export interface LanguageModelDependencies {
+  fetch: typeof fetch;
+  /**
+   * Environment used only for the provider's default API key (`OPENAI_API_KEY`, …) when `api_key` is not
+   * in the options. Options themselves arrive already resolved.
+   */
+  env?: Record<string, string | undefined>;
+}

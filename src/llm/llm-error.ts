@@ -1,0 +1,170 @@
+/**
+ * Typed failures of one model call. Each class has a stable `code` the runtime can branch on (and map to its
+ * BAML-compatible errors), and `isInstance` works across copies of the package (a brand, not `instanceof`).
+ * Messages and fields never contain API keys: callers pass text through `redactSecrets` first.
+ */
+
+const brand = Symbol.for("sapling.llm.LlmError");
+
+export type LlmErrorCode =
+  | "llm_http_error"
+  | "llm_timeout"
+  | "llm_aborted"
+  | "llm_connection_error"
+  | "llm_malformed_response"
+  | "llm_invalid_options";
+
+/** Where a failure happened, for messages and collectors. */
+export interface LlmErrorContext {
+  provider: string;
+  /** The request URL with secret query parameters redacted. */
+  url?: string;
+  cause?: unknown;
+}
+
+export class LlmError extends Error {
+  readonly code: LlmErrorCode;
+  readonly provider: string;
+  readonly url: string | undefined;
+
+  constructor(code: LlmErrorCode, message: string, context: LlmErrorContext) {
+    super(message, context.cause === undefined ? undefined : { cause: context.cause });
+    this.name = "LlmError";
+    this.code = code;
+    this.provider = context.provider;
+    this.url = context.url;
+    Object.defineProperty(this, brand, { value: true });
+  }
+
+  static isInstance(value: unknown): value is LlmError {
+    return typeof value === "object" && value !== null && (value as Record<symbol, unknown>)[brand] === true;
+  }
+}
+
+/** The provider answered with a non-2xx status. */
+export class LlmHttpError extends LlmError {
+  readonly status: number;
+  /** The answer body (redacted, at most 4,000 characters). */
+  readonly body: string;
+  /** From `retry-after-ms` / `retry-after` (seconds or HTTP date), when the provider sent one. */
+  readonly retryAfterMs: number | undefined;
+
+  constructor(status: number, body: string, retryAfterMs: number | undefined, context: LlmErrorContext) {
+    const hint =
+      status === 401 || status === 403
+        ? " Check the client's api_key (or the provider's default environment variable)."
+        : status === 429
+          ? " The provider is rate limiting; add a retry_policy or slow down."
+          : status >= 500
+            ? " The provider failed; a retry_policy or a fallback client can recover."
+            : "";
+    super(
+      "llm_http_error",
+      `${context.provider} answered HTTP ${status} for ${context.url ?? "the request"}.${hint} Body: ${summarize(body)}`,
+      context,
+    );
+    this.name = "LlmHttpError";
+    this.status = status;
+    this.body = body.length > 4000 ? `${body.slice(0, 4000)}…` : body;
+    this.retryAfterMs = retryAfterMs;
+  }
+
+  static override isInstance(value: unknown): value is LlmHttpError {
+    return LlmError.isInstance(value) && value.code === "llm_http_error";
+  }
+}
+
+/** Which of the client's `http` timeouts fired. */
+export type TimeoutKind = "connect" | "request" | "time_to_first_token" | "idle" | "total";
+
+export class LlmTimeoutError extends LlmError {
+  readonly timeout: TimeoutKind;
+  readonly timeoutMs: number;
+
+  constructor(timeout: TimeoutKind, timeoutMs: number, context: LlmErrorContext) {
+    super(
+      "llm_timeout",
+      `${context.provider} call exceeded ${timeout}_timeout_ms (${timeoutMs} ms) for ${context.url ?? "the request"}. Raise http { ${timeout}_timeout_ms } on the client if the model is just slow.`,
+      context,
+    );
+    this.name = "LlmTimeoutError";
+    this.timeout = timeout;
+    this.timeoutMs = timeoutMs;
+  }
+
+  static override isInstance(value: unknown): value is LlmTimeoutError {
+    return LlmError.isInstance(value) && value.code === "llm_timeout";
+  }
+}
+
+/** The caller's `AbortSignal` fired. */
+export class LlmAbortError extends LlmError {
+  readonly reason: unknown;
+
+  constructor(reason: unknown, context: LlmErrorContext) {
+    super("llm_aborted", `${context.provider} call was aborted by the caller.`, context);
+    this.name = "LlmAbortError";
+    this.reason = reason;
+  }
+
+  static override isInstance(value: unknown): value is LlmAbortError {
+    return LlmError.isInstance(value) && value.code === "llm_aborted";
+  }
+}
+
+/** The connection failed: refused, reset (also mid-stream), DNS, TLS. */
+export class LlmConnectionError extends LlmError {
+  constructor(detail: string, context: LlmErrorContext) {
+    super(
+      "llm_connection_error",
+      `${context.provider} connection to ${context.url ?? "the provider"} failed: ${detail}. Check base_url and that the server is reachable.`,
+      context,
+    );
+    this.name = "LlmConnectionError";
+  }
+
+  static override isInstance(value: unknown): value is LlmConnectionError {
+    return LlmError.isInstance(value) && value.code === "llm_connection_error";
+  }
+}
+
+/** The answer (a JSON body or an SSE event) does not have the provider's documented shape. */
+export class LlmMalformedResponseError extends LlmError {
+  /** The offending text (at most 2,000 characters). */
+  readonly raw: string;
+
+  constructor(detail: string, raw: string, context: LlmErrorContext) {
+    super(
+      "llm_malformed_response",
+      `${context.provider} sent a malformed answer: ${detail}. Received: ${summarize(raw)}. Is base_url pointing at a ${context.provider}-compatible server?`,
+      context,
+    );
+    this.name = "LlmMalformedResponseError";
+    this.raw = raw.length > 2000 ? `${raw.slice(0, 2000)}…` : raw;
+  }
+
+  static override isInstance(value: unknown): value is LlmMalformedResponseError {
+    return LlmError.isInstance(value) && value.code === "llm_malformed_response";
+  }
+}
+
+/** A client option is missing or has the wrong shape (e.g. `openai-generic` without `base_url`). */
+export class LlmOptionsError extends LlmError {
+  readonly option: string;
+
+  constructor(option: string, detail: string, context: LlmErrorContext) {
+    super("llm_invalid_options", `${context.provider} client option \`${option}\`: ${detail}`, context);
+    this.name = "LlmOptionsError";
+    this.option = option;
+  }
+
+  static override isInstance(value: unknown): value is LlmOptionsError {
+    return LlmError.isInstance(value) && value.code === "llm_invalid_options";
+  }
+}
+
+function summarize(text: string): string {
+  const flat = text.replace(/\s+/g, " ").trim();
+  if (flat === "") return "(empty)";
+  return flat.length > 300 ? `${flat.slice(0, 300)}…` : flat;
+}

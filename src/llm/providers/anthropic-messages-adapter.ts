@@ -1,0 +1,208 @@
+/**
+ * The Anthropic messages API: system messages hoisted into the top-level `system`, `max_tokens` required
+ * (default 4096, as BAML), content as typed blocks. The stream is named events: `message_start` (model,
+ * input usage), `content_block_delta` (text), `message_delta` (stop reason, cumulative output usage),
+ * `message_stop`, plus `ping` and `error`.
+ */
+import type { ChatMessage, MediaKind, MediaValue } from "../../util/index.js";
+import type { ClientOptions, MediaUrlMode } from "../client-options.js";
+import type { FinishReason, HttpRequest, Usage } from "../language-model.js";
+import { LlmOptionsError } from "../llm-error.js";
+import {
+  isRecord,
+  optionalNumber,
+  type ParsedAnswer,
+  type ProviderAdapter,
+  ProviderStreamError,
+  ResponseShapeError,
+  type StreamParser,
+  withQuery,
+} from "./provider-adapter.js";
+
+export const anthropicVersion = "2023-06-01";
+export const anthropicDefaultMaxTokens = 4096;
+
+/** Anthropic's documented HTTP status for each error type, used for errors sent inside a stream. */
+const errorTypeStatus: Record<string, number> = {
+  invalid_request_error: 400,
+  authentication_error: 401,
+  permission_error: 403,
+  not_found_error: 404,
+  request_too_large: 413,
+  rate_limit_error: 429,
+  api_error: 500,
+  overloaded_error: 529,
+};
+
+export function createAnthropicMessagesAdapter(options: ClientOptions, baseUrl: string): ProviderAdapter {
+  const provider = "anthropic";
+  return {
+    modelId: options.model,
+    defaultMediaUrlMode: (_kind: MediaKind): MediaUrlMode => "send_url",
+    buildRequest(messages: readonly ChatMessage[], stream: boolean): HttpRequest {
+      const system = messages.filter((message) => message.role === "system");
+      const conversation = messages.filter((message) => message.role !== "system");
+      const body: Record<string, unknown> = {};
+      if (options.model !== undefined) body.model = options.model;
+      body.max_tokens = anthropicDefaultMaxTokens;
+      Object.assign(body, options.passthrough);
+      delete body.stream;
+      if (system.length > 0) body.system = toSystem(system, provider);
+      body.messages = conversation.map((message) => ({
+        role: message.role,
+        content: toBlocks(message, provider),
+      }));
+      if (stream) body.stream = true;
+      const headers: Record<string, string> = {
+        "content-type": "application/json",
+        "anthropic-version": anthropicVersion,
+      };
+      if (options.apiKey !== undefined) headers["x-api-key"] = options.apiKey;
+      return {
+        url: withQuery(`${baseUrl}/v1/messages`, options.queryParams),
+        method: "POST",
+        headers: { ...headers, ...options.headers },
+        body,
+      };
+    },
+    parseResponse(body: unknown): ParsedAnswer {
+      if (!isRecord(body) || !Array.isArray(body.content)) {
+        throw new ResponseShapeError("expected a message object with a `content` array");
+      }
+      let text = "";
+      for (const block of body.content) {
+        if (isRecord(block) && block.type === "text" && typeof block.text === "string") text += block.text;
+      }
+      const rawFinishReason = typeof body.stop_reason === "string" ? body.stop_reason : undefined;
+      return {
+        text,
+        rawFinishReason,
+        finishReason: mapAnthropicFinishReason(rawFinishReason),
+        usage: readAnthropicUsage(body.usage, { inputTokens: undefined, outputTokens: undefined }),
+        model: typeof body.model === "string" ? body.model : options.model,
+      };
+    },
+    createStreamParser(): StreamParser {
+      let rawFinishReason: string | undefined;
+      let usage: Usage = { inputTokens: undefined, outputTokens: undefined };
+      let model = options.model;
+      return {
+        push(event) {
+          let data: unknown;
+          try {
+            data = JSON.parse(event.data);
+          } catch {
+            throw new ResponseShapeError("an SSE event's data is not JSON");
+          }
+          if (!isRecord(data) || typeof data.type !== "string") {
+            throw new ResponseShapeError("an SSE event has no `type`");
+          }
+          switch (data.type) {
+            case "message_start":
+              if (isRecord(data.message)) {
+                if (typeof data.message.model === "string") model = data.message.model;
+                usage = readAnthropicUsage(data.message.usage, usage);
+              }
+              return "";
+            case "content_block_start":
+              return isRecord(data.content_block) &&
+                data.content_block.type === "text" &&
+                typeof data.content_block.text === "string"
+                ? data.content_block.text
+                : "";
+            case "content_block_delta":
+              return isRecord(data.delta) &&
+                data.delta.type === "text_delta" &&
+                typeof data.delta.text === "string"
+                ? data.delta.text
+                : "";
+            case "message_delta":
+              if (isRecord(data.delta) && typeof data.delta.stop_reason === "string") {
+                rawFinishReason = data.delta.stop_reason;
+              }
+              usage = readAnthropicUsage(data.usage, usage);
+              return "";
+            case "error": {
+              const errorType =
+                isRecord(data.error) && typeof data.error.type === "string" ? data.error.type : "";
+              throw new ProviderStreamError(errorTypeStatus[errorType] ?? 500, JSON.stringify(data.error));
+            }
+            default:
+              // ping, content_block_stop, message_stop, and event types added later.
+              return "";
+          }
+        },
+        result() {
+          return { rawFinishReason, finishReason: mapAnthropicFinishReason(rawFinishReason), usage, model };
+        },
+      };
+    },
+  };
+}
+
+/** A plain string when no block carries metadata (the common case), else text blocks. */
+function toSystem(messages: readonly ChatMessage[], provider: string): unknown {
+  const blocks = messages.flatMap((message) => toBlocks(message, provider));
+  const plain = blocks.every((block) => Object.keys(block).length === 2 && block.type === "text");
+  return plain ? blocks.map((block) => block.text).join("\n\n") : blocks;
+}
+
+/** Content blocks; role metadata (e.g. `cache_control`) goes on the message's last block, as Anthropic expects. */
+function toBlocks(message: ChatMessage, provider: string): Record<string, unknown>[] {
+  const blocks = message.parts.map((part) =>
+    part.type === "text" ? { type: "text", text: part.text } : toMediaBlock(part.media, provider),
+  );
+  const last = blocks[blocks.length - 1];
+  if (last !== undefined && message.metadata !== undefined) Object.assign(last, message.metadata);
+  return blocks;
+}
+
+function toMediaBlock(media: MediaValue, provider: string): Record<string, unknown> {
+  if (media.type !== "image" && media.type !== "pdf") {
+    throw new LlmOptionsError(
+      `media`,
+      `Anthropic does not accept ${media.type} input (only images and PDFs).`,
+      {
+        provider,
+      },
+    );
+  }
+  const source =
+    media.base64 !== undefined
+      ? {
+          type: "base64",
+          media_type: media.mediaType ?? (media.type === "pdf" ? "application/pdf" : ""),
+          data: media.base64,
+        }
+      : { type: "url", url: media.url };
+  return { type: media.type === "image" ? "image" : "document", source };
+}
+
+function readAnthropicUsage(usage: unknown, previous: Usage): Usage {
+  if (!isRecord(usage)) return previous;
+  const result: Usage = {
+    inputTokens: optionalNumber(usage.input_tokens) ?? previous.inputTokens,
+    outputTokens: optionalNumber(usage.output_tokens) ?? previous.outputTokens,
+  };
+  const cached = optionalNumber(usage.cache_read_input_tokens) ?? previous.cachedInputTokens;
+  if (cached !== undefined) result.cachedInputTokens = cached;
+  return result;
+}
+
+export function mapAnthropicFinishReason(raw: string | undefined): FinishReason {
+  switch (raw) {
+    case undefined:
+      return "unknown";
+    case "end_turn":
+    case "stop_sequence":
+      return "stop";
+    case "max_tokens":
+      return "length";
+    case "tool_use":
+      return "tool-calls";
+    case "refusal":
+      return "content-filter";
+    default:
+      return "other";
+  }
+}

@@ -1,0 +1,182 @@
+/**
+ * Gemini's `generateContent` / `streamGenerateContent?alt=sse`: roles `user` and `model`, system messages
+ * hoisted into `system_instruction`, media as `inline_data` (base64) or `file_data` (URI). Every stream event
+ * is a whole `GenerateContentResponse`; there is no end marker, the stream just ends, and `usageMetadata`
+ * on the last event holds the totals.
+ */
+import type { ChatMessage, MediaKind, MediaValue } from "../../util/index.js";
+import type { ClientOptions, MediaUrlMode } from "../client-options.js";
+import type { FinishReason, HttpRequest, Usage } from "../language-model.js";
+import {
+  isRecord,
+  optionalNumber,
+  type ParsedAnswer,
+  type ProviderAdapter,
+  ProviderStreamError,
+  ResponseShapeError,
+  type StreamParser,
+  withQuery,
+} from "./provider-adapter.js";
+
+export const googleDefaultModel = "gemini-2.5-flash";
+
+export function createGoogleGenerateContentAdapter(options: ClientOptions, baseUrl: string): ProviderAdapter {
+  const model = options.model ?? googleDefaultModel;
+  return {
+    modelId: model,
+    defaultMediaUrlMode: (_kind: MediaKind): MediaUrlMode => "send_base64_unless_google_url",
+    buildRequest(messages: readonly ChatMessage[], stream: boolean): HttpRequest {
+      const system = messages.filter((message) => message.role === "system");
+      const conversation = messages.filter((message) => message.role !== "system");
+      const body: Record<string, unknown> = { ...options.passthrough };
+      if (system.length > 0) body.system_instruction = { parts: system.flatMap(toParts) };
+      body.contents = conversation.map((message) => ({
+        role: message.role === "assistant" ? "model" : message.role,
+        parts: toParts(message),
+      }));
+      const path = `${baseUrl}/models/${encodeURIComponent(model)}:${stream ? "streamGenerateContent" : "generateContent"}`;
+      const headers: Record<string, string> = { "content-type": "application/json" };
+      if (options.apiKey !== undefined) headers["x-goog-api-key"] = options.apiKey;
+      return {
+        url: withQuery(path, { ...(stream ? { alt: "sse" } : {}), ...options.queryParams }),
+        method: "POST",
+        headers: { ...headers, ...options.headers },
+        body,
+      };
+    },
+    parseResponse(body: unknown): ParsedAnswer {
+      const piece = readPiece(body, model);
+      return { ...piece, usage: piece.usage ?? { inputTokens: undefined, outputTokens: undefined } };
+    },
+    createStreamParser(): StreamParser {
+      let rawFinishReason: string | undefined;
+      let usage: Usage = { inputTokens: undefined, outputTokens: undefined };
+      let answerModel: string | undefined = model;
+      return {
+        push(event) {
+          let data: unknown;
+          try {
+            data = JSON.parse(event.data);
+          } catch {
+            throw new ResponseShapeError("an SSE event's data is not JSON");
+          }
+          if (isRecord(data) && isRecord(data.error)) {
+            const status = optionalNumber(data.error.code) ?? 500;
+            throw new ProviderStreamError(
+              status >= 400 && status < 600 ? status : 500,
+              JSON.stringify(data.error),
+            );
+          }
+          const piece = readPiece(data, answerModel);
+          if (piece.rawFinishReason !== undefined) rawFinishReason = piece.rawFinishReason;
+          if (piece.usage !== undefined) usage = piece.usage;
+          answerModel = piece.model;
+          return piece.text;
+        },
+        result() {
+          return {
+            rawFinishReason,
+            finishReason: mapGoogleFinishReason(rawFinishReason),
+            usage,
+            model: answerModel,
+          };
+        },
+      };
+    },
+  };
+}
+
+/** One `GenerateContentResponse` (a whole answer, or one stream event). */
+function readPiece(
+  body: unknown,
+  model: string | undefined,
+): Omit<ParsedAnswer, "usage"> & { usage?: Usage } {
+  if (!isRecord(body)) throw new ResponseShapeError("expected a GenerateContentResponse object");
+  const answerModel = typeof body.modelVersion === "string" ? body.modelVersion : model;
+  const usage = readGoogleUsage(body.usageMetadata);
+  const candidates = body.candidates;
+  if (!Array.isArray(candidates) || candidates.length === 0) {
+    // A prompt blocked by safety settings has no candidates, only `promptFeedback.blockReason`.
+    const blockReason =
+      isRecord(body.promptFeedback) && typeof body.promptFeedback.blockReason === "string"
+        ? body.promptFeedback.blockReason
+        : undefined;
+    if (blockReason === undefined && candidates !== undefined && !Array.isArray(candidates)) {
+      throw new ResponseShapeError("`candidates` is not an array");
+    }
+    if (blockReason === undefined && usage === undefined) {
+      throw new ResponseShapeError("expected `candidates`, `promptFeedback` or `usageMetadata`");
+    }
+    return {
+      text: "",
+      rawFinishReason: blockReason,
+      finishReason: blockReason === undefined ? "unknown" : "content-filter",
+      model: answerModel,
+      ...(usage === undefined ? {} : { usage }),
+    };
+  }
+  const candidate = candidates[0];
+  if (!isRecord(candidate)) throw new ResponseShapeError("`candidates[0]` is not an object");
+  let text = "";
+  const parts = isRecord(candidate.content) ? candidate.content.parts : undefined;
+  if (Array.isArray(parts)) {
+    for (const part of parts) {
+      // Thought summaries (`thought: true`) are not part of the answer.
+      if (isRecord(part) && typeof part.text === "string" && part.thought !== true) text += part.text;
+    }
+  }
+  const rawFinishReason = typeof candidate.finishReason === "string" ? candidate.finishReason : undefined;
+  return {
+    text,
+    rawFinishReason,
+    finishReason: mapGoogleFinishReason(rawFinishReason),
+    model: answerModel,
+    ...(usage === undefined ? {} : { usage }),
+  };
+}
+
+function toParts(message: ChatMessage): Record<string, unknown>[] {
+  return message.parts.map((part) => (part.type === "text" ? { text: part.text } : toMediaPart(part.media)));
+}
+
+function toMediaPart(media: MediaValue): Record<string, unknown> {
+  if (media.base64 !== undefined) {
+    return { inline_data: { mime_type: media.mediaType ?? "", data: media.base64 } };
+  }
+  const fileData: Record<string, string> = { file_uri: media.url ?? "" };
+  if (media.mediaType !== undefined) fileData.mime_type = media.mediaType;
+  return { file_data: fileData };
+}
+
+function readGoogleUsage(metadata: unknown): Usage | undefined {
+  if (!isRecord(metadata)) return undefined;
+  const usage: Usage = {
+    inputTokens: optionalNumber(metadata.promptTokenCount),
+    outputTokens: optionalNumber(metadata.candidatesTokenCount),
+  };
+  const cached = optionalNumber(metadata.cachedContentTokenCount);
+  if (cached !== undefined) usage.cachedInputTokens = cached;
+  return usage;
+}
+
+export function mapGoogleFinishReason(raw: string | undefined): FinishReason {
+  switch (raw) {
+    case undefined:
+      return "unknown";
+    case "STOP":
+      return "stop";
+    case "MAX_TOKENS":
+      return "length";
+    case "SAFETY":
+    case "RECITATION":
+    case "BLOCKLIST":
+    case "PROHIBITED_CONTENT":
+    case "SPII":
+    case "IMAGE_SAFETY":
+      return "content-filter";
+    case "MALFORMED_FUNCTION_CALL":
+      return "error";
+    default:
+      return "other";
+  }
+}

@@ -1,0 +1,78 @@
+/**
+ * What each wire format contributes: how to shape the request, read a whole answer, and read a stream.
+ * Everything else (options, roles, media download, fetch, timeouts, errors) is shared by all providers in
+ * `http-language-model.ts`, so an adapter is pure data shaping and easy to test on recorded fixtures.
+ */
+import type { ChatMessage, MediaKind } from "../../util/index.js";
+import type { MediaUrlMode } from "../client-options.js";
+import type { FinishReason, HttpRequest, Usage } from "../language-model.js";
+import type { SseEvent } from "../sse-decoder.js";
+
+/** A whole answer, read from a JSON body (or accumulated from a stream). */
+export interface ParsedAnswer {
+  text: string;
+  rawFinishReason: string | undefined;
+  finishReason: FinishReason;
+  usage: Usage;
+  model: string | undefined;
+}
+
+/** Reads one provider's SSE events in order. */
+export interface StreamParser {
+  /** The text this event adds (possibly empty). Throws `ResponseShapeError` or `ProviderStreamError`. */
+  push(event: SseEvent): string;
+  /** The finish reason, usage and model gathered so far. */
+  result(): Omit<ParsedAnswer, "text">;
+}
+
+export interface ProviderAdapter {
+  /** The requested model, if any. */
+  readonly modelId: string | undefined;
+  /** How media given by URL is sent when `media_url_handler` says nothing for that kind. */
+  defaultMediaUrlMode(kind: MediaKind): MediaUrlMode;
+  /** Shapes the request from messages whose roles and media are already resolved. */
+  buildRequest(messages: readonly ChatMessage[], stream: boolean): HttpRequest;
+  /** Throws `ResponseShapeError` when the JSON does not have the provider's shape. */
+  parseResponse(body: unknown): ParsedAnswer;
+  createStreamParser(): StreamParser;
+}
+
+/** The answer does not have the documented shape; the model turns it into `LlmMalformedResponseError`. */
+export class ResponseShapeError extends Error {
+  override name = "ResponseShapeError";
+}
+
+/** The provider reported a failure inside a stream (an `error` event); becomes `LlmHttpError`. */
+export class ProviderStreamError extends Error {
+  override name = "ProviderStreamError";
+  constructor(
+    readonly status: number,
+    readonly body: string,
+  ) {
+    super(`provider error event: ${body}`);
+  }
+}
+
+/** A number field, or `undefined` when absent (usage fields are often missing on compatible servers). */
+export function optionalNumber(value: unknown): number | undefined {
+  return typeof value === "number" && Number.isFinite(value) ? value : undefined;
+}
+
+export function isRecord(value: unknown): value is Record<string, unknown> {
+  return typeof value === "object" && value !== null && !Array.isArray(value);
+}
+
+/** Appends `query` (already-encoded values are encoded again: pass raw strings) to `url`. */
+export function withQuery(url: string, query: Readonly<Record<string, string>>): string {
+  const entries = Object.entries(query);
+  if (entries.length === 0) return url;
+  const encoded = entries.map(([name, value]) => `${encodeURIComponent(name)}=${encodeURIComponent(value)}`);
+  return `${url}${url.includes("?") ? "&" : "?"}${encoded.join("&")}`;
+}
+
+/** The text parts of a message, joined (media parts skipped). */
+export function messageText(message: ChatMessage): string {
+  let text = "";
+  for (const part of message.parts) if (part.type === "text") text += part.text;
+  return text;
+}
