@@ -1,0 +1,42 @@
+import type { FunctionSignature } from "./function-signature.js";
+import { jsDoc } from "./module-text.js";
+import { OPTIONS_PARAMETER, runtimeApi } from "./runtime-api.js";
+
+/**
+ * One generated client class: a runtime and default options, and one method per BAML function whose
+ * signature and body come from `method`. Every method merges its call's options over the defaults.
+ */
+export function clientClass(options: {
+  name: string;
+  docs: string;
+  signatures: FunctionSignature[];
+  /** Extra members (getters, `withOptions`) printed before the function methods. */
+  members?: string;
+  method: (signature: FunctionSignature) => { head: string; body: string };
+}): string {
+  const methods = options.signatures
+    .map((signature) => {
+      const { head, body } = options.method(signature);
+      return `\n${jsDoc(signature.docs, "  ")}  ${head} {\n    ${body}\n  }\n`;
+    })
+    .join("");
+  return `${jsDoc(options.docs)}export class ${options.name} {
+  private readonly runtime: ${runtimeApi.runtime};
+  private readonly options: ${runtimeApi.callOptions};
+
+  constructor(runtime: ${runtimeApi.runtime}, options: ${runtimeApi.callOptions} = {}) {
+    this.runtime = runtime;
+    this.options = options;
+  }
+${options.members ?? ""}${methods}}
+`;
+}
+
+/** `(resume: string, __baml_options__?: CallOptions)`. */
+export function parameterList(signature: FunctionSignature): string {
+  const options = `${OPTIONS_PARAMETER}?: ${runtimeApi.callOptions}`;
+  return signature.parameters.text === "" ? `(${options})` : `(${signature.parameters.text}, ${options})`;
+}
+
+/** The call's options merged over the client's defaults. */
+export const mergedOptions = `{ ...this.options, ...${OPTIONS_PARAMETER} }`;

@@ -1,0 +1,38 @@
+import type { Generator, Ir } from "../ir/index.js";
+import { emitAsyncClient } from "./emit-async-client.js";
+import { emitAsyncRequest } from "./emit-async-request.js";
+import { emitGlobals } from "./emit-globals.js";
+import { emitIndex } from "./emit-index.js";
+import { emitIr } from "./emit-ir.js";
+import { emitParser } from "./emit-parser.js";
+import { emitPartialTypes } from "./emit-partial-types.js";
+import { emitSyncClient } from "./emit-sync-client.js";
+import { emitTypeBuilder } from "./emit-type-builder.js";
+import { emitTypes } from "./emit-types.js";
+import { functionSignature } from "./function-signature.js";
+import { createGenerationContext } from "./generation-context.js";
+import { byName } from "./module-text.js";
+
+/**
+ * The TypeScript client for a project: file name (relative to `baml_client/`) → text. Pure and
+ * deterministic — the same IR and generator give the same bytes — so callers decide where to write, and
+ * golden tests compare strings. Throws `CodegenError` when a declared name would break the generated code.
+ */
+export function generateClient(ir: Ir, generator: Generator): Record<string, string> {
+  const generation = createGenerationContext(ir, generator);
+  const signatures = byName(ir.functions).map((declaration) =>
+    functionSignature(declaration, generation.index),
+  );
+  return {
+    "async_client.ts": emitAsyncClient(generation, signatures),
+    "async_request.ts": emitAsyncRequest(generation, signatures),
+    "globals.ts": emitGlobals(generation),
+    "index.ts": emitIndex(generation),
+    "ir.ts": emitIr(generation),
+    "parser.ts": emitParser(generation, signatures),
+    "partial_types.ts": emitPartialTypes(generation),
+    "sync_client.ts": emitSyncClient(generation),
+    "type_builder.ts": emitTypeBuilder(generation),
+    "types.ts": emitTypes(generation),
+  };
+}

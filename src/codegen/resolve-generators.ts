@@ -1,0 +1,39 @@
+import type { Generator, Ir } from "../ir/index.js";
+
+/** A generator block this package can run, or one it skips and why. */
+export interface ResolvedGenerator {
+  generator: Generator;
+  /** `null` when the generator runs; otherwise one line for the user. */
+  skipReason: string | null;
+}
+
+const otherLanguages = new Set([
+  "python/pydantic",
+  "python/pydantic/v1",
+  "ruby/sorbet",
+  "go",
+  "rust",
+  "rest/openapi",
+]);
+
+/**
+ * The project's generator blocks in name order, each marked runnable (`output_type "typescript"`) or
+ * skipped with a reason: other languages are BAML's generators, not Sapling's, and `typescript/react` is
+ * not generated yet.
+ */
+export function resolveGenerators(ir: Ir): ResolvedGenerator[] {
+  return [...ir.generators]
+    .sort((left, right) => (left.name < right.name ? -1 : left.name > right.name ? 1 : 0))
+    .map((generator) => ({ generator, skipReason: skipReason(generator) }));
+}
+
+function skipReason(generator: Generator): string | null {
+  if (generator.outputType === "typescript") return null;
+  if (generator.outputType === "typescript/react") {
+    return `generator ${generator.name}: output_type "typescript/react" is not supported by Sapling; use "typescript" (the React hooks are not generated).`;
+  }
+  if (otherLanguages.has(generator.outputType)) {
+    return `generator ${generator.name}: output_type "${generator.outputType}" is for BAML's own generator; Sapling generates "typescript" only.`;
+  }
+  return `generator ${generator.name}: unknown output_type "${generator.outputType}"; Sapling generates "typescript".`;
+}

@@ -1,0 +1,17 @@
+/**
+ * The names generated code uses from `sapling/runtime` (its public contract, docs/architecture.md), in
+ * one place so the emitters and a reader agree on them.
+ */
+export const runtimeApi = {
+  /** `SaplingRuntime.fromIr(ir, { env })`, with `call`, `stream`, `buildRequest`, `parse`, `parseStream`. */
+  runtime: "SaplingRuntime",
+  /** Per-call options: `clientRegistry`, `client`, `collector`, `env`, `tags`, `signal`, `tb`. */
+  callOptions: "CallOptions",
+  /** What `runtime.stream` returns: async iterable of partials, `getFinalResponse()`, `toStreamable()`. */
+  stream: "SaplingStream",
+  /** What `runtime.buildRequest` resolves to: the provider HTTP request a call would send. */
+  httpRequest: "HttpRequest",
+} as const;
+
+/** The parameter that carries per-call options, named so no BAML parameter can shadow it (as in BAML). */
+export const OPTIONS_PARAMETER = "__baml_options__";
