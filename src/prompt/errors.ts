@@ -1,0 +1,59 @@
+import type { SourceLocation } from "../ir/index.js";
+
+export type OutputFormatErrorCode =
+  | "unknown_option"
+  | "invalid_option"
+  | "unsupported_output_type"
+  | "unknown_hoisted_class";
+
+/** A schema that cannot be described to the model, or a bad `output_format` option. */
+export class OutputFormatError extends Error {
+  override readonly name = "OutputFormatError";
+  constructor(
+    readonly code: OutputFormatErrorCode,
+    message: string,
+  ) {
+    super(message);
+  }
+
+  /** Works across copies of the package (instanceof does not). */
+  static isInstance(value: unknown): value is OutputFormatError {
+    return value instanceof Error && value.name === "OutputFormatError" && "code" in value;
+  }
+}
+
+export type TemplateErrorCode =
+  | "syntax_error"
+  | "unknown_variable"
+  | "unknown_function"
+  | "invalid_call"
+  | "type_error"
+  | "unknown_filter"
+  | OutputFormatErrorCode;
+
+/**
+ * A prompt template that cannot be rendered. `location` points into the `.baml` file when the IR says where
+ * the prompt starts; `templateLine`/`templateColumn` are always relative to the template text itself.
+ */
+export class TemplateError extends Error {
+  override readonly name = "TemplateError";
+  constructor(
+    readonly code: TemplateErrorCode,
+    /** What went wrong, without the location (the full `message` includes it). */
+    readonly detail: string,
+    readonly templateLine: number,
+    readonly templateColumn: number,
+    readonly location?: SourceLocation,
+    readonly functionName?: string,
+  ) {
+    const where = location
+      ? `${location.file}:${location.line}:${location.column}`
+      : `template line ${templateLine}, column ${templateColumn}`;
+    const subject = functionName ? ` in the prompt of ${functionName}` : "";
+    super(`${where}: ${detail}${subject}`);
+  }
+
+  static isInstance(value: unknown): value is TemplateError {
+    return value instanceof Error && value.name === "TemplateError" && "templateLine" in value;
+  }
+}

@@ -1,0 +1,13 @@
+/**
+ * The prompt room: renders BAML prompt templates into chat messages, `ctx.output_format` schema text
+ * (byte-identical to BAML's), JSON Schema for the same types, and `@check`/`@assert` constraint expressions.
+ */
+
+export type { OutputFormatErrorCode, TemplateErrorCode } from "./errors.js";
+export { OutputFormatError, TemplateError } from "./errors.js";
+export type { OutputFormatOptions } from "./output-format/output-format-options.js";
+export {
+  OUTPUT_FORMAT_OPTION_NAMES,
+  parseOutputFormatOptions,
+} from "./output-format/output-format-options.js";
+export { renderOutputFormat } from "./output-format/render-output-format.js";
