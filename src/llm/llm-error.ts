@@ -136,7 +136,7 @@ export class LlmMalformedResponseError extends LlmError {
   constructor(detail: string, raw: string, context: LlmErrorContext) {
     super(
       "llm_malformed_response",
-      `${context.provider} sent a malformed answer: ${detail}. Received: ${summarize(raw)}. Is base_url pointing at a ${context.provider}-compatible server?`,
+      `${context.provider} sent a malformed answer: ${detail}. Received: ${summarize(raw)}. Does base_url point at a server that speaks the ${context.provider} API?`,
       context,
     );
     this.name = "LlmMalformedResponseError";

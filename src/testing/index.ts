@@ -1,0 +1,17 @@
+/**
+ * `sapling/testing`: a mock LLM server (OpenAI, Anthropic and Gemini wire formats, fault injection) and a
+ * replaying fake `fetch`, so tests, demos and benchmarks never touch a real provider. Node only.
+ */
+export type { MockAnswer, MockFault, MockRoute } from "./mock-answer.js";
+export {
+  answer,
+  cutByLength,
+  hang,
+  malformedStream,
+  rateLimited,
+  resetMidStream,
+  serverError,
+  slowFirstToken,
+} from "./mock-answer.js";
+export type { MockLlmServer, MockLlmServerOptions, RecordedRequest } from "./start-mock-llm-server.js";
+export { startMockLlmServer } from "./start-mock-llm-server.js";

@@ -1,0 +1,217 @@
+/**
+ * How the mock server writes each provider's answers, following the documented wire formats: OpenAI chat
+ * completions (chunks, then a usage chunk when `stream_options.include_usage`, then `[DONE]`), Anthropic
+ * messages (named events), Gemini (`alt=sse` events that are each a whole GenerateContentResponse).
+ */
+import type { MockRoute } from "./mock-answer.js";
+
+/** Everything a wire format needs to write one answer. */
+export interface RenderContext {
+  id: string;
+  text: string;
+  finishReason: "stop" | "length";
+  usage: { inputTokens: number; outputTokens: number; cachedInputTokens?: number };
+  model: string;
+  /** The parsed request body. */
+  request: Record<string, unknown>;
+}
+
+export interface MockWireFormat {
+  route: MockRoute;
+  /** Whether this request asks for a stream. */
+  isStream(path: string, query: URLSearchParams, body: Record<string, unknown>): boolean;
+  requestedModel(path: string, body: Record<string, unknown>): string | undefined;
+  completeBody(context: RenderContext): unknown;
+  /** Frames sent right after the headers, before the first text chunk. */
+  streamStart(context: RenderContext): string[];
+  streamChunk(context: RenderContext, text: string, index: number): string;
+  streamEnd(context: RenderContext): string[];
+  errorBody(status: number, message: string): unknown;
+}
+
+export function sseFrame(data: unknown, event?: string): string {
+  const text = typeof data === "string" ? data : JSON.stringify(data);
+  return `${event === undefined ? "" : `event: ${event}\n`}data: ${text}\n\n`;
+}
+
+const openAiWire: MockWireFormat = {
+  route: "openai",
+  isStream: (_path, _query, body) => body.stream === true,
+  requestedModel: (_path, body) => (typeof body.model === "string" ? body.model : undefined),
+  completeBody: (context) => ({
+    id: context.id,
+    object: "chat.completion",
+    created: 1_700_000_000,
+    model: context.model,
+    choices: [
+      {
+        index: 0,
+        message: { role: "assistant", content: context.text, refusal: null },
+        logprobs: null,
+        finish_reason: context.finishReason,
+      },
+    ],
+    usage: openAiUsage(context),
+  }),
+  streamStart: (context) => [sseFrame(openAiChunk(context, { role: "assistant", content: "" }, null))],
+  streamChunk: (context, text) => sseFrame(openAiChunk(context, { content: text }, null)),
+  streamEnd: (context) => {
+    const frames = [sseFrame(openAiChunk(context, {}, context.finishReason))];
+    const streamOptions = context.request.stream_options;
+    if (typeof streamOptions === "object" && streamOptions !== null && "include_usage" in streamOptions) {
+      if ((streamOptions as { include_usage?: unknown }).include_usage === true) {
+        frames.push(sseFrame({ ...openAiChunkBase(context), choices: [], usage: openAiUsage(context) }));
+      }
+    }
+    frames.push(sseFrame("[DONE]"));
+    return frames;
+  },
+  errorBody: (status, message) => ({
+    error: {
+      message,
+      type: status === 429 ? "rate_limit_exceeded" : "server_error",
+      param: null,
+      code: null,
+    },
+  }),
+};
+
+function openAiChunkBase(context: RenderContext) {
+  return { id: context.id, object: "chat.completion.chunk", created: 1_700_000_000, model: context.model };
+}
+
+function openAiChunk(context: RenderContext, delta: Record<string, unknown>, finishReason: string | null) {
+  return {
+    ...openAiChunkBase(context),
+    choices: [{ index: 0, delta, logprobs: null, finish_reason: finishReason }],
+  };
+}
+
+function openAiUsage(context: RenderContext) {
+  const { inputTokens, outputTokens, cachedInputTokens } = context.usage;
+  return {
+    prompt_tokens: inputTokens,
+    completion_tokens: outputTokens,
+    total_tokens: inputTokens + outputTokens,
+    prompt_tokens_details: { cached_tokens: cachedInputTokens ?? 0 },
+  };
+}
+
+const anthropicWire: MockWireFormat = {
+  route: "anthropic",
+  isStream: (_path, _query, body) => body.stream === true,
+  requestedModel: (_path, body) => (typeof body.model === "string" ? body.model : undefined),
+  completeBody: (context) => ({
+    id: context.id,
+    type: "message",
+    role: "assistant",
+    model: context.model,
+    content: [{ type: "text", text: context.text }],
+    stop_reason: anthropicStopReason(context),
+    stop_sequence: null,
+    usage: anthropicUsage(context, context.usage.outputTokens),
+  }),
+  streamStart: (context) => [
+    sseFrame(
+      {
+        type: "message_start",
+        message: {
+          id: context.id,
+          type: "message",
+          role: "assistant",
+          model: context.model,
+          content: [],
+          stop_reason: null,
+          stop_sequence: null,
+          usage: anthropicUsage(context, 1),
+        },
+      },
+      "message_start",
+    ),
+    sseFrame(
+      { type: "content_block_start", index: 0, content_block: { type: "text", text: "" } },
+      "content_block_start",
+    ),
+    sseFrame({ type: "ping" }, "ping"),
+  ],
+  streamChunk: (_context, text) =>
+    sseFrame(
+      { type: "content_block_delta", index: 0, delta: { type: "text_delta", text } },
+      "content_block_delta",
+    ),
+  streamEnd: (context) => [
+    sseFrame({ type: "content_block_stop", index: 0 }, "content_block_stop"),
+    sseFrame(
+      {
+        type: "message_delta",
+        delta: { stop_reason: anthropicStopReason(context), stop_sequence: null },
+        usage: { output_tokens: context.usage.outputTokens },
+      },
+      "message_delta",
+    ),
+    sseFrame({ type: "message_stop" }, "message_stop"),
+  ],
+  errorBody: (status, message) => ({
+    type: "error",
+    error: {
+      type: status === 429 ? "rate_limit_error" : status === 529 ? "overloaded_error" : "api_error",
+      message,
+    },
+  }),
+};
+
+function anthropicStopReason(context: RenderContext): string {
+  return context.finishReason === "length" ? "max_tokens" : "end_turn";
+}
+
+function anthropicUsage(context: RenderContext, outputTokens: number) {
+  return {
+    input_tokens: context.usage.inputTokens,
+    cache_creation_input_tokens: 0,
+    cache_read_input_tokens: context.usage.cachedInputTokens ?? 0,
+    output_tokens: outputTokens,
+  };
+}
+
+const geminiWire: MockWireFormat = {
+  route: "gemini",
+  isStream: (path) => path.endsWith(":streamGenerateContent"),
+  requestedModel: (path) => /\/models\/([^/:]+):/.exec(path)?.[1],
+  completeBody: (context) => geminiResponse(context, context.text, true),
+  streamStart: () => [],
+  streamChunk: (context, text) => sseFrame(geminiResponse(context, text, false)),
+  streamEnd: (context) => [sseFrame(geminiResponse(context, "", true))],
+  errorBody: (status, message) => ({
+    error: { code: status, message, status: status === 429 ? "RESOURCE_EXHAUSTED" : "INTERNAL" },
+  }),
+};
+
+function geminiResponse(context: RenderContext, text: string, last: boolean) {
+  const candidate: Record<string, unknown> = { content: { parts: [{ text }], role: "model" }, index: 0 };
+  if (last) candidate.finishReason = context.finishReason === "length" ? "MAX_TOKENS" : "STOP";
+  const { inputTokens, outputTokens, cachedInputTokens } = context.usage;
+  const usageMetadata: Record<string, number> = {
+    promptTokenCount: inputTokens,
+    totalTokenCount: inputTokens,
+  };
+  if (last) {
+    usageMetadata.candidatesTokenCount = outputTokens;
+    usageMetadata.totalTokenCount = inputTokens + outputTokens;
+    if (cachedInputTokens !== undefined) usageMetadata.cachedContentTokenCount = cachedInputTokens;
+  }
+  return { candidates: [candidate], usageMetadata, modelVersion: context.model, responseId: context.id };
+}
+
+export const mockWireFormats: Readonly<Record<MockRoute, MockWireFormat>> = {
+  openai: openAiWire,
+  anthropic: anthropicWire,
+  gemini: geminiWire,
+};
+
+/** Which wire format a request path speaks: any `…/chat/completions`, `…/v1/messages`, `…/models/x:…`. */
+export function routeForPath(path: string): MockRoute | undefined {
+  if (path.endsWith("/chat/completions")) return "openai";
+  if (path.endsWith("/v1/messages")) return "anthropic";
+  if (/\/models\/[^/:]+:(generateContent|streamGenerateContent)$/.test(path)) return "gemini";
+  return undefined;
+}

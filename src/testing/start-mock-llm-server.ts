@@ -1,0 +1,285 @@
+/**
+ * A mock LLM server on 127.0.0.1 for tests, demos and benchmarks: it speaks the OpenAI, Anthropic and
+ * Gemini wire formats (whole answers and SSE), replays scripted answers with chosen chunking and delays, and
+ * injects faults (HTTP errors with `retry-after`, connection resets, slow first tokens, malformed events,
+ * length cuts, hangs). It records every request, and `close()` destroys every socket it ever accepted.
+ */
+import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
+import type { Socket } from "node:net";
+import type { MockAnswer, MockRoute } from "./mock-answer.js";
+import { mockWireFormats, type RenderContext, routeForPath } from "./mock-wire-formats.js";
+
+/** A request the server received, with its parsed body. */
+export interface RecordedRequest {
+  route: MockRoute;
+  method: string;
+  /** The path without the query string. */
+  path: string;
+  query: Record<string, string>;
+  /** Header names lower-cased. */
+  headers: Record<string, string>;
+  body: Record<string, unknown>;
+  stream: boolean;
+  model: string | undefined;
+}
+
+export interface MockLlmServerOptions {
+  /** Answers a request when no scripted answer is queued for it. */
+  respond?: (request: RecordedRequest) => MockAnswer | undefined;
+  /** Answers any request left after the queues and `respond` (default: an HTTP 500 saying nothing was scripted). */
+  defaultAnswer?: MockAnswer;
+}
+
+export interface MockLlmServer {
+  /** `http://127.0.0.1:<port>` */
+  readonly url: string;
+  readonly port: number;
+  /** Base URLs to put in client options: OpenAI-style `…/v1`, Anthropic root, Gemini `…/v1beta`. */
+  readonly baseUrls: Readonly<Record<MockRoute, string>>;
+  /** Every request received, in order. */
+  readonly requests: RecordedRequest[];
+  /** Queues answers for the next requests of any route. */
+  script(...answers: MockAnswer[]): void;
+  /** Queues answers for the next requests of one route (served before the shared queue). */
+  scriptFor(route: MockRoute, ...answers: MockAnswer[]): void;
+  /** Scripted answers not served yet. */
+  pendingAnswers(): number;
+  /** Sockets currently open (client connections, kept alive or not). */
+  connectionCount(): number;
+  /** Stops listening, cancels pending delays and destroys every open socket. */
+  close(): Promise<void>;
+}
+
+/** Starts a server on 127.0.0.1 with a free port. */
+export async function startMockLlmServer(options: MockLlmServerOptions = {}): Promise<MockLlmServer> {
+  const sharedQueue: MockAnswer[] = [];
+  const routeQueues: Record<MockRoute, MockAnswer[]> = { openai: [], anthropic: [], gemini: [] };
+  const requests: RecordedRequest[] = [];
+  const sockets = new Set<Socket>();
+  const timers = new Set<ReturnType<typeof setTimeout>>();
+  let answerCount = 0;
+  let closed = false;
+
+  /** Resolves `true` after `milliseconds`, or `false` as soon as the response is closed or the server stops. */
+  const sleep = (milliseconds: number, response: ServerResponse): Promise<boolean> => {
+    if (closed || response.destroyed) return Promise.resolve(false);
+    if (milliseconds <= 0) return Promise.resolve(true);
+    return new Promise((resolve) => {
+      const onClose = () => {
+        clearTimeout(timer);
+        timers.delete(timer);
+        resolve(false);
+      };
+      const timer = setTimeout(() => {
+        timers.delete(timer);
+        response.off("close", onClose);
+        resolve(!response.destroyed);
+      }, milliseconds);
+      timers.add(timer);
+      response.once("close", onClose);
+    });
+  };
+
+  const takeAnswer = (request: RecordedRequest): MockAnswer | undefined =>
+    routeQueues[request.route].shift() ??
+    sharedQueue.shift() ??
+    options.respond?.(request) ??
+    options.defaultAnswer;
+
+  const handle = async (incoming: IncomingMessage, response: ServerResponse): Promise<void> => {
+    const raw = await readBody(incoming);
+    const target = new URL(incoming.url ?? "/", "http://127.0.0.1");
+    const route = routeForPath(target.pathname);
+    if (route === undefined || incoming.method !== "POST") {
+      sendJson(response, 404, {
+        error: { message: `mock LLM server: no route for ${incoming.method} ${target.pathname}` },
+      });
+      return;
+    }
+    const wire = mockWireFormats[route];
+    let body: Record<string, unknown>;
+    try {
+      const parsed: unknown = JSON.parse(raw);
+      if (typeof parsed !== "object" || parsed === null || Array.isArray(parsed))
+        throw new Error("not an object");
+      body = parsed as Record<string, unknown>;
+    } catch {
+      sendJson(response, 400, wire.errorBody(400, "mock LLM server: the request body is not a JSON object"));
+      return;
+    }
+    const recorded: RecordedRequest = {
+      route,
+      method: incoming.method,
+      path: target.pathname,
+      query: Object.fromEntries(target.searchParams),
+      headers: Object.fromEntries(
+        Object.entries(incoming.headers).map(([name, value]) => [
+          name,
+          Array.isArray(value) ? value.join(", ") : (value ?? ""),
+        ]),
+      ),
+      body,
+      stream: wire.isStream(target.pathname, target.searchParams, body),
+      model: wire.requestedModel(target.pathname, body),
+    };
+    requests.push(recorded);
+    const scripted = takeAnswer(recorded);
+    if (scripted === undefined) {
+      sendJson(
+        response,
+        500,
+        wire.errorBody(500, `mock LLM server: no scripted answer for ${route} request #${requests.length}`),
+      );
+      return;
+    }
+    if (!(await sleep(scripted.headersDelayMs ?? 0, response))) return;
+    const fault = scripted.fault;
+    if (fault?.type === "hang") return; // Left open until the client gives up or close() destroys the socket.
+    if (fault?.type === "http-error") {
+      const headers: Record<string, string> = {};
+      if (fault.retryAfterSeconds !== undefined) headers["retry-after"] = String(fault.retryAfterSeconds);
+      sendJson(
+        response,
+        fault.status,
+        wire.errorBody(fault.status, fault.message ?? `HTTP ${fault.status}`),
+        headers,
+      );
+      return;
+    }
+    const chunks = scripted.chunks ?? splitText(scripted.text ?? "", scripted.chunkSize ?? 8);
+    const text = chunks.join("");
+    answerCount++;
+    const context: RenderContext = {
+      id: `mock-${answerCount}`,
+      text,
+      finishReason: scripted.finishReason ?? "stop",
+      usage: {
+        inputTokens: scripted.usage?.inputTokens ?? Math.ceil(raw.length / 4),
+        outputTokens: scripted.usage?.outputTokens ?? Math.ceil(text.length / 4),
+        ...(scripted.usage?.cachedInputTokens === undefined
+          ? {}
+          : { cachedInputTokens: scripted.usage.cachedInputTokens }),
+      },
+      model: scripted.model ?? recorded.model ?? "mock-model",
+      request: body,
+    };
+
+    if (!recorded.stream) {
+      if (fault?.type === "reset") return resetConnection(incoming);
+      if (!(await sleep(scripted.firstTokenDelayMs ?? 0, response))) return;
+      if (fault?.type === "malformed") {
+        response.writeHead(200, { "content-type": "application/json" });
+        response.end('{"choices": [{"message": {"content": "cut in the mid');
+        return;
+      }
+      sendJson(response, 200, wire.completeBody(context));
+      return;
+    }
+
+    response.writeHead(200, { "content-type": "text/event-stream", "cache-control": "no-cache" });
+    response.flushHeaders();
+    for (const frame of wire.streamStart(context)) response.write(frame);
+    if (!(await sleep(scripted.firstTokenDelayMs ?? 0, response))) return;
+    for (const [index, chunk] of chunks.entries()) {
+      if (fault?.type === "reset" && index === fault.afterChunks) return resetConnection(incoming);
+      if (fault?.type === "malformed" && index === fault.afterChunks) {
+        response.end('data: {"unterminated": "event\n\n');
+        return;
+      }
+      if (index > 0 && !(await sleep(scripted.chunkDelayMs ?? 0, response))) return;
+      response.write(wire.streamChunk(context, chunk, index));
+    }
+    if (fault?.type === "reset") return resetConnection(incoming);
+    if (fault?.type === "malformed") {
+      response.end('data: {"unterminated": "event\n\n');
+      return;
+    }
+    for (const frame of wire.streamEnd(context)) response.write(frame);
+    response.end();
+  };
+
+  const server = createServer((incoming, response) => {
+    handle(incoming, response).catch((error: unknown) => {
+      if (!response.headersSent)
+        sendJson(response, 500, { error: { message: `mock LLM server failed: ${String(error)}` } });
+      else response.destroy();
+    });
+  });
+  server.on("connection", (socket) => {
+    sockets.add(socket);
+    socket.on("close", () => sockets.delete(socket));
+  });
+  await new Promise<void>((resolve, reject) => {
+    server.once("error", reject);
+    server.listen(0, "127.0.0.1", () => resolve());
+  });
+  const address = server.address();
+  if (address === null || typeof address === "string") throw new Error("mock LLM server: no TCP address");
+  const url = `http://127.0.0.1:${address.port}`;
+
+  return {
+    url,
+    port: address.port,
+    baseUrls: { openai: `${url}/v1`, anthropic: url, gemini: `${url}/v1beta` },
+    requests,
+    script: (...answers) => void sharedQueue.push(...answers),
+    scriptFor: (route, ...answers) => void routeQueues[route].push(...answers),
+    pendingAnswers: () =>
+      sharedQueue.length +
+      routeQueues.openai.length +
+      routeQueues.anthropic.length +
+      routeQueues.gemini.length,
+    connectionCount: () => sockets.size,
+    close: async () => {
+      if (closed) return;
+      closed = true;
+      for (const timer of timers) clearTimeout(timer);
+      timers.clear();
+      const stopped = new Promise<void>((resolve) => server.close(() => resolve()));
+      // Sockets leave the set on their `close` event, so each one here has yet to emit it.
+      const socketsClosed = [...sockets].map(
+        (socket) => new Promise<void>((resolve) => socket.once("close", () => resolve())),
+      );
+      for (const socket of sockets) socket.destroy();
+      await Promise.all([stopped, ...socketsClosed]);
+    },
+  };
+}
+
+function readBody(incoming: IncomingMessage): Promise<string> {
+  return new Promise((resolve, reject) => {
+    const parts: Buffer[] = [];
+    incoming.on("data", (part: Buffer) => parts.push(part));
+    incoming.on("end", () => resolve(Buffer.concat(parts).toString("utf8")));
+    incoming.on("error", reject);
+  });
+}
+
+function sendJson(
+  response: ServerResponse,
+  status: number,
+  body: unknown,
+  headers: Record<string, string> = {},
+): void {
+  const text = JSON.stringify(body);
+  response.writeHead(status, {
+    "content-type": "application/json",
+    "content-length": Buffer.byteLength(text),
+    ...headers,
+  });
+  response.end(text);
+}
+
+/** A TCP reset (RST), so the client sees ECONNRESET rather than a clean end. */
+function resetConnection(incoming: IncomingMessage): void {
+  const socket = incoming.socket;
+  if (typeof socket.resetAndDestroy === "function") socket.resetAndDestroy();
+  else socket.destroy();
+}
+
+function splitText(text: string, size: number): string[] {
+  const chunks: string[] = [];
+  for (let offset = 0; offset < text.length; offset += Math.max(1, size))
+    chunks.push(text.slice(offset, offset + size));
+  return chunks;
+}
