@@ -143,3 +143,20 @@ describe("executePlan", () => {
     await expect(during).rejects.toThrow("aborted in flight");
   });
 });
+
+describe("executePlan with failures that are not client failures", () => {
+  it("ends the call at once, unchanged", async () => {
+    const tried: string[] = [];
+    const bug = new TypeError("template exploded");
+    const pending = executePlan(
+      plan(["A", 0], ["B", 0]),
+      async (attempt) => {
+        tried.push(attempt.client.name);
+        throw bug;
+      },
+      { sleep: async () => {} },
+    );
+    await expect(pending).rejects.toBe(bug);
+    expect(tried).toEqual(["A"]);
+  });
+});

@@ -57,7 +57,10 @@ export async function executePlan<T>(
     try {
       return await run(attempt, position);
     } catch (caught) {
-      const error = asBamlError(caught);
+      // Anything that is not a client failure (a template error, a bug) would fail the same way on every
+      // client, so it ends the call unchanged.
+      if (!BamlError.isInstance(caught)) throw caught;
+      const error = caught;
       if (BamlAbortError.isInstance(error)) throw error;
       const parseFailure =
         BamlValidationError.isInstance(error) || BamlClientFinishReasonError.isInstance(error);
@@ -76,12 +79,6 @@ export async function executePlan<T>(
 
 function isConfigurationError(error: BamlError): boolean {
   return BamlMissingEnvVarError.isInstance(error) || BamlClientOptionsError.isInstance(error);
-}
-
-function asBamlError(caught: unknown): BamlError {
-  if (BamlError.isInstance(caught)) return caught;
-  const message = caught instanceof Error ? caught.message : String(caught);
-  return new BamlError(message, { cause: caught });
 }
 
 /** Throws `BamlAbortError` when `signal` has fired. */

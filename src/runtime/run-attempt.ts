@@ -1,0 +1,194 @@
+import type { Client } from "../ir/index.js";
+import {
+  createLanguageModel,
+  type GenerateResult,
+  type LanguageModel,
+  LlmError,
+  type Usage as ModelUsage,
+  providerDefinitions,
+  resolveProviderName,
+} from "../llm/index.js";
+import type { ChatMessage } from "../util/index.js";
+import type { CallRecorder } from "./call-recorder.js";
+import type { LlmCall, Usage } from "./collector.js";
+import { BamlClientFinishReasonError, BamlError, BamlValidationError } from "./errors.js";
+import type { FunctionPipeline } from "./function-pipeline.js";
+import { promptToText } from "./function-pipeline.js";
+import { mapLlmError } from "./map-llm-error.js";
+import { recordingFetch } from "./recording-fetch.js";
+import { collectSecrets, redactHeaders, redactText, redactValue } from "./redact.js";
+import { type Environment, resolveOptions } from "./resolve-options.js";
+
+export interface AttemptContext {
+  pipeline: FunctionPipeline;
+  env: Environment;
+  fetch: typeof fetch;
+  recorder: CallRecorder;
+  signal?: AbortSignal;
+  /** Opt-in: how many times to re-ask the same client with the parse error before giving up (0: never). */
+  reaskOnParseFailure: number;
+  /** Streams only: receives each new partial value. */
+  onPartial?: (value: unknown) => void;
+}
+
+/** One model answer: its text, finish reason, and the log entry of the HTTP call that produced it. */
+interface Answer {
+  text: string;
+  rawFinishReason: string | undefined;
+  call: LlmCall;
+}
+
+/**
+ * One attempt of a call against one leaf client: resolve its options (reading `env` now), build the model,
+ * render the prompt for it, ask, check the finish reason, parse. Every HTTP call is recorded; failures are
+ * thrown as BAML-named errors with secrets removed. A parse failure is re-asked only when opted in.
+ */
+export async function runAttempt(
+  client: Client,
+  context: AttemptContext,
+  streaming: boolean,
+): Promise<unknown> {
+  const { recorder } = context;
+  let secrets: string[] = [];
+  let model: LanguageModel;
+  let messages: ChatMessage[];
+  const setupCall = recorder.startAttempt(client.name, client.provider, streaming);
+  try {
+    const options = resolveOptions(client, context.env);
+    secrets = [...collectSecrets(options), ...defaultKeySecret(client.provider, context.env)];
+    model = createLanguageModel(client.provider, options, {
+      fetch: recordingFetch(context.fetch, secrets, (request) => {
+        const current = recorder.log.calls.at(-1);
+        if (current) current.httpRequest = request;
+      }),
+      env: context.env,
+    });
+    messages = context.pipeline.render({ name: client.name, provider: client.provider });
+  } catch (error) {
+    // Missing env variables and invalid options become client errors (fallback may recover); a template
+    // error or a bug is the same for every client, so it propagates unchanged and ends the call.
+    const reported =
+      BamlError.isInstance(error) || LlmError.isInstance(error)
+        ? mapLlmError(error, client.name, client.provider, secrets)
+        : error;
+    const message = reported instanceof Error ? reported.message : String(reported);
+    recorder.endAttempt(setupCall, { error: redactText(message, secrets) });
+    throw reported;
+  }
+  let call = setupCall;
+  for (let round = 0; ; round++) {
+    if (round > 0) call = recorder.startAttempt(client.name, client.provider, streaming);
+    const answer = await ask(model, messages, call, client, context, streaming, secrets);
+    recorder.select(answer.call);
+    if (!model.isFinishReasonAllowed(answer.rawFinishReason)) {
+      throw new BamlClientFinishReasonError(
+        `Client "${client.name}" (${client.provider}) stopped with finish reason ${JSON.stringify(answer.rawFinishReason ?? null)}, ` +
+          "which its finish_reason_allow_list / finish_reason_deny_list rejects.",
+        client.name,
+        client.provider,
+        answer.rawFinishReason,
+        promptToText(messages),
+        answer.text,
+      );
+    }
+    try {
+      return context.pipeline.parseFinal(answer.text, messages);
+    } catch (error) {
+      if (!BamlValidationError.isInstance(error) || round >= context.reaskOnParseFailure) throw error;
+      messages = [...messages, text("assistant", answer.text), text("user", reaskMessage(error))];
+    }
+  }
+}
+
+function text(role: string, body: string): ChatMessage {
+  return { role, parts: [{ type: "text", text: body }] };
+}
+
+function reaskMessage(error: BamlValidationError): string {
+  return (
+    `Your previous answer could not be read: ${error.message}\n` +
+    "Answer again with the complete answer in the requested format, and nothing else."
+  );
+}
+
+/** The provider's default key (`OPENAI_API_KEY`, …) is a secret too when the options did not set one. */
+function defaultKeySecret(provider: string, env: Environment): string[] {
+  const name = resolveProviderName(provider);
+  const variable = name ? providerDefinitions[name]?.apiKeyEnv : undefined;
+  const value = variable ? env[variable] : undefined;
+  return value && value.length >= 4 ? [value] : [];
+}
+
+function toUsage(usage: ModelUsage): Usage {
+  return {
+    inputTokens: usage.inputTokens ?? null,
+    outputTokens: usage.outputTokens ?? null,
+    cachedInputTokens: usage.cachedInputTokens ?? null,
+  };
+}
+
+async function ask(
+  model: LanguageModel,
+  messages: readonly ChatMessage[],
+  call: LlmCall,
+  client: Client,
+  context: AttemptContext,
+  streaming: boolean,
+  secrets: readonly string[],
+): Promise<Answer> {
+  const { recorder } = context;
+  const signal = context.signal ? { signal: context.signal } : {};
+  try {
+    if (!streaming) {
+      const result: GenerateResult = await model.generate(messages, signal);
+      call.httpResponse = {
+        status: result.response.status,
+        headers: redactHeaders(result.response.headers, secrets),
+        body: redactValue(result.rawResponse, secrets),
+      };
+      call.rawText = result.text;
+      call.finishReason = result.rawFinishReason ?? null;
+      recorder.endAttempt(call, { usage: toUsage(result.usage) });
+      return { text: result.text, rawFinishReason: result.rawFinishReason, call };
+    }
+    const parser = context.pipeline.createPartialParser();
+    const events: string[] = [];
+    let buffer = "";
+    let rawFinishReason: string | undefined;
+    let usage: Usage | null = null;
+    for await (const event of model.stream(messages, signal)) {
+      switch (event.type) {
+        case "response-start":
+          call.httpResponse = {
+            status: event.response.status,
+            headers: redactHeaders(event.response.headers, secrets),
+            body: events,
+          };
+          break;
+        case "raw":
+          events.push(redactText(event.data, secrets));
+          break;
+        case "text-delta": {
+          recorder.firstToken(call);
+          buffer += event.text;
+          call.rawText = buffer;
+          const partial = parser.push(event.text);
+          if (partial !== undefined) context.onPartial?.(partial);
+          break;
+        }
+        case "finish":
+          rawFinishReason = event.rawFinishReason;
+          call.finishReason = rawFinishReason ?? null;
+          usage = toUsage(event.usage);
+          break;
+      }
+    }
+    call.rawText = buffer;
+    recorder.endAttempt(call, { usage });
+    return { text: buffer, rawFinishReason, call };
+  } catch (error) {
+    const mapped = mapLlmError(error, client.name, client.provider, secrets);
+    recorder.endAttempt(call, { error: mapped.message });
+    throw mapped;
+  }
+}
