@@ -21,7 +21,9 @@ export function clientImports(
     })),
   ].sort((left, right) => (left.name < right.name ? -1 : left.name > right.name ? 1 : 0));
   const lines: string[] = [];
-  if (runtime.length > 0) {
+  if (runtime.length > 0 && (imports.runtimeValues ?? []).length === 0) {
+    lines.push(`import type { ${runtime.map((entry) => entry.name).join(", ")} } from "${RUNTIME_MODULE}";`);
+  } else if (runtime.length > 0) {
     lines.push(`import { ${runtime.map((entry) => entry.text).join(", ")} } from "${RUNTIME_MODULE}";`);
   }
   const partialNames = ["partial_types", "StreamState"].filter((name) => uses.has(name));

@@ -48,7 +48,7 @@ export function functionSignature(declaration: LlmFunction, index: IrIndex): Fun
     const optional = position >= optionalFrom;
     parameters.push(`${local}${optional ? "?" : ""}: ${joinMembers(members)}`);
     const value = optional ? `${local} ?? null` : local;
-    entries.push(value === parameter.name ? parameter.name : `${JSON.stringify(parameter.name)}: ${value}`);
+    entries.push(value === parameter.name ? parameter.name : `${parameter.name}: ${value}`);
   });
   const finalContext = outsideContext(index);
   const finalType = joinMembers(renderFinalType(declaration.returnType, finalContext));

@@ -19,6 +19,7 @@ export function banner(): string {
     "// biome-ignore-all format: generated code",
     "/* eslint-disable */",
     "",
+    "",
   ].join("\n");
 }
 

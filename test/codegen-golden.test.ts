@@ -1,0 +1,97 @@
+/**
+ * Golden generated clients: each folder under test/fixtures/codegen/ holds a project (`project.ts`: its
+ * IR, with the `.baml` it stands for in a comment; `typeChecks`: type-level assertions about the generated
+ * types) and the expected `baml_client/`. `UPDATE_EXPECT=1` rewrites the expected files. Every client is
+ * then type-checked under strict settings together with its type-level assertions.
+ */
+import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { join, resolve } from "node:path";
+import { describe, expect, it } from "vitest";
+import { generateClient } from "../src/codegen/index.js";
+import type { Ir } from "../src/ir/index.js";
+import { typeCheck } from "./codegen-typecheck.js";
+
+const fixturesRoot = resolve(import.meta.dirname, "fixtures", "codegen");
+const update = process.env.UPDATE_EXPECT === "1";
+
+interface Fixture {
+  name: string;
+  folder: string;
+  ir: Ir;
+  typeChecks: string;
+}
+
+const fixtures: Fixture[] = await Promise.all(
+  readdirSync(fixturesRoot)
+    .filter((name) => existsSync(join(fixturesRoot, name, "project.ts")))
+    .sort()
+    .map(async (name) => {
+      const folder = join(fixturesRoot, name);
+      const module = (await import(join(folder, "project.ts"))) as { ir: Ir; typeChecks?: string };
+      return { name, folder, ir: module.ir, typeChecks: module.typeChecks ?? "" };
+    }),
+);
+
+function generate(fixture: Fixture): Record<string, string> {
+  const [generator] = fixture.ir.generators;
+  if (!generator) throw new Error(`${fixture.name}: the project has no generator block`);
+  return generateClient(fixture.ir, generator);
+}
+
+/** Shared helpers for the type-level assertions in `typeChecks`. */
+const prelude = `
+type Equal<A, B> = (<T>() => T extends A ? 1 : 2) extends <T>() => T extends B ? 1 : 2 ? true : false;
+function assertType<T extends true>(): void {}
+assertType<true>();
+`;
+
+describe("golden generated clients", () => {
+  it("has at least five fixture projects", () => {
+    expect(fixtures.length).toBeGreaterThanOrEqual(5);
+  });
+
+  for (const fixture of fixtures) {
+    it(`${fixture.name}: generateClient output equals baml_client/`, () => {
+      const files = generate(fixture);
+      const clientFolder = join(fixture.folder, "baml_client");
+      if (update) {
+        rmSync(clientFolder, { recursive: true, force: true });
+        mkdirSync(clientFolder, { recursive: true });
+        for (const [file, text] of Object.entries(files)) writeFileSync(join(clientFolder, file), text);
+      }
+      const expectedNames = existsSync(clientFolder) ? readdirSync(clientFolder).sort() : [];
+      expect(Object.keys(files).sort()).toEqual(expectedNames);
+      for (const [file, text] of Object.entries(files)) {
+        expect(text, `${fixture.name}/baml_client/${file} (rerun with UPDATE_EXPECT=1 if intended)`).toBe(
+          readFileSync(join(clientFolder, file), "utf8"),
+        );
+      }
+    });
+  }
+
+  for (const moduleFormat of ["esm", "cjs"] as const) {
+    const selected = fixtures.filter(
+      (fixture) => (fixture.ir.generators[0]?.moduleFormat ?? "esm") === moduleFormat,
+    );
+    it(`${moduleFormat} clients and their type-level assertions pass tsc --strict`, () => {
+      expect(selected.length).toBeGreaterThan(0);
+      const virtualFiles = new Map<string, string>();
+      const rootFiles: string[] = [];
+      for (const fixture of selected) {
+        for (const file of Object.keys(generate(fixture)))
+          rootFiles.push(join(fixture.folder, "baml_client", file));
+        virtualFiles.set(
+          join(fixture.folder, "type-checks.ts"),
+          `${prelude}${fixture.typeChecks}\nexport {};\n`,
+        );
+      }
+      const diagnostics = typeCheck({
+        moduleFormat,
+        rootFiles,
+        virtualFiles,
+        reportUnder: selected.map((fixture) => fixture.folder),
+      });
+      expect(diagnostics).toEqual([]);
+    });
+  }
+});
