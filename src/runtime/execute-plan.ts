@@ -21,6 +21,8 @@ export interface ExecutePlanOptions {
    * as a failure of that client and move on to the next different client of the plan.
    */
   nextClientOnParseFailure?: boolean;
+  /** Told about each failed attempt (for logging). */
+  onFailure?: (attempt: PlannedAttempt, error: BamlError) => void;
   /** Longest wait honoured from a provider's `retry-after` before retrying the same client. */
   maxRetryAfterMs?: number;
 }
@@ -66,6 +68,7 @@ export async function executePlan<T>(
         BamlValidationError.isInstance(error) || BamlClientFinishReasonError.isInstance(error);
       if (parseFailure && !options.nextClientOnParseFailure) throw error;
       failures.push({ clientName: name, provider: attempt.client.provider, error });
+      options.onFailure?.(attempt, error);
       if (parseFailure || isConfigurationError(error)) skipped.add(name);
       previousClient = name;
       const hinted = (error as RetryAfterHint).retryAfterMs;

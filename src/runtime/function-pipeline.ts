@@ -21,6 +21,8 @@ export interface FunctionPipeline {
   /** Final-mode parse; throws `BamlValidationError` (with the prompt and the raw text) on failure. */
   parseFinal(text: string, messages: readonly ChatMessage[]): unknown;
   createPartialParser(): PartialParser;
+  /** Prefix-mode parse of a partial answer into the partial type (`b.parseStream`). */
+  parsePartial(text: string): unknown;
 }
 
 /** The prompt as text, one `role: text` block per message, for error messages and `BamlValidationError`. */

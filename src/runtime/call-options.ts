@@ -1,0 +1,41 @@
+import type { Ir } from "../ir/index.js";
+import type { ClientRegistry } from "./client-registry.js";
+import type { Collector } from "./collector.js";
+import type { Environment } from "./resolve-options.js";
+
+/**
+ * Beyond BAML, off by default: what to do when a model answers but the answer cannot be parsed (or ends
+ * for a disallowed finish reason). BAML stops there and throws; these options trade extra calls for
+ * resilience.
+ */
+export interface ParseRecovery {
+  /** Re-ask the same client up to this many times, showing it its answer and the parse error. */
+  reask?: number;
+  /** Then move on to the next client of the fallback chain (remaining retries of that client are skipped). */
+  nextClient?: boolean;
+}
+
+/** Anything that can change the schema for one call; the runtime's `TypeBuilder` is one. */
+export interface SchemaExtension {
+  applyTo(ir: Ir): Ir;
+}
+
+/** Per-call options (BAML's `BamlCallOptions`), also accepted by `b.withOptions`. */
+export interface CallOptions {
+  /** Clients defined in code; its primary client (if set) replaces the function's client. */
+  clientRegistry?: ClientRegistry;
+  /** A client name or `"provider/model"` shorthand to use instead of the function's client. */
+  client?: string;
+  /** One or more collectors that record this call. */
+  collector?: Collector | Collector[];
+  /** Environment variables merged over the runtime's for this call (`env.NAME` in client options). */
+  env?: Environment;
+  /** Labels recorded on the call's `FunctionLog`. */
+  tags?: Record<string, string>;
+  /** Cancels the call (`BamlAbortError`), including retry waits and open streams. */
+  signal?: AbortSignal;
+  /** A TypeBuilder: adds or extends `@@dynamic` classes and enums for this call. */
+  tb?: SchemaExtension;
+  /** Opt-in recovery from unparseable answers (not BAML's behaviour; off by default). */
+  parseRecovery?: ParseRecovery;
+}
