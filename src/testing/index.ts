@@ -13,5 +13,7 @@ export {
   serverError,
   slowFirstToken,
 } from "./mock-answer.js";
+export type { ReplayCall, ReplayFetch, ReplayResponse } from "./replay-fetch.js";
+export { createReplayFetch, randomSplitPoints } from "./replay-fetch.js";
 export type { MockLlmServer, MockLlmServerOptions, RecordedRequest } from "./start-mock-llm-server.js";
 export { startMockLlmServer } from "./start-mock-llm-server.js";

@@ -10,6 +10,7 @@ import type { FinishReason, HttpRequest, Usage } from "../language-model.js";
 import { LlmOptionsError } from "../llm-error.js";
 import {
   isRecord,
+  mergeHeaders,
   optionalNumber,
   type ParsedAnswer,
   type ProviderAdapter,
@@ -61,7 +62,7 @@ export function createAnthropicMessagesAdapter(options: ClientOptions, baseUrl: 
       return {
         url: withQuery(`${baseUrl}/v1/messages`, options.queryParams),
         method: "POST",
-        headers: { ...headers, ...options.headers },
+        headers: mergeHeaders(headers, options.headers),
         body,
       };
     },

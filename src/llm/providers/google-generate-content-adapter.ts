@@ -9,6 +9,7 @@ import type { ClientOptions, MediaUrlMode } from "../client-options.js";
 import type { FinishReason, HttpRequest, Usage } from "../language-model.js";
 import {
   isRecord,
+  mergeHeaders,
   optionalNumber,
   type ParsedAnswer,
   type ProviderAdapter,
@@ -40,7 +41,7 @@ export function createGoogleGenerateContentAdapter(options: ClientOptions, baseU
       return {
         url: withQuery(path, { ...(stream ? { alt: "sse" } : {}), ...options.queryParams }),
         method: "POST",
-        headers: { ...headers, ...options.headers },
+        headers: mergeHeaders(headers, options.headers),
         body,
       };
     },

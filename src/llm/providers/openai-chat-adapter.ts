@@ -9,6 +9,7 @@ import type { FinishReason, HttpRequest, Usage } from "../language-model.js";
 import { LlmOptionsError } from "../llm-error.js";
 import {
   isRecord,
+  mergeHeaders,
   messageText,
   optionalNumber,
   type ParsedAnswer,
@@ -53,7 +54,7 @@ export function createOpenAiChatAdapter(settings: OpenAiChatSettings): ProviderA
       return {
         url: withQuery(settings.url, { ...settings.query, ...options.queryParams }),
         method: "POST",
-        headers: { "content-type": "application/json", ...settings.headers, ...options.headers },
+        headers: mergeHeaders({ "content-type": "application/json" }, settings.headers, options.headers),
         body,
       };
     },

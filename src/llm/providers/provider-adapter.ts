@@ -76,3 +76,10 @@ export function messageText(message: ChatMessage): string {
   for (const part of message.parts) if (part.type === "text") text += part.text;
   return text;
 }
+
+/** Merges header maps left to right with lower-cased names, so a client's `Content-Type` replaces ours. */
+export function mergeHeaders(...maps: Readonly<Record<string, string>>[]): Record<string, string> {
+  const result: Record<string, string> = {};
+  for (const map of maps) for (const [name, value] of Object.entries(map)) result[name.toLowerCase()] = value;
+  return result;
+}
