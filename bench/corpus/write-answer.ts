@@ -35,21 +35,23 @@ export function writeAnswer(value: JsonValue, style: AnswerStyle): string {
   return writeValue(value, style, "", 0);
 }
 
-function writeString(text: string, quote: '"' | "'"): string {
+function writeString(text: string, quote: '"' | "'", python = false): string {
+  // Python's repr() switches to double quotes when the text has an apostrophe and no double quote.
+  if (python && text.includes("'") && !text.includes('"')) return JSON.stringify(text);
   if (quote === '"') return JSON.stringify(text);
   const body = text.replaceAll("\\", "\\\\").replaceAll("'", "\\'").replaceAll("\n", "\\n");
   return `'${body}'`;
 }
 
 function writeKey(key: string, style: AnswerStyle): string {
-  return style.keyQuote === "" ? key : writeString(key, style.keyQuote);
+  return style.keyQuote === "" ? key : writeString(key, style.keyQuote, style.python);
 }
 
 function writeValue(value: JsonValue, style: AnswerStyle, path: string, depth: number): string {
   if (value === null) return style.python ? "None" : "null";
   if (typeof value === "boolean") return style.python ? (value ? "True" : "False") : String(value);
   if (typeof value === "number") return String(value);
-  if (typeof value === "string") return writeString(value, style.stringQuote);
+  if (typeof value === "string") return writeString(value, style.stringQuote, style.python);
   const entries: Array<[string, string]> = [];
   if (Array.isArray(value)) {
     value.forEach((item, index) => {
