@@ -1,0 +1,401 @@
+/**
+ * The one registry of diagnostic codes. Each entry keeps its wording (message and hint templates) apart
+ * from the checks that raise it, so codes stay stable and messages can be improved in one place.
+ * Codes are grouped by hundreds: 00 syntax, 01 types and names, 02 attributes, 03 functions, 04 clients,
+ * 05 retry policies, 06 generators, 07 tests, 08 configuration values, 09 template strings.
+ * Never reuse or renumber a code; add new ones at the end of their group.
+ */
+import type { Severity } from "./diagnostic.js";
+
+interface CodeDefinition<Args> {
+  code: string;
+  severity: Severity;
+  message: (args: Args) => string;
+  hint?: (args: Args) => string | undefined;
+}
+
+function define<Args>(definition: CodeDefinition<Args>): CodeDefinition<Args> {
+  return definition;
+}
+
+type Named = { name: string };
+type Suggested = { name: string; suggestion?: string };
+const didYouMean = (args: Suggested): string | undefined =>
+  args.suggestion === undefined ? undefined : `did you mean "${args.suggestion}"?`;
+
+export const diagnosticCodes = {
+  // 00 — syntax
+  "unexpected-token": define<{ expected: string; found: string }>({
+    code: "E0001",
+    severity: "error",
+    message: (args) => `Expected ${args.expected}, found ${args.found}.`,
+  }),
+  "unterminated-string": define<Record<string, never>>({
+    code: "E0002",
+    severity: "error",
+    message: () => "This string is not closed before the end of the line.",
+    hint: () => 'add the closing `"`, or use a raw string `#"…"#` for text over several lines',
+  }),
+  "unterminated-raw-string": define<{ closing: string }>({
+    code: "E0003",
+    severity: "error",
+    message: (args) => `This raw string is never closed; expected \`${args.closing}\`.`,
+    hint: (args) => `end the text with \`${args.closing}\``,
+  }),
+  "unterminated-block-comment": define<Record<string, never>>({
+    code: "E0004",
+    severity: "error",
+    message: () => "This block comment `{//` is never closed.",
+    hint: () => "end the comment with `//}`",
+  }),
+  "unknown-declaration": define<Suggested>({
+    code: "E0005",
+    severity: "error",
+    message: (args) => `"${args.name}" does not start a declaration.`,
+    hint: (args) =>
+      didYouMean(args) ??
+      "declarations start with class, enum, type, function, client<llm>, retry_policy, generator, test or template_string",
+  }),
+  "invalid-character": define<{ character: string }>({
+    code: "E0006",
+    severity: "error",
+    message: (args) => `Unexpected character ${JSON.stringify(args.character)}.`,
+  }),
+  "unterminated-expression": define<Record<string, never>>({
+    code: "E0007",
+    severity: "error",
+    message: () => "This `{{` expression is never closed.",
+    hint: () => "end the expression with `}}`",
+  }),
+  "nesting-too-deep": define<{ limit: number }>({
+    code: "E0008",
+    severity: "error",
+    message: (args) => `Nesting is deeper than ${args.limit} levels.`,
+    hint: () => "split the value or type into named declarations",
+  }),
+
+  // 01 — types and names
+  "unknown-type": define<Suggested>({
+    code: "E0101",
+    severity: "error",
+    message: (args) => `Unknown type "${args.name}".`,
+    hint: (args) =>
+      didYouMean(args) ??
+      "declare it with `class`, `enum` or `type`, or use string, int, float, bool or null",
+  }),
+  "duplicate-declaration": define<{ name: string; kind: string }>({
+    code: "E0102",
+    severity: "error",
+    message: (args) => `"${args.name}" is declared more than once.`,
+    hint: (args) => `rename one of the ${args.kind} declarations; names share one namespace per kind`,
+  }),
+  "duplicate-field": define<{ name: string; owner: string }>({
+    code: "E0103",
+    severity: "error",
+    message: (args) => `Field "${args.name}" appears more than once in "${args.owner}".`,
+    hint: () => "remove or rename one of them",
+  }),
+  "duplicate-enum-value": define<{ name: string; owner: string }>({
+    code: "E0104",
+    severity: "error",
+    message: (args) => `Value "${args.name}" appears more than once in enum "${args.owner}".`,
+    hint: () => "remove or rename one of them",
+  }),
+  "duplicate-parameter": define<{ name: string; owner: string }>({
+    code: "E0105",
+    severity: "error",
+    message: (args) => `Parameter "${args.name}" appears more than once in "${args.owner}".`,
+    hint: () => "give each parameter its own name",
+  }),
+  "invalid-map-key": define<{ type: string }>({
+    code: "E0106",
+    severity: "error",
+    message: (args) => `Map keys cannot be of type ${args.type}.`,
+    hint: () => "use string, an enum, or a union of string literals as the key type",
+  }),
+  "alias-cycle": define<{ cycle: string }>({
+    code: "E0107",
+    severity: "error",
+    message: (args) => `Type alias cycle: ${args.cycle}.`,
+    hint: () => "a type alias may refer to itself only inside a list (`T[]`) or a map (`map<string, T>`)",
+  }),
+  "media-in-output": define<{ media: string; path: string }>({
+    code: "E0108",
+    severity: "error",
+    message: (args) =>
+      `The return type contains the media type ${args.media}${args.path ? ` (at ${args.path})` : ""}; models cannot return media.`,
+    hint: () =>
+      "media types (image, audio, pdf, video) are inputs only; return a string (a URL or a description)",
+  }),
+  "map-arity": define<{ count: number }>({
+    code: "E0109",
+    severity: "error",
+    message: (args) => `map takes exactly two type arguments (key and value), found ${args.count}.`,
+    hint: () => "write map<string, ValueType>",
+  }),
+  "reserved-name": define<Named>({
+    code: "E0110",
+    severity: "error",
+    message: (args) => `"${args.name}" is a built-in type name and cannot be declared.`,
+    hint: () => "choose another name",
+  }),
+  "unsupported-type": define<{ what: string }>({
+    code: "E0111",
+    severity: "error",
+    message: (args) => `${args.what} are not supported.`,
+    hint: () => "use a class with named fields instead",
+  }),
+  "class-cycle": define<{ cycle: string }>({
+    code: "E0112",
+    severity: "error",
+    message: (args) => `These classes contain each other through required fields: ${args.cycle}.`,
+    hint: () => "no value could ever be complete; make one of the fields optional (`T?`) or a list (`T[]`)",
+  }),
+  "not-a-type": define<{ name: string; kind: string }>({
+    code: "E0113",
+    severity: "error",
+    message: (args) => `"${args.name}" is a ${args.kind}, not a type.`,
+    hint: () => "types are classes, enums, type aliases and the built-in types",
+  }),
+
+  // 02 — attributes
+  "unknown-attribute": define<{ name: string; block: boolean; suggestion?: string }>({
+    code: "E0201",
+    severity: "error",
+    message: (args) => `Unknown attribute "${args.block ? "@@" : "@"}${args.name}".`,
+    hint: (args) => (args.suggestion === undefined ? undefined : `did you mean "${args.suggestion}"?`),
+  }),
+  "attribute-not-allowed": define<{ attribute: string; place: string; allowed: string }>({
+    code: "E0202",
+    severity: "error",
+    message: (args) => `"${args.attribute}" cannot be used on ${args.place}.`,
+    hint: (args) => (args.allowed ? `allowed here: ${args.allowed}` : "no attributes are allowed here"),
+  }),
+  "invalid-attribute-arguments": define<{ attribute: string; expected: string }>({
+    code: "E0203",
+    severity: "error",
+    message: (args) => `"${args.attribute}" expects ${args.expected}.`,
+  }),
+  "duplicate-attribute": define<{ attribute: string }>({
+    code: "E0204",
+    severity: "error",
+    message: (args) => `"${args.attribute}" is given more than once.`,
+    hint: () => "keep one",
+  }),
+  "skip-on-required-field": define<Named>({
+    code: "E0205",
+    severity: "error",
+    message: (args) => `Field "${args.name}" is skipped with @skip but is not optional.`,
+    hint: () => "a skipped field is never filled in; make its type optional (`T?`) or remove @skip",
+  }),
+  "check-without-label": define<Record<string, never>>({
+    code: "E0206",
+    severity: "error",
+    message: () => "@check needs a label before the expression.",
+    hint: () => "write @check(label_name, {{ this > 0 }}); labels name the result in `Checked<T>`",
+  }),
+
+  // 03 — functions
+  "unknown-client": define<Suggested>({
+    code: "E0301",
+    severity: "error",
+    message: (args) => `Unknown client "${args.name}".`,
+    hint: (args) =>
+      didYouMean(args) ?? 'declare it with `client<llm> Name { … }`, or use the "provider/model" shorthand',
+  }),
+  "missing-function-client": define<Named>({
+    code: "E0302",
+    severity: "error",
+    message: (args) => `Function "${args.name}" has no client.`,
+    hint: () => 'add `client MyClient` or `client "openai/gpt-4o-mini"` to the function body',
+  }),
+  "missing-prompt": define<Named>({
+    code: "E0303",
+    severity: "error",
+    message: (args) => `Function "${args.name}" has no prompt.`,
+    hint: () => 'add `prompt #"…"#` to the function body',
+  }),
+  "unknown-function-property": define<Suggested>({
+    code: "E0304",
+    severity: "error",
+    message: (args) => `Functions have no property "${args.name}".`,
+    hint: (args) => didYouMean(args) ?? "a function body has `client` and `prompt`",
+  }),
+  "unknown-function": define<Suggested>({
+    code: "E0305",
+    severity: "error",
+    message: (args) => `Unknown function "${args.name}".`,
+    hint: (args) => didYouMean(args),
+  }),
+
+  // 04 — clients
+  "unknown-provider": define<Suggested>({
+    code: "E0401",
+    severity: "error",
+    message: (args) => `Unknown provider "${args.name}".`,
+    hint: (args) =>
+      didYouMean(args) ??
+      "known providers: openai, openai-generic, openai-responses, azure-openai, anthropic, google-ai, vertex-ai, aws-bedrock, ollama, openrouter, fallback, round-robin",
+  }),
+  "missing-client-option": define<{ client: string; provider: string; option: string; why: string }>({
+    code: "E0402",
+    severity: "error",
+    message: (args) => `Client "${args.client}" (${args.provider}) is missing the option "${args.option}".`,
+    hint: (args) => args.why,
+  }),
+  "unknown-retry-policy": define<Suggested>({
+    code: "E0403",
+    severity: "error",
+    message: (args) => `Unknown retry policy "${args.name}".`,
+    hint: (args) => didYouMean(args) ?? "declare it with `retry_policy Name { max_retries 2 }`",
+  }),
+  "missing-provider": define<Named>({
+    code: "E0404",
+    severity: "error",
+    message: (args) => `Client "${args.name}" has no provider.`,
+    hint: () => "add `provider openai` (or anthropic, google-ai, openai-generic, …)",
+  }),
+  "unknown-client-property": define<Suggested>({
+    code: "E0405",
+    severity: "error",
+    message: (args) => `Clients have no property "${args.name}".`,
+    hint: (args) =>
+      didYouMean(args) ??
+      "a client has `provider`, `retry_policy` and `options { … }`; model settings go in options",
+  }),
+  "strategy-cycle": define<{ cycle: string }>({
+    code: "E0406",
+    severity: "error",
+    message: (args) => `Client strategies refer to each other in a cycle: ${args.cycle}.`,
+    hint: () => "a fallback or round-robin client cannot contain itself",
+  }),
+  "empty-strategy": define<Named>({
+    code: "E0407",
+    severity: "error",
+    message: (args) => `Client "${args.name}" has an empty strategy.`,
+    hint: () => "list at least one client: strategy [ClientA, ClientB]",
+  }),
+
+  // 05 — retry policies
+  "invalid-retry-strategy": define<{ found: string; suggestion?: string }>({
+    code: "E0501",
+    severity: "error",
+    message: (args) => `Unknown retry strategy type "${args.found}".`,
+    hint: (args) =>
+      args.suggestion === undefined
+        ? "use `constant_delay` or `exponential_backoff`"
+        : `did you mean "${args.suggestion}"?`,
+  }),
+  "missing-max-retries": define<Named>({
+    code: "E0502",
+    severity: "error",
+    message: (args) => `Retry policy "${args.name}" has no max_retries.`,
+    hint: () => "add `max_retries 2` (the number of attempts after the first)",
+  }),
+  "unknown-retry-property": define<{ name: string; allowed: string; suggestion?: string }>({
+    code: "E0503",
+    severity: "error",
+    message: (args) => `"${args.name}" is not a retry policy setting here.`,
+    hint: (args) => didYouMean(args) ?? `allowed: ${args.allowed}`,
+  }),
+
+  // 06 — generators
+  "invalid-generator-field": define<Suggested>({
+    code: "E0601",
+    severity: "error",
+    message: (args) => `Generators have no field "${args.name}".`,
+    hint: (args) =>
+      didYouMean(args) ??
+      "allowed: output_type, output_dir, version, module_format, default_client_mode, on_generate, client_package_name",
+  }),
+  "invalid-generator-value": define<{ field: string; found: string; allowed: string; suggestion?: string }>({
+    code: "E0602",
+    severity: "error",
+    message: (args) => `"${args.found}" is not a valid ${args.field}.`,
+    hint: (args) =>
+      didYouMean({ name: args.found, suggestion: args.suggestion }) ?? `allowed: ${args.allowed}`,
+  }),
+  "missing-generator-field": define<{ name: string; field: string }>({
+    code: "E0603",
+    severity: "error",
+    message: (args) => `Generator "${args.name}" has no ${args.field}.`,
+    hint: (args) => (args.field === "output_type" ? 'add `output_type "typescript"`' : undefined),
+  }),
+  "unsupported-output-type": define<{ found: string }>({
+    code: "W0604",
+    severity: "warning",
+    message: (args) =>
+      `Sapling only generates TypeScript clients; output_type "${args.found}" will be skipped.`,
+    hint: () => 'use output_type "typescript"',
+  }),
+
+  // 07 — tests
+  "unknown-test-argument": define<{ name: string; functionName: string; suggestion?: string }>({
+    code: "E0701",
+    severity: "error",
+    message: (args) => `Function "${args.functionName}" has no parameter "${args.name}".`,
+    hint: (args) => didYouMean(args),
+  }),
+  "missing-test-functions": define<Named>({
+    code: "E0702",
+    severity: "error",
+    message: (args) => `Test "${args.name}" names no function.`,
+    hint: () => "add `functions [MyFunction]`",
+  }),
+  "unknown-test-property": define<Suggested>({
+    code: "E0703",
+    severity: "error",
+    message: (args) => `Tests have no property "${args.name}".`,
+    hint: (args) => didYouMean(args) ?? "a test has `functions`, `args` and `type_builder`",
+  }),
+  "missing-test-argument": define<{ name: string; functionName: string }>({
+    code: "W0704",
+    severity: "warning",
+    message: (args) =>
+      `Test gives no value for "${args.name}", a required parameter of "${args.functionName}".`,
+    hint: (args) => `add \`${args.name} …\` to args`,
+  }),
+  "not-dynamic": define<{ name: string; kind: string }>({
+    code: "E0705",
+    severity: "error",
+    message: (args) => `${args.kind} "${args.name}" is extended here but is not marked @@dynamic.`,
+    hint: () => "add @@dynamic to the declaration to allow extending it at call time",
+  }),
+  "dynamic-outside-type-builder": define<Record<string, never>>({
+    code: "E0706",
+    severity: "error",
+    message: () => "`dynamic` declarations are only allowed inside a test's type_builder block.",
+    hint: () => "mark the declaration @@dynamic instead, and extend it in a test's type_builder",
+  }),
+  "invalid-type-builder-entry": define<Record<string, never>>({
+    code: "E0707",
+    severity: "error",
+    message: () => "A type_builder block may contain only class, enum, type and dynamic declarations.",
+  }),
+
+  // 08 — configuration values
+  "duplicate-key": define<Named>({
+    code: "E0801",
+    severity: "error",
+    message: (args) => `"${args.name}" is given more than once.`,
+    hint: () => "keep one",
+  }),
+  "invalid-value": define<{ key: string; expected: string; found: string }>({
+    code: "E0802",
+    severity: "error",
+    message: (args) => `"${args.key}" expects ${args.expected}, found ${args.found}.`,
+  }),
+
+  // 09 — template strings
+  "missing-template-body": define<Named>({
+    code: "E0901",
+    severity: "error",
+    message: (args) => `Template string "${args.name}" has no body.`,
+    hint: () => 'write template_string Name(args) #"…"#',
+  }),
+} as const;
+
+export type DiagnosticName = keyof typeof diagnosticCodes;
+export type DiagnosticArgs<Name extends DiagnosticName> = Parameters<
+  (typeof diagnosticCodes)[Name]["message"]
+>[0];

@@ -1,0 +1,8 @@
+/**
+ * The `sapling` package root: the compile API (BAML text → IR), diagnostics rendering, and the IR types.
+ * Runtime code lives behind `sapling/runtime`; generated clients never import this entry point.
+ */
+export type { Diagnostic, DiagnosticNote, Severity, Span } from "./diagnostics/index.js";
+export { renderDiagnostics } from "./diagnostics/index.js";
+export type * from "./ir/index.js";
+export { type CompileResult, compile, parseTypeExpression } from "./language/index.js";

@@ -1,0 +1,163 @@
+import { suggestName } from "../diagnostics/index.js";
+import type { Attribute } from "./ast.js";
+import { suggestion } from "./check-context.js";
+import type { Reporter } from "./reporter.js";
+
+/** Where an attribute list appears; each place allows its own set. */
+export type AttributePlace = "field" | "enum-value" | "class" | "enum" | "type" | "test" | "config";
+
+type ArgumentShape = "none" | "string" | "check" | "assert";
+
+const shapes: Record<string, ArgumentShape> = {
+  alias: "string",
+  description: "string",
+  skip: "none",
+  check: "check",
+  assert: "assert",
+  dynamic: "none",
+  "stream.done": "none",
+  "stream.not_null": "none",
+  "stream.with_state": "none",
+};
+
+/** Attributes that may be given several times. */
+const repeatable = new Set(["check", "assert"]);
+
+const allowed: Record<AttributePlace, readonly string[]> = {
+  field: [
+    "alias",
+    "description",
+    "skip",
+    "check",
+    "assert",
+    "stream.done",
+    "stream.not_null",
+    "stream.with_state",
+  ],
+  "enum-value": ["alias", "description", "skip"],
+  class: ["alias", "description", "dynamic", "check", "assert", "stream.done"],
+  enum: ["alias", "description", "dynamic", "check", "assert"],
+  type: ["check", "assert", "stream.done", "stream.not_null", "stream.with_state"],
+  test: ["check", "assert"],
+  config: [],
+};
+
+const placeNames: Record<AttributePlace, string> = {
+  field: "a class field",
+  "enum-value": "an enum value",
+  class: "a class",
+  enum: "an enum",
+  type: "a type expression",
+  test: "a test",
+  config: "this block",
+};
+
+/** Whether a place takes block attributes (`@@x`) rather than field attributes (`@x`). */
+const blockPlaces = new Set<AttributePlace>(["class", "enum", "test", "config"]);
+
+/**
+ * Report unknown attributes, attributes in the wrong place or with the wrong marker (`@` vs `@@`),
+ * repeated attributes, and malformed arguments. Returns the attributes that passed.
+ */
+export function checkAttributes(
+  attributes: readonly Attribute[],
+  place: AttributePlace,
+  report: Reporter,
+): Attribute[] {
+  const valid: Attribute[] = [];
+  const seen = new Set<string>();
+  const block = blockPlaces.has(place);
+  for (const attribute of attributes) {
+    const written = `${attribute.block ? "@@" : "@"}${attribute.name}`;
+    const shape = shapes[attribute.name];
+    if (shape === undefined) {
+      report(
+        "unknown-attribute",
+        {
+          name: attribute.name,
+          block: attribute.block,
+          ...suggestion(suggestName(attribute.name, Object.keys(shapes))),
+        },
+        attribute.nameSpan,
+      );
+      continue;
+    }
+    const allowedHere = allowed[place];
+    if (!allowedHere.includes(attribute.name) || attribute.block !== block) {
+      const marker = block ? "@@" : "@";
+      report(
+        "attribute-not-allowed",
+        {
+          attribute: written,
+          place: placeNames[place],
+          allowed: allowedHere.map((name) => `${marker}${name}`).join(", "),
+        },
+        attribute.span,
+      );
+      continue;
+    }
+    if (seen.has(attribute.name) && !repeatable.has(attribute.name)) {
+      report("duplicate-attribute", { attribute: written }, attribute.span);
+      continue;
+    }
+    seen.add(attribute.name);
+    if (checkArguments(attribute, shape, written, report)) valid.push(attribute);
+  }
+  return valid;
+}
+
+function checkArguments(
+  attribute: Attribute,
+  shape: ArgumentShape,
+  written: string,
+  report: Reporter,
+): boolean {
+  const args = attribute.args;
+  switch (shape) {
+    case "none":
+      if (args.length === 0) return true;
+      report("invalid-attribute-arguments", { attribute: written, expected: "no arguments" }, attribute.span);
+      return false;
+    case "string":
+      if (args.length === 1 && args[0]?.kind === "string") return true;
+      report(
+        "invalid-attribute-arguments",
+        { attribute: written, expected: "one string argument" },
+        attribute.span,
+      );
+      return false;
+    case "check":
+      if (args.length === 1 && args[0]?.kind === "expression") {
+        report("check-without-label", {}, attribute.span);
+        return false;
+      }
+      if (args.length === 2 && isLabel(args[0]) && args[1]?.kind === "expression") return true;
+      report(
+        "invalid-attribute-arguments",
+        { attribute: written, expected: "a label and an expression: @check(label, {{ this > 0 }})" },
+        attribute.span,
+      );
+      return false;
+    case "assert":
+      if (args.length === 1 && args[0]?.kind === "expression") return true;
+      if (args.length === 2 && isLabel(args[0]) && args[1]?.kind === "expression") return true;
+      report(
+        "invalid-attribute-arguments",
+        {
+          attribute: written,
+          expected: "an expression, optionally after a label: @assert(label, {{ this > 0 }})",
+        },
+        attribute.span,
+      );
+      return false;
+  }
+}
+
+function isLabel(argument: Attribute["args"][number] | undefined): boolean {
+  return argument?.kind === "identifier" || (argument?.kind === "string" && !argument.raw);
+}
+
+/** The attribute named `name` in a checked list, if present. */
+export function findAttribute(attributes: readonly Attribute[], name: string): Attribute | undefined {
+  return attributes.find((attribute) => attribute.name === name);
+}

@@ -1,0 +1,155 @@
+import { suggestName } from "../diagnostics/index.js";
+import type { ClientDecl, ConfigEntry } from "./ast.js";
+import { checkAttributes } from "./check-attributes.js";
+import { type Located, type ProjectSymbols, suggestion } from "./check-context.js";
+import { checkClientReference } from "./check-function.js";
+import { entriesByKey, reportInvalidValue, textOf } from "./config-values.js";
+import {
+  canonicalProvider,
+  isKnownProvider,
+  isStrategyProvider,
+  knownProviders,
+  requiredOptions,
+} from "./providers.js";
+import type { Reporter } from "./reporter.js";
+
+const clientProperties = ["provider", "retry_policy", "options"];
+
+/** Check a client: known provider, known retry policy, required options, strategies naming known clients. */
+export function checkClient(declaration: ClientDecl, symbols: ProjectSymbols, report: Reporter): void {
+  const name = declaration.name.name;
+  if (declaration.clientType && declaration.clientType.name !== "llm") {
+    report(
+      "invalid-value",
+      { key: "client<…>", expected: "llm", found: `"${declaration.clientType.name}"` },
+      declaration.clientType.span,
+    );
+  }
+  checkAttributes(declaration.body.attributes, "config", report);
+  const entries = entriesByKey(declaration.body, report);
+  for (const entry of entries.values()) {
+    if (!clientProperties.includes(entry.key.name)) {
+      report(
+        "unknown-client-property",
+        { name: entry.key.name, ...suggestion(suggestName(entry.key.name, clientProperties)) },
+        entry.key.span,
+      );
+    }
+  }
+  const retryPolicy = entries.get("retry_policy");
+  if (retryPolicy) {
+    const policyName = textOf(retryPolicy.value);
+    if (policyName === undefined) reportInvalidValue(retryPolicy, "a retry policy name", report);
+    else if (!symbols.retryPolicies.has(policyName)) {
+      report(
+        "unknown-retry-policy",
+        { name: policyName, ...suggestion(suggestName(policyName, symbols.retryPolicies.keys())) },
+        retryPolicy.value.span,
+      );
+    }
+  }
+  const providerEntry = entries.get("provider");
+  if (!providerEntry) {
+    report("missing-provider", { name }, declaration.name.span);
+    return;
+  }
+  const provider = textOf(providerEntry.value);
+  if (provider === undefined) {
+    reportInvalidValue(providerEntry, "a provider name", report);
+    return;
+  }
+  if (!isKnownProvider(provider)) {
+    report(
+      "unknown-provider",
+      { name: provider, ...suggestion(suggestName(provider, knownProviders)) },
+      providerEntry.value.span,
+    );
+    return;
+  }
+  const optionsEntry = entries.get("options");
+  let options = new Map<string, ConfigEntry>();
+  if (optionsEntry) {
+    if (optionsEntry.value.kind === "map") options = entriesByKey(optionsEntry.value.block, report);
+    else reportInvalidValue(optionsEntry, "a map of options { … }", report);
+  }
+  const canonical = canonicalProvider(provider);
+  for (const requirement of requiredOptions[canonical] ?? []) {
+    if (requirement.anyOf.some((alternative) => alternative.every((option) => options.has(option)))) continue;
+    report(
+      "missing-client-option",
+      {
+        client: name,
+        provider,
+        option: requirement.anyOf.map((alternative) => alternative.join(" + ")).join(" or "),
+        why: requirement.why,
+      },
+      declaration.name.span,
+    );
+  }
+  const strategy = options.get("strategy");
+  if (strategy && isStrategyProvider(provider)) checkStrategy(name, strategy, symbols, report);
+}
+
+function checkStrategy(name: string, strategy: ConfigEntry, symbols: ProjectSymbols, report: Reporter): void {
+  if (strategy.value.kind !== "array") {
+    reportInvalidValue(strategy, "a list of client names", report);
+    return;
+  }
+  if (strategy.value.items.length === 0) {
+    report("empty-strategy", { name }, strategy.value.span);
+    return;
+  }
+  for (const item of strategy.value.items) {
+    const clientName = textOf(item);
+    if (clientName === undefined) {
+      if (item.kind !== "error")
+        report(
+          "invalid-value",
+          { key: "strategy", expected: "client names", found: "another value" },
+          item.span,
+        );
+      continue;
+    }
+    checkClientReference(clientName, item.span, symbols, report);
+  }
+}
+
+/** Fallback and round-robin clients that contain themselves, reported once per cycle. */
+export function checkStrategyCycles(symbols: ProjectSymbols, reportIn: (file: string) => Reporter): void {
+  const reported = new Set<string>();
+  for (const [name, client] of symbols.clients) {
+    const cycle = findCycle(name, name, symbols, [name], new Set());
+    if (!cycle) continue;
+    const key = [...new Set(cycle)].sort().join(",");
+    if (reported.has(key)) continue;
+    reported.add(key);
+    reportIn(client.file)("strategy-cycle", { cycle: cycle.join(" -> ") }, client.node.name.span);
+  }
+}
+
+function strategyTargets(client: Located<ClientDecl>): string[] {
+  const options = client.node.body.entries.find((entry) => entry.key.name === "options")?.value;
+  if (options?.kind !== "map") return [];
+  const strategy = options.block.entries.find((entry) => entry.key.name === "strategy")?.value;
+  if (strategy?.kind !== "array") return [];
+  return strategy.items.map(textOf).filter((item): item is string => item !== undefined);
+}
+
+function findCycle(
+  target: string,
+  current: string,
+  symbols: ProjectSymbols,
+  path: string[],
+  visited: Set<string>,
+): string[] | undefined {
+  const client = symbols.clients.get(current);
+  if (!client) return undefined;
+  for (const next of strategyTargets(client)) {
+    if (next === target) return [...path, next];
+    if (visited.has(next)) continue;
+    visited.add(next);
+    const found = findCycle(target, next, symbols, [...path, next], visited);
+    if (found) return found;
+  }
+  return undefined;
+}

@@ -1,0 +1,49 @@
+import { readdirSync, readFileSync } from "node:fs";
+import { join } from "node:path";
+import { describe, expect, it } from "vitest";
+import { compile } from "./compile.js";
+
+const resumeDir = join(import.meta.dirname, "../../../shared/examples/resume/baml_src");
+
+function loadResume(): Record<string, string> {
+  const sources: Record<string, string> = {};
+  for (const name of readdirSync(resumeDir)) sources[name] = readFileSync(join(resumeDir, name), "utf8");
+  return sources;
+}
+
+describe("compile", () => {
+  it("compiles the resume example without diagnostics", () => {
+    const result = compile(loadResume());
+    expect(result.diagnostics).toEqual([]);
+    expect(result.ir?.functions.map((item) => item.name)).toEqual(["EvaluateResume"]);
+    expect(result.ir?.clients.map((item) => item.name)).toEqual([
+      "GPT4oMini",
+      "LocalVLLM",
+      "ResilientPipeline",
+    ]);
+    const fn = result.ir?.functions[0];
+    expect(fn?.client).toBe("ResilientPipeline");
+    expect(fn?.returnType).toEqual({ kind: "class", name: "CandidateEvaluation" });
+    expect(fn?.promptSource).toEqual({ file: "resume.baml", line: 27, column: 12 });
+    expect(result.ir?.retryPolicies[0]?.strategy).toEqual({
+      type: "exponential_backoff",
+      delayMs: 200,
+      multiplier: 1.5,
+      maxDelayMs: 2000,
+    });
+    expect(result.ir?.tests[0]?.constraints).toEqual([
+      { level: "assert", expression: "this.years_of_experience > 5" },
+    ]);
+  });
+
+  it("reports an unknown type and an unknown client with their locations, and returns no IR", () => {
+    const source =
+      'class A {\n  name Strng\n}\nfunction F(x: string) -> A {\n  client GPT4\n  prompt #"hi"#\n}\n';
+    const result = compile({ "a.baml": source });
+    expect(result.ir).toBeUndefined();
+    expect(result.diagnostics.map((item) => [item.code, item.message, item.span.start])).toEqual([
+      ["E0101", 'Unknown type "Strng".', source.indexOf("Strng")],
+      ["E0301", 'Unknown client "GPT4".', source.indexOf("GPT4")],
+    ]);
+  });
+});

@@ -1,0 +1,9 @@
+/**
+ * The BAML language front end: `.baml` text → checked IR, with diagnostics as data.
+ */
+
+export { renderDiagnostics } from "../diagnostics/index.js";
+export type * as ast from "./ast.js";
+export { type CompileResult, compile } from "./compile.js";
+export { parseTypeExpression, typeExpressionFile } from "./parse-type-expression.js";
+export { parseSource } from "./parser.js";

@@ -1,0 +1,162 @@
+import type { ConfigBlock, ConfigEntry, ConfigValue, TypeBuilderBlock } from "./ast.js";
+import { parseAttribute } from "./parse-attributes.js";
+import type { TokenStream } from "./token-stream.js";
+
+const numberPattern = /^-?\d+(\.\d+)?([eE][-+]?\d+)?$/;
+
+/**
+ * Parse `{ key value … }` — the body of functions, clients, retry policies, generators and tests, and
+ * nested option maps. Keys may be quoted; a `:` after the key is optional; entries are separated by line
+ * breaks or commas. `@@` attributes are collected; `parseTypeBuilder` handles `type_builder { … }` in tests.
+ * The current token must be `{` (the caller checked).
+ */
+export function parseConfigBlock(
+  stream: TokenStream,
+  parseTypeBuilder?: (stream: TokenStream) => TypeBuilderBlock,
+): ConfigBlock {
+  const start = stream.current.start;
+  const block: ConfigBlock = { entries: [], attributes: [], span: { start, end: start } };
+  stream.advance(); // {
+  for (;;) {
+    const before = stream.progress;
+    if (stream.at("}")) {
+      stream.advance();
+      break;
+    }
+    if (stream.at("eof")) {
+      stream.reportUnexpected('"}" to close the block');
+      break;
+    }
+    if (stream.at("@@") || stream.at("@")) {
+      block.attributes.push(parseAttribute(stream));
+    } else if (stream.at(",")) {
+      stream.advance();
+    } else if (parseTypeBuilder && stream.atIdentifier("type_builder")) {
+      const builder = parseTypeBuilder(stream);
+      if (block.typeBuilder === undefined) block.typeBuilder = builder;
+      else stream.report("duplicate-key", { name: "type_builder" }, builder.keywordSpan);
+    } else if (stream.at("identifier") || stream.at("string")) {
+      block.entries.push(parseEntry(stream));
+    } else {
+      stream.reportUnexpected("a key");
+      stream.skipLine();
+    }
+    if (stream.progress === before) stream.advance();
+  }
+  block.span = stream.span(start);
+  return block;
+}
+
+function parseEntry(stream: TokenStream): ConfigEntry {
+  const keyToken = stream.advance();
+  const key = { name: keyToken.value, span: { start: keyToken.start, end: keyToken.end } };
+  if (stream.at(":") && !stream.current.newlineBefore) stream.advance();
+  let value: ConfigValue;
+  if (stream.current.newlineBefore && !stream.at("{") && !stream.at("[")) {
+    stream.reportUnexpected(`a value for "${key.name}"`);
+    value = { kind: "error", span: { start: stream.previousEnd, end: stream.previousEnd } };
+  } else {
+    value = parseConfigValue(stream);
+  }
+  return { key, quotedKey: keyToken.kind === "string", value, span: stream.span(keyToken.start) };
+}
+
+/** One configuration value: map, array, string, raw string, `env.NAME`, literal, or unquoted text. */
+export function parseConfigValue(stream: TokenStream): ConfigValue {
+  const token = stream.current;
+  const start = token.start;
+  switch (token.kind) {
+    case "{": {
+      if (stream.tooDeep()) {
+        stream.skipBalanced();
+        return { kind: "error", span: stream.span(start) };
+      }
+      stream.depth++;
+      const block = parseConfigBlock(stream);
+      stream.depth--;
+      return { kind: "map", block, span: block.span };
+    }
+    case "[":
+      return parseArray(stream);
+    case "string":
+      stream.advance();
+      return { kind: "string", value: token.value, span: stream.span(start) };
+    case "raw-string":
+      stream.advance();
+      return {
+        kind: "raw-string",
+        value: token.value,
+        hashes: token.hashes ?? 1,
+        contentStart: token.contentStart ?? start,
+        span: stream.span(start),
+      };
+    case "identifier":
+      if (token.value === "env" && stream.text[token.end] === ".") return parseEnv(stream);
+      break;
+    case "}":
+    case "]":
+    case ",":
+    case "eof":
+      stream.reportUnexpected("a value");
+      return { kind: "error", span: { start, end: start } };
+    default:
+      break;
+  }
+  return parseUnquoted(stream);
+}
+
+function parseUnquoted(stream: TokenStream): ConfigValue {
+  const start = stream.current.start;
+  const { value, end } = stream.scanner.scanUnquoted(start);
+  if (value.length === 0) {
+    // Only a delimiter the scanner stops at (`)` or `"` mid-token): report it and move past it.
+    stream.reportUnexpected("a value");
+    stream.advance();
+    return { kind: "error", span: { start, end: stream.previousEnd } };
+  }
+  stream.resumeAt(end, end);
+  const span = { start, end };
+  if (value === "true" || value === "false") return { kind: "bool", value: value === "true", span };
+  if (value === "null") return { kind: "null", span };
+  if (numberPattern.test(value)) return { kind: "number", value: Number(value), text: value, span };
+  return { kind: "unquoted", value, span };
+}
+
+function parseEnv(stream: TokenStream): ConfigValue {
+  const start = stream.current.start;
+  stream.advance(); // env
+  stream.advance(); // .
+  if (stream.at("identifier") && stream.current.start === stream.previousEnd) {
+    const name = stream.advance().value;
+    return { kind: "env", name, span: stream.span(start) };
+  }
+  stream.reportUnexpected("an environment variable name after `env.`");
+  return { kind: "error", span: stream.span(start) };
+}
+
+function parseArray(stream: TokenStream): ConfigValue {
+  const start = stream.current.start;
+  if (stream.tooDeep()) {
+    stream.skipLine();
+    return { kind: "error", span: stream.span(start) };
+  }
+  stream.advance(); // [
+  stream.depth++;
+  const items: ConfigValue[] = [];
+  for (;;) {
+    const before = stream.progress;
+    if (stream.at("]")) {
+      stream.advance();
+      break;
+    }
+    if (stream.at("eof") || stream.at("}")) {
+      stream.reportUnexpected('"]" to close the list');
+      break;
+    }
+    if (stream.at(",")) stream.advance();
+    else items.push(parseConfigValue(stream));
+    if (stream.progress === before) stream.advance();
+  }
+  stream.depth--;
+  return { kind: "array", items, span: stream.span(start) };
+}

@@ -1,0 +1,83 @@
+/**
+ * The providers BAML knows, and what each one needs in `options`. Legacy `baml-*` names are accepted as
+ * BAML does. A requirement lists alternatives: `[["base_url"], ["resource_name", "deployment_id"]]` means
+ * base_url, or both resource_name and deployment_id.
+ */
+export const knownProviders: readonly string[] = [
+  "openai",
+  "openai-generic",
+  "openai-responses",
+  "azure-openai",
+  "anthropic",
+  "google-ai",
+  "vertex-ai",
+  "aws-bedrock",
+  "ollama",
+  "openrouter",
+  "fallback",
+  "round-robin",
+  "baml-openai-chat",
+  "baml-azure-chat",
+  "baml-ollama-chat",
+  "baml-anthropic-chat",
+  "baml-fallback",
+  "baml-round-robin",
+];
+
+const legacyNames: Record<string, string> = {
+  "baml-openai-chat": "openai",
+  "baml-azure-chat": "azure-openai",
+  "baml-ollama-chat": "ollama",
+  "baml-anthropic-chat": "anthropic",
+  "baml-fallback": "fallback",
+  "baml-round-robin": "round-robin",
+};
+
+export function isKnownProvider(provider: string): boolean {
+  return knownProviders.includes(provider);
+}
+
+/** The current name of a provider (legacy `baml-*` names mapped to their modern twin). */
+export function canonicalProvider(provider: string): string {
+  return legacyNames[provider] ?? provider;
+}
+
+export function isStrategyProvider(provider: string): boolean {
+  const canonical = canonicalProvider(provider);
+  return canonical === "fallback" || canonical === "round-robin";
+}
+
+export interface OptionRequirement {
+  /** Alternatives; each alternative is a set of options that must all be present. */
+  anyOf: string[][];
+  why: string;
+}
+
+export const requiredOptions: Record<string, OptionRequirement[]> = {
+  openai: [{ anyOf: [["model"]], why: 'name the model, e.g. model "gpt-4o-mini"' }],
+  "openai-responses": [{ anyOf: [["model"]], why: 'name the model, e.g. model "gpt-4o-mini"' }],
+  "openai-generic": [
+    {
+      anyOf: [["base_url"]],
+      why: 'openai-generic talks to any OpenAI-compatible server, so it needs its address: base_url "http://localhost:8000/v1"',
+    },
+  ],
+  "azure-openai": [
+    {
+      anyOf: [["base_url"], ["resource_name", "deployment_id"]],
+      why: "give resource_name and deployment_id, or the full base_url of the deployment",
+    },
+  ],
+  anthropic: [{ anyOf: [["model"]], why: 'name the model, e.g. model "claude-3-5-sonnet-latest"' }],
+  "vertex-ai": [
+    { anyOf: [["model"]], why: 'name the model, e.g. model "gemini-1.5-pro"' },
+    { anyOf: [["location"]], why: 'give the region, e.g. location "us-central1"' },
+  ],
+  "aws-bedrock": [{ anyOf: [["model"], ["model_id"]], why: "name the model with model (or model_id)" }],
+  ollama: [{ anyOf: [["model"]], why: 'name the model, e.g. model "llama3"' }],
+  openrouter: [{ anyOf: [["model"]], why: 'name the model, e.g. model "openai/gpt-4o-mini"' }],
+  fallback: [{ anyOf: [["strategy"]], why: "list the clients to try in order: strategy [Primary, Backup]" }],
+  "round-robin": [
+    { anyOf: [["strategy"]], why: "list the clients to rotate through: strategy [ClientA, ClientB]" },
+  ],
+};
