@@ -11,7 +11,12 @@ import {
 import type { ChatMessage } from "../util/index.js";
 import type { CallRecorder } from "./call-recorder.js";
 import type { LlmCall, Usage } from "./collector.js";
-import { BamlClientFinishReasonError, BamlError, BamlValidationError } from "./errors.js";
+import {
+  BamlClientFinishReasonError,
+  BamlClientHttpError,
+  BamlError,
+  BamlValidationError,
+} from "./errors.js";
 import type { FunctionPipeline } from "./function-pipeline.js";
 import { promptToText } from "./function-pipeline.js";
 import { mapLlmError } from "./map-llm-error.js";
@@ -188,6 +193,9 @@ async function ask(
     return { text: buffer, rawFinishReason, call };
   } catch (error) {
     const mapped = mapLlmError(error, client.name, client.provider, secrets);
+    if (BamlClientHttpError.isInstance(mapped)) {
+      call.httpResponse = { status: mapped.statusCode, headers: {}, body: mapped.body };
+    }
     recorder.endAttempt(call, { error: mapped.message });
     throw mapped;
   }
