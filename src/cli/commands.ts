@@ -1,4 +1,5 @@
 import type { Command } from "./cli-context.js";
+import { checkCommand } from "./commands/check.js";
 
 /** Every `sapling` command, in the order `--help` lists them. */
-export const commands: Command[] = [];
+export const commands: Command[] = [checkCommand];
