@@ -1,0 +1,180 @@
+import type { Class, ClassRefType, Field } from "../../ir/index.js";
+import type { JsonishNode, ObjectNode } from "../lenient/jsonish-node.js";
+import { applyConstraints } from "./apply-constraints.js";
+import type { CoerceContext, KindCoercer } from "./coerce-context.js";
+import { addFlag, type CoerceResult, childPath, failure, ResultBuilder } from "./coerce-result.js";
+import { normalizeWords } from "./normalize-words.js";
+import { setOwn } from "./set-own.js";
+
+interface FieldLookup {
+  fields: Field[];
+  /** The key the model was shown (alias, else name) → field. */
+  exact: Map<string, Field>;
+  /** The same keys as normalized words (`firstName`, `First Name`, `FIRST_NAME` → `first name`). */
+  folded: Map<string, Field>;
+}
+
+const lookups = new WeakMap<Class, FieldLookup>();
+
+function lookupOf(declaration: Class): FieldLookup {
+  let lookup = lookups.get(declaration);
+  if (!lookup) {
+    const fields = declaration.fields.filter((field) => !field.skip);
+    lookup = { fields, exact: new Map(), folded: new Map() };
+    for (const field of fields) {
+      const key = field.alias ?? field.name;
+      lookup.exact.set(key, field);
+      lookup.folded.set(normalizeWords(key).join(" "), field);
+    }
+    lookups.set(declaration, lookup);
+  }
+  return lookup;
+}
+
+/**
+ * Classes: keys matched to fields (exactly, else ignoring case/spacing/punctuation, flagged), unknown keys
+ * flagged and ignored, missing optional fields null, missing required lists and maps empty (flagged), a
+ * missing required scalar an error. A single-field class also accepts its field's value directly. A
+ * one-element list holding the object is unwrapped. Output keys are the declared names, in declared order.
+ */
+export const classCoercer: KindCoercer<ClassRefType> = {
+  coerce(type, node, path, context) {
+    const declaration = context.index.getClass(type.name);
+    const active = context.active.get(node) ?? [];
+    if (active.includes(type.name)) {
+      return failure(
+        "circular",
+        path,
+        `class ${type.name}`,
+        node,
+        `Class ${type.name} would have to contain itself.`,
+      );
+    }
+    context.active.set(node, [...active, type.name]);
+    try {
+      const result = coerceClass(declaration, node, path, context);
+      if (!result.ok || declaration.constraints.length === 0) return result;
+      return applyConstraints(declaration.constraints, result, path, context, `class ${type.name}`);
+    } finally {
+      if (active.length === 0) context.active.delete(node);
+      else context.active.set(node, active);
+    }
+  },
+  acceptsPlainText: () => false,
+  describe: (type) => `class ${type.name}`,
+};
+
+function coerceClass(
+  declaration: Class,
+  node: JsonishNode,
+  path: string,
+  context: CoerceContext,
+): CoerceResult {
+  const lookup = lookupOf(declaration);
+  const soleField = lookup.fields.length === 1 ? lookup.fields[0] : undefined;
+  if (node.kind === "object") {
+    const matchesAnyKey = node.entries.some(([key]) => fieldFor(lookup, key) !== undefined);
+    if (matchesAnyKey || !soleField) return fromObject(declaration, lookup, node, path, context);
+  }
+  if (soleField) {
+    const fieldPath = childPath(path, soleField.name);
+    const result = context.coerce(soleField.type, node, fieldPath);
+    if (!result.ok) return result;
+    const value = setOwn({}, soleField.name, result.value);
+    return addFlag(
+      { ...result, value },
+      "ImpliedKey",
+      path,
+      `the value was read as the only field "${soleField.name}"`,
+    );
+  }
+  if (node.kind === "array" && node.items.length === 1) {
+    const result = coerceClass(declaration, node.items[0]!, childPath(path, 0), context);
+    return result.ok
+      ? addFlag(result, "ListToSingle", path, "used the only item of a one-element list")
+      : result;
+  }
+  return failure("type-mismatch", path, `an object for class ${declaration.name}`, node);
+}
+
+function fieldFor(lookup: FieldLookup, key: string): { field: Field; folded: boolean } | undefined {
+  const field = lookup.exact.get(key);
+  if (field) return { field, folded: false };
+  const folded = lookup.folded.get(normalizeWords(key).join(" "));
+  return folded ? { field: folded, folded: true } : undefined;
+}
+
+function fromObject(
+  declaration: Class,
+  lookup: FieldLookup,
+  node: ObjectNode,
+  path: string,
+  context: CoerceContext,
+): CoerceResult {
+  const builder = new ResultBuilder();
+  const found = new Map<Field, JsonishNode>();
+  for (const [key, value] of node.entries) {
+    const match = fieldFor(lookup, key);
+    if (!match) {
+      builder.flag(
+        "ExtraKey",
+        childPath(path, key),
+        `the key "${key}" is not a field of ${declaration.name}; ignored`,
+      );
+      continue;
+    }
+    if (match.folded) {
+      const shown = match.field.alias ?? match.field.name;
+      builder.flag("KeyCaseFold", childPath(path, match.field.name), `the key "${key}" read as "${shown}"`);
+    }
+    // A repeated key: the last one wins, as in JSON.parse.
+    found.set(match.field, value);
+  }
+  const value: Record<string, unknown> = {};
+  for (const field of lookup.fields) {
+    const fieldPath = childPath(path, field.name);
+    const fieldNode = found.get(field);
+    if (fieldNode === undefined) {
+      const fallback = context.missing(field.type);
+      if (context.partial) {
+        builder.flag("Pending", fieldPath, "not written yet");
+        setOwn(value, field.name, fallback?.reason === "empty" ? fallback.value : null);
+      } else if (fallback) {
+        const kind = fallback.reason === "optional" ? "DefaultFromMissing" : "EmptyFromMissing";
+        builder.flag(kind, fieldPath, `missing; set to ${JSON.stringify(fallback.value)}`);
+        setOwn(value, field.name, fallback.value);
+      } else {
+        return failure(
+          "missing-field",
+          fieldPath,
+          context.describe(field.type),
+          undefined,
+          `The answer has no "${field.alias ?? field.name}" for ${declaration.name}.`,
+        );
+      }
+      continue;
+    }
+    const result = context.coerce(field.type, fieldNode, fieldPath);
+    if (result.ok) {
+      builder.add(result);
+      setOwn(value, field.name, result.value);
+      continue;
+    }
+    // An optional field whose scalar value does not fit becomes null (flagged); structured data that does
+    // not fit is an error, never silently dropped.
+    const fallback = context.missing(field.type);
+    const scalar = fieldNode.kind !== "object" && fieldNode.kind !== "array";
+    if (fallback?.reason === "optional" && (scalar || (!fieldNode.complete && context.partial))) {
+      const issue = result.issue;
+      builder.flag(
+        "DefaultFromInvalid",
+        fieldPath,
+        `expected ${issue.expected}, found ${issue.found}; set to null`,
+      );
+      setOwn(value, field.name, null);
+      continue;
+    }
+    return result;
+  }
+  return builder.build(value);
+}

@@ -1,0 +1,52 @@
+import type { IrIndex, Type } from "../../ir/index.js";
+import type { JsonishNode } from "../lenient/jsonish-node.js";
+import type { CoerceResult } from "./coerce-result.js";
+
+/** Evaluates a `@check`/`@assert` expression with `this` bound to `value` (injected: sap has no Jinja). */
+export type ConstraintEvaluator = (expression: string, value: unknown) => boolean;
+
+/** What a value that was never written becomes, if the type allows it. */
+export interface MissingDefault {
+  value: unknown;
+  /** `optional`: a nullable type defaulting to null; `empty`: a required list or map defaulting to empty. */
+  reason: "optional" | "empty";
+}
+
+/**
+ * What every kind coercer receives. Kind coercers reach other kinds only through these functions (never
+ * by importing each other), which keeps the table free of import cycles.
+ */
+export interface CoerceContext {
+  readonly index: IrIndex;
+  /** Prefix mode: missing required fields are pending (null), not errors. */
+  readonly partial: boolean;
+  readonly constraintEvaluator: ConstraintEvaluator | undefined;
+  /** Coerce a node to a type (the shared entry point: table dispatch, constraints, incompleteness). */
+  coerce(type: Type, node: JsonishNode, path: string): CoerceResult;
+  /** The default for a value that was never written, or undefined when it is required. */
+  missing(type: Type): MissingDefault | undefined;
+  /** Whether values of the type are single tokens, so a delimited string may be split into a list of them. */
+  isScalar(type: Type): boolean;
+  /** Whether the answer as plain text (not parsed as JSON) can be a value of the type. */
+  acceptsPlainText(type: Type): boolean;
+  /** Printed type for messages: `int`, `enum Decision (STRONG_HIRE | HIRE)`. */
+  describe(type: Type): string;
+  /** Current nesting depth (guarded against runaway recursion). */
+  depth: number;
+  /** Classes being coerced per node: the recursion guard for single-field classes that wrap themselves. */
+  readonly active: Map<JsonishNode, string[]>;
+}
+
+/** One type kind's coercer: the Zod-style table entry. Shared code never branches on a type kind. */
+export interface KindCoercer<T extends Type> {
+  coerce(type: T, node: JsonishNode, path: string, context: CoerceContext): CoerceResult;
+  /** The kind hands the same node to an inner type (optional, union, alias); the inner one flags it. */
+  delegates?: boolean;
+  missing?(type: T, context: CoerceContext): MissingDefault | undefined;
+  isScalar?(type: T, context: CoerceContext): boolean;
+  /** Defaults to true. */
+  acceptsPlainText?(type: T, context: CoerceContext): boolean;
+  describe?(type: T, context: CoerceContext): string;
+}
+
+export type CoercerTable = { [K in Type["kind"]]: KindCoercer<Extract<Type, { kind: K }>> };

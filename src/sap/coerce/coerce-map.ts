@@ -1,0 +1,66 @@
+import type { MapType } from "../../ir/index.js";
+import { stringNode } from "../lenient/jsonish-node.js";
+import type { KindCoercer } from "./coerce-context.js";
+import { type CoerceResult, childPath, failure, ResultBuilder, repaired } from "./coerce-result.js";
+import { setOwn } from "./set-own.js";
+
+/**
+ * `map<K, V>`: objects entry by entry; keys are coerced to K (enum keys match like enum values), values
+ * to V; entries that do not fit are dropped (flagged), but a non-empty object where every entry fails is
+ * an error. Null is an empty map (flagged). `__proto__` keys stay plain data.
+ */
+export const mapCoercer: KindCoercer<MapType> = {
+  coerce(type, node, path, context): CoerceResult {
+    if (node.kind === "null")
+      return repaired({}, "EmptyFromMissing", path, "null where a map was expected, read as an empty map");
+    if (node.kind !== "object") return failure("type-mismatch", path, context.describe(type), node);
+    const builder = new ResultBuilder();
+    const value: Record<string, unknown> = {};
+    let firstProblem: string | undefined;
+    let kept = 0;
+    for (let index = 0; index < node.entries.length; index++) {
+      const [key, entryNode] = node.entries[index]!;
+      const entryPath = childPath(path, key);
+      const keyResult = context.coerce(type.key, stringNode(key), entryPath);
+      if (!keyResult.ok) {
+        firstProblem ??= `the key "${key}" is not a ${keyResult.issue.expected}`;
+        builder.flag(
+          "EntryDropped",
+          entryPath,
+          `dropped: the key "${key}" is not a ${keyResult.issue.expected}`,
+        );
+        continue;
+      }
+      const valueResult = context.coerce(type.value, entryNode, entryPath);
+      if (!valueResult.ok) {
+        const issue = valueResult.issue;
+        const cutOff = !entryNode.complete && index === node.entries.length - 1;
+        firstProblem ??= `at ${issue.path} expected ${issue.expected}, found ${issue.found}`;
+        builder.flag(
+          "EntryDropped",
+          entryPath,
+          cutOff
+            ? "the last entry was cut off before it was complete"
+            : `dropped: at ${issue.path} expected ${issue.expected}, found ${issue.found}`,
+        );
+        continue;
+      }
+      builder.add(keyResult);
+      builder.add(valueResult);
+      setOwn(value, String(keyResult.value), valueResult.value);
+      kept++;
+    }
+    if (kept === 0 && firstProblem !== undefined && !(node.entries.length === 1 && !node.complete)) {
+      return failure(
+        "all-items-failed",
+        path,
+        context.describe(type),
+        node,
+        `No entry fits; the first: ${firstProblem}.`,
+      );
+    }
+    return builder.build(value);
+  },
+  missing: () => ({ value: {}, reason: "empty" }),
+  acceptsPlainText: () => false,
+};

@@ -1,0 +1,68 @@
+import type { PrimitiveType } from "../../ir/index.js";
+import type { JsonishNode } from "../lenient/jsonish-node.js";
+import type { CoerceContext } from "./coerce-context.js";
+import { addFlag, type CoerceResult, exact, failure, repaired } from "./coerce-result.js";
+import { readNumberText, roundHalfAwayFromZero } from "./read-number-text.js";
+import { unwrapSingle } from "./unwrap-single.js";
+
+/** `int`: JSON integers as is; floats rounded half away from zero; numbers read out of strings. */
+export function coerceInt(
+  type: PrimitiveType,
+  node: JsonishNode,
+  path: string,
+  context: CoerceContext,
+): CoerceResult {
+  const number = readNumber(node, path, "int");
+  if (!number.ok) return unwrapSingle(type, node, path, context) ?? number;
+  const value = number.value as number;
+  if (Number.isInteger(value)) return number;
+  const rounded = roundHalfAwayFromZero(value);
+  return addFlag(
+    { ...number, value: rounded },
+    "FloatToInt",
+    path,
+    `${displayOf(node)} rounded to ${rounded}`,
+  );
+}
+
+/** `float`: JSON numbers as is; numbers read out of strings. */
+export function coerceFloat(
+  type: PrimitiveType,
+  node: JsonishNode,
+  path: string,
+  context: CoerceContext,
+): CoerceResult {
+  const number = readNumber(node, path, "float");
+  return number.ok ? number : (unwrapSingle(type, node, path, context) ?? number);
+}
+
+function readNumber(node: JsonishNode, path: string, expected: "int" | "float"): CoerceResult {
+  if (node.kind === "number") return exact(node.value);
+  if (node.kind !== "string") return failure("type-mismatch", path, expected, node);
+  const reading = readNumberText(node.value);
+  if (!reading.ok) {
+    return reading.reason === "several"
+      ? failure(
+          "number-ambiguous",
+          path,
+          expected,
+          node,
+          `It contains several different numbers (${reading.numbers!.join(", ")}); which one is meant is unclear.`,
+        )
+      : failure("type-mismatch", path, expected, node);
+  }
+  if (reading.plain) {
+    const kind = expected === "int" ? "StringToInt" : "StringToFloat";
+    return repaired(reading.value, kind, path, `${JSON.stringify(node.value)} read as a number`);
+  }
+  return repaired(
+    reading.value,
+    "NumberFromText",
+    path,
+    `${reading.value} is ${reading.note} in ${JSON.stringify(node.value)}`,
+  );
+}
+
+function displayOf(node: JsonishNode): string {
+  return node.kind === "string" ? JSON.stringify(node.value) : node.kind === "number" ? node.text : node.kind;
+}

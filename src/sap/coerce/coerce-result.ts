@@ -1,0 +1,131 @@
+import type { Flag, FlagKind } from "../flags.js";
+import { FLAG_PENALTIES } from "../flags.js";
+import { type JsonishNode, nodeToJsonText } from "../lenient/jsonish-node.js";
+import type { SapErrorCode } from "../sap-parse-error.js";
+
+/** The outcome of one `@check` / `@assert`. */
+export interface CheckResult {
+  path: string;
+  level: "check" | "assert";
+  label?: string;
+  expression: string;
+  passed: boolean;
+}
+
+export interface CoerceSuccess {
+  ok: true;
+  value: unknown;
+  flags: readonly Flag[];
+  score: number;
+  checks: readonly CheckResult[];
+}
+
+/** Why a node does not fit a type: data, worded later by `SapParseError`. */
+export interface CoerceIssue {
+  code: SapErrorCode;
+  path: string;
+  /** The expected type, printed (`int`, `enum Decision (STRONG_HIRE | HIRE)`). */
+  expected: string;
+  /** A short description of what was found. */
+  found: string;
+  /** One sentence on what went wrong, when more than "expected X, found Y" is useful. */
+  detail?: string;
+}
+
+export interface CoerceFailure {
+  ok: false;
+  issue: CoerceIssue;
+}
+
+export type CoerceResult = CoerceSuccess | CoerceFailure;
+
+const NONE: readonly never[] = Object.freeze([]);
+
+/** A value with no repairs. */
+export function exact(value: unknown): CoerceSuccess {
+  return { ok: true, value, flags: NONE, score: 0, checks: NONE };
+}
+
+/** A value with one repair. */
+export function repaired(value: unknown, kind: FlagKind, path: string, detail: string): CoerceSuccess {
+  return { ok: true, value, flags: [{ kind, path, detail }], score: FLAG_PENALTIES[kind], checks: NONE };
+}
+
+/** The same result with one more flag. */
+export function addFlag(result: CoerceSuccess, kind: FlagKind, path: string, detail: string): CoerceSuccess {
+  return {
+    ...result,
+    flags: [...result.flags, { kind, path, detail }],
+    score: result.score + FLAG_PENALTIES[kind],
+  };
+}
+
+/** Gathers children's flags, scores and checks for a composite value (lists, classes, maps). */
+export class ResultBuilder {
+  flags: Flag[] | undefined;
+  checks: CheckResult[] | undefined;
+  score = 0;
+
+  add(result: CoerceSuccess): void {
+    if (result.flags.length > 0) {
+      if (!this.flags) this.flags = [];
+      for (const flag of result.flags) this.flags.push(flag);
+    }
+    if (result.checks.length > 0) {
+      if (!this.checks) this.checks = [];
+      for (const check of result.checks) this.checks.push(check);
+    }
+    this.score += result.score;
+  }
+
+  flag(kind: FlagKind, path: string, detail: string): void {
+    if (!this.flags) this.flags = [];
+    this.flags.push({ kind, path, detail });
+    this.score += FLAG_PENALTIES[kind];
+  }
+
+  build(value: unknown): CoerceSuccess {
+    return { ok: true, value, flags: this.flags ?? NONE, score: this.score, checks: this.checks ?? NONE };
+  }
+}
+
+export function failure(
+  code: SapErrorCode,
+  path: string,
+  expected: string,
+  node: JsonishNode | undefined,
+  detail?: string,
+): CoerceFailure {
+  const issue: CoerceIssue = { code, path, expected, found: describeNode(node) };
+  if (detail !== undefined) issue.detail = detail;
+  return { ok: false, issue };
+}
+
+/** A short, readable description of a node for messages: `"maybe"`, `an object {"a":1,…}`, `nothing`. */
+export function describeNode(node: JsonishNode | undefined): string {
+  if (node === undefined) return "nothing";
+  switch (node.kind) {
+    case "string":
+      return node.value.trim() === "" ? "an empty string" : preview(JSON.stringify(node.value));
+    case "number":
+      return `the number ${node.text}`;
+    case "bool":
+      return `the bool ${node.value}`;
+    case "null":
+      return "null";
+    case "array":
+      return `a list of ${node.items.length} item${node.items.length === 1 ? "" : "s"} ${nodeToJsonText(node, 60)}`;
+    case "object":
+      return `an object ${nodeToJsonText(node, 60)}`;
+  }
+}
+
+function preview(text: string): string {
+  return text.length > 80 ? `${text.slice(0, 77)}…"` : text;
+}
+
+/** Append a key or index to a JSONPath-like path. */
+export function childPath(path: string, key: string | number): string {
+  if (typeof key === "number") return `${path}[${key}]`;
+  return /^[A-Za-z_$][\w$]*$/.test(key) ? `${path}.${key}` : `${path}[${JSON.stringify(key)}]`;
+}

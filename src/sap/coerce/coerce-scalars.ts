@@ -1,0 +1,88 @@
+import type { PrimitiveType } from "../../ir/index.js";
+import { type JsonishNode, nodeToJsonText } from "../lenient/jsonish-node.js";
+import type { CoerceContext } from "./coerce-context.js";
+import { type CoerceResult, exact, failure, repaired } from "./coerce-result.js";
+import { normalizeWords } from "./normalize-words.js";
+import { unwrapSingle } from "./unwrap-single.js";
+
+/** `string`: strings as is; numbers and bools as written; objects and lists as JSON text (flagged). */
+export function coerceString(_type: PrimitiveType, node: JsonishNode, path: string): CoerceResult {
+  switch (node.kind) {
+    case "string":
+      return exact(node.value);
+    case "number":
+      return repaired(node.text, "ScalarToString", path, `the number ${node.text} kept as text`);
+    case "bool":
+      return repaired(String(node.value), "ScalarToString", path, `the bool ${node.value} kept as text`);
+    case "null":
+      return failure("type-mismatch", path, "string", node);
+    default:
+      return repaired(
+        nodeToJsonText(node),
+        "JsonToString",
+        path,
+        `${node.kind === "array" ? "a list" : "an object"} kept as JSON text`,
+      );
+  }
+}
+
+const TRUE_WORDS = new Set(["yes", "y", "on", "1"]);
+const FALSE_WORDS = new Set(["no", "n", "off", "0"]);
+
+/**
+ * `bool`: JSON bools; `"true"`/`"False"` (any case); `yes/no`, `y/n`, `on/off`, `1/0`; `true` or `false`
+ * named once among other words. Both named, or neither, is an error.
+ */
+export function coerceBool(
+  type: PrimitiveType,
+  node: JsonishNode,
+  path: string,
+  context: CoerceContext,
+): CoerceResult {
+  if (node.kind === "bool") return exact(node.value);
+  if (node.kind === "number" && (node.value === 0 || node.value === 1)) {
+    return repaired(node.value === 1, "BoolFromWord", path, `${node.text} read as ${node.value === 1}`);
+  }
+  if (node.kind !== "string")
+    return unwrapSingle(type, node, path, context) ?? failure("type-mismatch", path, "bool", node);
+  const words = normalizeWords(node.value);
+  const only = words.length === 1 ? words[0]! : undefined;
+  if (only === "true" || only === "false") {
+    return repaired(only === "true", "StringToBool", path, `${JSON.stringify(node.value)} read as ${only}`);
+  }
+  if (only !== undefined && (TRUE_WORDS.has(only) || FALSE_WORDS.has(only))) {
+    const value = TRUE_WORDS.has(only);
+    return repaired(value, "BoolFromWord", path, `${JSON.stringify(node.value)} read as ${value}`);
+  }
+  const saysTrue = words.includes("true");
+  const saysFalse = words.includes("false");
+  if (saysTrue !== saysFalse) {
+    return repaired(saysTrue, "BoolFromText", path, `"${saysTrue}" named in ${preview(node.value)}`);
+  }
+  const first = words[0];
+  if (!saysTrue && first !== undefined && (first === "yes" || first === "no")) {
+    return repaired(first === "yes", "BoolFromWord", path, `the answer starts with "${first}"`);
+  }
+  return failure("type-mismatch", path, "bool", node, saysTrue ? "It names both true and false." : undefined);
+}
+
+const NULL_WORDS = new Set(["null", "none", "nil", "n/a", "na", "undefined", ""]);
+
+/** `null`: null, or text that spells it (`"None"`, `"null"`, `"N/A"`, an empty string). */
+export function coerceNull(_type: PrimitiveType, node: JsonishNode, path: string): CoerceResult {
+  if (node.kind === "null") return exact(null);
+  if (node.kind === "string" && NULL_WORDS.has(node.value.trim().toLowerCase())) {
+    return repaired(null, "StringToNull", path, `${JSON.stringify(node.value)} read as null`);
+  }
+  return failure("type-mismatch", path, "null", node);
+}
+
+/** Whether a string spells null, for optional types. */
+export function spellsNull(node: JsonishNode): boolean {
+  return node.kind === "string" && NULL_WORDS.has(node.value.trim().toLowerCase());
+}
+
+function preview(text: string): string {
+  const json = JSON.stringify(text);
+  return json.length > 60 ? `${json.slice(0, 57)}…"` : json;
+}

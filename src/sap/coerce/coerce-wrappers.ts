@@ -1,0 +1,117 @@
+import type { AliasRefType, MediaType, OptionalType, PrimitiveType, UnionType } from "../../ir/index.js";
+import type { KindCoercer } from "./coerce-context.js";
+import { coerceFloat, coerceInt } from "./coerce-number.js";
+import { type CoerceResult, type CoerceSuccess, exact, failure, repaired } from "./coerce-result.js";
+import { coerceBool, coerceNull, coerceString, spellsNull } from "./coerce-scalars.js";
+
+/** Primitives dispatch once more, by name, through their own small table. */
+const primitives: Record<PrimitiveType["name"], KindCoercer<PrimitiveType>["coerce"]> = {
+  string: coerceString,
+  int: coerceInt,
+  float: coerceFloat,
+  bool: coerceBool,
+  null: coerceNull,
+};
+
+export const primitiveCoercer: KindCoercer<PrimitiveType> = {
+  coerce: (type, node, path, context) => primitives[type.name](type, node, path, context),
+  missing: (type) => (type.name === "null" ? { value: null, reason: "optional" } : undefined),
+  isScalar: () => true,
+};
+
+/**
+ * `T?`: null (or text spelling null, when T does not take it) is null; otherwise T. A missing `T?` is
+ * null.
+ */
+export const optionalCoercer: KindCoercer<OptionalType> = {
+  coerce(type, node, path, context) {
+    if (node.kind === "null") return exact(null);
+    const inner = context.coerce(type.inner, node, path);
+    if (inner.ok || !spellsNull(node)) return inner;
+    return repaired(
+      null,
+      "StringToNull",
+      path,
+      `${JSON.stringify(node.kind === "string" ? node.value : "")} read as null`,
+    );
+  },
+  delegates: true,
+  missing: () => ({ value: null, reason: "optional" }),
+  isScalar: (type, context) => context.isScalar(type.inner),
+  acceptsPlainText: (type, context) => context.acceptsPlainText(type.inner),
+  describe: (type, context) => `${context.describe(type.inner)}?`.replace(/^(.* .*)\?$/, "($1)?"),
+};
+
+/**
+ * Unions: every option is tried; the lowest score wins, ties going to the earlier option. A perfect fit
+ * (score 0) stops the search. When nothing fits, the failure that got furthest into the value is
+ * reported (it names the real problem), else a plain mismatch.
+ */
+export const unionCoercer: KindCoercer<UnionType> = {
+  coerce(type, node, path, context): CoerceResult {
+    let best: CoerceSuccess | undefined;
+    let deepest: CoerceResult | undefined;
+    for (const option of type.options) {
+      const result = context.coerce(option, node, path);
+      if (result.ok) {
+        if (!best || result.score < best.score) best = result;
+        if (result.score === 0) break;
+      } else if (!deepest || (!deepest.ok && result.issue.path.length > deepest.issue.path.length)) {
+        deepest = result;
+      }
+    }
+    if (best) return best;
+    if (deepest && !deepest.ok && deepest.issue.path.length > path.length) return deepest;
+    return failure("type-mismatch", path, context.describe(type), node);
+  },
+  delegates: true,
+  missing: (type, context) => {
+    for (const option of type.options) {
+      const fallback = context.missing(option);
+      if (fallback?.reason === "optional") return fallback;
+    }
+    return undefined;
+  },
+  isScalar: (type, context) => type.options.every((option) => context.isScalar(option)),
+  acceptsPlainText: (type, context) => type.options.some((option) => context.acceptsPlainText(option)),
+  describe: (type, context) => type.options.map((option) => context.describe(option)).join(" | "),
+};
+
+/** Alias names being looked through by the questions below (a recursive alias must not loop). */
+const visiting = new Set<string>();
+
+function throughAlias<T>(name: string, otherwise: T, run: () => T): T {
+  if (visiting.has(name)) return otherwise;
+  visiting.add(name);
+  try {
+    return run();
+  } finally {
+    visiting.delete(name);
+  }
+}
+
+/** Aliases (recursive ones included) coerce as their target; the depth guard stops runaway recursion. */
+export const aliasCoercer: KindCoercer<AliasRefType> = {
+  coerce: (type, node, path, context) => context.coerce(context.index.getAlias(type.name).type, node, path),
+  delegates: true,
+  missing: (type, context) =>
+    throughAlias(type.name, undefined, () => context.missing(context.index.getAlias(type.name).type)),
+  isScalar: (type, context) =>
+    throughAlias(type.name, false, () => context.isScalar(context.index.getAlias(type.name).type)),
+  acceptsPlainText: (type, context) =>
+    throughAlias(type.name, true, () => context.acceptsPlainText(context.index.getAlias(type.name).type)),
+  describe: (type) => type.name,
+};
+
+/** Media (image, audio, pdf, video) are inputs; text cannot produce them. */
+export const mediaCoercer: KindCoercer<MediaType> = {
+  coerce: (type, node, path) =>
+    failure(
+      "unsupported-type",
+      path,
+      type.name,
+      node,
+      `A ${type.name} cannot be parsed from text; use it as a function input.`,
+    ),
+  acceptsPlainText: () => false,
+};

@@ -1,0 +1,90 @@
+import { type IrIndex, type Type, typeToString } from "../../ir/index.js";
+import type { JsonishNode } from "../lenient/jsonish-node.js";
+import { SapConfigurationError } from "../sap-parse-error.js";
+import { applyConstraints } from "./apply-constraints.js";
+import type { CoerceContext, CoercerTable, ConstraintEvaluator, KindCoercer } from "./coerce-context.js";
+import { addFlag, type CoerceResult, failure } from "./coerce-result.js";
+
+/**
+ * How deep values are followed. Far beyond any real schema; it turns a pathological answer (100,000
+ * nested lists for a recursive alias) into a parse error instead of a stack overflow.
+ */
+export const MAX_DEPTH = 500;
+
+export interface CoerceOptions {
+  partial?: boolean;
+  constraintEvaluator?: ConstraintEvaluator | undefined;
+}
+
+/** Build the context that ties the kind table together: dispatch, constraints, incompleteness, depth. */
+export function createCoerceContext(
+  index: IrIndex,
+  table: CoercerTable,
+  options: CoerceOptions,
+): CoerceContext {
+  const entry = (type: Type) => table[type.kind] as KindCoercer<Type>;
+  const context: CoerceContext = {
+    index,
+    partial: options.partial ?? false,
+    constraintEvaluator: options.constraintEvaluator,
+    depth: 0,
+    active: new Map(),
+    coerce(type: Type, node: JsonishNode, path: string): CoerceResult {
+      const coercer = entry(type);
+      if (context.depth >= MAX_DEPTH) {
+        return failure(
+          "too-deep",
+          path,
+          context.describe(type),
+          node,
+          `Nesting deeper than ${MAX_DEPTH} levels.`,
+        );
+      }
+      context.depth++;
+      let result: CoerceResult;
+      try {
+        result = withKnownNames(() => coercer.coerce(type, node, path, context));
+      } finally {
+        context.depth--;
+      }
+      if (!result.ok) return result;
+      if (!coercer.delegates && !node.complete && cutHere(node)) {
+        result = addFlag(result, "Incomplete", path, "the answer was cut off here");
+      }
+      const constraints = type.attrs?.constraints;
+      return constraints && constraints.length > 0
+        ? applyConstraints(constraints, result, path, context, context.describe(type))
+        : result;
+    },
+    missing: (type) => withKnownNames(() => entry(type).missing?.(type, context)),
+    isScalar: (type) => withKnownNames(() => entry(type).isScalar?.(type, context) ?? false),
+    acceptsPlainText: (type) => withKnownNames(() => entry(type).acceptsPlainText?.(type, context) ?? true),
+    describe: (type) => entry(type).describe?.(type, context) ?? typeToString(type),
+  };
+  return context;
+}
+
+/**
+ * Whether an incomplete node is where the cut happened (rather than an ancestor of it): a scalar, or a
+ * container whose last child is complete (cut between items). Only that node carries the flag.
+ */
+function cutHere(node: JsonishNode): boolean {
+  if (node.kind === "array") return node.items.at(-1)?.complete ?? true;
+  if (node.kind === "object") return node.entries.at(-1)?.[1].complete ?? true;
+  return true;
+}
+
+/** IR lookups throw plain errors on unknown names; that is a configuration mistake, not a bad answer. */
+function withKnownNames<T>(run: () => T): T {
+  try {
+    return run();
+  } catch (error) {
+    if (error instanceof Error && /^Unknown (class|enum|type alias) /.test(error.message)) {
+      throw new SapConfigurationError(
+        "unknown-type",
+        `${error.message} The target type names a declaration the IR does not have; compile the project that declares it.`,
+      );
+    }
+    throw error;
+  }
+}

@@ -1,0 +1,131 @@
+import { editDistance } from "./edit-distance.js";
+import { normalizeWords } from "./normalize-words.js";
+
+/** One value text may name: an enum value or a string literal. */
+export interface MatchOption {
+  /** What the match returns (the declared enum value name, the literal). */
+  value: string;
+  /** Spellings the model was shown (the alias if any, else the name). */
+  names: string[];
+  descriptions: string[];
+}
+
+export type MatchOutcome =
+  | { kind: "exact"; value: string }
+  | { kind: "caseFold"; value: string; matched: string }
+  | { kind: "description"; value: string }
+  | { kind: "substring"; value: string; matched: string }
+  | { kind: "typo"; value: string; matched: string }
+  | { kind: "ambiguous"; values: string[] }
+  | { kind: "none" };
+
+interface Spelling {
+  option: MatchOption;
+  text: string;
+  words: string[];
+  description: boolean;
+}
+
+/** Only text this short is compared for typos (longer text is prose, and typos in prose are guesses). */
+const TYPO_TEXT_LIMIT = 64;
+
+/**
+ * Which option does the text name? In order: the exact spelling; the same words ignoring case, spacing,
+ * `_`/`-`, punctuation and camelCase (a description counts too); the option named as whole words inside
+ * longer text — the longest spelling wins where spellings overlap (`lean reject` names LEAN_REJECT, not
+ * REJECT), and two different options named is ambiguous; finally a unique near-miss typo.
+ */
+export function matchText(text: string, options: readonly MatchOption[]): MatchOutcome {
+  const trimmed = text.trim();
+  for (const option of options) {
+    if (option.names.includes(trimmed)) return { kind: "exact", value: option.value };
+  }
+  const words = normalizeWords(trimmed);
+  if (words.length === 0) return { kind: "none" };
+  const joined = words.join(" ");
+  const spellings = spellingsOf(options);
+  for (const spelling of spellings) {
+    if (spelling.words.join(" ") !== joined) continue;
+    return spelling.description
+      ? { kind: "description", value: spelling.option.value }
+      : { kind: "caseFold", value: spelling.option.value, matched: spelling.text };
+  }
+  const named = wholeWordMatches(words, spellings);
+  if (named.size === 1) {
+    const [value, matched] = [...named][0]!;
+    return { kind: "substring", value, matched };
+  }
+  if (named.size > 1) return { kind: "ambiguous", values: [...named.keys()] };
+  if (trimmed.length <= TYPO_TEXT_LIMIT) return nearMiss(words, spellings);
+  return { kind: "none" };
+}
+
+function spellingsOf(options: readonly MatchOption[]): Spelling[] {
+  const spellings: Spelling[] = [];
+  for (const option of options) {
+    for (const name of option.names) {
+      spellings.push({ option, text: name, words: normalizeWords(name), description: false });
+    }
+    for (const description of option.descriptions) {
+      spellings.push({ option, text: description, words: normalizeWords(description), description: true });
+    }
+  }
+  return spellings.filter((spelling) => spelling.words.length > 0);
+}
+
+/** Options named as whole-word runs in the text; inside overlapping runs only the longest counts. */
+function wholeWordMatches(words: string[], spellings: Spelling[]): Map<string, string> {
+  const byFirstWord = new Map<string, Spelling[]>();
+  for (const spelling of spellings) {
+    if (spelling.description) continue;
+    const first = spelling.words[0]!;
+    byFirstWord.set(first, [...(byFirstWord.get(first) ?? []), spelling]);
+  }
+  const runs: { start: number; end: number; spelling: Spelling }[] = [];
+  for (let start = 0; start < words.length; start++) {
+    for (const spelling of byFirstWord.get(words[start]!) ?? []) {
+      const length = spelling.words.length;
+      if (start + length > words.length) continue;
+      let same = true;
+      for (let offset = 1; offset < length && same; offset++)
+        same = words[start + offset] === spelling.words[offset];
+      if (same) runs.push({ start, end: start + length, spelling });
+    }
+  }
+  // Runs come in start order; a run is inside a longer one if an earlier run reaches as far, or a run at
+  // the same start reaches further. One sweep keeps this linear in the number of runs.
+  const named = new Map<string, string>();
+  let furthestBefore = -1;
+  let index = 0;
+  while (index < runs.length) {
+    const start = runs[index]!.start;
+    let sameStartEnd = -1;
+    let next = index;
+    while (next < runs.length && runs[next]!.start === start)
+      sameStartEnd = Math.max(sameStartEnd, runs[next++]!.end);
+    for (let at = index; at < next; at++) {
+      const run = runs[at]!;
+      if (furthestBefore >= run.end || sameStartEnd > run.end) continue;
+      named.set(run.spelling.option.value, run.spelling.text);
+    }
+    furthestBefore = Math.max(furthestBefore, sameStartEnd);
+    index = next;
+  }
+  return named;
+}
+
+/** A unique option within a small edit distance, scaled to its length (none for very short names). */
+function nearMiss(words: string[], spellings: Spelling[]): MatchOutcome {
+  const text = words.join("");
+  const close = new Map<string, string>();
+  for (const spelling of spellings) {
+    if (spelling.description) continue;
+    const target = spelling.words.join("");
+    const allowed = target.length <= 3 ? 0 : target.length <= 5 ? 1 : target.length <= 10 ? 2 : 3;
+    if (allowed === 0 || Math.abs(target.length - text.length) > allowed) continue;
+    if (editDistance(text, target, allowed) <= allowed) close.set(spelling.option.value, spelling.text);
+  }
+  if (close.size !== 1) return { kind: "none" };
+  const [value, matched] = [...close][0]!;
+  return { kind: "typo", value, matched };
+}

@@ -1,0 +1,89 @@
+/**
+ * Every repair the parser can make, with its penalty. A result's score is the sum of its flags'
+ * penalties; the union arm and the candidate with the lowest score win. Penalties are ordered by how much
+ * each repair departs from what the model wrote: reading syntax (fences, fixed JSON) is free, reading a
+ * value in a nearby type costs 1, guessing from surrounding words costs more, inventing a value costs most.
+ */
+export const FLAG_PENALTIES = {
+  /** The value came from a markdown code fence. */
+  FromFence: 0,
+  /** The value was found inside prose (text before/after it ignored). */
+  FromProse: 0,
+  /** The JSON was repaired (detail lists the repairs). */
+  FixedJson: 0,
+  /** Several candidates fitted; the detail says which one was chosen and why. */
+  ChoseCandidate: 0,
+  /** A `@check` evaluated to false (the value is kept; see `checks`). */
+  CheckFailed: 0,
+  /** In prefix (partial) mode: a field not seen yet. */
+  Pending: 0,
+  /** The value was cut off (unterminated string, unclosed container, trailing number). */
+  Incomplete: 1,
+  /** Several objects were gathered into one list. */
+  CombinedCandidates: 1,
+  StringToInt: 1,
+  StringToFloat: 1,
+  /** A float for an int, rounded half away from zero. */
+  FloatToInt: 1,
+  /** A number pulled out of surrounding words or symbols (`"12 units"`, `"$1,299.99"`, `"50%"`). */
+  NumberFromText: 2,
+  StringToBool: 1,
+  /** `yes/no`, `y/n`, `on/off`, `1/0` read as a bool. */
+  BoolFromWord: 1,
+  /** `true`/`false` found among other words. */
+  BoolFromText: 2,
+  /** `"null"`, `"None"`, `""` read as null. */
+  StringToNull: 1,
+  /** A number or bool where a string was expected, kept as written. */
+  ScalarToString: 1,
+  /** An object or array where a string was expected, kept as JSON text. */
+  JsonToString: 2,
+  /** A single value where a list was expected: wrapped in a one-element list. */
+  SingleToList: 1,
+  /** A delimited string (commas, bullets, lines) split into list items. */
+  SplitString: 2,
+  /** A one-element list where a single value was expected. */
+  ListToSingle: 2,
+  /** A list item that did not fit was dropped (detail says why). */
+  ItemDropped: 1,
+  /** A map entry whose key or value did not fit was dropped. */
+  EntryDropped: 1,
+  /** An enum value or string literal matched ignoring case, spacing and punctuation. */
+  EnumCaseFold: 1,
+  /** An enum value matched through its description. */
+  EnumFromDescription: 1,
+  /** An enum value or literal named (as whole words) inside longer text. */
+  EnumSubstring: 2,
+  /** An enum value or literal matched despite a small typo. */
+  EnumEditDistance: 3,
+  /** A key that matches no field (ignored). */
+  ExtraKey: 1,
+  /** A key matched its field ignoring case, spacing and punctuation. */
+  KeyCaseFold: 1,
+  /** An object with a single entry where its value was expected (`{"answer": 42}` for an int). */
+  UnwrappedObject: 2,
+  /** A value placed in the only field of a single-field class. */
+  ImpliedKey: 2,
+  /** A missing optional field set to null. */
+  DefaultFromMissing: 1,
+  /** An optional field whose value did not fit, set to null (detail says why). */
+  DefaultFromInvalid: 3,
+  /** A missing (or null) required list or map set to empty. */
+  EmptyFromMissing: 100,
+} as const;
+
+export type FlagKind = keyof typeof FLAG_PENALTIES;
+
+/** One repair, where it happened and what it did. `path` is JSONPath-like: `$`, `$.skills[2]`. */
+export interface Flag {
+  kind: FlagKind;
+  path: string;
+  detail: string;
+}
+
+/** The score of a list of flags: the sum of their penalties. */
+export function scoreFlags(flags: readonly Flag[]): number {
+  let score = 0;
+  for (const flag of flags) score += FLAG_PENALTIES[flag.kind];
+  return score;
+}

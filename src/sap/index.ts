@@ -1,0 +1,29 @@
+/**
+ * Schema-Aligned Parser: any model answer → a value of the declared type, with every repair flagged, or a
+ * `SapParseError` that says where, what was expected, what was found, and carries the raw answer.
+ */
+
+export type { ConstraintEvaluator } from "./coerce/coerce-context.js";
+export type { CheckResult } from "./coerce/coerce-result.js";
+export { explainFlags } from "./explain-flags.js";
+export { FLAG_PENALTIES, type Flag, type FlagKind, scoreFlags } from "./flags.js";
+export { type Candidate, type CandidateOrigin, extractCandidates } from "./lenient/extract-candidates.js";
+export { type Fence, findFences } from "./lenient/find-fences.js";
+export { FixingParser, fixingParse, type ParsedRoot } from "./lenient/fixing-parser.js";
+export type {
+  ArrayNode,
+  BoolNode,
+  JsonishNode,
+  NullNode,
+  NumberNode,
+  ObjectNode,
+  StringNode,
+} from "./lenient/jsonish-node.js";
+export { nodeFromJson, nodeToJsonText } from "./lenient/jsonish-node.js";
+export { type ParseOptions, type ParseResult, parseValue } from "./parse-value.js";
+export {
+  SapConfigurationError,
+  type SapErrorCode,
+  SapParseError,
+  type SapParseErrorInit,
+} from "./sap-parse-error.js";

@@ -1,0 +1,156 @@
+import { findFences } from "./find-fences.js";
+import { FixingParser, type ParsedRoot } from "./fixing-parser.js";
+import { type JsonishNode, nodeFromJson, stringNode } from "./jsonish-node.js";
+
+/**
+ * Where a candidate came from. `json`: the whole answer is valid JSON. `fence`: a markdown code block.
+ * `prose`: a balanced object or array found in the text around fences. `combined`: all object candidates
+ * gathered into one array (for list targets answered one object at a time). `text`: the answer (or a
+ * fence's content) as plain text, for scalar targets.
+ */
+export type CandidateOrigin = "json" | "fence" | "prose" | "combined" | "text";
+
+/** One plausible reading of the answer. */
+export interface Candidate {
+  node: JsonishNode;
+  origin: CandidateOrigin;
+  /** Repairs the fixing parser made (empty when the source was valid JSON). */
+  repairs: string[];
+  /** Position in the answer; on equal scores the later candidate wins (final answers follow drafts). */
+  order: number;
+  /** The fence's language tag, for `fence` candidates. */
+  fenceTag?: string;
+  /** A candidate taken from inside a container that never closed (a stray `[` in prose, say). */
+  nested?: boolean;
+  /** Other text (prose) surrounds this candidate in the answer. */
+  surrounded?: boolean;
+  /** Where the candidate's root sits in the answer (absolute offsets), for parsed candidates. */
+  span?: { start: number; end: number };
+}
+
+/** How candidates rank on equal score: a fence beats prose, and any parse beats plain text. */
+export const ORIGIN_RANK: Record<CandidateOrigin, number> = {
+  json: 4,
+  fence: 3,
+  combined: 2,
+  prose: 2,
+  text: 0,
+};
+
+/**
+ * Text → all plausible candidates, never committing early: valid JSON (fast path, then nothing else is
+ * needed), else every fenced block, every balanced container in the prose around them, an array of all
+ * object candidates when there are several, and finally the text itself.
+ */
+export function extractCandidates(text: string): Candidate[] {
+  const json = tryJson(text);
+  if (json !== undefined) {
+    return [
+      { node: json, origin: "json", repairs: [], order: 0 },
+      { node: stringNode(text), origin: "text", repairs: [], order: 1 },
+    ];
+  }
+  const candidates: Candidate[] = [];
+  const first = text.search(/\S/);
+  const last = text.length - (text.length - text.trimEnd().length);
+  let proseStart = 0;
+  for (const fence of findFences(text)) {
+    addProse(candidates, text, proseStart, fence.start, first, last);
+    proseStart = fence.end;
+    const parsed = tryJson(fence.content);
+    if (parsed !== undefined) {
+      candidates.push({
+        node: parsed,
+        origin: "fence",
+        repairs: [],
+        order: fence.start,
+        fenceTag: fence.tag,
+      });
+      continue;
+    }
+    const roots = parseRoots(fence.content);
+    for (const candidate of candidatesFromRoots(roots, "fence", fence.start)) {
+      if (!fence.closed) candidate.repairs = [...candidate.repairs, "unclosed fence"];
+      candidate.fenceTag = fence.tag;
+      candidates.push(candidate);
+    }
+    if (roots.length === 0 && fence.content.trim() !== "") {
+      const content = fence.content.trim();
+      candidates.push({
+        node: stringNode(content, fence.closed),
+        origin: "text",
+        repairs: [],
+        order: fence.start,
+        fenceTag: fence.tag,
+      });
+    }
+  }
+  addProse(candidates, text, proseStart, text.length, first, last);
+  const objects = candidates.filter((candidate) => candidate.node.kind === "object" && !candidate.nested);
+  if (objects.length > 1) {
+    candidates.push({
+      node: { kind: "array", items: objects.map((candidate) => candidate.node), complete: true },
+      origin: "combined",
+      repairs: ["several objects gathered into a list"],
+      order: text.length,
+    });
+  }
+  candidates.push({ node: stringNode(text), origin: "text", repairs: [], order: text.length + 1 });
+  return candidates;
+}
+
+function addProse(
+  candidates: Candidate[],
+  text: string,
+  start: number,
+  end: number,
+  first: number,
+  last: number,
+): void {
+  if (end <= start) return;
+  const segment = text.slice(start, end);
+  if (!segment.includes("{") && !segment.includes("[")) return;
+  for (const candidate of candidatesFromRoots(parseRoots(segment), "prose", start)) {
+    const root = candidate.span!;
+    candidate.surrounded = root.start > first || root.end < last;
+    candidates.push(candidate);
+  }
+}
+
+function parseRoots(text: string): ParsedRoot[] {
+  const parser = new FixingParser();
+  parser.push(text);
+  return parser.end();
+}
+
+/**
+ * One candidate per root; a root that never closed (a stray bracket, or truncation) also offers the
+ * complete containers directly inside it, since the stray bracket may be the only thing wrong.
+ */
+function candidatesFromRoots(roots: ParsedRoot[], origin: "fence" | "prose", base: number): Candidate[] {
+  const found: Candidate[] = [];
+  for (const root of roots) {
+    const span = { start: base + root.start, end: base + root.end };
+    found.push({ node: root.node, origin, repairs: root.repairs, order: span.start, span });
+    if (root.node.complete) continue;
+    const children =
+      root.node.kind === "array" ? root.node.items : root.node.entries.map((entry) => entry[1]);
+    for (const child of children) {
+      if ((child.kind === "object" || child.kind === "array") && child.complete) {
+        found.push({ node: child, origin, repairs: root.repairs, order: span.start, span, nested: true });
+      }
+    }
+  }
+  return found;
+}
+
+/** Strict JSON, or `undefined`. Only texts that can start a JSON value are tried (exceptions are slow). */
+function tryJson(text: string): JsonishNode | undefined {
+  const first = text.trimStart()[0];
+  if (first === undefined || !/[[{"\d\-tfn]/.test(first)) return undefined;
+  try {
+    return nodeFromJson(JSON.parse(text));
+  } catch {
+    return undefined;
+  }
+}

@@ -1,0 +1,55 @@
+/** A markdown code fence found in a model's answer. */
+export interface Fence {
+  /** The info string after the opening backticks (`json`, `ts`, or empty). */
+  tag: string;
+  content: string;
+  /** Offsets of the whole fence (backticks included) in the text. */
+  start: number;
+  end: number;
+  /** False when the answer ended before the closing backticks. */
+  closed: boolean;
+}
+
+const TAG = /^[A-Za-z0-9_+.-]*/;
+
+/**
+ * Every ``` fence, with or without a language tag, closed or not. A closing fence is the first ``` that
+ * ends its line (so backticks inside a JSON string, which never end a line, do not cut the block); failing
+ * that, the next ``` anywhere (one-line fences); failing that, the fence runs to the end of the text.
+ */
+export function findFences(text: string): Fence[] {
+  const fences: Fence[] = [];
+  let from = 0;
+  while (from < text.length) {
+    const open = text.indexOf("```", from);
+    if (open < 0) break;
+    const tag = TAG.exec(text.slice(open + 3, open + 64))?.[0] ?? "";
+    let contentStart = open + 3 + tag.length;
+    const lineEnd = text.indexOf("\n", contentStart);
+    if (text.slice(contentStart, lineEnd < 0 ? text.length : lineEnd).trim() === "") {
+      contentStart = lineEnd < 0 ? text.length : lineEnd + 1;
+    }
+    const close = findClosing(text, contentStart);
+    if (close < 0) {
+      fences.push({ tag, content: text.slice(contentStart), start: open, end: text.length, closed: false });
+      break;
+    }
+    fences.push({ tag, content: text.slice(contentStart, close), start: open, end: close + 3, closed: true });
+    from = close + 3;
+  }
+  return fences;
+}
+
+function findClosing(text: string, from: number): number {
+  let search = from;
+  while (search < text.length) {
+    const candidate = text.indexOf("```", search);
+    if (candidate < 0) break;
+    let after = candidate + 3;
+    while (after < text.length && (text[after] === " " || text[after] === "\t" || text[after] === "\r"))
+      after++;
+    if (after >= text.length || text[after] === "\n") return candidate;
+    search = candidate + 3;
+  }
+  return text.indexOf("```", from);
+}

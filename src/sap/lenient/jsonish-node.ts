@@ -1,0 +1,137 @@
+/**
+ * The value tree the lenient stage produces: JSON's kinds, each node marked complete or incomplete
+ * (an unterminated string, a container closed only because the input ended, a number at the very end of
+ * the text that more digits could have followed). Objects keep their entries in order, duplicates
+ * included, so the coercer decides what a repeated key means.
+ */
+export type JsonishNode = StringNode | NumberNode | BoolNode | NullNode | ObjectNode | ArrayNode;
+
+export interface StringNode {
+  kind: "string";
+  value: string;
+  complete: boolean;
+}
+export interface NumberNode {
+  kind: "number";
+  value: number;
+  /** The digits as written (`1.0`, `1e3`), so a string target gets the model's own spelling. */
+  text: string;
+  complete: boolean;
+}
+export interface BoolNode {
+  kind: "bool";
+  value: boolean;
+  complete: boolean;
+}
+export interface NullNode {
+  kind: "null";
+  complete: boolean;
+}
+export interface ObjectNode {
+  kind: "object";
+  entries: [key: string, value: JsonishNode][];
+  complete: boolean;
+}
+export interface ArrayNode {
+  kind: "array";
+  items: JsonishNode[];
+  complete: boolean;
+}
+
+export function stringNode(value: string, complete = true): StringNode {
+  return { kind: "string", value, complete };
+}
+
+/**
+ * Convert a `JSON.parse` result into nodes (all complete). Iterative, so a 100,000-deep document does not
+ * overflow the call stack.
+ */
+export function nodeFromJson(value: unknown): JsonishNode {
+  const root = shallowNode(value);
+  const pending: [JsonishNode, unknown][] = [[root, value]];
+  while (pending.length > 0) {
+    const [node, source] = pending.pop()!;
+    if (node.kind === "array") {
+      for (const item of source as unknown[]) {
+        const child = shallowNode(item);
+        node.items.push(child);
+        if (child.kind === "array" || child.kind === "object") pending.push([child, item]);
+      }
+    } else if (node.kind === "object") {
+      const record = source as Record<string, unknown>;
+      for (const key of Object.keys(record)) {
+        const item = record[key];
+        const child = shallowNode(item);
+        node.entries.push([key, child]);
+        if (child.kind === "array" || child.kind === "object") pending.push([child, item]);
+      }
+    }
+  }
+  return root;
+}
+
+function shallowNode(value: unknown): JsonishNode {
+  if (value === null) return { kind: "null", complete: true };
+  switch (typeof value) {
+    case "string":
+      return { kind: "string", value, complete: true };
+    case "number":
+      return { kind: "number", value, text: String(value), complete: true };
+    case "boolean":
+      return { kind: "bool", value, complete: true };
+    default:
+      return Array.isArray(value)
+        ? { kind: "array", items: [], complete: true }
+        : { kind: "object", entries: [], complete: true };
+  }
+}
+
+/**
+ * Print a node as compact JSON (iteratively). Used when a string target receives an object or array, and
+ * to describe what was found in error messages; `limit` stops early for previews.
+ */
+export function nodeToJsonText(node: JsonishNode, limit = Number.POSITIVE_INFINITY): string {
+  let out = "";
+  // A work list of nodes and literal text pieces, so nesting depth never reaches the call stack.
+  const work: (JsonishNode | string)[] = [node];
+  while (work.length > 0 && out.length <= limit) {
+    const next = work.pop()!;
+    if (typeof next === "string") {
+      out += next;
+      continue;
+    }
+    switch (next.kind) {
+      case "string":
+        out += JSON.stringify(next.value);
+        break;
+      case "number":
+        out += next.text;
+        break;
+      case "bool":
+        out += String(next.value);
+        break;
+      case "null":
+        out += "null";
+        break;
+      case "array":
+        out += "[";
+        work.push("]");
+        for (let index = next.items.length - 1; index >= 0; index--) {
+          work.push(next.items[index]!);
+          if (index > 0) work.push(",");
+        }
+        break;
+      case "object":
+        out += "{";
+        work.push("}");
+        for (let index = next.entries.length - 1; index >= 0; index--) {
+          const [key, value] = next.entries[index]!;
+          work.push(value);
+          work.push(`${JSON.stringify(key)}:`);
+          if (index > 0) work.push(",");
+        }
+        break;
+    }
+  }
+  return out.length > limit ? `${out.slice(0, limit)}…` : out;
+}

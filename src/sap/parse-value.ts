@@ -1,0 +1,176 @@
+import { type Ir, IrIndex, type Type } from "../ir/index.js";
+import type { ConstraintEvaluator } from "./coerce/coerce-context.js";
+import {
+  addFlag,
+  type CheckResult,
+  type CoerceIssue,
+  type CoerceSuccess,
+  describeNode,
+} from "./coerce/coerce-result.js";
+import { coercers } from "./coerce/coercer-table.js";
+import { createCoerceContext } from "./coerce/create-coerce-context.js";
+import type { Flag } from "./flags.js";
+import { type Candidate, extractCandidates, ORIGIN_RANK } from "./lenient/extract-candidates.js";
+import { stringNode } from "./lenient/jsonish-node.js";
+import { SapParseError } from "./sap-parse-error.js";
+
+export interface ParseOptions {
+  /**
+   * Prefix mode: the text is the beginning of an answer still being written. Fields not written yet are
+   * null (lists `[]`) with a `Pending` flag instead of errors, and an answer with nothing usable yet is
+   * `null`.
+   */
+  partial?: boolean;
+  /** Evaluates `@check`/`@assert` expressions; required when the type has any. */
+  constraintEvaluator?: ConstraintEvaluator;
+}
+
+export interface ParseResult {
+  value: unknown;
+  /** Every repair made, with where and what; empty for a perfect answer. */
+  flags: Flag[];
+  /** Sum of the flags' penalties (0 = the answer was exactly the type). */
+  score: number;
+  /** Results of every `@check` and `@assert` evaluated. */
+  checks: CheckResult[];
+}
+
+const indexes = new WeakMap<Ir, IrIndex>();
+
+function indexOf(ir: Ir | IrIndex): IrIndex {
+  if (ir instanceof IrIndex) return ir;
+  let index = indexes.get(ir);
+  if (!index) {
+    index = new IrIndex(ir);
+    indexes.set(ir, index);
+  }
+  return index;
+}
+
+/**
+ * Parse a model's answer into a value of `type`: read every plausible candidate out of the text (valid
+ * JSON, fences, objects in prose, the text itself), coerce each toward the type, and keep the one with the
+ * lowest score (ties: a fence beats prose, else the later candidate). Throws `SapParseError` — with the
+ * path, the expected type, what was found and the raw text — when no candidate fits.
+ */
+export function parseValue(
+  text: string,
+  type: Type,
+  ir: Ir | IrIndex,
+  options: ParseOptions = {},
+): ParseResult {
+  const context = createCoerceContext(indexOf(ir), coercers, options);
+  const plainText = context.acceptsPlainText(type);
+  let chosen: { result: CoerceSuccess; candidate: Candidate } | undefined;
+  let fitted = 0;
+  const failures: { issue: CoerceIssue; candidate: Candidate }[] = [];
+  for (const candidate of extractCandidates(text)) {
+    if (candidate.origin === "text" && !plainText) continue;
+    context.active.clear();
+    const coerced = context.coerce(type, candidate.node, "$");
+    if (!coerced.ok) {
+      failures.push({ issue: coerced.issue, candidate });
+      continue;
+    }
+    const result = withOriginFlags(coerced, candidate);
+    fitted++;
+    if (!chosen || better(result, candidate, chosen.result, chosen.candidate)) chosen = { result, candidate };
+    // Valid JSON that fits exactly: nothing else can do better.
+    if (candidate.origin === "json" && result.score === 0) break;
+  }
+  if (chosen) {
+    let result = chosen.result;
+    if (fitted > 1) {
+      result = addFlag(
+        result,
+        "ChoseCandidate",
+        "$",
+        `${fitted} readings of the answer fit; chose ${describeOrigin(chosen.candidate)} (lowest score)`,
+      );
+    }
+    return { value: result.value, flags: [...result.flags], score: result.score, checks: [...result.checks] };
+  }
+  if (options.partial) {
+    return {
+      value: null,
+      flags: [{ kind: "Pending", path: "$", detail: "nothing usable written yet" }],
+      score: 0,
+      checks: [],
+    };
+  }
+  throw new SapParseError({ ...reportedIssue(text, failures, context.describe(type)), raw: text });
+}
+
+function rank(candidate: Candidate): number {
+  if (candidate.origin === "text") return candidate.fenceTag === undefined ? 0 : 1;
+  return ORIGIN_RANK[candidate.origin];
+}
+
+function better(
+  result: CoerceSuccess,
+  candidate: Candidate,
+  best: CoerceSuccess,
+  bestCandidate: Candidate,
+): boolean {
+  if (result.score !== best.score) return result.score < best.score;
+  if (rank(candidate) !== rank(bestCandidate)) return rank(candidate) > rank(bestCandidate);
+  return candidate.order >= bestCandidate.order;
+}
+
+function withOriginFlags(result: CoerceSuccess, candidate: Candidate): CoerceSuccess {
+  let flagged = result;
+  if (candidate.origin === "fence" || (candidate.origin === "text" && candidate.fenceTag !== undefined)) {
+    flagged = addFlag(flagged, "FromFence", "$", `read from a \`\`\`${candidate.fenceTag ?? ""} code block`);
+  } else if (candidate.origin === "prose" && candidate.surrounded) {
+    flagged = addFlag(flagged, "FromProse", "$", "found inside the surrounding text");
+  } else if (candidate.origin === "combined") {
+    flagged = addFlag(
+      flagged,
+      "CombinedCandidates",
+      "$",
+      "several objects in the answer gathered into one list",
+    );
+  }
+  const repairs = candidate.repairs.filter((repair) => repair !== "several objects gathered into a list");
+  if (repairs.length > 0) flagged = addFlag(flagged, "FixedJson", "$", `repaired: ${repairs.join(", ")}`);
+  return flagged;
+}
+
+function describeOrigin(candidate: Candidate): string {
+  switch (candidate.origin) {
+    case "json":
+      return "the whole answer as JSON";
+    case "fence":
+      return "the code block";
+    case "prose":
+      return "the value found in the text";
+    case "combined":
+      return "all objects as one list";
+    case "text":
+      return candidate.fenceTag === undefined ? "the answer as plain text" : "the code block's text";
+  }
+}
+
+/** The failure worth reporting: the one that got deepest into the value, then the best-ranked reading. */
+function reportedIssue(
+  text: string,
+  failures: { issue: CoerceIssue; candidate: Candidate }[],
+  expected: string,
+): CoerceIssue {
+  if (failures.length === 0) {
+    if (text.trim() === "") return { code: "empty-answer", path: "$", expected, found: "an empty answer" };
+    return {
+      code: "type-mismatch",
+      path: "$",
+      expected,
+      found: `text with no JSON object or list: ${describeNode(stringNode(text))}`,
+    };
+  }
+  let best = failures[0]!;
+  for (const failure of failures.slice(1)) {
+    const depth = failure.issue.path.length - best.issue.path.length;
+    if (depth > 0 || (depth === 0 && rank(failure.candidate) > rank(best.candidate))) best = failure;
+  }
+  if (text.trim() === "") return { ...best.issue, code: "empty-answer", found: "an empty answer" };
+  return best.issue;
+}

@@ -1,0 +1,99 @@
+/** Stable codes for why an answer could not be parsed; match on these, not on messages. */
+export type SapErrorCode =
+  /** The answer was empty (or only whitespace). */
+  | "empty-answer"
+  /** A value of another shape was found (a list for an object, words for a number). */
+  | "type-mismatch"
+  /** A required field was never written. */
+  | "missing-field"
+  /** The text names no value of the enum (or literal). */
+  | "enum-no-match"
+  /** The text names two or more different values of the enum; guessing would be silently wrong. */
+  | "enum-ambiguous"
+  /** Several different numbers where one was expected. */
+  | "number-ambiguous"
+  /** Every item of a non-empty list (or entry of a map) failed. */
+  | "all-items-failed"
+  /** An `@assert` evaluated to false. */
+  | "assert-failed"
+  /** A value would have to contain itself (a single-field class wrapping itself). */
+  | "circular"
+  /** Nesting deeper than the parser follows. */
+  | "too-deep"
+  /** A type that text cannot produce (media). */
+  | "unsupported-type";
+
+const BRAND = Symbol.for("sapling.SapParseError");
+
+export interface SapParseErrorInit {
+  code: SapErrorCode;
+  path: string;
+  expected: string;
+  found: string;
+  raw: string;
+  detail?: string;
+}
+
+/**
+ * The model's answer does not hold a value of the target type. Carries where (`path`), what was expected
+ * and found, and the raw answer, so a caller can log it, retry, or show it.
+ */
+export class SapParseError extends Error {
+  readonly code: SapErrorCode;
+  /** JSONPath-like location (`$`, `$.work_history[0].decision`). */
+  readonly path: string;
+  readonly expected: string;
+  readonly found: string;
+  /** The model's raw answer, always attached. */
+  readonly raw: string;
+  readonly detail: string | undefined;
+  readonly [BRAND] = true;
+
+  constructor(init: SapParseErrorInit) {
+    super(formatMessage(init));
+    this.name = "SapParseError";
+    this.code = init.code;
+    this.path = init.path;
+    this.expected = init.expected;
+    this.found = init.found;
+    this.raw = init.raw;
+    this.detail = init.detail;
+  }
+
+  /** `instanceof` that also works across two copies of the package. */
+  static isInstance(value: unknown): value is SapParseError {
+    return typeof value === "object" && value !== null && (value as Record<symbol, unknown>)[BRAND] === true;
+  }
+}
+
+function formatMessage(init: SapParseErrorInit): string {
+  const where = init.path === "$" ? "" : ` at ${init.path}`;
+  const detail = init.detail ? ` ${init.detail}` : "";
+  return (
+    `Could not parse the model's answer${where}: expected ${init.expected}, found ${init.found}.${detail} ` +
+    "The raw answer is in `error.raw`; check the prompt asks for this shape (ctx.output_format) or relax the type."
+  );
+}
+
+const CONFIG_BRAND = Symbol.for("sapling.SapConfigurationError");
+
+/**
+ * The parser was called in a way that cannot work whatever the answer is: a type with `@check`/`@assert`
+ * but no `constraintEvaluator`, or a type naming a class/enum/alias the IR does not declare.
+ */
+export class SapConfigurationError extends Error {
+  readonly code: "constraint-evaluator-missing" | "unknown-type";
+  readonly [CONFIG_BRAND] = true;
+
+  constructor(code: SapConfigurationError["code"], message: string) {
+    super(message);
+    this.name = "SapConfigurationError";
+    this.code = code;
+  }
+
+  static isInstance(value: unknown): value is SapConfigurationError {
+    return (
+      typeof value === "object" && value !== null && (value as Record<symbol, unknown>)[CONFIG_BRAND] === true
+    );
+  }
+}
