@@ -46,6 +46,8 @@ export interface MockLlmServer {
   pendingAnswers(): number;
   /** Sockets currently open (client connections, kept alive or not). */
   connectionCount(): number;
+  /** Requests still being answered: neither finished nor closed by the client. */
+  activeRequests(): number;
   /** Stops listening, cancels pending delays and destroys every open socket. */
   close(): Promise<void>;
 }
@@ -57,6 +59,7 @@ export async function startMockLlmServer(options: MockLlmServerOptions = {}): Pr
   const requests: RecordedRequest[] = [];
   const sockets = new Set<Socket>();
   const timers = new Set<ReturnType<typeof setTimeout>>();
+  const active = new Set<ServerResponse>();
   let answerCount = 0;
   let closed = false;
 
@@ -78,6 +81,14 @@ export async function startMockLlmServer(options: MockLlmServerOptions = {}): Pr
       timers.add(timer);
       response.once("close", onClose);
     });
+  };
+
+  /**
+   * A reset discards data still in flight, so chunks already written are given a moment to reach the client
+   * first: the test then sees "some text, then a reset", the shape of a real mid-stream failure.
+   */
+  const resetAfterDelivery = async (incoming: IncomingMessage, response: ServerResponse): Promise<void> => {
+    if (await sleep(30, response)) resetConnection(incoming);
   };
 
   const takeAnswer = (request: RecordedRequest): MockAnswer | undefined =>
@@ -181,7 +192,8 @@ export async function startMockLlmServer(options: MockLlmServerOptions = {}): Pr
     for (const frame of wire.streamStart(context)) response.write(frame);
     if (!(await sleep(scripted.firstTokenDelayMs ?? 0, response))) return;
     for (const [index, chunk] of chunks.entries()) {
-      if (fault?.type === "reset" && index === fault.afterChunks) return resetConnection(incoming);
+      if (fault?.type === "reset" && index === fault.afterChunks)
+        return resetAfterDelivery(incoming, response);
       if (fault?.type === "malformed" && index === fault.afterChunks) {
         response.end('data: {"unterminated": "event\n\n');
         return;
@@ -189,7 +201,7 @@ export async function startMockLlmServer(options: MockLlmServerOptions = {}): Pr
       if (index > 0 && !(await sleep(scripted.chunkDelayMs ?? 0, response))) return;
       response.write(wire.streamChunk(context, chunk, index));
     }
-    if (fault?.type === "reset") return resetConnection(incoming);
+    if (fault?.type === "reset") return resetAfterDelivery(incoming, response);
     if (fault?.type === "malformed") {
       response.end('data: {"unterminated": "event\n\n');
       return;
@@ -199,6 +211,8 @@ export async function startMockLlmServer(options: MockLlmServerOptions = {}): Pr
   };
 
   const server = createServer((incoming, response) => {
+    active.add(response);
+    response.on("close", () => active.delete(response));
     handle(incoming, response).catch((error: unknown) => {
       if (!response.headersSent)
         sendJson(response, 500, { error: { message: `mock LLM server failed: ${String(error)}` } });
@@ -230,6 +244,7 @@ export async function startMockLlmServer(options: MockLlmServerOptions = {}): Pr
       routeQueues.anthropic.length +
       routeQueues.gemini.length,
     connectionCount: () => sockets.size,
+    activeRequests: () => active.size,
     close: async () => {
       if (closed) return;
       closed = true;

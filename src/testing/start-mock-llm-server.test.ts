@@ -1,0 +1,298 @@
+/**
+ * Every fault of the mock server, observed through the real provider adapters over a real socket, for each
+ * wire format the server speaks.
+ */
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import {
+  createLanguageModel,
+  type LanguageModel,
+  LlmAbortError,
+  LlmConnectionError,
+  LlmError,
+  LlmHttpError,
+  LlmMalformedResponseError,
+  LlmTimeoutError,
+  type StreamEvent,
+} from "../llm/index.js";
+import type { ChatMessage } from "../util/index.js";
+import {
+  answer,
+  cutByLength,
+  hang,
+  malformedStream,
+  rateLimited,
+  resetMidStream,
+  serverError,
+  slowFirstToken,
+} from "./mock-answer.js";
+import { type MockLlmServer, startMockLlmServer } from "./start-mock-llm-server.js";
+
+const apiKey = "sk-test-SECRET-0123456789";
+const messages: ChatMessage[] = [
+  { role: "system", parts: [{ type: "text", text: "Answer briefly." }] },
+  { role: "user", parts: [{ type: "text", text: "Say hello." }] },
+];
+
+const providers = [
+  { route: "openai", provider: "openai", lengthReason: "length" },
+  { route: "anthropic", provider: "anthropic", lengthReason: "max_tokens" },
+  { route: "gemini", provider: "google-ai", lengthReason: "MAX_TOKENS" },
+] as const;
+
+let server: MockLlmServer;
+beforeAll(async () => {
+  server = await startMockLlmServer();
+});
+afterAll(async () => {
+  await server.close();
+});
+
+async function collect(model: LanguageModel, signal?: AbortSignal): Promise<StreamEvent[]> {
+  const events: StreamEvent[] = [];
+  for await (const event of model.stream(messages, signal === undefined ? {} : { signal }))
+    events.push(event);
+  return events;
+}
+
+async function failure(promise: Promise<unknown>): Promise<LlmError> {
+  try {
+    await promise;
+  } catch (error) {
+    if (LlmError.isInstance(error)) return error;
+    throw error;
+  }
+  throw new Error("expected the call to fail");
+}
+
+async function waitFor(condition: () => boolean, timeoutMs = 2000): Promise<void> {
+  const start = Date.now();
+  while (!condition()) {
+    if (Date.now() - start > timeoutMs) throw new Error("condition not reached in time");
+    await new Promise((resolve) => setTimeout(resolve, 10));
+  }
+}
+
+for (const { route, provider, lengthReason } of providers) {
+  describe(`${provider} against the mock server`, () => {
+    const model = (extra: Record<string, unknown> = {}) =>
+      createLanguageModel(
+        provider,
+        { model: "test-model", base_url: server.baseUrls[route], api_key: apiKey, ...extra },
+        { fetch },
+      );
+
+    it("answers a whole request and records it", async () => {
+      server.scriptFor(route, answer("Hello, world!", { usage: { inputTokens: 11, outputTokens: 4 } }));
+      const result = await model().generate(messages);
+      expect(result).toMatchObject({
+        text: "Hello, world!",
+        finishReason: "stop",
+        usage: { inputTokens: 11, outputTokens: 4 },
+        model: "test-model",
+      });
+      const recorded = server.requests[server.requests.length - 1];
+      expect(recorded).toMatchObject({ route, stream: false, model: "test-model" });
+    });
+
+    it("streams the scripted chunks as text deltas, then usage and finish", async () => {
+      server.scriptFor(
+        route,
+        answer("", { chunks: ["Hel", "lo, ", "world", "!"], usage: { inputTokens: 9, outputTokens: 4 } }),
+      );
+      const events = await collect(model());
+      expect(events.filter((event) => event.type === "text-delta").map((event) => event.text)).toEqual([
+        "Hel",
+        "lo, ",
+        "world",
+        "!",
+      ]);
+      expect(events[events.length - 1]).toMatchObject({
+        type: "finish",
+        finishReason: "stop",
+        usage: { inputTokens: 9, outputTokens: 4 },
+        model: "test-model",
+      });
+      expect(server.requests[server.requests.length - 1]?.stream).toBe(true);
+    });
+
+    it("429: an HTTP error with status and retry-after, without the API key", async () => {
+      server.scriptFor(route, rateLimited(3));
+      const error = await failure(collect(model()));
+      expect(LlmHttpError.isInstance(error)).toBe(true);
+      expect(error).toMatchObject({ code: "llm_http_error", status: 429, retryAfterMs: 3000 });
+      expect(`${error.message} ${(error as LlmHttpError).body}`).not.toContain(apiKey);
+    });
+
+    it("500: an HTTP error with status and body", async () => {
+      server.scriptFor(route, serverError(500, "boom"));
+      const error = await failure(model().generate(messages));
+      expect(error).toMatchObject({ code: "llm_http_error", status: 500, retryAfterMs: undefined });
+      expect((error as LlmHttpError).body).toContain("boom");
+    });
+
+    it("a connection reset mid-stream is a typed connection error after the first delta", async () => {
+      server.scriptFor(route, resetMidStream("abcdefghijklmnop", 1, { chunkSize: 4 }));
+      const seen: string[] = [];
+      const error = await failure(
+        (async () => {
+          for await (const event of model().stream(messages))
+            if (event.type === "text-delta") seen.push(event.text);
+        })(),
+      );
+      expect(LlmConnectionError.isInstance(error)).toBe(true);
+      expect(seen).toEqual(["abcd"]);
+    });
+
+    it("a reset before a whole answer is a typed connection error", async () => {
+      server.scriptFor(route, resetMidStream("never sent", 0));
+      expect((await failure(model().generate(messages))).code).toBe("llm_connection_error");
+    });
+
+    it("a slow first token trips time_to_first_token_timeout_ms promptly", async () => {
+      server.scriptFor(route, slowFirstToken("late", 5000));
+      const started = Date.now();
+      const error = await failure(collect(model({ http: { time_to_first_token_timeout_ms: 150 } })));
+      expect(LlmTimeoutError.isInstance(error)).toBe(true);
+      expect(error).toMatchObject({ timeout: "time_to_first_token", timeoutMs: 150 });
+      expect(Date.now() - started).toBeLessThan(2000);
+    });
+
+    it("a malformed SSE event is a typed malformed-response error", async () => {
+      server.scriptFor(route, malformedStream("good text before the break", 1));
+      const error = await failure(collect(model()));
+      expect(LlmMalformedResponseError.isInstance(error)).toBe(true);
+      expect((error as LlmMalformedResponseError).raw).toContain("unterminated");
+    });
+
+    it("a malformed whole answer is a typed malformed-response error", async () => {
+      server.scriptFor(route, { text: "x", fault: { type: "malformed", afterChunks: 0 } });
+      expect((await failure(model().generate(messages))).code).toBe("llm_malformed_response");
+    });
+
+    it(`an answer cut by the token limit finishes with "length" (${lengthReason} on the wire)`, async () => {
+      server.scriptFor(route, cutByLength('{"items": ["a", "b', { chunkSize: 5 }), cutByLength("partial"));
+      const events = await collect(model({ finish_reason_deny_list: [lengthReason] }));
+      const finish = events[events.length - 1];
+      expect(finish).toMatchObject({ type: "finish", finishReason: "length", rawFinishReason: lengthReason });
+      const whole = await model().generate(messages);
+      expect(whole).toMatchObject({ finishReason: "length", rawFinishReason: lengthReason });
+      expect(model({ finish_reason_deny_list: [lengthReason] }).isFinishReasonAllowed(lengthReason)).toBe(
+        false,
+      );
+    });
+
+    it("abort ends a stream promptly and the server sees the connection close", async () => {
+      server.scriptFor(route, answer("x".repeat(400), { chunkSize: 4, chunkDelayMs: 100 }));
+      const controller = new AbortController();
+      let abortedAt = 0;
+      const error = await failure(
+        (async () => {
+          for await (const event of model().stream(messages, { signal: controller.signal })) {
+            if (event.type === "text-delta" && abortedAt === 0) {
+              abortedAt = Date.now();
+              controller.abort();
+            }
+          }
+        })(),
+      );
+      expect(LlmAbortError.isInstance(error)).toBe(true);
+      expect(Date.now() - abortedAt).toBeLessThan(100);
+      // The answer would take 10 s; the server only stops early because the client closed the connection.
+      await waitFor(() => server.activeRequests() === 0);
+    });
+
+    it("a stuck upstream trips connect_timeout_ms", async () => {
+      server.scriptFor(route, hang());
+      const error = await failure(model({ http: { connect_timeout_ms: 100 } }).generate(messages));
+      expect(error).toMatchObject({ code: "llm_timeout", timeout: "connect" });
+    });
+
+    it("a long gap between chunks trips idle_timeout_ms", async () => {
+      server.scriptFor(route, answer("abcdefgh", { chunkSize: 2, chunkDelayMs: 1000 }));
+      const error = await failure(collect(model({ http: { idle_timeout_ms: 150 } })));
+      expect(error).toMatchObject({ code: "llm_timeout", timeout: "idle" });
+    });
+
+    it("a slow whole answer trips request_timeout_ms", async () => {
+      server.scriptFor(route, answer("late", { headersDelayMs: 2000 }));
+      const error = await failure(model({ http: { request_timeout_ms: 100 } }).generate(messages));
+      expect(error).toMatchObject({ code: "llm_timeout", timeout: "request" });
+    });
+  });
+}
+
+describe("mock LLM server", () => {
+  it("answers 500 with an explanation when nothing was scripted", async () => {
+    const local = await startMockLlmServer();
+    try {
+      const response = await fetch(`${local.baseUrls.openai}/chat/completions`, {
+        method: "POST",
+        body: JSON.stringify({ model: "m", messages: [] }),
+      });
+      expect(response.status).toBe(500);
+      expect(await response.text()).toContain("no scripted answer");
+    } finally {
+      await local.close();
+    }
+  });
+
+  it("serves route queues before the shared queue, then the respond function", async () => {
+    const local = await startMockLlmServer({ respond: (request) => answer(`echo ${request.model}`) });
+    try {
+      local.script(answer("shared"));
+      local.scriptFor("openai", answer("routed"));
+      const model = createLanguageModel(
+        "openai",
+        { model: "m1", base_url: local.baseUrls.openai },
+        { fetch },
+      );
+      expect((await model.generate(messages)).text).toBe("routed");
+      expect((await model.generate(messages)).text).toBe("shared");
+      expect((await model.generate(messages)).text).toBe("echo m1");
+      expect(local.pendingAnswers()).toBe(0);
+    } finally {
+      await local.close();
+    }
+  });
+
+  it("records headers, query and body", async () => {
+    const local = await startMockLlmServer({ defaultAnswer: answer("ok") });
+    try {
+      const model = createLanguageModel(
+        "google-ai",
+        {
+          model: "gemini-x",
+          base_url: local.baseUrls.gemini,
+          api_key: "AIza-key",
+          query_params: { trace: "1" },
+        },
+        { fetch },
+      );
+      await model.generate(messages);
+      expect(local.requests[0]).toMatchObject({
+        route: "gemini",
+        path: "/v1beta/models/gemini-x:generateContent",
+        query: { trace: "1" },
+        model: "gemini-x",
+        stream: false,
+      });
+      expect(local.requests[0]?.headers["x-goog-api-key"]).toBe("AIza-key");
+      expect(local.requests[0]?.body).toHaveProperty("system_instruction");
+    } finally {
+      await local.close();
+    }
+  });
+
+  it("close() destroys open sockets, including a hanging request's, and leaves none", async () => {
+    const local = await startMockLlmServer({ defaultAnswer: answer("ok") });
+    const model = createLanguageModel("openai", { model: "m", base_url: local.baseUrls.openai }, { fetch });
+    await model.generate(messages);
+    local.script(hang());
+    const pending = failure(model.generate(messages));
+    await waitFor(() => local.requests.length === 2);
+    expect(local.connectionCount()).toBeGreaterThan(0);
+    await local.close();
+    expect(local.connectionCount()).toBe(0);
+    expect((await pending).code).toBe("llm_connection_error");
+  });
+});
