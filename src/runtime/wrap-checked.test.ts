@@ -1,0 +1,47 @@
+import { describe, expect, it } from "vitest";
+import { emptyIr, type Ir, IrIndex, t, type Type } from "../ir/index.js";
+import { hasChecks, wrapChecked } from "./wrap-checked.js";
+
+const adult: Type = {
+  ...t.int(),
+  attrs: { constraints: [{ level: "check", label: "adult", expression: "this >= 18" }] },
+};
+const ir: Ir = {
+  ...emptyIr(),
+  classes: [
+    {
+      name: "Person",
+      fields: [
+        { name: "name", type: t.string() },
+        { name: "age", type: adult },
+      ],
+      dynamic: false,
+      constraints: [],
+    },
+  ],
+};
+const index = new IrIndex(ir);
+// A stand-in for the prompt room's Jinja evaluator that knows the one expression these cases use.
+const evaluate = (expression: string, value: unknown): boolean => {
+  if (expression !== "this >= 18") throw new Error(`unexpected expression ${expression}`);
+  return (value as number) >= 18;
+};
+
+describe("wrapChecked", () => {
+  it("wraps checked fields as Checked values inside classes and lists, leaving the rest plain", () => {
+    const people = [
+      { name: "Ada", age: 36 },
+      { name: "Kid", age: 9 },
+    ];
+    expect(wrapChecked(people, t.list(t.classRef("Person")), index, evaluate)).toEqual([
+      { name: "Ada", age: { value: 36, checks: { adult: { name: "adult", expr: "this >= 18", status: "succeeded" } } } },
+      { name: "Kid", age: { value: 9, checks: { adult: { name: "adult", expr: "this >= 18", status: "failed" } } } },
+    ]);
+  });
+
+  it("keeps null (a field not written yet) as null, and reports whether a type needs the walk", () => {
+    expect(wrapChecked({ name: "A", age: null }, t.classRef("Person"), index, evaluate)).toEqual({ name: "A", age: null });
+    expect(hasChecks(t.map(t.string(), t.classRef("Person")), index)).toBe(true);
+    expect(hasChecks(t.list(t.string()), index)).toBe(false);
+  });
+});

@@ -1,0 +1,99 @@
+import type { IrIndex, Type } from "../ir/index.js";
+
+/** Evaluates a constraint expression with `this` bound to the value (the prompt room's evaluator). */
+export type ConstraintEvaluator = (expression: string, value: unknown) => boolean;
+
+/** One `@check` outcome, in BAML's shape. */
+export interface CheckOutcome {
+  name: string;
+  expr: string;
+  status: "succeeded" | "failed";
+}
+
+/**
+ * Wraps every value whose type carries labelled `@check`s as BAML's `Checked<T>`:
+ * `{ value, checks: { label: { name, expr, status } } }` — the shape the generated types declare. The
+ * parser keeps values plain (it records check results on the side), so this walks the parsed value along
+ * its type. Checks see the plain value, as in BAML. `null` (not written yet, in partials) stays `null`.
+ * Union arms are not descended into: which arm a value took is the parser's knowledge, not the value's.
+ */
+export function wrapChecked(value: unknown, type: Type, index: IrIndex, evaluate: ConstraintEvaluator): unknown {
+  if (value === null || value === undefined) return value;
+  const inner = wrapChildren(value, type, index, evaluate);
+  const checks = (type.attrs?.constraints ?? []).filter(
+    (constraint) => constraint.level === "check" && constraint.label !== undefined,
+  );
+  if (checks.length === 0) return inner;
+  const outcomes: Record<string, CheckOutcome> = {};
+  for (const check of checks) {
+    const label = check.label as string;
+    let passed = false;
+    try {
+      passed = evaluate(check.expression, value) === true;
+    } catch {
+      // An expression that cannot be evaluated did not pass; the parser already flagged it.
+    }
+    outcomes[label] = { name: label, expr: check.expression, status: passed ? "succeeded" : "failed" };
+  }
+  return { value: inner, checks: outcomes };
+}
+
+function wrapChildren(value: unknown, type: Type, index: IrIndex, evaluate: ConstraintEvaluator): unknown {
+  switch (type.kind) {
+    case "optional":
+      return wrapChecked(value, type.inner, index, evaluate);
+    case "alias":
+      return wrapChecked(value, index.getAlias(type.name).type, index, evaluate);
+    case "list":
+      return Array.isArray(value) ? value.map((item) => wrapChecked(item, type.item, index, evaluate)) : value;
+    case "map": {
+      if (!isRecord(value)) return value;
+      const result: Record<string, unknown> = {};
+      for (const [key, item] of Object.entries(value)) result[key] = wrapChecked(item, type.value, index, evaluate);
+      return result;
+    }
+    case "class": {
+      if (!isRecord(value)) return value;
+      const declared = index.classes.get(type.name);
+      if (!declared) return value;
+      const result: Record<string, unknown> = { ...value };
+      for (const field of declared.fields) {
+        if (field.name in result) result[field.name] = wrapChecked(result[field.name], field.type, index, evaluate);
+      }
+      return result;
+    }
+    default:
+      return value;
+  }
+}
+
+function isRecord(value: unknown): value is Record<string, unknown> {
+  return typeof value === "object" && value !== null && !Array.isArray(value);
+}
+
+/** Whether any type reachable from `type` has a labelled `@check` (so most values skip the walk). */
+export function hasChecks(type: Type, index: IrIndex, seen = new Set<string>()): boolean {
+  if (type.attrs?.constraints?.some((constraint) => constraint.level === "check" && constraint.label !== undefined)) {
+    return true;
+  }
+  switch (type.kind) {
+    case "optional":
+      return hasChecks(type.inner, index, seen);
+    case "list":
+      return hasChecks(type.item, index, seen);
+    case "map":
+      return hasChecks(type.value, index, seen);
+    case "union":
+      return false;
+    case "alias":
+    case "class": {
+      const key = `${type.kind}:${type.name}`;
+      if (seen.has(key)) return false;
+      seen.add(key);
+      if (type.kind === "alias") return hasChecks(index.getAlias(type.name).type, index, seen);
+      return (index.classes.get(type.name)?.fields ?? []).some((field) => hasChecks(field.type, index, seen));
+    }
+    default:
+      return false;
+  }
+}
