@@ -1,14 +1,15 @@
 /**
- * Golden generated clients: each folder under test/fixtures/codegen/ holds a project (`project.ts`: its
- * IR, with the `.baml` it stands for in a comment; `typeChecks`: type-level assertions about the generated
- * types) and the expected `baml_client/`. `UPDATE_EXPECT=1` rewrites the expected files. Every client is
- * then type-checked under strict settings together with its type-level assertions.
+ * Golden generated clients: each folder under test/fixtures/codegen/ holds a project (`baml_src/`), the
+ * expected `baml_client/`, and `type-checks.ts` (type-level assertions about the generated types, as a
+ * snippet compiled next to the client). `UPDATE_EXPECT=1` rewrites the expected files. Every client is then
+ * type-checked under strict settings together with its assertions.
  */
 import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { describe, expect, it } from "vitest";
 import { generateClient } from "../src/codegen/index.js";
 import type { Ir } from "../src/ir/index.js";
+import { compile, renderDiagnostics } from "../src/language/index.js";
 import { typeCheck } from "./codegen-typecheck.js";
 
 const fixturesRoot = resolve(import.meta.dirname, "fixtures", "codegen");
@@ -21,14 +22,24 @@ interface Fixture {
   typeChecks: string;
 }
 
+function compileFixture(folder: string): Ir {
+  const sources: Record<string, string> = {};
+  for (const file of readdirSync(join(folder, "baml_src")).sort()) {
+    sources[`baml_src/${file}`] = readFileSync(join(folder, "baml_src", file), "utf8");
+  }
+  const { ir, diagnostics } = compile(sources);
+  if (!ir) throw new Error(`${folder} does not compile:\n${renderDiagnostics(diagnostics, sources)}`);
+  return ir;
+}
+
 const fixtures: Fixture[] = await Promise.all(
   readdirSync(fixturesRoot)
-    .filter((name) => existsSync(join(fixturesRoot, name, "project.ts")))
+    .filter((name) => existsSync(join(fixturesRoot, name, "baml_src")))
     .sort()
     .map(async (name) => {
       const folder = join(fixturesRoot, name);
-      const module = (await import(join(folder, "project.ts"))) as { ir: Ir; typeChecks?: string };
-      return { name, folder, ir: module.ir, typeChecks: module.typeChecks ?? "" };
+      const module = (await import(join(folder, "type-checks.ts"))) as { typeChecks: string };
+      return { name, folder, ir: compileFixture(folder), typeChecks: module.typeChecks };
     }),
 );
 

@@ -81,6 +81,12 @@ const cases: [string, Type, string, string][] = [
     'types.Checked<string[], "few">',
     'types.Checked<string[], "few">',
   ],
+  [
+    "@check on an optional: null stays unwrapped",
+    checked(t.optional(t.int()), "a"),
+    'types.Checked<number, "a"> | null',
+    'types.Checked<number, "a"> | null',
+  ],
   ["media", t.media("image"), "Image | null", "Image"],
 ];
 

@@ -65,7 +65,10 @@ export function literalText(value: string | number | boolean): string {
   return typeof value === "string" ? JSON.stringify(value) : String(value);
 }
 
-/** `Checked<T, "a" | "b">` when the type carries `@check`s (asserts reject instead of recording). */
+/**
+ * `Checked<T, "a" | "b">` when the type carries `@check`s (asserts reject instead of recording), the
+ * `{ value, checks }` shape the runtime wraps checked values in.
+ */
 export function wrapChecked(members: Members, type: Type, context: TypeRenderContext): Members {
   const labels = [
     ...new Set(
@@ -76,7 +79,11 @@ export function wrapChecked(members: Members, type: Type, context: TypeRenderCon
   ].sort();
   if (labels.length === 0) return members;
   const names = labels.map((label) => JSON.stringify(label)).join(" | ");
-  return [`${typesRef("Checked", context)}<${joinMembers(members)}, ${names}>`];
+  // The runtime leaves a null value unwrapped (there is nothing to check), so `T? @check` is
+  // `Checked<T> | null`.
+  const present = members.filter((member) => member !== "null");
+  const checked = `${typesRef("Checked", context)}<${joinMembers(present)}, ${names}>`;
+  return present.length < members.length ? [checked, "null"] : [checked];
 }
 
 /**
