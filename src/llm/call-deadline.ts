@@ -52,6 +52,13 @@ export class CallDeadline {
     this.clear("time_to_first_token");
   }
 
+  /** Aborts the fetch because the consumer stopped reading (a no-op when already aborted). */
+  stop(): void {
+    if (!this.controller.signal.aborted) {
+      this.controller.abort(new LlmAbortError("the consumer stopped reading the stream", this.context));
+    }
+  }
+
   /** Stops every timer and forgets the caller's signal; call when the call ends, however it ends. */
   dispose(): void {
     for (const timer of this.timers.values()) clearTimeout(timer);

@@ -101,8 +101,8 @@ export function createLanguageModel(
   const settings: ReadOptionsSettings = {
     provider: name,
     extraKeys: definition.extraKeys,
-    // Azure addresses the model through the deployment in the URL; Gemini through the URL path.
-    modelInBody: definition.wire !== "google-generate-content" && name !== "azure-openai",
+    // Gemini names the model in the URL path. (Azure picks it by deployment but accepts a `model` field.)
+    modelInBody: definition.wire !== "google-generate-content",
     ...(definition.defaultRole === undefined ? {} : { defaultRole: definition.defaultRole }),
   };
   const read = readClientOptions(options, settings);

@@ -141,12 +141,14 @@ export class HttpLanguageModel implements LanguageModel {
     } catch (error) {
       throw deadline.translate(error);
     } finally {
-      deadline.dispose();
-      // A consumer that stops early (break, abort, error) must not leave the connection open.
+      // A consumer that stops early (break, abort, error) must not leave the connection open: aborting the
+      // fetch closes it, and cancelling the body covers fetch implementations that ignore the signal.
       if (!finished) {
+        deadline.stop();
         if (reader !== undefined) reader.cancel().catch(() => {});
         else response?.body?.cancel().catch(() => {});
       }
+      deadline.dispose();
     }
   }
 
