@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { emptyIr, type Ir, IrIndex, t, type Type } from "../ir/index.js";
+import { emptyIr, type Ir, IrIndex, type Type, t } from "../ir/index.js";
 import { hasChecks, wrapChecked } from "./wrap-checked.js";
 
 const adult: Type = {
@@ -34,13 +34,22 @@ describe("wrapChecked", () => {
       { name: "Kid", age: 9 },
     ];
     expect(wrapChecked(people, t.list(t.classRef("Person")), index, evaluate)).toEqual([
-      { name: "Ada", age: { value: 36, checks: { adult: { name: "adult", expr: "this >= 18", status: "succeeded" } } } },
-      { name: "Kid", age: { value: 9, checks: { adult: { name: "adult", expr: "this >= 18", status: "failed" } } } },
+      {
+        name: "Ada",
+        age: { value: 36, checks: { adult: { name: "adult", expr: "this >= 18", status: "succeeded" } } },
+      },
+      {
+        name: "Kid",
+        age: { value: 9, checks: { adult: { name: "adult", expr: "this >= 18", status: "failed" } } },
+      },
     ]);
   });
 
   it("keeps null (a field not written yet) as null, and reports whether a type needs the walk", () => {
-    expect(wrapChecked({ name: "A", age: null }, t.classRef("Person"), index, evaluate)).toEqual({ name: "A", age: null });
+    expect(wrapChecked({ name: "A", age: null }, t.classRef("Person"), index, evaluate)).toEqual({
+      name: "A",
+      age: null,
+    });
     expect(hasChecks(t.map(t.string(), t.classRef("Person")), index)).toBe(true);
     expect(hasChecks(t.list(t.string()), index)).toBe(false);
   });

@@ -17,7 +17,12 @@ export interface CheckOutcome {
  * its type. Checks see the plain value, as in BAML. `null` (not written yet, in partials) stays `null`.
  * Union arms are not descended into: which arm a value took is the parser's knowledge, not the value's.
  */
-export function wrapChecked(value: unknown, type: Type, index: IrIndex, evaluate: ConstraintEvaluator): unknown {
+export function wrapChecked(
+  value: unknown,
+  type: Type,
+  index: IrIndex,
+  evaluate: ConstraintEvaluator,
+): unknown {
   if (value === null || value === undefined) return value;
   const inner = wrapChildren(value, type, index, evaluate);
   const checks = (type.attrs?.constraints ?? []).filter(
@@ -45,11 +50,14 @@ function wrapChildren(value: unknown, type: Type, index: IrIndex, evaluate: Cons
     case "alias":
       return wrapChecked(value, index.getAlias(type.name).type, index, evaluate);
     case "list":
-      return Array.isArray(value) ? value.map((item) => wrapChecked(item, type.item, index, evaluate)) : value;
+      return Array.isArray(value)
+        ? value.map((item) => wrapChecked(item, type.item, index, evaluate))
+        : value;
     case "map": {
       if (!isRecord(value)) return value;
       const result: Record<string, unknown> = {};
-      for (const [key, item] of Object.entries(value)) result[key] = wrapChecked(item, type.value, index, evaluate);
+      for (const [key, item] of Object.entries(value))
+        result[key] = wrapChecked(item, type.value, index, evaluate);
       return result;
     }
     case "class": {
@@ -58,7 +66,8 @@ function wrapChildren(value: unknown, type: Type, index: IrIndex, evaluate: Cons
       if (!declared) return value;
       const result: Record<string, unknown> = { ...value };
       for (const field of declared.fields) {
-        if (field.name in result) result[field.name] = wrapChecked(result[field.name], field.type, index, evaluate);
+        if (field.name in result)
+          result[field.name] = wrapChecked(result[field.name], field.type, index, evaluate);
       }
       return result;
     }
@@ -73,7 +82,11 @@ function isRecord(value: unknown): value is Record<string, unknown> {
 
 /** Whether any type reachable from `type` has a labelled `@check` (so most values skip the walk). */
 export function hasChecks(type: Type, index: IrIndex, seen = new Set<string>()): boolean {
-  if (type.attrs?.constraints?.some((constraint) => constraint.level === "check" && constraint.label !== undefined)) {
+  if (
+    type.attrs?.constraints?.some(
+      (constraint) => constraint.level === "check" && constraint.label !== undefined,
+    )
+  ) {
     return true;
   }
   switch (type.kind) {

@@ -1,0 +1,37 @@
+/**
+ * `sapling/runtime`: what generated clients import. Runs functions (render → call → parse) with retries,
+ * fallback and round-robin; streams partial values; records calls in Collectors; overrides clients
+ * (ClientRegistry) and types (TypeBuilder) per call. Browser-safe: `fetch`, env, clock, sleep and logger
+ * are injected. Never imports the compiler.
+ */
+export type { HttpRequest } from "../llm/index.js";
+export type { CallOptions, ParseRecovery, SchemaExtension } from "./call-options.js";
+export type { Clock } from "./call-recorder.js";
+export { ClassBuilder, ClassPropertyBuilder } from "./class-builder.js";
+export { ClientRegistry } from "./client-registry.js";
+export type { FunctionLog, HttpRequestLog, HttpResponseLog, LlmCall, Timing, Usage } from "./collector.js";
+export { Collector } from "./collector.js";
+export { EnumBuilder, EnumValueBuilder } from "./enum-builder.js";
+export type { FailedAttempt } from "./errors.js";
+export {
+  BamlAbortError,
+  BamlAllClientsFailedError,
+  BamlClientError,
+  BamlClientFinishReasonError,
+  BamlClientHttpError,
+  BamlClientOptionsError,
+  BamlError,
+  BamlInvalidArgumentError,
+  BamlMissingEnvVarError,
+  BamlTimeoutError,
+  BamlValidationError,
+} from "./errors.js";
+export type { Sleep } from "./execute-plan.js";
+export { FieldType } from "./field-type.js";
+export { Audio, Image, Pdf, Video } from "./media.js";
+export type { Environment } from "./resolve-options.js";
+export type { RuntimeLogger, RuntimeOptions } from "./sapling-runtime.js";
+export { SaplingRuntime } from "./sapling-runtime.js";
+export { SaplingStream } from "./sapling-stream.js";
+export { TypeBuilder } from "./type-builder.js";
+export type { CheckOutcome } from "./wrap-checked.js";

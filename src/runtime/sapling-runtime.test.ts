@@ -1,0 +1,380 @@
+/**
+ * Whole functions through the real rooms: a `.baml` project compiled to IR, prompts rendered by the prompt
+ * room, answers from the mock LLM server over HTTP and SSE, parsed by the Schema-Aligned Parser.
+ */
+import { createServer } from "node:net";
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import type { Ir } from "../ir/index.js";
+import { compile } from "../language/index.js";
+import {
+  answer,
+  type MockLlmServer,
+  serverError,
+  slowFirstToken,
+  startMockLlmServer,
+} from "../testing/index.js";
+import { ClientRegistry } from "./client-registry.js";
+import { Collector } from "./collector.js";
+import {
+  BamlAbortError,
+  BamlAllClientsFailedError,
+  BamlInvalidArgumentError,
+  BamlMissingEnvVarError,
+  BamlValidationError,
+} from "./errors.js";
+import { SaplingRuntime } from "./sapling-runtime.js";
+import { TypeBuilder } from "./type-builder.js";
+
+const KEY = "sk-mock-key-abcdef123456";
+const PERSON = '{"name": "Ada Lovelace", "age": 36}';
+
+function project(deadPort: number): Ir {
+  const source = `
+class Person {
+  name string
+  age int
+}
+
+class Profile {
+  name string
+  @@dynamic
+}
+
+client<llm> Unreachable {
+  provider openai-generic
+  options {
+    base_url "http://127.0.0.1:${deadPort}/v1"
+    model "unreachable-model"
+    api_key env.MOCK_KEY
+  }
+}
+
+client<llm> Mock {
+  provider openai-generic
+  retry_policy TwoRetries
+  options {
+    base_url env.MOCK_URL
+    model "mock-model"
+    api_key env.MOCK_KEY
+  }
+}
+
+client<llm> Other {
+  provider openai-generic
+  options {
+    base_url env.MOCK_URL
+    model "other-model"
+    api_key env.MOCK_KEY
+  }
+}
+
+client<llm> Chain {
+  provider fallback
+  options {
+    strategy [Unreachable, Mock]
+  }
+}
+
+client<llm> Pair {
+  provider fallback
+  options {
+    strategy [Other, Mock]
+  }
+}
+
+client<llm> Rotate {
+  provider round-robin
+  options {
+    strategy [Other, Mock]
+    start 1
+  }
+}
+
+retry_policy TwoRetries {
+  max_retries 2
+  strategy {
+    type exponential_backoff
+    delay_ms 100
+    multiplier 2
+    max_delay_ms 1000
+  }
+}
+
+function ExtractPerson(text: string) -> Person {
+  client Chain
+  prompt #"
+    Extract the person from: {{ text }}
+
+    {{ ctx.output_format }}
+  "#
+}
+
+function DescribeProfile(text: string) -> Profile {
+  client Mock
+  prompt #"
+    Describe: {{ text }}
+    {{ ctx.output_format }}
+  "#
+}
+`;
+  const { ir, diagnostics } = compile({ "main.baml": source });
+  if (!ir) throw new Error(`fixture does not compile: ${JSON.stringify(diagnostics, null, 2)}`);
+  return ir;
+}
+
+let server: MockLlmServer;
+let ir: Ir;
+const waits: number[] = [];
+
+beforeAll(async () => {
+  server = await startMockLlmServer();
+  const probe = createServer();
+  await new Promise<void>((resolve) => probe.listen(0, "127.0.0.1", resolve));
+  const address = probe.address();
+  await new Promise<void>((resolve) => probe.close(() => resolve()));
+  ir = project(typeof address === "object" && address ? address.port : 1);
+});
+afterAll(async () => {
+  await server.close();
+});
+beforeEach(() => {
+  server.requests.length = 0;
+  waits.length = 0;
+});
+
+function runtime(env: Record<string, string> = { MOCK_KEY: KEY, MOCK_URL: server.baseUrls.openai }) {
+  return SaplingRuntime.fromIr(JSON.parse(JSON.stringify(ir)), {
+    env,
+    sleep: async (ms) => {
+      waits.push(ms);
+    },
+  });
+}
+
+describe("SaplingRuntime.call", () => {
+  it("recovers from an unreachable client and two HTTP 500s under a two-retry policy; the Collector shows every attempt", async () => {
+    server.script(serverError(), serverError(), answer(`Here you go:\n\`\`\`json\n${PERSON}\n\`\`\``));
+    const collector = new Collector();
+    const value = await runtime().call(
+      "ExtractPerson",
+      { text: "Ada, 36" },
+      { collector, tags: { run: "1" } },
+    );
+    expect(value).toEqual({ name: "Ada Lovelace", age: 36 });
+    expect(waits).toEqual([100, 200]);
+    const log = collector.last;
+    expect(log?.functionName).toBe("ExtractPerson");
+    expect(log?.tags).toEqual({ run: "1" });
+    expect(
+      log?.calls.map((call) => [call.clientName, call.httpResponse?.status ?? "no response", call.selected]),
+    ).toEqual([
+      ["Unreachable", "no response", false],
+      ["Mock", 500, false],
+      ["Mock", 500, false],
+      ["Mock", 200, true],
+    ]);
+    expect(log?.rawLlmResponse).toContain(PERSON);
+    expect(log?.usage.inputTokens).toBeGreaterThan(0);
+    const prompt = JSON.stringify(server.requests[0]?.body.messages);
+    expect(prompt).toContain("Extract the person from: Ada, 36");
+    expect(prompt).toContain("age: int");
+    expect(server.requests[0]?.headers.authorization).toBe(`Bearer ${KEY}`);
+    expect(JSON.stringify(collector.logs)).not.toContain(KEY);
+  });
+
+  it("lists every attempt when no client is healthy, without the API key", async () => {
+    server.script(serverError(), serverError(), serverError(401, `Invalid key ${KEY}`));
+    const error = await runtime()
+      .call("ExtractPerson", { text: "x" })
+      .catch((caught: unknown) => caught);
+    expect(BamlAllClientsFailedError.isInstance(error)).toBe(true);
+    const failed = error as BamlAllClientsFailedError;
+    expect(failed.attempts.map((attempt) => attempt.clientName)).toEqual([
+      "Unreachable",
+      "Mock",
+      "Mock",
+      "Mock",
+    ]);
+    expect(`${failed.message} ${failed.stack} ${JSON.stringify(failed.attempts)}`).not.toContain(KEY);
+    expect(failed.message).toContain("HTTP 401");
+  });
+
+  it("throws a validation error carrying the prompt and the raw answer, without trying other clients", async () => {
+    server.script(answer("I could not find anyone."));
+    const error = await runtime()
+      .call("ExtractPerson", { text: "nobody" }, { client: "Pair" })
+      .catch((caught: unknown) => caught);
+    expect(BamlValidationError.isInstance(error)).toBe(true);
+    const invalid = error as BamlValidationError;
+    expect(invalid.rawOutput).toBe("I could not find anyone.");
+    expect(invalid.prompt).toContain("Extract the person from: nobody");
+    expect(server.requests).toHaveLength(1);
+  });
+
+  it("opt-in: re-asks the same client with the parse error, or moves on to the next client", async () => {
+    server.script(answer("no idea"), answer(PERSON));
+    const reasked = await runtime().call(
+      "ExtractPerson",
+      { text: "Ada" },
+      { client: "Other", parseRecovery: { reask: 1 } },
+    );
+    expect(reasked).toEqual({ name: "Ada Lovelace", age: 36 });
+    const followUp = server.requests[1]?.body.messages as { role: string }[];
+    expect(followUp.map((message) => message.role)).toEqual(["system", "assistant", "user"]);
+
+    server.requests.length = 0;
+    server.script(answer("no idea"), answer(PERSON));
+    const next = await runtime().call(
+      "ExtractPerson",
+      { text: "Ada" },
+      { client: "Pair", parseRecovery: { nextClient: true } },
+    );
+    expect(next).toEqual({ name: "Ada Lovelace", age: 36 });
+    expect(server.requests.map((request) => request.model)).toEqual(["other-model", "mock-model"]);
+  });
+
+  it("rotates round-robin clients call by call, from `start`", async () => {
+    server.script(answer(PERSON), answer(PERSON), answer(PERSON));
+    const instance = runtime();
+    for (let call = 0; call < 3; call++)
+      await instance.call("ExtractPerson", { text: "Ada" }, { client: "Rotate" });
+    expect(server.requests.map((request) => request.model)).toEqual([
+      "mock-model",
+      "other-model",
+      "mock-model",
+    ]);
+  });
+
+  it("names a missing env variable only when a client that reads it is used; call env fills it", async () => {
+    const bare = runtime({ MOCK_URL: server.baseUrls.openai });
+    const error = await bare
+      .call("ExtractPerson", { text: "Ada" }, { client: "Other" })
+      .catch((caught: unknown) => caught);
+    expect(BamlMissingEnvVarError.isInstance(error)).toBe(true);
+    expect((error as BamlMissingEnvVarError).variable).toBe("MOCK_KEY");
+    server.script(answer(PERSON));
+    const value = await bare.call(
+      "ExtractPerson",
+      { text: "Ada" },
+      { client: "Other", env: { MOCK_KEY: KEY } },
+    );
+    expect(value).toEqual({ name: "Ada Lovelace", age: 36 });
+  });
+
+  it("uses a ClientRegistry's primary client", async () => {
+    const registry = new ClientRegistry();
+    registry.addLlmClient("Custom", "openai-generic", {
+      base_url: server.baseUrls.openai,
+      model: "custom-model",
+    });
+    registry.setPrimary("Custom");
+    server.script(answer(PERSON));
+    await runtime().call("ExtractPerson", { text: "Ada" }, { clientRegistry: registry });
+    expect(server.requests.map((request) => request.model)).toEqual(["custom-model"]);
+  });
+
+  it("rejects arguments that do not fit the parameters before sending anything", async () => {
+    const error = await runtime()
+      .call("ExtractPerson", { text: 42 })
+      .catch((caught: unknown) => caught);
+    expect(BamlInvalidArgumentError.isInstance(error)).toBe(true);
+    expect((error as Error).message).toContain(
+      "Argument text of ExtractPerson: expected a string, got number 42",
+    );
+    expect(server.requests).toHaveLength(0);
+  });
+
+  it("ends promptly when aborted", async () => {
+    server.script(slowFirstToken(PERSON, 10_000));
+    const controller = new AbortController();
+    setTimeout(() => controller.abort(), 50);
+    const started = Date.now();
+    const error = await runtime()
+      .call("ExtractPerson", { text: "Ada" }, { client: "Other", signal: controller.signal })
+      .catch((caught: unknown) => caught);
+    expect(BamlAbortError.isInstance(error)).toBe(true);
+    expect(Date.now() - started).toBeLessThan(2000);
+  });
+
+  it("applies a TypeBuilder to the prompt and the parse of one call only", async () => {
+    const tb = new TypeBuilder(ir);
+    tb.classBuilder("Profile").addProperty("hobbies", tb.list(tb.string())).description("What they enjoy");
+    server.script(
+      answer('{"name": "Ada", "hobbies": ["math", "poetry"]}'),
+      answer('{"name": "Ada", "hobbies": ["x"]}'),
+    );
+    const instance = runtime();
+    expect(await instance.call("DescribeProfile", { text: "Ada" }, { tb })).toEqual({
+      name: "Ada",
+      hobbies: ["math", "poetry"],
+    });
+    expect(JSON.stringify(server.requests[0]?.body.messages)).toContain("What they enjoy");
+    expect(await instance.call("DescribeProfile", { text: "Ada" })).toEqual({ name: "Ada" });
+  });
+});
+
+describe("SaplingRuntime.stream", () => {
+  it("yields growing, distinct partials and a final value parsed in final mode", async () => {
+    server.script(answer(PERSON, { chunkSize: 4 }));
+    const collector = new Collector();
+    const stream = runtime().stream("ExtractPerson", { text: "Ada" }, { client: "Other", collector });
+    const partials: unknown[] = [];
+    for await (const partial of stream) partials.push(partial);
+    expect(await stream.getFinalResponse()).toEqual({ name: "Ada Lovelace", age: 36 });
+    expect(partials.length).toBeGreaterThan(2);
+    expect(new Set(partials.map((partial) => JSON.stringify(partial))).size).toBe(partials.length);
+    expect(partials.at(-1)).toEqual({ name: "Ada Lovelace", age: 36 });
+    expect(partials).toContainEqual({ name: "Ada Lovelace", age: null });
+    expect(collector.last?.logType).toBe("stream");
+    expect(server.requests[0]?.stream).toBe(true);
+  });
+
+  it("offers an NDJSON web stream ending with the final value", async () => {
+    server.script(answer(PERSON, { chunkSize: 10 }));
+    const body = await new Response(
+      runtime().stream("ExtractPerson", { text: "Ada" }, { client: "Other" }).toStreamable(),
+    ).text();
+    const lines = body
+      .trim()
+      .split("\n")
+      .map((line) => JSON.parse(line) as Record<string, unknown>);
+    expect(lines.at(-1)).toEqual({ final: { name: "Ada Lovelace", age: 36 } });
+    expect(lines.slice(0, -1).every((line) => "partial" in line)).toBe(true);
+  });
+});
+
+describe("SaplingRuntime modular API", () => {
+  it("builds the request a call would send, key included, without sending it", async () => {
+    const request = await runtime().buildRequest(
+      "ExtractPerson",
+      { text: "Ada" },
+      { stream: true },
+      { client: "Other" },
+    );
+    expect(request.url).toBe(`${server.baseUrls.openai}/chat/completions`);
+    expect(request.headers.authorization).toBe(`Bearer ${KEY}`);
+    expect(request.body).toMatchObject({ model: "other-model", stream: true });
+    expect(server.requests).toHaveLength(0);
+  });
+
+  it("reads the provider/model shorthand with the provider's default key", async () => {
+    const instance = runtime({ OPENAI_API_KEY: "sk-default-key-0000" });
+    const request = await instance.buildRequest(
+      "ExtractPerson",
+      { text: "Ada" },
+      { stream: false },
+      { client: "openai/gpt-4o-mini" },
+    );
+    expect(request.url).toBe("https://api.openai.com/v1/chat/completions");
+    expect(request.body).toMatchObject({ model: "gpt-4o-mini" });
+    expect(request.headers.authorization).toBe("Bearer sk-default-key-0000");
+  });
+
+  it("parses complete and partial answers without a model", () => {
+    const instance = runtime();
+    expect(instance.parse("ExtractPerson", `Sure! ${PERSON}`)).toEqual({ name: "Ada Lovelace", age: 36 });
+    expect(instance.parseStream("ExtractPerson", '{"name": "Ada Lo')).toEqual({ name: "Ada Lo", age: null });
+    expect(() => instance.parse("ExtractPerson", "nothing here")).toThrow(BamlValidationError);
+    expect(() => instance.parse("Nope", "{}")).toThrow(/Unknown function "Nope"/);
+  });
+});

@@ -1,0 +1,219 @@
+import { type Ir, IrIndex, type LlmFunction, loadIr } from "../ir/index.js";
+import { createLanguageModel, type HttpRequest } from "../llm/index.js";
+import type { CallOptions, ParseRecovery } from "./call-options.js";
+import { CallRecorder, type Clock } from "./call-recorder.js";
+import { resolveClientTree } from "./client-tree.js";
+import { createFunctionPipeline } from "./create-function-pipeline.js";
+import { BamlInvalidArgumentError } from "./errors.js";
+import { defaultSleep, executePlan, type Sleep } from "./execute-plan.js";
+import type { FunctionPipeline } from "./function-pipeline.js";
+import {
+  createRoundRobinPicker,
+  type PlannedAttempt,
+  planAttempts,
+  type RoundRobinPicker,
+} from "./plan-attempts.js";
+import { type Environment, resolveOptions } from "./resolve-options.js";
+import { runAttempt } from "./run-attempt.js";
+import { SaplingStream } from "./sapling-stream.js";
+import { validateArguments } from "./validate-arguments.js";
+
+/** Receives one line per notable runtime event (a failed attempt, a retry). Silent by default. */
+export type RuntimeLogger = (level: "debug" | "warn", message: string) => void;
+
+export interface RuntimeOptions {
+  /** The `fetch` every client uses (default: the global one). */
+  fetch?: typeof fetch;
+  /** Environment for `env.NAME` in client options and providers' default API keys (default: none). */
+  env?: Environment;
+  /** Waits between retries (default: a timer; tests inject an instant one). */
+  sleep?: Sleep;
+  /** Wall clock for Collector timings (default `Date.now`). */
+  clock?: Clock;
+  logger?: RuntimeLogger;
+  /** Picks a round-robin client's first child when it has no `start` (default random, as in BAML). */
+  random?: () => number;
+  /** Default opt-in parse recovery for every call (calls may override it). */
+  parseRecovery?: ParseRecovery;
+}
+
+/** Everything one call needs, resolved before the first attempt. */
+interface PreparedCall {
+  fn: LlmFunction;
+  env: Environment;
+  pipeline: FunctionPipeline;
+  plan: () => PlannedAttempt[];
+}
+
+/**
+ * Runs the functions of one project: render the prompt, call the model (retries, fallback, round-robin),
+ * parse the answer into the declared type. What generated clients call; usable directly with an IR.
+ *
+ * ```ts
+ * const runtime = SaplingRuntime.fromIr(ir, { env: process.env });
+ * const resume = await runtime.call("ExtractResume", { text });
+ * ```
+ */
+export class SaplingRuntime {
+  readonly #ir: Ir;
+  readonly #index: IrIndex;
+  readonly #fetch: typeof fetch;
+  readonly #env: Environment;
+  readonly #sleep: Sleep;
+  readonly #clock: Clock;
+  readonly #logger: RuntimeLogger;
+  readonly #picker: RoundRobinPicker;
+  readonly #parseRecovery: ParseRecovery;
+
+  private constructor(ir: Ir, options: RuntimeOptions) {
+    this.#ir = ir;
+    this.#index = new IrIndex(ir);
+    this.#fetch = options.fetch ?? ((input, init) => globalThis.fetch(input, init));
+    this.#env = options.env ?? {};
+    this.#sleep = options.sleep ?? defaultSleep;
+    this.#clock = options.clock ?? Date.now;
+    this.#logger = options.logger ?? (() => {});
+    const random = options.random ?? Math.random;
+    this.#picker = createRoundRobinPicker((count) => Math.floor(random() * count));
+    this.#parseRecovery = options.parseRecovery ?? {};
+  }
+
+  /** A runtime for serialized IR (parsed JSON or a JSON string), checked with `loadIr`. */
+  static fromIr(ir: unknown, options: RuntimeOptions = {}): SaplingRuntime {
+    return new SaplingRuntime(loadIr(ir), options);
+  }
+
+  /** The project's IR. */
+  get ir(): Ir {
+    return this.#ir;
+  }
+
+  /** Runs `functionName` and resolves its parsed return value. */
+  async call(
+    functionName: string,
+    args: Record<string, unknown>,
+    options: CallOptions = {},
+  ): Promise<unknown> {
+    const prepared = this.#prepare(functionName, args, options);
+    return this.#run(prepared, options, "call");
+  }
+
+  /** Streams `functionName`: partial values while the answer arrives, then the final value. */
+  stream(
+    functionName: string,
+    args: Record<string, unknown>,
+    options: CallOptions = {},
+  ): SaplingStream<unknown, unknown> {
+    return new SaplingStream((emit) => {
+      const prepared = this.#prepare(functionName, args, options);
+      return this.#run(prepared, options, "stream", emit);
+    });
+  }
+
+  /**
+   * The HTTP request the call would send first (to its first client), API key included, as `b.request.Fn`:
+   * for sending it yourself (batch APIs, other SDKs). Round-robin clients advance as for a call.
+   */
+  async buildRequest(
+    functionName: string,
+    args: Record<string, unknown>,
+    request: { stream: boolean },
+    options: CallOptions = {},
+  ): Promise<HttpRequest> {
+    const prepared = this.#prepare(functionName, args, options);
+    const first = prepared.plan()[0];
+    if (!first) throw new BamlInvalidArgumentError(`${functionName} has no client to build a request for.`);
+    const client = first.client;
+    const model = createLanguageModel(client.provider, resolveOptions(client, prepared.env), {
+      fetch: this.#fetch,
+      env: prepared.env,
+    });
+    const messages = prepared.pipeline.render({ name: client.name, provider: client.provider });
+    return model.buildRequest(messages, { stream: request.stream });
+  }
+
+  /** Parses a complete answer into the function's return type (`b.parse.Fn`); synchronous. */
+  parse(functionName: string, text: string, options: Pick<CallOptions, "tb"> = {}): unknown {
+    const { ir, index, fn } = this.#resolveFunction(functionName, options);
+    return createFunctionPipeline(ir, index, fn, {}).parseFinal(text, []);
+  }
+
+  /** Parses a partial answer into the function's partial type (`b.parseStream.Fn`); synchronous. */
+  parseStream(functionName: string, text: string, options: Pick<CallOptions, "tb"> = {}): unknown {
+    const { ir, index, fn } = this.#resolveFunction(functionName, options);
+    return createFunctionPipeline(ir, index, fn, {}).parsePartial(text);
+  }
+
+  /** The function and the IR it runs against (extended by the call's TypeBuilder, if any). */
+  #resolveFunction(
+    functionName: string,
+    options: Pick<CallOptions, "tb">,
+  ): { ir: Ir; index: IrIndex; fn: LlmFunction } {
+    const ir = options.tb ? options.tb.applyTo(this.#ir) : this.#ir;
+    const index = options.tb ? new IrIndex(ir) : this.#index;
+    const fn = index.functions.get(functionName);
+    if (!fn) {
+      const known = [...index.functions.keys()].sort().join(", ") || "none";
+      throw new BamlInvalidArgumentError(
+        `Unknown function "${functionName}". Functions in this project: ${known}.`,
+      );
+    }
+    return { ir, index, fn };
+  }
+
+  #prepare(functionName: string, args: Record<string, unknown>, options: CallOptions): PreparedCall {
+    const { ir, index, fn } = this.#resolveFunction(functionName, options);
+    validateArguments(fn, args, index);
+    const env = { ...this.#env, ...options.env };
+    const clientName = options.client ?? options.clientRegistry?.primary ?? fn.client;
+    const tree = resolveClientTree(clientName, index, options.clientRegistry);
+    const pipeline = createFunctionPipeline(ir, index, fn, args, options.tags);
+    return { fn, env, pipeline, plan: () => planAttempts(tree, this.#picker) };
+  }
+
+  async #run(
+    prepared: PreparedCall,
+    options: CallOptions,
+    logType: "call" | "stream",
+    onPartial?: (value: unknown) => void,
+  ): Promise<unknown> {
+    const collectors = options.collector === undefined ? [] : [options.collector].flat();
+    const recorder = new CallRecorder(prepared.fn.name, logType, options.tags ?? {}, collectors, this.#clock);
+    const recovery = { ...this.#parseRecovery, ...options.parseRecovery };
+    try {
+      const value = await executePlan(
+        prepared.plan(),
+        (attempt) =>
+          runAttempt(
+            attempt.client,
+            {
+              pipeline: prepared.pipeline,
+              env: prepared.env,
+              fetch: this.#fetch,
+              recorder,
+              reaskOnParseFailure: Math.max(0, Math.floor(recovery.reask ?? 0)),
+              ...(options.signal ? { signal: options.signal } : {}),
+              ...(onPartial ? { onPartial } : {}),
+            },
+            logType === "stream",
+          ),
+        {
+          sleep: this.#sleep,
+          nextClientOnParseFailure: recovery.nextClient === true,
+          onFailure: (attempt, error) =>
+            this.#logger(
+              "warn",
+              `${prepared.fn.name}: client ${attempt.client.name} failed (${error.code}): ${error.message}`,
+            ),
+          ...(options.signal ? { signal: options.signal } : {}),
+        },
+      );
+      recorder.finish();
+      return value;
+    } catch (error) {
+      // Client errors are already redacted; anything else (a template error) carries no secret.
+      recorder.finish(error instanceof Error ? error.message : String(error));
+      throw error;
+    }
+  }
+}
