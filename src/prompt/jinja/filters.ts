@@ -1,0 +1,268 @@
+import { JinjaError } from "./jinja-error.js";
+import { TESTS } from "./tests.js";
+import { toYaml } from "./to-yaml.js";
+import {
+  type CallArguments,
+  ClassInstance,
+  compareValues,
+  displayValue,
+  EnumValue,
+  isMap,
+  isTruthy,
+  iterate,
+  type MediaToken,
+  toPlainData,
+  typeName,
+} from "./values.js";
+
+export interface FilterEnvironment {
+  media: MediaToken;
+  /** `a.b` lookup as the template would do it, for `map(attribute=…)`, `sort(attribute=…)`. */
+  getAttribute: (value: unknown, name: string) => unknown;
+}
+
+export type Filter = (value: unknown, call: CallArguments, environment: FilterEnvironment) => unknown;
+
+function argument(call: CallArguments, index: number, name: string): unknown {
+  return call.args[index] ?? call.kwargs[name];
+}
+
+function attributePath(environment: FilterEnvironment, value: unknown, path: unknown): unknown {
+  if (typeof path !== "string") return value;
+  return path.split(".").reduce((current, part) => environment.getAttribute(current, part), value);
+}
+
+function list(value: unknown): unknown[] {
+  return iterate(value);
+}
+
+function selectBy(reject: boolean, byAttribute: boolean): Filter {
+  return (value, call, environment) => {
+    const [first, testName, ...rest] = call.args;
+    const attribute = byAttribute ? first : undefined;
+    const name = byAttribute ? testName : first;
+    const extra = byAttribute ? rest : call.args.slice(1);
+    const test = typeof name === "string" ? TESTS[name] : undefined;
+    if (name !== undefined && !test)
+      throw new JinjaError("unknown_filter", `Unknown test \`${String(name)}\`.`, undefined);
+    return list(value).filter((item) => {
+      const subject = byAttribute ? attributePath(environment, item, attribute) : item;
+      const passed = test ? test(subject, extra) : isTruthy(subject);
+      return reject ? !passed : passed;
+    });
+  };
+}
+
+function roundNumber(value: number, precision: number, method: string): number {
+  const factor = 10 ** precision;
+  if (method === "ceil") return Math.ceil(value * factor) / factor;
+  if (method === "floor") return Math.floor(value * factor) / factor;
+  return Math.round(value * factor) / factor;
+}
+
+function toJson(value: unknown, indent: unknown): string {
+  const text =
+    JSON.stringify(toPlainData(value), null, typeof indent === "number" ? indent : undefined) ?? "null";
+  // Minijinja escapes HTML-significant characters so the output is safe inside <script> tags.
+  return text.replace(/[<>&']/g, (char) => `\\u${char.charCodeAt(0).toString(16).padStart(4, "0")}`);
+}
+
+/** Minijinja's built-in filters plus the ones BAML adds (`regex_match`, `sum`, `format(type=…)`). */
+export const FILTERS: Record<string, Filter> = {
+  abs: (value) => Math.abs(Number(value)),
+  attr: (value, call, environment) => environment.getAttribute(value, String(call.args[0])),
+  batch: (value, call) => {
+    const size = Number(call.args[0]);
+    const items = list(value);
+    const batches: unknown[][] = [];
+    for (let index = 0; index < items.length; index += size) batches.push(items.slice(index, index + size));
+    const fill = call.args[1];
+    const last = batches[batches.length - 1];
+    if (fill !== undefined && last) while (last.length < size) last.push(fill);
+    return batches;
+  },
+  bool: (value) => isTruthy(value),
+  capitalize: (value) => {
+    const text = displayValue(value, () => "");
+    return text.charAt(0).toUpperCase() + text.slice(1).toLowerCase();
+  },
+  count: (value) => list(value).length,
+  default: (value, call) => {
+    const fallback = argument(call, 0, "default_value") ?? "";
+    const boolean = argument(call, 1, "boolean") === true;
+    return value === undefined || (boolean && !isTruthy(value)) ? fallback : value;
+  },
+  dictsort: (value, call) => {
+    if (!isMap(value)) throw new JinjaError("type_error", "dictsort expects a map.", undefined);
+    const byValue = call.kwargs.by === "value";
+    const entries = Object.entries(value).sort((a, b) =>
+      compareValues(byValue ? a[1] : a[0], byValue ? b[1] : b[0]),
+    );
+    return call.kwargs.reverse === true ? entries.reverse() : entries;
+  },
+  escape: (value) => displayValue(value, () => "").replace(/[&<>"']/g, (char) => `&#${char.charCodeAt(0)};`),
+  first: (value) => list(value)[0],
+  float: (value, call) => {
+    const number = Number.parseFloat(String(value instanceof EnumValue ? value.value : value));
+    return Number.isNaN(number) ? (argument(call, 0, "default") ?? 0) : number;
+  },
+  format: (value, call) => {
+    const type = call.kwargs.type;
+    if (type === "json") return JSON.stringify(toPlainData(value), null, 2);
+    if (type === "yaml") return toYaml(toPlainData(value));
+    if (typeof value === "string" && type === undefined) {
+      let index = 0;
+      return value.replace(/%[sd]/g, () => displayValue(call.args[index++], () => ""));
+    }
+    throw new JinjaError(
+      "invalid_call",
+      `format() supports type="json" or type="yaml", not ${JSON.stringify(type)}.`,
+      undefined,
+    );
+  },
+  indent: (value, call) => {
+    const width = argument(call, 0, "width") ?? 4;
+    const pad = typeof width === "string" ? width : " ".repeat(Number(width));
+    const first = argument(call, 1, "first") === true;
+    const blank = argument(call, 2, "blank") === true;
+    const lines = displayValue(value, () => "").split("\n");
+    return lines
+      .map((line, index) => ((index === 0 && !first) || (line === "" && !blank) ? line : pad + line))
+      .join("\n");
+  },
+  int: (value, call) => {
+    const source = value instanceof EnumValue ? value.value : value;
+    const number = typeof source === "number" ? source : Number.parseFloat(String(source));
+    return Number.isNaN(number) ? (argument(call, 0, "default") ?? 0) : Math.trunc(number);
+  },
+  items: (value) => {
+    if (value instanceof ClassInstance) return [...value.fields];
+    if (!isMap(value))
+      throw new JinjaError("type_error", `items expects a map, not ${typeName(value)}.`, undefined);
+    return Object.entries(value);
+  },
+  join: (value, call, environment) => {
+    const separator = argument(call, 0, "d") ?? "";
+    const attribute = argument(call, 1, "attribute");
+    return list(value)
+      .map((item) => displayValue(attributePath(environment, item, attribute), environment.media))
+      .join(String(separator));
+  },
+  last: (value) => {
+    const items = list(value);
+    return items[items.length - 1];
+  },
+  length: (value) => (value instanceof ClassInstance ? value.fields.size : list(value).length),
+  list: (value) => [...list(value)],
+  lower: (value) => displayValue(value, () => "").toLowerCase(),
+  map: (value, call, environment) => {
+    const attribute = call.kwargs.attribute;
+    if (attribute !== undefined)
+      return list(value).map((item) => attributePath(environment, item, attribute) ?? call.kwargs.default);
+    const name = call.args[0];
+    const filter = typeof name === "string" ? FILTERS[name] : undefined;
+    if (!filter)
+      throw new JinjaError("unknown_filter", `map(): unknown filter ${JSON.stringify(name)}.`, undefined);
+    const rest = { args: call.args.slice(1), kwargs: call.kwargs };
+    return list(value).map((item) => filter(item, rest, environment));
+  },
+  max: (value, call, environment) => {
+    const items = list(value);
+    const key = (item: unknown): unknown => attributePath(environment, item, call.kwargs.attribute);
+    return items.reduce(
+      (best, item) => (best === undefined || compareValues(key(item), key(best)) > 0 ? item : best),
+      undefined,
+    );
+  },
+  min: (value, call, environment) => {
+    const items = list(value);
+    const key = (item: unknown): unknown => attributePath(environment, item, call.kwargs.attribute);
+    return items.reduce(
+      (best, item) => (best === undefined || compareValues(key(item), key(best)) < 0 ? item : best),
+      undefined,
+    );
+  },
+  regex_match: (value, call) => {
+    const pattern = argument(call, 0, "regex");
+    if (typeof pattern !== "string")
+      throw new JinjaError("invalid_call", "regex_match needs a pattern string.", undefined);
+    const text = value instanceof EnumValue ? value.value : value;
+    if (typeof text !== "string") return false;
+    // BAML's filter is a full match (the pattern must cover the whole string).
+    return new RegExp(`^(?:${pattern})$`, "u").test(text);
+  },
+  reject: selectBy(true, false),
+  rejectattr: selectBy(true, true),
+  replace: (value, call) => {
+    const text = displayValue(value, () => "");
+    const from = String(call.args[0] ?? "");
+    const to = String(call.args[1] ?? "");
+    return from === "" ? text : text.split(from).join(to);
+  },
+  reverse: (value) =>
+    typeof value === "string" ? [...value].reverse().join("") : [...list(value)].reverse(),
+  round: (value, call) => {
+    const precision = Number(argument(call, 0, "precision") ?? 0);
+    return roundNumber(Number(value), precision, String(argument(call, 1, "method") ?? "common"));
+  },
+  safe: (value) => value,
+  select: selectBy(false, false),
+  selectattr: selectBy(false, true),
+  slice: (value, call) => {
+    const count = Number(call.args[0]);
+    const items = list(value);
+    const size = Math.ceil(items.length / count);
+    return Array.from({ length: count }, (_, index) => items.slice(index * size, (index + 1) * size));
+  },
+  sort: (value, call, environment) => {
+    const key = (item: unknown): unknown => {
+      const selected = attributePath(environment, item, call.kwargs.attribute);
+      return typeof selected === "string" && call.kwargs.case_sensitive !== true
+        ? selected.toLowerCase()
+        : selected;
+    };
+    const sorted = [...list(value)].sort((a, b) => compareValues(key(a), key(b)));
+    return argument(call, 0, "reverse") === true || call.kwargs.reverse === true ? sorted.reverse() : sorted;
+  },
+  split: (value, call) => {
+    const text = displayValue(value, () => "");
+    const separator = call.args[0];
+    return typeof separator === "string" ? text.split(separator) : text.trim().split(/\s+/).filter(Boolean);
+  },
+  string: (value, _call, environment) => displayValue(value, environment.media),
+  sum: (value, call, environment) =>
+    list(value).reduce<number>(
+      (total, item) => total + Number(attributePath(environment, item, call.kwargs.attribute)),
+      Number(call.kwargs.start ?? 0),
+    ),
+  title: (value) =>
+    displayValue(value, () => "")
+      .toLowerCase()
+      .replace(
+        /(^|[^\p{L}\d])(\p{Ll})/gu,
+        (_, before: string, letter: string) => before + letter.toUpperCase(),
+      ),
+  tojson: (value, call) => toJson(value, argument(call, 0, "indent")),
+  trim: (value, call) => {
+    const text = displayValue(value, () => "");
+    const chars = call.args[0];
+    if (typeof chars !== "string") return text.trim();
+    let start = 0;
+    let end = text.length;
+    while (start < end && chars.includes(text[start] ?? "")) start++;
+    while (end > start && chars.includes(text[end - 1] ?? "")) end--;
+    return text.slice(start, end);
+  },
+  unique: (value) => {
+    const seen: unknown[] = [];
+    for (const item of list(value)) if (!seen.some((other) => other === item)) seen.push(item);
+    return seen;
+  },
+  upper: (value) => displayValue(value, () => "").toUpperCase(),
+  wordcount: (value) =>
+    displayValue(value, () => "")
+      .split(/\s+/)
+      .filter(Boolean).length,
+};
+FILTERS.d = FILTERS.default as Filter;
+FILTERS.e = FILTERS.escape as Filter;

@@ -1,0 +1,34 @@
+/** A small YAML writer for `format(type="yaml")`: block style, strings quoted only when YAML needs it. */
+export function toYaml(value: unknown): string {
+  return write(value, 0).replace(/^\n/, "");
+}
+
+function write(value: unknown, depth: number): string {
+  const pad = "  ".repeat(depth);
+  if (Array.isArray(value)) {
+    if (value.length === 0) return " []";
+    return value
+      .map((item) => {
+        const text = write(item, depth + 1);
+        return `\n${pad}-${text.startsWith("\n") ? text.replace(/^\n\s*/, " ") : text}`;
+      })
+      .join("");
+  }
+  if (value !== null && typeof value === "object") {
+    const entries = Object.entries(value);
+    if (entries.length === 0) return " {}";
+    return entries.map(([key, item]) => `\n${pad}${scalar(key)}:${write(item, depth + 1)}`).join("");
+  }
+  return ` ${scalar(value)}`;
+}
+
+function scalar(value: unknown): string {
+  if (value === null || value === undefined) return "null";
+  if (typeof value !== "string") return String(value);
+  const plain =
+    value !== "" &&
+    !/^[\s\-?:,[\]{}#&*!|>'"%@`]/.test(value) &&
+    !/[:#]\s|\s$|\n/.test(value) &&
+    !/^(true|false|null|yes|no|on|off|~|[-+]?\d[\d_.eE+-]*)$/i.test(value);
+  return plain ? value : JSON.stringify(value);
+}
