@@ -1,0 +1,121 @@
+import { mkdirSync, mkdtempSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { answer, type MockLlmServer, startMockLlmServer } from "../../testing/index.js";
+import { captureContext } from "../cli-context.js";
+import { main } from "../main.js";
+
+const source = `
+class Person {
+  name string
+  age int
+}
+
+client<llm> Mock {
+  provider openai-generic
+  options {
+    base_url env.MOCK_URL
+    model "mock-model"
+    api_key env.MOCK_KEY
+  }
+}
+
+client<llm> Other {
+  provider openai-generic
+  options {
+    base_url env.MOCK_URL
+    model "other-model"
+  }
+}
+
+function ExtractPerson(text: string) -> Person {
+  client Mock
+  prompt #"
+    Extract: {{ text }}
+    {{ ctx.output_format }}
+  "#
+}
+`;
+
+let server: MockLlmServer;
+let root: string;
+
+beforeAll(async () => {
+  server = await startMockLlmServer();
+  root = mkdtempSync(join(tmpdir(), "sapling-call-"));
+  mkdirSync(join(root, "baml_src"));
+  writeFileSync(join(root, "baml_src", "main.baml"), source);
+  writeFileSync(join(root, "args.json"), '{"text": "Ada, 36"}');
+});
+afterAll(async () => {
+  await server.close();
+});
+beforeEach(() => {
+  server.requests.length = 0;
+});
+
+function context(stdin?: string) {
+  return captureContext({
+    cwd: root,
+    env: { MOCK_URL: server.baseUrls.openai, MOCK_KEY: "sk-cli-key-123456" },
+    ...(stdin !== undefined ? { stdin } : {}),
+  });
+}
+
+describe("sapling call", () => {
+  it("prints the parsed value as JSON", async () => {
+    server.script(answer('```json\n{"name": "Ada", "age": 36}\n```'));
+    const run = context();
+    expect(await main(["call", "ExtractPerson", "--args", '{"text": "Ada, 36"}'], run)).toBe(0);
+    expect(JSON.parse(run.output().stdout)).toEqual({ name: "Ada", age: 36 });
+    expect(JSON.stringify(server.requests[0]?.body.messages)).toContain("Extract: Ada, 36");
+  });
+
+  it("streams partials as JSON lines, then the final value; reads @file arguments; honours --client", async () => {
+    server.script(answer('{"name": "Ada Lovelace", "age": 36}', { chunkSize: 6 }));
+    const run = context();
+    expect(
+      await main(["call", "ExtractPerson", "--args", "@args.json", "--stream", "--client", "Other"], run),
+    ).toBe(0);
+    const lines = run
+      .output()
+      .stdout.trim()
+      .split("\n")
+      .map((line) => JSON.parse(line) as unknown);
+    expect(lines.length).toBeGreaterThan(2);
+    expect(lines.at(-1)).toEqual({ name: "Ada Lovelace", age: 36 });
+    expect(server.requests[0]?.model).toBe("other-model");
+  });
+
+  it("reads arguments from standard input with --args -", async () => {
+    server.script(answer('{"name": "Bo", "age": 5}'));
+    const run = context('{"text": "Bo"}');
+    expect(await main(["call", "ExtractPerson", "--args", "-"], run)).toBe(0);
+    expect(JSON.parse(run.output().stdout)).toEqual({ name: "Bo", age: 5 });
+  });
+
+  it("reports a failed parse with the model's answer, exit code 1", async () => {
+    server.script(answer("I do not know."));
+    const run = context();
+    expect(await main(["call", "ExtractPerson", "--args", '{"text": "?"}'], run)).toBe(1);
+    expect(run.output().stderr).toContain("The model answered:\nI do not know.");
+    expect(run.output().stderr).toContain("sapling call: ExtractPerson failed:");
+  });
+
+  it("explains usage mistakes: no function, bad JSON, unknown function, wrong arguments", async () => {
+    const noName = context();
+    expect(await main(["call"], noName)).toBe(2);
+    expect(noName.output().stderr).toContain("name the function to call");
+    const badJson = context();
+    expect(await main(["call", "ExtractPerson", "--args", "{text:"], badJson)).toBe(2);
+    expect(badJson.output().stderr).toContain("--args is not valid JSON");
+    const unknown = context();
+    expect(await main(["call", "Nope"], unknown)).toBe(1);
+    expect(unknown.output().stderr).toContain("the project has no function Nope (functions: ExtractPerson)");
+    const wrong = context();
+    expect(await main(["call", "ExtractPerson", "--args", '{"text": 1}'], wrong)).toBe(1);
+    expect(wrong.output().stderr).toContain("expected a string, got number 1");
+    expect(server.requests).toHaveLength(0);
+  });
+});

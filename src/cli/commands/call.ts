@@ -1,0 +1,102 @@
+import { readFile } from "node:fs/promises";
+import { resolve } from "node:path";
+import { BamlError, BamlValidationError, SaplingRuntime } from "../../runtime/index.js";
+import { type CliContext, CliError, type Command, UsageError } from "../cli-context.js";
+import { loadCompiledProject, projectDirectory } from "../load-project.js";
+import { booleanFlag, parseFlags, stringFlag } from "../parse-flags.js";
+
+const usage = `Usage: sapling call <Function> [--from DIR] [--args JSON|@FILE|-] [--stream] [--client NAME]
+
+Runs a function of the project with its configured clients (retries and fallbacks included) and prints
+the parsed value as JSON. Client options read env.NAME from the environment at call time.
+
+Options:
+  --from DIR      the baml_src folder (default ./baml_src)
+  --args JSON     the arguments as a JSON object keyed by parameter name; @FILE reads them from a file,
+                  - from standard input (default {})
+  --stream        stream the answer: print each partial value as a JSON line, then the final value
+  --client NAME   use this client (a declared name or "provider/model") instead of the function's own
+
+Example:
+  sapling call ExtractResume --args '{"resume": "Jane Doe, Rust engineer…"}' --stream
+`;
+
+/** `sapling call`: run one function for real and print its value. */
+export const callCommand: Command = {
+  name: "call",
+  summary: "run a function with its clients and print the value as JSON",
+  usage,
+  run: async (argv: string[], context: CliContext): Promise<number> => {
+    const flags = parseFlags(
+      argv,
+      {
+        from: { type: "string" },
+        args: { type: "string" },
+        stream: { type: "boolean" },
+        client: { type: "string" },
+      },
+      1,
+    );
+    const functionName = flags.positionals[0];
+    if (!functionName) throw new UsageError("name the function to call, e.g. `sapling call ExtractResume`");
+    const args = await readArguments(stringFlag(flags, "args"), context);
+    const { ir } = await loadCompiledProject(projectDirectory(context, stringFlag(flags, "from")), context);
+    if (!ir.functions.some((fn) => fn.name === functionName)) {
+      const known = ir.functions.map((fn) => fn.name).join(", ") || "none";
+      throw new CliError(`the project has no function ${functionName} (functions: ${known}).`);
+    }
+    const runtime = SaplingRuntime.fromIr(ir, { env: context.env });
+    const controller = new AbortController();
+    void context.interrupted.then(() => controller.abort(new Error("interrupted")));
+    const client = stringFlag(flags, "client");
+    const options = { signal: controller.signal, ...(client ? { client } : {}) };
+    try {
+      if (booleanFlag(flags, "stream")) {
+        const stream = runtime.stream(functionName, args, options);
+        for await (const partial of stream) context.stdout(`${JSON.stringify(partial)}\n`);
+        context.stdout(`${JSON.stringify(await stream.getFinalResponse())}\n`);
+      } else {
+        const value = await runtime.call(functionName, args, options);
+        context.stdout(`${JSON.stringify(value, null, 2)}\n`);
+      }
+      return 0;
+    } catch (error) {
+      if (BamlValidationError.isInstance(error)) {
+        context.stderr(`The model answered:\n${error.rawOutput}\n\n`);
+      }
+      if (BamlError.isInstance(error)) throw new CliError(`${functionName} failed: ${error.message}`);
+      throw error;
+    }
+  },
+};
+
+/** `--args`: inline JSON, `@file`, or `-` for standard input; must be a JSON object. */
+async function readArguments(
+  option: string | undefined,
+  context: CliContext,
+): Promise<Record<string, unknown>> {
+  if (option === undefined) return {};
+  let text = option;
+  let source = "--args";
+  if (option === "-") {
+    text = await context.readStdin();
+    source = "standard input";
+  } else if (option.startsWith("@")) {
+    const path = resolve(context.cwd, option.slice(1));
+    source = option.slice(1);
+    text = await readFile(path, "utf8").catch(() => {
+      throw new CliError(`cannot read the arguments file ${source}.`);
+    });
+  }
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(text);
+  } catch (error) {
+    const reason = error instanceof Error ? error.message : String(error);
+    throw new UsageError(`${source} is not valid JSON (${reason}); pass an object like '{"text": "…"}'`);
+  }
+  if (typeof parsed !== "object" || parsed === null || Array.isArray(parsed)) {
+    throw new UsageError(`${source} must be a JSON object keyed by parameter name, like '{"text": "…"}'`);
+  }
+  return parsed as Record<string, unknown>;
+}
