@@ -1,6 +1,8 @@
 import type { Command } from "./cli-context.js";
 import { callCommand } from "./commands/call.js";
 import { checkCommand } from "./commands/check.js";
+import { generateCommand } from "./commands/generate.js";
+import { initCommand } from "./commands/init.js";
 
 /** Every `sapling` command, in the order `--help` lists them. */
-export const commands: Command[] = [checkCommand, callCommand];
+export const commands: Command[] = [initCommand, generateCommand, checkCommand, callCommand];
