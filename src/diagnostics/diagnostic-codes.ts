@@ -110,7 +110,7 @@ export const diagnosticCodes = {
   "invalid-map-key": define<{ type: string }>({
     code: "E0106",
     severity: "error",
-    message: (args) => `Map keys cannot be of type ${args.type}.`,
+    message: (args) => `Invalid map key type: ${args.type}.`,
     hint: () => "use string, an enum, or a union of string literals as the key type",
   }),
   "alias-cycle": define<{ cycle: string }>({

@@ -18,7 +18,14 @@ export function suggestName(name: string, candidates: Iterable<string>): string 
       bestDistance = distance;
     }
   }
-  return best;
+  if (best !== undefined || lower.length < 4) return best;
+  // A prefix relation (`exponential` → `exponential_backoff`, `output_directory` → `output_dir`) is a
+  // strong hint even when many characters differ.
+  for (const candidate of candidates) {
+    const other = candidate.toLowerCase();
+    if (other.length >= 4 && (other.startsWith(lower) || lower.startsWith(other))) return candidate;
+  }
+  return undefined;
 }
 
 /** Levenshtein distance with adjacent transpositions counted as one edit. */

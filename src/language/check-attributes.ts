@@ -76,7 +76,7 @@ export function checkAttributes(
         {
           name: attribute.name,
           block: attribute.block,
-          ...suggestion(suggestName(attribute.name, Object.keys(shapes))),
+          ...suggestion(markedSuggestion(attribute)),
         },
         attribute.nameSpan,
       );
@@ -155,6 +155,12 @@ function checkArguments(
 
 function isLabel(argument: Attribute["args"][number] | undefined): boolean {
   return argument?.kind === "identifier" || (argument?.kind === "string" && !argument.raw);
+}
+
+/** The closest known attribute name, written with the same marker (`@descripton` → `@description`). */
+function markedSuggestion(attribute: Attribute): string | undefined {
+  const name = suggestName(attribute.name, Object.keys(shapes));
+  return name === undefined ? undefined : `${attribute.block ? "@@" : "@"}${name}`;
 }
 
 /** The attribute named `name` in a checked list, if present. */

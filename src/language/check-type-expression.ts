@@ -53,7 +53,7 @@ export function checkTypeExpression(type: TypeExpression, scope: TypeScope, repo
       }
       const key = type.typeArguments[0] as TypeExpression;
       if (!isValidMapKey(key, scope, new Set())) {
-        report("invalid-map-key", { type: describeKey(key) }, key.span);
+        report("invalid-map-key", { type: describeKey(key, scope) }, key.span);
       }
       return;
     }
@@ -86,11 +86,11 @@ function isValidMapKey(type: TypeExpression, scope: TypeScope, visitedAliases: S
   }
 }
 
-function describeKey(type: TypeExpression): string {
+function describeKey(type: TypeExpression, scope: TypeScope): string {
   const key = ungroup(type);
   switch (key.kind) {
     case "named":
-      return key.name;
+      return scope.kindOf(key.name) === "class" ? `${key.name} (a class)` : key.name;
     case "literal":
       return key.text;
     case "list":

@@ -3,7 +3,7 @@ import { computeLineStarts, offsetToLineColumn } from "../util/index.js";
 import type * as ast from "./ast.js";
 import { findAttribute } from "./check-attributes.js";
 import type { ProjectSymbols } from "./check-context.js";
-import { textOf } from "./config-values.js";
+import { dedentAndTrim, textOf } from "./config-values.js";
 import { lowerConfigBlock } from "./lower-config-value.js";
 import { lowerConstraints, lowerType, typeAttributes, withAttributes } from "./lower-type.js";
 import { projectScope } from "./project-scope.js";
@@ -71,7 +71,9 @@ function locator(file: ast.SourceFile): Locate {
 
 function stringAttribute(attributes: readonly ast.Attribute[], name: string): string | undefined {
   const argument = findAttribute(attributes, name)?.args[0];
-  return argument?.kind === "string" ? argument.value : undefined;
+  if (argument?.kind !== "string") return undefined;
+  // Raw-string descriptions follow the surrounding indentation; strip it as BAML does.
+  return argument.raw ? dedentAndTrim(argument.value) : argument.value;
 }
 
 function docs<T extends object>(target: T, node: { docs?: string }): T {
@@ -166,14 +168,13 @@ function lowerClient(declaration: ast.ClientDecl, locate: Locate): ir.Client {
   const provider = entries.provider;
   const retryPolicy = entries.retry_policy;
   const options = entries.options;
-  const result: ir.Client = {
+  return {
     name: declaration.name.name,
     provider: provider?.kind === "string" ? provider.value : "",
+    ...(retryPolicy?.kind === "string" ? { retryPolicy: retryPolicy.value } : {}),
     options: options?.kind === "map" ? options.entries : {},
     source: locate(declaration.span.start),
   };
-  if (retryPolicy?.kind === "string") result.retryPolicy = retryPolicy.value;
-  return result;
 }
 
 function lowerRetryPolicy(declaration: ast.RetryPolicyDecl, locate: Locate): ir.RetryPolicy {

@@ -2,6 +2,20 @@ import type { Attribute, TypeExpression } from "./ast.js";
 import { parseAttributes } from "./parse-attributes.js";
 import type { TokenStream } from "./token-stream.js";
 
+const startsDeclaration = new Set([
+  "class",
+  "enum",
+  "type",
+  "function",
+  "client",
+  "retry_policy",
+  "generator",
+  "test",
+  "template_string",
+  "string_template",
+  "dynamic",
+]);
+
 /**
  * Parse a type expression. With `trailingBelongToOwner` (a field's type), attributes after the last union
  * member are returned separately as the field's attributes; attributes followed by `|` always belong to
@@ -59,6 +73,11 @@ function parsePrimary(stream: TokenStream): TypeExpression {
   const start = token.start;
   switch (token.kind) {
     case "identifier": {
+      // A declaration keyword on a new line means the type is missing (`type T =` then `class …`).
+      if (token.newlineBefore && startsDeclaration.has(token.value)) {
+        stream.reportUnexpected("a type");
+        return { kind: "error", attributes: [], span: { start, end: start } };
+      }
       stream.advance();
       if (token.value === "true" || token.value === "false") {
         return {

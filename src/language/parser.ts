@@ -99,11 +99,13 @@ function recoverToDeclaration(stream: TokenStream): void {
   stream.advance();
   while (!stream.at("eof")) {
     const token = stream.current;
+    // Resume at a declaration keyword starting a line (outside braces, or unindented), or at any
+    // unindented word outside braces (reported then as an unknown declaration).
+    const lineStart = atLineStart(stream.text, token.start);
     if (
       token.kind === "identifier" &&
       token.newlineBefore &&
-      declarationKeywords.includes(token.value) &&
-      (depth <= 0 || atLineStart(stream.text, token.start))
+      ((declarationKeywords.includes(token.value) && (depth <= 0 || lineStart)) || (depth <= 0 && lineStart))
     ) {
       return;
     }
@@ -170,8 +172,9 @@ function parseTypeBlock(
       stream.reportUnexpected('"}"');
       break;
     }
-    if (stream.at("@@")) {
-      attributes.push(...parseAttributes(stream, "block"));
+    if (stream.at("@@") || stream.at("@")) {
+      // A lone `@attr` line is kept as a block attribute so the checker can say to write `@@attr`.
+      attributes.push(...parseAttributes(stream, "any"));
     } else if (stream.at("identifier")) {
       const nameToken = stream.advance();
       const memberName = { name: nameToken.value, span: { start: nameToken.start, end: nameToken.end } };

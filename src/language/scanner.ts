@@ -96,7 +96,14 @@ export class Scanner {
       ) {
         break;
       }
-      if (character === "/" && text[index + 1] === "/") break;
+      // `//` starts a comment only after a space, so URLs (`http://host`) stay whole.
+      if (
+        character === "/" &&
+        text[index + 1] === "/" &&
+        (index === start || isSpace(text.charCodeAt(index - 1)))
+      ) {
+        break;
+      }
       index++;
     }
     let end = index;

@@ -22,6 +22,7 @@ export class TokenStream {
   progress = 0;
   /** Nesting of parenthesized types and configuration values; bounded so deep input cannot overflow. */
   depth = 0;
+  private readonly reported = new Set<string>();
 
   constructor(
     readonly text: string,
@@ -74,7 +75,14 @@ export class TokenStream {
     }
   }
 
+  /**
+   * Report a syntax error. A second error of the same code at the same offset is dropped: when recovery
+   * unwinds several nested constructs at one token, the first message is the useful one.
+   */
   report<Name extends DiagnosticName>(name: Name, args: DiagnosticArgs<Name>, span: Span): void {
+    const key = `${name}:${span.start}`;
+    if (this.reported.has(key)) return;
+    this.reported.add(key);
     this.diagnostics.push(
       createDiagnostic(name, args, { file: this.file, span: { start: span.start, end: span.end } }),
     );
