@@ -1,0 +1,160 @@
+/**
+ * Property tests: the front end returns diagnostics for any input — random token soup, mutated valid
+ * projects, pathological nesting — and never throws or hangs (each case runs under the test timeout).
+ */
+import { readdirSync, readFileSync } from "node:fs";
+import { join } from "node:path";
+import fc from "fast-check";
+import { describe, expect, it } from "vitest";
+import { renderDiagnostics } from "../diagnostics/index.js";
+import { emptyIr } from "../ir/index.js";
+import { compile } from "./compile.js";
+import { parseTypeExpression } from "./parse-type-expression.js";
+
+const fixturesRoot = join(import.meta.dirname, "../../test/fixtures/language");
+const validFixtures = readdirSync(fixturesRoot, { recursive: true, withFileTypes: true })
+  .filter((entry) => entry.isFile() && entry.name.endsWith(".baml") && !entry.parentPath.includes("errors"))
+  .map((entry) => readFileSync(join(entry.parentPath, entry.name), "utf8"));
+
+const fragments = [
+  "class",
+  "enum",
+  "type",
+  "function",
+  "client<llm>",
+  "client",
+  "retry_policy",
+  "generator",
+  "test",
+  "template_string",
+  "dynamic",
+  "type_builder",
+  "map",
+  "string",
+  "int",
+  "image",
+  "null",
+  "true",
+  "env.KEY",
+  "{",
+  "}",
+  "(",
+  ")",
+  "[",
+  "]",
+  "<",
+  ">",
+  ",",
+  ":",
+  "|",
+  "?",
+  "=",
+  ".",
+  "@",
+  "@@",
+  "->",
+  '@alias("x")',
+  "@check(a, {{ this }})",
+  "@@dynamic",
+  "@stream.done",
+  "{{",
+  "}}",
+  '"',
+  '"text"',
+  '#"',
+  '"#',
+  '##"raw"##',
+  "//",
+  "///",
+  "{//",
+  "//}",
+  "\n",
+  "\r\n",
+  " ",
+  "\t",
+  "Name",
+  "field",
+  "42",
+  "-1.5",
+  "$",
+  "é",
+  "😀",
+  "\\",
+];
+
+const tokenSoup = fc
+  .array(fc.oneof(fc.constantFrom(...fragments), fc.string({ maxLength: 4 })), { maxLength: 80 })
+  .map((parts) => parts.join(" "));
+
+type Mutation = { at: number; length: number; insert: string };
+const mutation = fc.record({
+  at: fc.nat(),
+  length: fc.nat({ max: 20 }),
+  insert: fc.oneof(fc.constantFrom(...fragments, ""), fc.string({ maxLength: 6 })),
+});
+
+function mutate(text: string, mutations: Mutation[]): string {
+  let result = text;
+  for (const { at, length, insert } of mutations) {
+    const start = result.length === 0 ? 0 : at % (result.length + 1);
+    result = result.slice(0, start) + insert + result.slice(start + length);
+  }
+  return result;
+}
+
+function assertWellFormed(text: string): void {
+  const result = compile({ "input.baml": text });
+  expect(Array.isArray(result.diagnostics)).toBe(true);
+  for (const diagnostic of result.diagnostics) {
+    expect(diagnostic.span.start).toBeGreaterThanOrEqual(0);
+    expect(diagnostic.span.end).toBeGreaterThanOrEqual(diagnostic.span.start);
+    expect(diagnostic.span.end).toBeLessThanOrEqual(text.length);
+  }
+  const hasError = result.diagnostics.some((diagnostic) => diagnostic.severity === "error");
+  expect(result.ir === undefined).toBe(hasError);
+  expect(typeof renderDiagnostics(result.diagnostics, { "input.baml": text })).toBe("string");
+}
+
+describe("front-end robustness", () => {
+  it("returns diagnostics for random token soup", () => {
+    fc.assert(fc.property(tokenSoup, assertWellFormed), { numRuns: 400 });
+  });
+
+  it("returns diagnostics for arbitrary strings", () => {
+    fc.assert(fc.property(fc.string({ maxLength: 300, unit: "binary" }), assertWellFormed), { numRuns: 200 });
+  });
+
+  it("returns diagnostics for mutated valid projects", () => {
+    expect(validFixtures.length).toBeGreaterThan(20);
+    fc.assert(
+      fc.property(
+        fc.constantFrom(...validFixtures),
+        fc.array(mutation, { minLength: 1, maxLength: 5 }),
+        (text, edits) => assertWellFormed(mutate(text, edits)),
+      ),
+      { numRuns: 500 },
+    );
+  });
+
+  it("parses standalone type expressions without throwing", () => {
+    fc.assert(
+      fc.property(tokenSoup, (text) => {
+        const result = parseTypeExpression(text, emptyIr());
+        expect(result.type === undefined).toBe(result.diagnostics.some((item) => item.severity === "error"));
+      }),
+      { numRuns: 300 },
+    );
+  });
+
+  it.each([
+    ["deep parentheses", `class A {\n  a ${"(".repeat(5000)}int${")".repeat(5000)}\n}\n`],
+    ["deep maps", `class A {\n  a ${"map<string, ".repeat(3000)}int${">".repeat(3000)}\n}\n`],
+    ["deep config maps", `client<llm> C {\n  options ${"{ a ".repeat(5000)}\n}\n`],
+    ["deep arrays", `client<llm> C {\n  options { a ${"[".repeat(5000)} }\n}\n`],
+    ["unclosed everything", 'class A { a ( map < string , [ @check( {{ "#'],
+    ["only openers", "{".repeat(10000)],
+    ["a very long line", `class A { ${"a int ".repeat(20000)} }`],
+  ])("survives %s", (_name, text) => {
+    assertWellFormed(text);
+  });
+});
