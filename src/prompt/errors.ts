@@ -49,8 +49,8 @@ export class TemplateError extends Error {
     const where = location
       ? `${location.file}:${location.line}:${location.column}`
       : `template line ${templateLine}, column ${templateColumn}`;
-    const subject = functionName ? ` in the prompt of ${functionName}` : "";
-    super(`${where}: ${detail}${subject}`);
+    const subject = functionName ? `in the prompt of ${functionName}: ` : "";
+    super(`${where}: ${subject}${detail}`);
   }
 
   static isInstance(value: unknown): value is TemplateError {

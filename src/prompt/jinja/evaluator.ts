@@ -264,7 +264,7 @@ export class Evaluator {
         const names = scope.names().filter((name) => !name.startsWith("__"));
         throw new JinjaError(
           "unknown_variable",
-          `Variable \`${expression.name}\` is not defined. Available here: ${names.join(", ")}.`,
+          `Variable \`${expression.name}\` is not defined. Variables here: ${names.join(", ")}.`,
           expression.offset,
         );
       }

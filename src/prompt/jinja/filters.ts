@@ -188,8 +188,8 @@ export const FILTERS: Record<string, Filter> = {
       throw new JinjaError("invalid_call", "regex_match needs a pattern string.", undefined);
     const text = value instanceof EnumValue ? value.value : value;
     if (typeof text !== "string") return false;
-    // BAML's filter is a full match (the pattern must cover the whole string).
-    return new RegExp(`^(?:${pattern})$`, "u").test(text);
+    // Like Rust's `Regex::is_match`: a match anywhere; anchor with ^…$ for a full match.
+    return new RegExp(pattern, "u").test(text);
   },
   reject: selectBy(true, false),
   rejectattr: selectBy(true, true),

@@ -175,7 +175,8 @@ function lexExpressionToken(source: string, start: number, tokens: Token[]): num
       if (source[index] === "\\") {
         index++;
         const escaped = source[index] ?? "";
-        value += ESCAPES[escaped] ?? escaped;
+        // Unknown escapes keep their backslash, so regex patterns like "\d+" survive.
+        value += ESCAPES[escaped] ?? `\\${escaped}`;
       } else {
         value += source[index];
       }

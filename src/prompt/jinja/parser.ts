@@ -85,13 +85,15 @@ class Parser {
   }
 
   /** Statements until one of `stops` (a block keyword) or the end; the stop tag is left unread. */
-  parseBody(stops: string[]): Statement[] {
+  parseBody(stops: string[], openedAt?: number): Statement[] {
     const body: Statement[] = [];
     for (;;) {
       const token = this.peek();
       if (token.kind === "end") {
-        if (stops.length > 0) this.fail(`Missing \`{% ${stops[stops.length - 1]} %}\`.`);
-        return body;
+        if (stops.length === 0) return body;
+        const missing = `\`{% ${stops[stops.length - 1]} %}\``;
+        if (openedAt === undefined) this.fail(`Missing ${missing}.`);
+        throw new JinjaError("syntax_error", `This block is never closed: add ${missing}.`, openedAt);
       }
       if (token.kind === "text") {
         this.next();
@@ -149,7 +151,7 @@ class Parser {
     let otherwise: Statement[] = [];
     for (;;) {
       this.expectKind("block-end", "`%}`");
-      const body = this.parseBody(["elif", "else", "endif"]);
+      const body = this.parseBody(["elif", "else", "endif"], offset);
       branches.push({ test, body });
       this.expectKind("block-start", "`{%`");
       const keyword = this.identifier();
@@ -159,7 +161,7 @@ class Parser {
       }
       if (keyword === "else") {
         this.expectKind("block-end", "`%}`");
-        otherwise = this.parseBody(["endif"]);
+        otherwise = this.parseBody(["endif"], offset);
         this.endTag("endif");
       } else {
         this.expectKind("block-end", "`%}`");
@@ -175,12 +177,12 @@ class Parser {
     const iterable = this.parseConditionalFree();
     const condition = this.acceptName("if") ? this.parseConditionalFree() : undefined;
     this.expectKind("block-end", "`%}`");
-    const body = this.parseBody(["else", "endfor"]);
+    const body = this.parseBody(["else", "endfor"], offset);
     let otherwise: Statement[] = [];
     this.expectKind("block-start", "`{%`");
     if (this.acceptName("else")) {
       this.expectKind("block-end", "`%}`");
-      otherwise = this.parseBody(["endfor"]);
+      otherwise = this.parseBody(["endfor"], offset);
       this.endTag("endfor");
     } else {
       this.identifier();
@@ -195,7 +197,7 @@ class Parser {
     while (this.acceptOperator(",")) targets.push(this.parsePrimaryWithPostfix());
     if (this.peek().kind === "block-end" && targets.length === 1 && first.kind === "name") {
       this.next();
-      const body = this.parseBody(["endset"]);
+      const body = this.parseBody(["endset"], offset);
       this.endTag("endset");
       return { kind: "set-block", target: first.name, body, offset };
     }
@@ -217,7 +219,7 @@ class Parser {
       if (!this.isOperator(")")) this.expectOperator(",");
     }
     this.expectKind("block-end", "`%}`");
-    const body = this.parseBody(["endmacro"]);
+    const body = this.parseBody(["endmacro"], offset);
     this.endTag("endmacro");
     return { kind: "macro", name, params, body, offset };
   }
@@ -232,7 +234,7 @@ class Parser {
       filters.push({ name, args, kwargs, offset: token.offset });
     } while (this.acceptOperator("|"));
     this.expectKind("block-end", "`%}`");
-    const body = this.parseBody(["endfilter"]);
+    const body = this.parseBody(["endfilter"], offset);
     this.endTag("endfilter");
     return { kind: "filter-block", filters, body, offset };
   }
@@ -432,7 +434,7 @@ class Parser {
         value = this.parseSubscript(value, token.offset);
       } else if (this.isOperator("(")) {
         const { args, kwargs } = this.parseArguments();
-        value = { kind: "call", callee: value, args, kwargs, offset: token.offset };
+        value = { kind: "call", callee: value, args, kwargs, offset: value.offset };
       } else {
         return value;
       }
