@@ -1,0 +1,144 @@
+/**
+ * End to end, as a user would: `sapling init` and `sapling generate` in a fresh folder, the generated
+ * client type-checked under strict settings together with a small application written against BAML's
+ * TypeScript surface, then that application run in its own Node process (tsx) against the mock LLM server
+ * over real HTTP and SSE. `sapling/runtime` resolves to this repository's source through a tiny package in
+ * the folder's node_modules, as an installed package would.
+ */
+import { execFile } from "node:child_process";
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join, resolve } from "node:path";
+import { promisify } from "node:util";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { captureContext, main } from "../src/cli/index.js";
+import { answer, type MockLlmServer, startMockLlmServer } from "../src/testing/index.js";
+import { typeCheck } from "./codegen-typecheck.js";
+
+const repository = resolve(import.meta.dirname, "..");
+const messyAnswer = readFileSync(
+  join(repository, "..", "shared", "examples", "resume", "outputs", "fenced-chatty.txt"),
+  "utf8",
+);
+
+/** The application: BAML-style imports and calls only. */
+const application = `
+import { b, ClientRegistry, Collector, type partial_types } from "./baml_client/index.js";
+
+const resume = "Jane Doe — 8 years building distributed systems in Rust and Go.";
+const collector = new Collector("e2e");
+const evaluation = await b.EvaluateResume(resume, { client: "Local", collector });
+
+const registry = new ClientRegistry();
+registry.addLlmClient("Mock", "openai-generic", { base_url: process.env["LOCAL_LLM_BASE_URL"], model: "mock" });
+registry.setPrimary("Mock");
+const stream = b.withOptions({ clientRegistry: registry }).stream.EvaluateResume(resume);
+const partials: partial_types.CandidateEvaluation[] = [];
+for await (const partial of stream) partials.push(partial);
+const final = await stream.getFinalResponse();
+
+const parsed = b.parse.EvaluateResume('{"candidate_name": "Ann", "years_of_experience": "12", "skills": "Go, Rust",'
+  + ' "work_history": [], "decision": "hire", "reasoning": "ok"}');
+const request = await b.request.EvaluateResume(resume, { client: "Local" });
+
+console.log(JSON.stringify({
+  evaluation,
+  partialCount: partials.length,
+  lastPartialName: partials.at(-1)?.candidate_name ?? null,
+  final,
+  parsed,
+  requestUrl: request.url,
+  logged: collector.logs.length,
+}));
+`;
+
+let server: MockLlmServer;
+let root: string;
+
+beforeAll(async () => {
+  server = await startMockLlmServer({ defaultAnswer: answer(messyAnswer, { chunkSize: 16 }) });
+  root = mkdtempSync(join(tmpdir(), "sapling-e2e-"));
+});
+
+afterAll(async () => {
+  await server.close();
+});
+
+describe("init → generate → compile → run against the mock server", () => {
+  it("scaffolds and generates a client", async () => {
+    expect(await main(["init"], captureContext({ cwd: root }))).toBe(0);
+    const context = captureContext({ cwd: root });
+    expect(await main(["generate"], context)).toBe(0);
+    expect(readdirSync(join(root, "baml_client"))).toContain("index.ts");
+    writeFileSync(join(root, "app.ts"), application);
+    const packageFolder = join(root, "node_modules", "sapling");
+    mkdirSync(packageFolder, { recursive: true });
+    writeFileSync(
+      join(packageFolder, "package.json"),
+      JSON.stringify({ name: "sapling", type: "module", exports: { "./runtime": "./runtime.ts" } }),
+    );
+    writeFileSync(
+      join(packageFolder, "runtime.ts"),
+      `export * from ${JSON.stringify(join(repository, "src", "runtime", "index.ts"))};\n`,
+    );
+    writeFileSync(join(root, "package.json"), JSON.stringify({ type: "module" }));
+  });
+
+  it("type-checks the generated client and the application under strict settings", () => {
+    const clientFiles = readdirSync(join(root, "baml_client")).map((file) => join(root, "baml_client", file));
+    const appText = readFileSync(join(root, "app.ts"), "utf8");
+    const diagnostics = typeCheck({
+      moduleFormat: "esm",
+      rootFiles: clientFiles,
+      virtualFiles: new Map([
+        [
+          join(root, "app-check.ts"),
+          `declare const process: { env: Record<string, string | undefined> };\n${appText}\nexport {};\n`,
+        ],
+      ]),
+      reportUnder: [root],
+    });
+    expect(diagnostics).toEqual([]);
+  }, 60_000);
+
+  it("runs the application: a call, a stream with partials, a parse and a request", async () => {
+    const { stdout } = await promisify(execFile)(
+      join(repository, "node_modules", ".bin", "tsx"),
+      ["app.ts"],
+      {
+        cwd: root,
+        env: { ...process.env, LOCAL_LLM_BASE_URL: server.baseUrls.openai, OPENAI_API_KEY: "" },
+        timeout: 30_000,
+      },
+    );
+    const output = JSON.parse(stdout.trim().split("\n").at(-1) ?? "{}") as Record<string, unknown>;
+    const expected = {
+      candidate_name: "Jane Doe",
+      years_of_experience: 8,
+      skills: ["Rust", "Kubernetes", "Distributed Systems"],
+      work_history: [
+        {
+          company: "Streamline",
+          role: "Staff Engineer",
+          duration_months: 60,
+          achievements: ["Led the Kubernetes migration"],
+        },
+      ],
+      decision: "STRONG_HIRE",
+      reasoning: "Strong systems background; the gap is explained by a sabbatical.",
+    };
+    expect(output.evaluation).toEqual(expected);
+    expect(output.final).toEqual(expected);
+    expect(output.partialCount).toBeGreaterThan(1);
+    expect(output.lastPartialName).toBe("Jane Doe");
+    expect(output.parsed).toMatchObject({
+      candidate_name: "Ann",
+      years_of_experience: 12,
+      skills: ["Go", "Rust"],
+      decision: "HIRE",
+    });
+    expect(output.requestUrl).toBe(`${server.baseUrls.openai}/chat/completions`);
+    expect(output.logged).toBe(1);
+    expect(server.requests.map((request) => request.stream)).toEqual([false, true]);
+  }, 60_000);
+});
