@@ -18,6 +18,7 @@ export class CallDeadline {
   private readonly controller = new AbortController();
   private readonly timers = new Map<TimeoutKind, ReturnType<typeof setTimeout>>();
   private readonly onCallerAbort: () => void;
+  private readonly abortListeners: (() => void)[] = [];
 
   constructor(
     private readonly timeouts: HttpTimeouts,
@@ -52,6 +53,15 @@ export class CallDeadline {
     this.clear("time_to_first_token");
   }
 
+  /** Runs `listener` when the call is aborted (at once if it already is); forgotten on `dispose`. */
+  onAbort(listener: () => void): void {
+    if (this.controller.signal.aborted) listener();
+    else {
+      this.controller.signal.addEventListener("abort", listener, { once: true });
+      this.abortListeners.push(listener);
+    }
+  }
+
   /** Aborts the fetch because the consumer stopped reading (a no-op when already aborted). */
   stop(): void {
     if (!this.controller.signal.aborted) {
@@ -64,6 +74,8 @@ export class CallDeadline {
     for (const timer of this.timers.values()) clearTimeout(timer);
     this.timers.clear();
     this.callerSignal?.removeEventListener("abort", this.onCallerAbort);
+    for (const listener of this.abortListeners) this.controller.signal.removeEventListener("abort", listener);
+    this.abortListeners.length = 0;
   }
 
   /** `promise`, or a rejection as soon as the call is aborted (some bodies ignore the fetch signal). */
