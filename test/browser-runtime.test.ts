@@ -1,0 +1,80 @@
+/**
+ * The runtime entry point builds for the browser (esbuild, platform "browser": any `node:` import fails the
+ * build) and parses a messy answer inside headless Chromium. `.ci/run` installs Debian's chromium; a
+ * developer machine without it skips this file, CI never does.
+ */
+import { existsSync, readdirSync, readFileSync } from "node:fs";
+import { join, resolve } from "node:path";
+import { build } from "esbuild";
+import { chromium } from "playwright-core";
+import { describe, expect, it } from "vitest";
+import { compile } from "../src/language/index.js";
+
+const chromiumPath = ["/usr/bin/chromium", "/usr/bin/chromium-browser"].find((path) => existsSync(path));
+const required = process.env.CI === "true";
+const root = resolve(import.meta.dirname, "..");
+
+function resumeIr(): unknown {
+  const folder = join(root, "examples", "resume", "baml_src");
+  const sources = Object.fromEntries(
+    readdirSync(folder)
+      .filter((name) => name.endsWith(".baml"))
+      .map((name) => [name, readFileSync(join(folder, name), "utf8")]),
+  );
+  const { ir, diagnostics } = compile(sources);
+  if (!ir) throw new Error(`example does not compile: ${JSON.stringify(diagnostics)}`);
+  return ir;
+}
+
+describe.skipIf(!chromiumPath && !required)("runtime in a browser", () => {
+  it("bundles with no Node built-ins and parses a fenced, chatty answer in Chromium", async () => {
+    expect(chromiumPath, "Chromium is required on CI (.ci/run installs it)").toBeDefined();
+    const bundle = await build({
+      entryPoints: [join(root, "test", "browser", "entry.ts")],
+      bundle: true,
+      platform: "browser",
+      format: "iife",
+      write: false,
+      logLevel: "silent",
+    });
+    const code = bundle.outputFiles[0]?.text ?? "";
+    expect(code).not.toMatch(/require\(["']node:/);
+
+    const answer = readFileSync(join(root, "examples", "resume", "outputs", "fenced-chatty.txt"), "utf8");
+    const browser = await chromium.launch({
+      executablePath: chromiumPath as string,
+      args: [
+        "--no-sandbox",
+        "--disable-gpu",
+        "--disable-background-networking",
+        "--disable-component-update",
+      ],
+    });
+    try {
+      const page = await browser.newPage();
+      await page.setContent("<!doctype html><title>sapling</title>");
+      await page.addScriptTag({ content: code });
+      const value = await page.evaluate(
+        ([ir, text]) => {
+          const { SaplingRuntime } = (
+            globalThis as unknown as {
+              sapling: {
+                SaplingRuntime: { fromIr(ir: unknown): { parse(fn: string, text: string): unknown } };
+              };
+            }
+          ).sapling;
+          return SaplingRuntime.fromIr(ir).parse("EvaluateResume", text as string);
+        },
+        [resumeIr(), answer] as const,
+      );
+      expect(value).toMatchObject({
+        candidate_name: "Jane Doe",
+        years_of_experience: 8,
+        decision: "STRONG_HIRE",
+        work_history: [{ company: "Streamline", achievements: ["Led the Kubernetes migration"] }],
+      });
+    } finally {
+      await browser.close();
+    }
+  }, 60_000);
+});
