@@ -2,6 +2,8 @@
  * The `sapling` package root: the compile API (BAML text → IR), diagnostics rendering, and the IR types.
  * Runtime code lives behind `sapling/runtime`; generated clients never import this entry point.
  */
+
+export { CodegenError, generateClient, type ResolvedGenerator, resolveGenerators } from "./codegen/index.js";
 export type { Diagnostic, DiagnosticNote, Severity, Span } from "./diagnostics/index.js";
 export { renderDiagnostics } from "./diagnostics/index.js";
 export type * from "./ir/index.js";
