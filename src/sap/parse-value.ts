@@ -62,7 +62,7 @@ export function parseValue(
   const context = createCoerceContext(indexOf(ir), coercers, options);
   const plainText = context.acceptsPlainText(type);
   let chosen: { result: CoerceSuccess; candidate: Candidate } | undefined;
-  let fitted = 0;
+  const fitted: { result: CoerceSuccess; candidate: Candidate }[] = [];
   const failures: { issue: CoerceIssue; candidate: Candidate }[] = [];
   for (const candidate of extractCandidates(text)) {
     if (candidate.origin === "text" && !plainText) continue;
@@ -73,19 +73,20 @@ export function parseValue(
       continue;
     }
     const result = withOriginFlags(coerced, candidate);
-    fitted++;
+    fitted.push({ result, candidate });
     if (!chosen || better(result, candidate, chosen.result, chosen.candidate)) chosen = { result, candidate };
     // Valid JSON that fits exactly: nothing else can do better.
     if (candidate.origin === "json" && result.score === 0) break;
   }
   if (chosen) {
     let result = chosen.result;
-    if (fitted > 1) {
+    const differing = readingsThatDiffer(chosen, fitted);
+    if (differing > 0) {
       result = addFlag(
         result,
         "ChoseCandidate",
         "$",
-        `${fitted} readings of the answer fit; chose ${describeOrigin(chosen.candidate)} (lowest score)`,
+        `${differing + 1} readings of the answer gave different values; chose ${describeOrigin(chosen.candidate)} (lowest score)`,
       );
     }
     return { value: result.value, flags: [...result.flags], score: result.score, checks: [...result.checks] };
@@ -101,6 +102,26 @@ export function parseValue(
   throw new SapParseError({ ...reportedIssue(text, failures, context.describe(type)), raw: text });
 }
 
+/**
+ * How many other fitting readings produced a different value (worth telling the user about). The plain
+ * text reading is a fallback: it only counts when it is the one chosen.
+ */
+function readingsThatDiffer(
+  chosen: { result: CoerceSuccess; candidate: Candidate },
+  fitted: { result: CoerceSuccess; candidate: Candidate }[],
+): number {
+  if (fitted.length < 2) return 0;
+  const text = JSON.stringify(chosen.result.value);
+  const others = new Set<string>();
+  for (const { result, candidate } of fitted) {
+    if (result === chosen.result || (candidate.origin === "text" && chosen.candidate.origin !== "text"))
+      continue;
+    const other = JSON.stringify(result.value);
+    if (other !== text) others.add(other);
+  }
+  return others.size;
+}
+
 function rank(candidate: Candidate): number {
   if (candidate.origin === "text") return candidate.fenceTag === undefined ? 0 : 1;
   return ORIGIN_RANK[candidate.origin];
@@ -114,6 +135,8 @@ function better(
 ): boolean {
   if (result.score !== best.score) return result.score < best.score;
   if (rank(candidate) !== rank(bestCandidate)) return rank(candidate) > rank(bestCandidate);
+  // A container found inside an unclosed one is a fallback reading, not a better one.
+  if (Boolean(candidate.nested) !== Boolean(bestCandidate.nested)) return !candidate.nested;
   return candidate.order >= bestCandidate.order;
 }
 

@@ -74,20 +74,23 @@ function coerceClass(
   const soleField = lookup.fields.length === 1 ? lookup.fields[0] : undefined;
   if (node.kind === "object") {
     const matchesAnyKey = node.entries.some(([key]) => fieldFor(lookup, key) !== undefined);
-    if (matchesAnyKey || !soleField) return fromObject(declaration, lookup, node, path, context);
+    const direct = fromObject(declaration, lookup, node, path, context);
+    // A single-field class given an object with none of its keys: the object may be the field's value
+    // itself, when that field holds structured data (an object is never read as a scalar or as text).
+    // Keep whichever reading repairs less.
+    if (
+      matchesAnyKey ||
+      !soleField ||
+      node.entries.length === 0 ||
+      context.acceptsPlainText(soleField.type)
+    ) {
+      return direct;
+    }
+    const implied = intoSoleField(soleField, node, path, context);
+    if (!implied.ok) return direct;
+    return direct.ok && direct.score <= implied.score ? direct : implied;
   }
-  if (soleField) {
-    const fieldPath = childPath(path, soleField.name);
-    const result = context.coerce(soleField.type, node, fieldPath);
-    if (!result.ok) return result;
-    const value = setOwn({}, soleField.name, result.value);
-    return addFlag(
-      { ...result, value },
-      "ImpliedKey",
-      path,
-      `the value was read as the only field "${soleField.name}"`,
-    );
-  }
+  if (soleField) return intoSoleField(soleField, node, path, context);
   if (node.kind === "array" && node.items.length === 1) {
     const result = coerceClass(declaration, node.items[0]!, childPath(path, 0), context);
     return result.ok
@@ -95,6 +98,18 @@ function coerceClass(
       : result;
   }
   return failure("type-mismatch", path, `an object for class ${declaration.name}`, node);
+}
+
+function intoSoleField(field: Field, node: JsonishNode, path: string, context: CoerceContext): CoerceResult {
+  const result = context.coerce(field.type, node, childPath(path, field.name));
+  if (!result.ok) return result;
+  const value = setOwn({}, field.name, result.value);
+  return addFlag(
+    { ...result, value },
+    "ImpliedKey",
+    path,
+    `the value was read as the only field "${field.name}"`,
+  );
 }
 
 function fieldFor(lookup: FieldLookup, key: string): { field: Field; folded: boolean } | undefined {

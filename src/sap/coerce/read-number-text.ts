@@ -8,7 +8,7 @@ const THOUSANDS = /^[+-]?\d{1,3}(?:,\d{3})+(?:\.\d+)?$/;
 const FRACTION = /^([+-]?\d+(?:\.\d+)?)\s*\/\s*(\d+(?:\.\d+)?)$/;
 /** A number inside other text: optional sign (not after a letter), optional currency, thousands, decimals. */
 const EMBEDDED =
-  /(?<![\p{L}\p{N}.])([+-]?)[$€£¥₩]?((?:\d{1,3}(?:,\d{3})+|\d+)(?:\.\d+)?(?:[eE][+-]?\d+)?|\.\d+)(?![\p{N}])/gu;
+  /(?<![\p{L}\p{N}.])([+-]?)[$€£¥₩]?((?:\d{1,3}(?:,\d{3})+|\d+)(?:\.\d+)?(?:[eE][+-]?\d+)?|\.\d+)(?![\p{N}]|[xX][0-9a-fA-F])/gu;
 
 /**
  * Read one number from a string the way a person would: `"42"`, `"1,234"`, `"$1,299.99"`, `"50%"` (50,
@@ -46,5 +46,6 @@ export function readNumberText(text: string): NumberReading {
 
 /** Round half away from zero (`7.5` → 8, `-2.5` → -3), as a person rounds. */
 export function roundHalfAwayFromZero(value: number): number {
-  return Math.sign(value) * Math.round(Math.abs(value));
+  // `|| 0` turns -0 (from rounding -0.4) into 0.
+  return Math.sign(value) * Math.round(Math.abs(value)) || 0;
 }

@@ -86,6 +86,8 @@ export function extractCandidates(text: string): Candidate[] {
     }
   }
   addProse(candidates, text, proseStart, text.length, first, last);
+  const literal = bareLiteral(text);
+  if (literal) candidates.push(literal);
   const objects = candidates.filter((candidate) => candidate.node.kind === "object" && !candidate.nested);
   if (objects.length > 1) {
     candidates.push({
@@ -142,6 +144,18 @@ function candidatesFromRoots(roots: ParsedRoot[], origin: "fence" | "prose", bas
     }
   }
   return found;
+}
+
+/** A whole answer that is one Python/JSON literal in another spelling (`None`, `True`, `FALSE`). */
+function bareLiteral(text: string): Candidate | undefined {
+  const word = text.trim();
+  const lower = word.toLowerCase();
+  let node: JsonishNode;
+  if (lower === "none" || lower === "null") node = { kind: "null", complete: true };
+  else if (lower === "true" || lower === "false")
+    node = { kind: "bool", value: lower === "true", complete: true };
+  else return undefined;
+  return { node, origin: "prose", repairs: ["python literal"], order: 0 };
 }
 
 /** Strict JSON, or `undefined`. Only texts that can start a JSON value are tried (exceptions are slow). */

@@ -62,8 +62,8 @@ interface UnquotedFrame {
   text: string;
   /** Whitespace seen since the last word character. */
   pendingSpace: boolean;
-  /** The token has more than one word so far (decides whether a comma may be part of it). */
-  multiWord: boolean;
+  /** Whether the token has had a word followed by whitespace (checked once, for `[1 2 3]`). */
+  spaced: boolean;
 }
 interface CommentFrame {
   kind: "comment";
@@ -94,6 +94,11 @@ const ESCAPES: Record<string, string> = {
 };
 const NUMBER = /^[+-]?(?:\d+(?:\.\d*)?|\.\d+)(?:[eE][+-]?\d+)?$/;
 const IDENTIFIER_CHAR = /[\p{L}\p{N}_$\- ]/u;
+
+/** A complete-looking scalar token: a number or a JSON/Python literal. */
+function isScalarToken(text: string): boolean {
+  return NUMBER.test(text) || /^(?:true|false|null|none)$/i.test(text);
+}
 
 function isWhitespace(char: string): boolean {
   return char === " " || char === "\n" || char === "\r" || char === "\t" || char === "\u00a0";
@@ -226,7 +231,7 @@ export class FixingParser {
         } else {
           // Unquoted key: `{name: "x"}`.
           this.repair("unquoted key");
-          this.stack.push({ kind: "unquoted", role: "key", text: "", pendingSpace: false, multiWord: false });
+          this.stack.push({ kind: "unquoted", role: "key", text: "", pendingSpace: false, spaced: false });
         }
         return true;
       case "colon":
@@ -335,7 +340,7 @@ export class FixingParser {
     } else if (QUOTE_CLOSERS[char] !== undefined) {
       this.openString(char, role);
     } else {
-      this.stack.push({ kind: "unquoted", role, text: "", pendingSpace: false, multiWord: false });
+      this.stack.push({ kind: "unquoted", role, text: "", pendingSpace: false, spaced: false });
     }
   }
 
@@ -575,7 +580,7 @@ export class FixingParser {
     }
     if (next >= buffer.length) return this.ended ? true : undefined;
     const char = buffer[next]!;
-    if (char === "}" || char === "/") return true;
+    if (char === "}" || char === "/" || char === ",") return true;
     if (QUOTE_CLOSERS[char] !== undefined) return true;
     // An unquoted key: identifier characters up to a colon (bounded look-ahead).
     const limit = Math.min(buffer.length, next + 64);
@@ -620,8 +625,23 @@ export class FixingParser {
         this.finishUnquoted(frame, true);
         return true;
       }
-      if (isWhitespace(char)) frame.pendingSpace = true;
-      else if (frame.pendingSpace) frame.multiWord = true;
+      if (isWhitespace(char)) {
+        // Missing commas between scalar items: `[1 2 3]` (checked at the first space only).
+        if (
+          !frame.spaced &&
+          frame.role === "item" &&
+          isScalarToken(frame.text + buffer.slice(this.position, index))
+        ) {
+          frame.text += buffer.slice(this.position, index);
+          this.position = index;
+          this.finishUnquoted(frame, true);
+          return true;
+        }
+        frame.spaced = true;
+        frame.pendingSpace = true;
+      } else {
+        frame.pendingSpace = false;
+      }
       index++;
     }
     frame.text += buffer.slice(this.position, index);
@@ -631,7 +651,7 @@ export class FixingParser {
 
   private endsUnquoted(frame: UnquotedFrame, char: string, index: number): boolean | undefined {
     if (char === "\n") return true;
-    if (char === "/" && isWhitespace(this.buffer[index - 1] ?? " ")) {
+    if (char === "/" && frame.pendingSpace) {
       const next = this.buffer[index + 1];
       if (next === undefined) return this.ended ? false : undefined;
       if (next === "/" || next === "*") return true;
@@ -646,9 +666,8 @@ export class FixingParser {
         // Missing comma after an unquoted value: `{"a": 1 "b": 2}`.
         if (frame.pendingSpace && QUOTE_CLOSERS[char] !== undefined) return this.quotedKeyFollows(index);
         if (char !== ",") return false;
-        // A comma ends a one-word value (`1,` `true,` `hello,`); inside longer text only when a new
-        // member follows (`{"a": hello, world, "b": 1}` keeps "hello, world").
-        if (!frame.multiWord) return true;
+        // A comma ends the value only when a new member follows (`{"a": Smith, John, "b": 1}` keeps
+        // "Smith, John").
         return this.memberFollows(index);
       }
     }
