@@ -6,7 +6,14 @@ import { configNumber, configString } from "./resolve-options.js";
 /** A client with its strategy resolved: a leaf model, or a fallback / round-robin over other trees. */
 export type ClientTree =
   | { kind: "leaf"; client: Client; retryPolicy?: RetryPolicy }
-  | { kind: "fallback"; client: Client; children: ClientTree[]; retryPolicy?: RetryPolicy }
+  | {
+      kind: "fallback";
+      client: Client;
+      children: ClientTree[];
+      retryPolicy?: RetryPolicy;
+      /** `http { total_timeout_ms }`: a bound on the whole strategy, retries and waits included. */
+      totalTimeoutMs?: number;
+    }
   | {
       kind: "round-robin";
       client: Client;
@@ -14,6 +21,7 @@ export type ClientTree =
       /** The `start` option: the first child to use. */
       start?: number;
       retryPolicy?: RetryPolicy;
+      totalTimeoutMs?: number;
     };
 
 const strategyProviders: Record<string, "fallback" | "round-robin"> = {
@@ -57,9 +65,19 @@ function resolve(
   if (!strategy) return { kind: "leaf", client, ...policy };
   const names = strategyNames(client);
   const children = names.map((name) => resolve(name, index, registry, [...path, reference]));
-  if (strategy === "fallback") return { kind: "fallback", client, children, ...policy };
+  const http = client.options.http;
+  const total = http?.kind === "map" ? configNumber(http.entries.total_timeout_ms) : undefined;
+  const timeout = total !== undefined && total > 0 ? { totalTimeoutMs: total } : {};
+  if (strategy === "fallback") return { kind: "fallback", client, children, ...policy, ...timeout };
   const start = configNumber(client.options.start);
-  return { kind: "round-robin", client, children, ...(start !== undefined ? { start } : {}), ...policy };
+  return {
+    kind: "round-robin",
+    client,
+    children,
+    ...(start !== undefined ? { start } : {}),
+    ...policy,
+    ...timeout,
+  };
 }
 
 /** `"openai/gpt-4o"` → an `openai` client with `model "gpt-4o"` and the provider's default credentials. */
@@ -94,4 +112,16 @@ function findRetryPolicy(client: Client, index: IrIndex): RetryPolicy {
     );
   }
   return policy;
+}
+
+/**
+ * The tightest `total_timeout_ms` of the strategies in a tree (BAML: the minimum wins when strategies are
+ * composed), or `undefined` when none sets one.
+ */
+export function totalTimeoutMs(tree: ClientTree): number | undefined {
+  if (tree.kind === "leaf") return undefined;
+  const limits = [tree.totalTimeoutMs, ...tree.children.map(totalTimeoutMs)].filter(
+    (limit): limit is number => limit !== undefined,
+  );
+  return limits.length > 0 ? Math.min(...limits) : undefined;
 }

@@ -8,6 +8,7 @@ import type { Ir } from "../ir/index.js";
 import { compile } from "../language/index.js";
 import {
   answer,
+  hang,
   type MockLlmServer,
   serverError,
   slowFirstToken,
@@ -20,6 +21,7 @@ import {
   BamlAllClientsFailedError,
   BamlInvalidArgumentError,
   BamlMissingEnvVarError,
+  BamlTimeoutError,
   BamlValidationError,
 } from "./errors.js";
 import { SaplingRuntime } from "./sapling-runtime.js";
@@ -79,6 +81,16 @@ client<llm> Pair {
   provider fallback
   options {
     strategy [Other, Mock]
+  }
+}
+
+client<llm> Bounded {
+  provider fallback
+  options {
+    strategy [Other, Mock]
+    http {
+      total_timeout_ms 300
+    }
   }
 }
 
@@ -294,6 +306,18 @@ describe("SaplingRuntime.call", () => {
       .catch((caught: unknown) => caught);
     expect(BamlAbortError.isInstance(error)).toBe(true);
     expect(Date.now() - started).toBeLessThan(2000);
+  });
+
+  it("bounds a strategy by its total_timeout_ms, retries and fallbacks included", async () => {
+    server.script(hang());
+    const started = Date.now();
+    const error = await runtime()
+      .call("ExtractPerson", { text: "Ada" }, { client: "Bounded" })
+      .catch((caught: unknown) => caught);
+    expect(BamlTimeoutError.isInstance(error)).toBe(true);
+    expect((error as BamlTimeoutError).message).toContain("total_timeout_ms 300");
+    expect(Date.now() - started).toBeLessThan(2000);
+    expect(server.requests.map((request) => request.model)).toEqual(["other-model"]);
   });
 
   it("applies a TypeBuilder to the prompt and the parse of one call only", async () => {

@@ -1,8 +1,9 @@
 import { type Ir, IrIndex, type LlmFunction, loadIr } from "../ir/index.js";
 import { createLanguageModel, type HttpRequest } from "../llm/index.js";
+import { CallDeadline } from "./call-deadline.js";
 import type { CallOptions, ParseRecovery } from "./call-options.js";
 import { CallRecorder, type Clock } from "./call-recorder.js";
-import { resolveClientTree } from "./client-tree.js";
+import { resolveClientTree, totalTimeoutMs } from "./client-tree.js";
 import { createFunctionPipeline } from "./create-function-pipeline.js";
 import { BamlInvalidArgumentError } from "./errors.js";
 import { defaultSleep, executePlan, type Sleep } from "./execute-plan.js";
@@ -40,6 +41,9 @@ export interface RuntimeOptions {
 /** Everything one call needs, resolved before the first attempt. */
 interface PreparedCall {
   fn: LlmFunction;
+  /** The client the call starts from (named in timeout errors). */
+  client: { name: string; provider: string };
+  totalTimeoutMs: number | undefined;
   env: Environment;
   pipeline: FunctionPipeline;
   plan: () => PlannedAttempt[];
@@ -168,7 +172,14 @@ export class SaplingRuntime {
     const clientName = options.client ?? options.clientRegistry?.primary ?? fn.client;
     const tree = resolveClientTree(clientName, index, options.clientRegistry);
     const pipeline = createFunctionPipeline(ir, index, fn, args, options.tags);
-    return { fn, env, pipeline, plan: () => planAttempts(tree, this.#picker) };
+    return {
+      fn,
+      client: { name: tree.client.name, provider: tree.client.provider },
+      totalTimeoutMs: totalTimeoutMs(tree),
+      env,
+      pipeline,
+      plan: () => planAttempts(tree, this.#picker),
+    };
   }
 
   async #run(
@@ -180,6 +191,13 @@ export class SaplingRuntime {
     const collectors = options.collector === undefined ? [] : [options.collector].flat();
     const recorder = new CallRecorder(prepared.fn.name, logType, options.tags ?? {}, collectors, this.#clock);
     const recovery = { ...this.#parseRecovery, ...options.parseRecovery };
+    const deadline = new CallDeadline(
+      options.signal,
+      prepared.totalTimeoutMs,
+      prepared.client.name,
+      prepared.client.provider,
+    );
+    const signal = deadline.signal;
     try {
       const value = await executePlan(
         prepared.plan(),
@@ -192,7 +210,7 @@ export class SaplingRuntime {
               fetch: this.#fetch,
               recorder,
               reaskOnParseFailure: Math.max(0, Math.floor(recovery.reask ?? 0)),
-              ...(options.signal ? { signal: options.signal } : {}),
+              ...(signal ? { signal } : {}),
               ...(onPartial ? { onPartial } : {}),
             },
             logType === "stream",
@@ -205,15 +223,18 @@ export class SaplingRuntime {
               "warn",
               `${prepared.fn.name}: client ${attempt.client.name} failed (${error.code}): ${error.message}`,
             ),
-          ...(options.signal ? { signal: options.signal } : {}),
+          ...(signal ? { signal } : {}),
         },
       );
       recorder.finish();
       return value;
-    } catch (error) {
+    } catch (caught) {
+      const error = deadline.translate(caught);
       // Client errors are already redacted; anything else (a template error) carries no secret.
       recorder.finish(error instanceof Error ? error.message : String(error));
       throw error;
+    } finally {
+      deadline.dispose();
     }
   }
 }
