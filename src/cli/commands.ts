@@ -3,6 +3,7 @@ import { callCommand } from "./commands/call.js";
 import { checkCommand } from "./commands/check.js";
 import { generateCommand } from "./commands/generate.js";
 import { initCommand } from "./commands/init.js";
+import { renderCommand } from "./commands/render.js";
 
 /** Every `sapling` command, in the order `--help` lists them. */
-export const commands: Command[] = [initCommand, generateCommand, checkCommand, callCommand];
+export const commands: Command[] = [initCommand, generateCommand, checkCommand, callCommand, renderCommand];
