@@ -132,6 +132,39 @@ describe("createLanguageModel", () => {
     expect(request.body).toHaveProperty("model", "ignored");
   });
 
+  it("openai-generic with client_response_type reads another provider's answer format", async () => {
+    const gateway = createReplayFetch(() => ({
+      body: JSON.stringify({
+        content: [{ type: "text", text: "from claude" }],
+        model: "claude-x",
+        stop_reason: "end_turn",
+        usage: { input_tokens: 4, output_tokens: 2 },
+      }),
+    }));
+    const model = createLanguageModel(
+      "openai-generic",
+      { base_url: "http://gateway.test/v1", model: "claude-x", client_response_type: "anthropic" },
+      { fetch: gateway },
+    );
+    const result = await model.generate(messages);
+    expect(result).toMatchObject({
+      text: "from claude",
+      rawFinishReason: "end_turn",
+      usage: { inputTokens: 4 },
+    });
+    expect(gateway.calls[0]?.url).toBe("http://gateway.test/v1/chat/completions");
+    expect(gateway.calls[0]?.body).not.toHaveProperty("client_response_type");
+    expect(
+      optionsError(() =>
+        createLanguageModel(
+          "openai-generic",
+          { base_url: "http://g.test", client_response_type: "cohere" },
+          { fetch },
+        ),
+      ),
+    ).toMatchObject({ option: "client_response_type" });
+  });
+
   it("exposes the finish-reason policy", () => {
     const allow = createLanguageModel("openai", { finish_reason_allow_list: ["stop"] }, { fetch });
     expect(allow.isFinishReasonAllowed("stop")).toBe(true);

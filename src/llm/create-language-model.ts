@@ -33,7 +33,7 @@ export const providerDefinitions: Readonly<Record<string, ProviderDefinition>> =
     apiKeyEnv: "OPENAI_API_KEY",
     extraKeys: [],
   },
-  "openai-generic": { wire: "openai-chat", extraKeys: [] },
+  "openai-generic": { wire: "openai-chat", extraKeys: ["client_response_type"] },
   "azure-openai": {
     wire: "openai-chat",
     apiKeyEnv: "AZURE_OPENAI_API_KEY",
@@ -156,13 +156,33 @@ function createAdapter(
       }
       if (baseUrl === undefined)
         fail("base_url", `is required for ${name} (e.g. "http://localhost:8000/v1").`);
-      return createOpenAiChatAdapter({
+      const openAi = createOpenAiChatAdapter({
         provider: name,
         url: `${baseUrl}/chat/completions`,
         headers,
         query,
         options,
       });
+      return withResponseType(openAi, options, fail);
     }
   }
+}
+
+/**
+ * `client_response_type` (openai-generic): an OpenAI-shaped request to a gateway that answers in another
+ * provider's format. The request stays OpenAI's; answers and streams are read with that provider's reader.
+ */
+function withResponseType(
+  openAi: ProviderAdapter,
+  options: ClientOptions,
+  fail: (option: string, detail: string) => never,
+): ProviderAdapter {
+  const responseType = options.extra.client_response_type ?? "openai";
+  if (responseType === "openai") return openAi;
+  let reader: ProviderAdapter;
+  if (responseType === "anthropic") reader = createAnthropicMessagesAdapter(options, "");
+  else if (responseType === "google" || responseType === "vertex")
+    reader = createGoogleGenerateContentAdapter(options, "");
+  else return fail("client_response_type", 'expected "openai", "anthropic", "google" or "vertex".');
+  return { ...openAi, parseResponse: reader.parseResponse, createStreamParser: reader.createStreamParser };
 }
