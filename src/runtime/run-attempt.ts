@@ -57,14 +57,14 @@ export async function runAttempt(
   let secrets: string[] = [];
   let model: LanguageModel;
   let messages: ChatMessage[];
-  const setupCall = recorder.startAttempt(client.name, client.provider, streaming);
+  // The log entry of the HTTP call in flight; re-asks start new ones, and the fetch hook fills the current.
+  let call = recorder.startAttempt(client.name, client.provider, streaming);
   try {
     const options = resolveOptions(client, context.env);
     secrets = [...collectSecrets(options), ...defaultKeySecret(client.provider, context.env)];
     model = createLanguageModel(client.provider, options, {
       fetch: recordingFetch(context.fetch, secrets, (request) => {
-        const current = recorder.log.calls.at(-1);
-        if (current) current.httpRequest = request;
+        call.httpRequest = request;
       }),
       env: context.env,
     });
@@ -77,10 +77,9 @@ export async function runAttempt(
         ? mapLlmError(error, client.name, client.provider, secrets)
         : error;
     const message = reported instanceof Error ? reported.message : String(reported);
-    recorder.endAttempt(setupCall, { error: redactText(message, secrets) });
+    recorder.endAttempt(call, { error: redactText(message, secrets) });
     throw reported;
   }
-  let call = setupCall;
   for (let round = 0; ; round++) {
     if (round > 0) call = recorder.startAttempt(client.name, client.provider, streaming);
     const answer = await ask(model, messages, call, client, context, streaming, secrets);

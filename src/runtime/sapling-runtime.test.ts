@@ -8,8 +8,10 @@ import type { Ir } from "../ir/index.js";
 import { compile } from "../language/index.js";
 import {
   answer,
+  cutByLength,
   hang,
   type MockLlmServer,
+  rateLimited,
   serverError,
   slowFirstToken,
   startMockLlmServer,
@@ -19,6 +21,7 @@ import { Collector } from "./collector.js";
 import {
   BamlAbortError,
   BamlAllClientsFailedError,
+  BamlClientFinishReasonError,
   BamlInvalidArgumentError,
   BamlMissingEnvVarError,
   BamlTimeoutError,
@@ -91,6 +94,22 @@ client<llm> Bounded {
     http {
       total_timeout_ms 300
     }
+  }
+}
+
+client<llm> Strict {
+  provider openai-generic
+  options {
+    base_url env.MOCK_URL
+    model "strict-model"
+    finish_reason_allow_list ["stop"]
+  }
+}
+
+client<llm> StrictFirst {
+  provider fallback
+  options {
+    strategy [Strict, Mock]
   }
 }
 
@@ -306,6 +325,35 @@ describe("SaplingRuntime.call", () => {
       .catch((caught: unknown) => caught);
     expect(BamlAbortError.isInstance(error)).toBe(true);
     expect(Date.now() - started).toBeLessThan(2000);
+  });
+
+  it("waits for a 429's retry-after before retrying the same client", async () => {
+    server.script(rateLimited(1), answer(PERSON));
+    const value = await runtime().call("ExtractPerson", { text: "Ada" }, { client: "Mock" });
+    expect(value).toEqual({ name: "Ada Lovelace", age: 36 });
+    expect(waits).toEqual([1000]);
+  });
+
+  it("rejects a disallowed finish reason without falling back (BAML), or falls back when opted in", async () => {
+    server.script(cutByLength('{"name": "Ada Lovelace", "ag'));
+    const error = await runtime()
+      .call("ExtractPerson", { text: "Ada" }, { client: "StrictFirst" })
+      .catch((caught: unknown) => caught);
+    expect(BamlClientFinishReasonError.isInstance(error)).toBe(true);
+    const rejected = error as BamlClientFinishReasonError;
+    expect([rejected.finishReason, rejected.rawOutput, rejected.clientName]).toEqual([
+      "length",
+      '{"name": "Ada Lovelace", "ag',
+      "Strict",
+    ]);
+    expect(server.requests).toHaveLength(1);
+    server.script(cutByLength('{"name": "Ada Lovelace", "ag'), answer(PERSON));
+    const recovered = await runtime().call(
+      "ExtractPerson",
+      { text: "Ada" },
+      { client: "StrictFirst", parseRecovery: { nextClient: true } },
+    );
+    expect(recovered).toEqual({ name: "Ada Lovelace", age: 36 });
   });
 
   it("bounds a strategy by its total_timeout_ms, retries and fallbacks included", async () => {
