@@ -6,7 +6,7 @@ import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { parseOutputFormatOptions, renderOutputFormat } from "../src/prompt/index.js";
 import { readFixtureCases } from "./prompt-fixture-cases.js";
-import { parseFixtureSchema, parseFixtureType } from "./prompt-fixture-schema.js";
+import { fixtureIr, fixtureType } from "./prompt-fixture-ir.js";
 
 const cases = readFixtureCases(join(import.meta.dirname, "fixtures", "prompt", "output-format"));
 
@@ -17,8 +17,8 @@ describe("ctx.output_format golden cases", () => {
 
   for (const fixture of cases) {
     it(`${fixture.file}: ${fixture.name}`, () => {
-      const ir = parseFixtureSchema(fixture.baml);
-      const target = parseFixtureType(fixture.settings.target ?? "string", ir);
+      const ir = fixtureIr(fixture);
+      const target = fixtureType(fixture, fixture.settings.target ?? "string", ir);
       const render = (): string =>
         renderOutputFormat(
           ir,

@@ -10,7 +10,7 @@ import type { Ir } from "../src/ir/index.js";
 import { type RenderPromptContext, renderPrompt } from "../src/prompt/index.js";
 import type { ChatMessage } from "../src/util/index.js";
 import { type FixtureCase, readFixtureCases } from "./prompt-fixture-cases.js";
-import { parseFixtureSchema } from "./prompt-fixture-schema.js";
+import { fixtureIr } from "./prompt-fixture-ir.js";
 
 const folder = join(import.meta.dirname, "fixtures", "prompt", "render");
 const cases = readFixtureCases(folder);
@@ -42,7 +42,7 @@ function showEdgeWhitespace(text: string): string {
   return show(leading) + text.slice(leading.length, text.length - trailing.length) + show(trailing);
 }
 
-/** Where each prompt and template string body starts in the fixture text, as the compiler would record it. */
+/** For subset-read cases: where each prompt and template string starts, as the compiler records it. */
 function addSources(ir: Ir, baml: string): void {
   const locate = (pattern: RegExp): { file: string; line: number; column: number } | undefined => {
     const match = pattern.exec(baml);
@@ -66,8 +66,8 @@ function addSources(ir: Ir, baml: string): void {
 }
 
 function run(fixture: FixtureCase): string {
-  const ir = parseFixtureSchema(fixture.baml);
-  addSources(ir, fixture.baml);
+  const ir = fixtureIr(fixture, { withClients: true });
+  if (fixture.settings.parser?.startsWith("subset")) addSources(ir, fixture.baml);
   const functionName = fixture.settings.function ?? ir.functions[0]?.name ?? "";
   const context: RenderPromptContext = {
     client: JSON.parse(fixture.settings.client ?? '{"name": "GPT4o", "provider": "openai"}'),
