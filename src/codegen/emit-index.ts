@@ -30,7 +30,8 @@ export const reexportedRuntimeValues = [
 /**
  * `index.ts`: the client's front door — `b`, the types (flat, and as the `types` namespace), the
  * `partial_types` namespace, the generated `TypeBuilder`, and the runtime's registry, collector, media
- * and error classes.
+ * and error classes. BAML's names for the stream and request types (`BamlStream`, `HTTPRequest`) are
+ * aliases, so annotations written for BAML only need their import changed.
  */
 export function emitIndex(generation: GenerationContext): string {
   const local = (name: string) => relativeModule(name, generation.moduleFormat);
@@ -39,7 +40,13 @@ export type { partial_types, StreamState } from "${local("partial_types")}";
 export { TypeBuilder } from "${local("type_builder")}";
 export * from "${local("types")}";
 export * as types from "${local("types")}";
-export type { ${runtimeApi.callOptions}, ${runtimeApi.stream} } from "${RUNTIME_MODULE}";
+export type {
+  ${runtimeApi.callOptions},
+  ${runtimeApi.httpRequest},
+  ${runtimeApi.httpRequest} as HTTPRequest,
+  ${runtimeApi.stream},
+  ${runtimeApi.stream} as BamlStream,
+} from "${RUNTIME_MODULE}";
 export {
 ${reexportedRuntimeValues.map((name) => `  ${name},`).join("\n")}
 } from "${RUNTIME_MODULE}";
