@@ -11,7 +11,11 @@ abstract class Media implements MediaValue {
   readonly base64?: string;
   readonly mediaType?: string;
 
-  protected constructor(source: { url?: string; base64?: string; mediaType?: string }) {
+  protected constructor(source: {
+    url?: string | undefined;
+    base64?: string | undefined;
+    mediaType?: string | undefined;
+  }) {
     if (source.url !== undefined) this.url = source.url;
     if (source.base64 !== undefined) this.base64 = source.base64;
     if (source.mediaType !== undefined) this.mediaType = source.mediaType;
