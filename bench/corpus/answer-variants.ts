@@ -216,3 +216,4 @@ export const answerVariants: AnswerVariant[] = [
 
 /** The variants timed at every size: what a JSON mode returns, what a chatty model returns, the worst. */
 export const sizeSeriesVariants = ["clean", "chatty-fenced", "messy"] as const;
+export type SizeSeriesVariant = (typeof sizeSeriesVariants)[number];
