@@ -298,7 +298,10 @@ export class Evaluator {
         }
       }
       case "filter": {
-        const value = this.evaluate(expression.value, scope);
+        const lenient = expression.name === "default" || expression.name === "d";
+        const value = lenient
+          ? this.evaluateMaybeUndefined(expression.value, scope)
+          : this.evaluate(expression.value, scope);
         return this.applyFilter(
           expression.name,
           value,
@@ -309,7 +312,7 @@ export class Evaluator {
         const test = TESTS[expression.name];
         if (!test)
           throw new JinjaError("unknown_filter", `Unknown test \`${expression.name}\`.`, expression.offset);
-        const value = this.evaluate(expression.value, scope);
+        const value = this.evaluateMaybeUndefined(expression.value, scope);
         const passed = test(
           value,
           expression.args.map((arg) => this.evaluate(arg, scope)),
@@ -329,6 +332,12 @@ export class Evaluator {
         if (isTruthy(this.evaluate(expression.test, scope))) return this.evaluate(expression.whenTrue, scope);
         return expression.otherwise ? this.evaluate(expression.otherwise, scope) : undefined;
     }
+  }
+
+  /** `x is defined` and `x | default(…)` may name a variable that does not exist: it is undefined. */
+  private evaluateMaybeUndefined(expression: Expression, scope: Scope): unknown {
+    if (expression.kind === "name" && !scope.has(expression.name)) return undefined;
+    return this.evaluate(expression, scope);
   }
 
   private binary(expression: Extract<Expression, { kind: "binary" }>, scope: Scope): unknown {

@@ -1,0 +1,19 @@
+import { describe, expect, it } from "vitest";
+import { prepareTemplate } from "./prepare-template.js";
+
+describe("prepareTemplate", () => {
+  it("dedents by the smallest indentation of non-blank lines and trims", () => {
+    const raw = "\n    Hello\n      world\n\n    end\n  ";
+    expect(prepareTemplate(raw).text).toBe("Hello\n  world\n\nend");
+  });
+  it("maps offsets back to the original line and column", () => {
+    const raw = "\n    Hello\n      {{ x }}\n  ";
+    const prepared = prepareTemplate(raw);
+    const offset = prepared.text.indexOf("{{");
+    expect(prepared.toOriginal(offset)).toEqual({ line: 2, column: 6 });
+    expect(prepared.toOriginal(0)).toEqual({ line: 1, column: 4 });
+  });
+  it("keeps a single-line prompt as is", () => {
+    expect(prepareTemplate("Say hi to {{ name }}").text).toBe("Say hi to {{ name }}");
+  });
+});
