@@ -24,7 +24,7 @@ export class CallDeadline {
     private readonly timeouts: HttpTimeouts,
     private readonly context: LlmErrorContext,
     private readonly callerSignal: AbortSignal | undefined,
-    streaming: boolean,
+    private readonly streaming: boolean,
   ) {
     this.onCallerAbort = () => this.controller.abort(new LlmAbortError(callerSignal?.reason, context));
     if (callerSignal?.aborted) this.onCallerAbort();
@@ -42,11 +42,12 @@ export class CallDeadline {
 
   headersReceived(): void {
     this.clear("connect");
-    this.arm("idle", this.timeouts.idleTimeoutMs);
+    if (this.streaming) this.arm("idle", this.timeouts.idleTimeoutMs);
   }
 
   chunkReceived(): void {
-    if (this.timeouts.idleTimeoutMs !== undefined) this.arm("idle", this.timeouts.idleTimeoutMs);
+    if (this.streaming && this.timeouts.idleTimeoutMs !== undefined)
+      this.arm("idle", this.timeouts.idleTimeoutMs);
   }
 
   firstToken(): void {

@@ -17,16 +17,16 @@ import type {
   ResponseInfo,
   StreamEvent,
 } from "./language-model.js";
-import { LlmHttpError, LlmMalformedResponseError } from "./llm-error.js";
+import { LlmAbortError, LlmHttpError, LlmMalformedResponseError } from "./llm-error.js";
 import { parseRetryAfter } from "./parse-retry-after.js";
 import {
   type ProviderAdapter,
   ProviderStreamError,
   ResponseShapeError,
 } from "./providers/provider-adapter.js";
+import { readSseBatches } from "./read-sse-batches.js";
 import { redactSecrets, redactUrl } from "./redact.js";
 import { resolveMediaUrls } from "./resolve-media-urls.js";
-import { SseDecoder, type SseEvent } from "./sse-decoder.js";
 
 export class HttpLanguageModel implements LanguageModel {
   readonly modelId: string | undefined;
@@ -92,7 +92,6 @@ export class HttpLanguageModel implements LanguageModel {
   ): AsyncGenerator<StreamEvent> {
     const request = await this.prepare(messages, true, options.signal);
     const deadline = new CallDeadline(this.options.http, this.context(request), options.signal, true);
-    let reader: ReadableStreamDefaultReader<Uint8Array> | undefined;
     let response: Response | undefined;
     let finished = false;
     try {
@@ -114,25 +113,8 @@ export class HttpLanguageModel implements LanguageModel {
       if (response.body === null) {
         throw new LlmMalformedResponseError("the stream has no body", "", this.context(request));
       }
-      // The body is decoded inline rather than through stream stages: per SSE event this saves two stream
-      // hops and a raced promise, most of the adapter's cost on token-sized chunks (see bench/llm.ts).
-      const bodyReader = response.body.getReader();
-      reader = bodyReader;
-      // Ends a pending read at once on abort, even when the body ignores the fetch signal.
-      deadline.onAbort(() => bodyReader.cancel().catch(() => {}));
-      const utf8 = new TextDecoder();
-      const decoder = new SseDecoder();
       const parser = this.adapter.createStreamParser();
-      while (true) {
-        const { done, value } = await bodyReader.read();
-        if (deadline.signal.aborted) throw deadline.signal.reason;
-        let events: SseEvent[];
-        if (done) {
-          events = [...decoder.push(utf8.decode()), ...decoder.end()];
-        } else {
-          deadline.chunkReceived();
-          events = decoder.push(utf8.decode(value, { stream: true }));
-        }
+      for await (const events of readSseBatches(response.body, deadline)) {
         for (const event of events) {
           yield event.event === undefined
             ? { type: "raw", data: event.data }
@@ -143,7 +125,6 @@ export class HttpLanguageModel implements LanguageModel {
             yield { type: "text-delta", text };
           }
         }
-        if (done) break;
       }
       finished = true;
       yield finishEvent(parser.result());
@@ -151,11 +132,10 @@ export class HttpLanguageModel implements LanguageModel {
       throw deadline.translate(error);
     } finally {
       // A consumer that stops early (break, abort, error) must not leave the connection open: aborting the
-      // fetch closes it, and cancelling the body covers fetch implementations that ignore the signal.
+      // fetch closes it; the body is cancelled too, for fetch implementations that ignore the signal.
       if (!finished) {
         deadline.stop();
-        if (reader !== undefined) reader.cancel().catch(() => {});
-        else response?.body?.cancel().catch(() => {});
+        if (response?.body?.locked === false) response.body.cancel().catch(() => {});
       }
       deadline.dispose();
     }
@@ -166,6 +146,7 @@ export class HttpLanguageModel implements LanguageModel {
     stream: boolean,
     signal: AbortSignal | undefined,
   ): Promise<HttpRequest> {
+    if (signal?.aborted) throw new LlmAbortError(signal.reason, { provider: this.provider });
     const roled = applyRolePolicy(messages, this.options.rolePolicy);
     const resolved = await resolveMediaUrls(roled, {
       provider: this.provider,

@@ -5,7 +5,7 @@
  */
 import type { ChatMessage, MediaKind, MediaValue, MessagePart } from "../util/index.js";
 import type { MediaUrlMode } from "./client-options.js";
-import { LlmConnectionError, LlmHttpError } from "./llm-error.js";
+import { LlmAbortError, LlmConnectionError, LlmHttpError } from "./llm-error.js";
 import { redactUrl } from "./redact.js";
 
 export interface ResolveMediaSettings {
@@ -104,7 +104,7 @@ async function download(
   try {
     response = await settings.fetch(url, settings.signal === undefined ? {} : { signal: settings.signal });
   } catch (error) {
-    if (settings.signal?.aborted) throw settings.signal.reason;
+    if (settings.signal?.aborted) throw new LlmAbortError(settings.signal.reason, context);
     throw new LlmConnectionError(`downloading media failed (${describe(error)})`, {
       ...context,
       cause: error,

@@ -7,7 +7,8 @@
 import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
 import type { Socket } from "node:net";
 import type { MockAnswer, MockRoute } from "./mock-answer.js";
-import { mockWireFormats, type RenderContext, routeForPath } from "./mock-wire-formats.js";
+import { mockWireFormats, routeForPath } from "./mock-wire-formats.js";
+import { sendJson, writeMockAnswer } from "./write-mock-answer.js";
 
 /** A request the server received, with its parsed body. */
 export interface RecordedRequest {
@@ -83,14 +84,6 @@ export async function startMockLlmServer(options: MockLlmServerOptions = {}): Pr
     });
   };
 
-  /**
-   * A reset discards data still in flight, so chunks already written are given a moment to reach the client
-   * first: the test then sees "some text, then a reset", the shape of a real mid-stream failure.
-   */
-  const resetAfterDelivery = async (incoming: IncomingMessage, response: ServerResponse): Promise<void> => {
-    if (await sleep(30, response)) resetConnection(incoming);
-  };
-
   const takeAnswer = (request: RecordedRequest): MockAnswer | undefined =>
     routeQueues[request.route].shift() ??
     sharedQueue.shift() ??
@@ -143,71 +136,17 @@ export async function startMockLlmServer(options: MockLlmServerOptions = {}): Pr
       );
       return;
     }
-    if (!(await sleep(scripted.headersDelayMs ?? 0, response))) return;
-    const fault = scripted.fault;
-    if (fault?.type === "hang") return; // Left open until the client gives up or close() destroys the socket.
-    if (fault?.type === "http-error") {
-      const headers: Record<string, string> = {};
-      if (fault.retryAfterSeconds !== undefined) headers["retry-after"] = String(fault.retryAfterSeconds);
-      sendJson(
-        response,
-        fault.status,
-        wire.errorBody(fault.status, fault.message ?? `HTTP ${fault.status}`),
-        headers,
-      );
-      return;
-    }
-    const chunks = scripted.chunks ?? splitText(scripted.text ?? "", scripted.chunkSize ?? 8);
-    const text = chunks.join("");
     answerCount++;
-    const context: RenderContext = {
-      id: `mock-${answerCount}`,
-      text,
-      finishReason: scripted.finishReason ?? "stop",
-      usage: {
-        inputTokens: scripted.usage?.inputTokens ?? Math.ceil(raw.length / 4),
-        outputTokens: scripted.usage?.outputTokens ?? Math.ceil(text.length / 4),
-        ...(scripted.usage?.cachedInputTokens === undefined
-          ? {}
-          : { cachedInputTokens: scripted.usage.cachedInputTokens }),
-      },
-      model: scripted.model ?? recorded.model ?? "mock-model",
-      request: body,
-    };
-
-    if (!recorded.stream) {
-      if (fault?.type === "reset") return resetConnection(incoming);
-      if (!(await sleep(scripted.firstTokenDelayMs ?? 0, response))) return;
-      if (fault?.type === "malformed") {
-        response.writeHead(200, { "content-type": "application/json" });
-        response.end('{"choices": [{"message": {"content": "cut in the mid');
-        return;
-      }
-      sendJson(response, 200, wire.completeBody(context));
-      return;
-    }
-
-    response.writeHead(200, { "content-type": "text/event-stream", "cache-control": "no-cache" });
-    response.flushHeaders();
-    for (const frame of wire.streamStart(context)) response.write(frame);
-    if (!(await sleep(scripted.firstTokenDelayMs ?? 0, response))) return;
-    for (const [index, chunk] of chunks.entries()) {
-      if (fault?.type === "reset" && index === fault.afterChunks)
-        return resetAfterDelivery(incoming, response);
-      if (fault?.type === "malformed" && index === fault.afterChunks) {
-        response.end('data: {"unterminated": "event\n\n');
-        return;
-      }
-      if (index > 0 && !(await sleep(scripted.chunkDelayMs ?? 0, response))) return;
-      response.write(wire.streamChunk(context, chunk, index));
-    }
-    if (fault?.type === "reset") return resetAfterDelivery(incoming, response);
-    if (fault?.type === "malformed") {
-      response.end('data: {"unterminated": "event\n\n');
-      return;
-    }
-    for (const frame of wire.streamEnd(context)) response.write(frame);
-    response.end();
+    await writeMockAnswer({
+      incoming,
+      response,
+      wire,
+      recorded,
+      rawBody: raw,
+      scripted,
+      answerId: answerCount,
+      sleep,
+    });
   };
 
   const server = createServer((incoming, response) => {
@@ -268,33 +207,4 @@ function readBody(incoming: IncomingMessage): Promise<string> {
     incoming.on("end", () => resolve(Buffer.concat(parts).toString("utf8")));
     incoming.on("error", reject);
   });
-}
-
-function sendJson(
-  response: ServerResponse,
-  status: number,
-  body: unknown,
-  headers: Record<string, string> = {},
-): void {
-  const text = JSON.stringify(body);
-  response.writeHead(status, {
-    "content-type": "application/json",
-    "content-length": Buffer.byteLength(text),
-    ...headers,
-  });
-  response.end(text);
-}
-
-/** A TCP reset (RST), so the client sees ECONNRESET rather than a clean end. */
-function resetConnection(incoming: IncomingMessage): void {
-  const socket = incoming.socket;
-  if (typeof socket.resetAndDestroy === "function") socket.resetAndDestroy();
-  else socket.destroy();
-}
-
-function splitText(text: string, size: number): string[] {
-  const chunks: string[] = [];
-  for (let offset = 0; offset < text.length; offset += Math.max(1, size))
-    chunks.push(text.slice(offset, offset + size));
-  return chunks;
 }

@@ -1,0 +1,126 @@
+/**
+ * Writes one scripted answer of the mock LLM server in a provider's wire format, with its delays and its
+ * fault: an HTTP error, a reset before or during the stream, a malformed body or event, or a hang.
+ */
+import type { IncomingMessage, ServerResponse } from "node:http";
+import type { MockAnswer } from "./mock-answer.js";
+import type { MockWireFormat, RenderContext } from "./mock-wire-formats.js";
+import type { RecordedRequest } from "./start-mock-llm-server.js";
+
+export interface MockExchange {
+  incoming: IncomingMessage;
+  response: ServerResponse;
+  wire: MockWireFormat;
+  recorded: RecordedRequest;
+  rawBody: string;
+  scripted: MockAnswer;
+  /** A per-server counter, for answer ids. */
+  answerId: number;
+  /** Resolves `true` after the delay, `false` as soon as the response closes or the server stops. */
+  sleep: (milliseconds: number, response: ServerResponse) => Promise<boolean>;
+}
+
+export async function writeMockAnswer(exchange: MockExchange): Promise<void> {
+  const { incoming, response, wire, recorded, rawBody, scripted, answerId, sleep } = exchange;
+  if (!(await sleep(scripted.headersDelayMs ?? 0, response))) return;
+  const fault = scripted.fault;
+  if (fault?.type === "hang") return; // Left open until the client gives up or close() destroys the socket.
+  if (fault?.type === "http-error") {
+    const headers: Record<string, string> = {};
+    if (fault.retryAfterSeconds !== undefined) headers["retry-after"] = String(fault.retryAfterSeconds);
+    sendJson(
+      response,
+      fault.status,
+      wire.errorBody(fault.status, fault.message ?? `HTTP ${fault.status}`),
+      headers,
+    );
+    return;
+  }
+  const chunks = scripted.chunks ?? splitText(scripted.text ?? "", scripted.chunkSize ?? 8);
+  const text = chunks.join("");
+  const context: RenderContext = {
+    id: `mock-${answerId}`,
+    text,
+    finishReason: scripted.finishReason ?? "stop",
+    usage: {
+      inputTokens: scripted.usage?.inputTokens ?? Math.ceil(rawBody.length / 4),
+      outputTokens: scripted.usage?.outputTokens ?? Math.ceil(text.length / 4),
+      ...(scripted.usage?.cachedInputTokens === undefined
+        ? {}
+        : { cachedInputTokens: scripted.usage.cachedInputTokens }),
+    },
+    model: scripted.model ?? recorded.model ?? "mock-model",
+    request: recorded.body,
+  };
+
+  if (!recorded.stream) {
+    if (fault?.type === "reset") return resetConnection(incoming);
+    if (!(await sleep(scripted.firstTokenDelayMs ?? 0, response))) return;
+    if (fault?.type === "malformed") {
+      response.writeHead(200, { "content-type": "application/json" });
+      response.end('{"choices": [{"message": {"content": "cut in the mid');
+      return;
+    }
+    sendJson(response, 200, wire.completeBody(context));
+    return;
+  }
+
+  response.writeHead(200, { "content-type": "text/event-stream", "cache-control": "no-cache" });
+  response.flushHeaders();
+  for (const frame of wire.streamStart(context)) response.write(frame);
+  if (!(await sleep(scripted.firstTokenDelayMs ?? 0, response))) return;
+  for (const [index, chunk] of chunks.entries()) {
+    if (fault?.type === "reset" && index === fault.afterChunks) return resetAfterDelivery(exchange);
+    if (fault?.type === "malformed" && index === fault.afterChunks) {
+      response.end('data: {"unterminated": "event\n\n');
+      return;
+    }
+    if (index > 0 && !(await sleep(scripted.chunkDelayMs ?? 0, response))) return;
+    response.write(wire.streamChunk(context, chunk, index));
+  }
+  if (fault?.type === "reset") return resetAfterDelivery(exchange);
+  if (fault?.type === "malformed") {
+    response.end('data: {"unterminated": "event\n\n');
+    return;
+  }
+  for (const frame of wire.streamEnd(context)) response.write(frame);
+  response.end();
+}
+
+export function sendJson(
+  response: ServerResponse,
+  status: number,
+  body: unknown,
+  headers: Record<string, string> = {},
+): void {
+  const text = JSON.stringify(body);
+  response.writeHead(status, {
+    "content-type": "application/json",
+    "content-length": Buffer.byteLength(text),
+    ...headers,
+  });
+  response.end(text);
+}
+
+/**
+ * A reset discards data still in flight, so chunks already written are given a moment to reach the client
+ * first: the test then sees "some text, then a reset", the shape of a real mid-stream failure.
+ */
+async function resetAfterDelivery(exchange: MockExchange): Promise<void> {
+  if (await exchange.sleep(30, exchange.response)) resetConnection(exchange.incoming);
+}
+
+/** A TCP reset (RST), so the client sees ECONNRESET rather than a clean end. */
+function resetConnection(incoming: IncomingMessage): void {
+  const socket = incoming.socket;
+  if (typeof socket.resetAndDestroy === "function") socket.resetAndDestroy();
+  else socket.destroy();
+}
+
+function splitText(text: string, size: number): string[] {
+  const chunks: string[] = [];
+  for (let offset = 0; offset < text.length; offset += Math.max(1, size)) {
+    chunks.push(text.slice(offset, offset + size));
+  }
+  return chunks;
+}
