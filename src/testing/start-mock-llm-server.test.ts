@@ -201,6 +201,17 @@ for (const { route, provider, lengthReason } of providers) {
       await waitFor(() => server.activeRequests() === 0);
     });
 
+    it("abort ends a call still waiting for headers promptly", async () => {
+      server.scriptFor(route, hang());
+      const controller = new AbortController();
+      setTimeout(() => controller.abort(), 50);
+      const started = Date.now();
+      const error = await failure(model().generate(messages, { signal: controller.signal }));
+      expect(error.code).toBe("llm_aborted");
+      expect(Date.now() - started).toBeLessThan(1000);
+      await waitFor(() => server.activeRequests() === 0);
+    });
+
     it("a stuck upstream trips connect_timeout_ms", async () => {
       server.scriptFor(route, hang());
       const error = await failure(model({ http: { connect_timeout_ms: 100 } }).generate(messages));
@@ -281,6 +292,16 @@ describe("mock LLM server", () => {
     } finally {
       await local.close();
     }
+  });
+
+  it("a closed server is a connection error (ECONNREFUSED), not a hang", async () => {
+    const local = await startMockLlmServer();
+    const baseUrl = local.baseUrls.anthropic;
+    await local.close();
+    const model = createLanguageModel("anthropic", { model: "m", base_url: baseUrl }, { fetch });
+    const error = await failure(model.generate(messages));
+    expect(error.code).toBe("llm_connection_error");
+    expect(error.message).toContain("ECONNREFUSED");
   });
 
   it("close() destroys open sockets, including a hanging request's, and leaves none", async () => {
