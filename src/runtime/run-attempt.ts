@@ -177,7 +177,8 @@ async function ask(
           buffer += event.text;
           call.rawText = buffer;
           const partial = parser.push(event.text);
-          if (partial !== undefined) context.onPartial?.(partial);
+          // `null` means nothing usable has been written yet (prose before the JSON): not worth a partial.
+          if (partial !== undefined && partial !== null) context.onPartial?.(partial);
           break;
         }
         case "finish":

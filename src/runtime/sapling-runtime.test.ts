@@ -387,7 +387,7 @@ describe("SaplingRuntime.call", () => {
 
 describe("SaplingRuntime.stream", () => {
   it("yields growing, distinct partials and a final value parsed in final mode", async () => {
-    server.script(answer(PERSON, { chunkSize: 4 }));
+    server.script(answer(`Here it is: ${PERSON}`, { chunkSize: 4 }));
     const collector = new Collector();
     const stream = runtime().stream("ExtractPerson", { text: "Ada" }, { client: "Other", collector });
     const partials: unknown[] = [];
@@ -397,6 +397,7 @@ describe("SaplingRuntime.stream", () => {
     expect(new Set(partials.map((partial) => JSON.stringify(partial))).size).toBe(partials.length);
     expect(partials.at(-1)).toEqual({ name: "Ada Lovelace", age: 36 });
     expect(partials).toContainEqual({ name: "Ada Lovelace", age: null });
+    expect(partials).not.toContain(null);
     expect(collector.last?.logType).toBe("stream");
     expect(server.requests[0]?.stream).toBe(true);
   });
