@@ -165,6 +165,15 @@ describe("createLanguageModel", () => {
     ).toMatchObject({ option: "client_response_type" });
   });
 
+  it("google-ai accepts model names with Google's models/ prefix", async () => {
+    const model = createLanguageModel("google-ai", { model: "models/gemini-2.5-pro" }, { fetch });
+    const request = await model.buildRequest(messages, { stream: true });
+    expect(request.url).toBe(
+      "https://generativelanguage.googleapis.com/v1beta/models/gemini-2.5-pro:streamGenerateContent?alt=sse",
+    );
+    expect(model.modelId).toBe("gemini-2.5-pro");
+  });
+
   it("exposes the finish-reason policy", () => {
     const allow = createLanguageModel("openai", { finish_reason_allow_list: ["stop"] }, { fetch });
     expect(allow.isFinishReasonAllowed("stop")).toBe(true);

@@ -22,7 +22,8 @@ import {
 export const googleDefaultModel = "gemini-2.5-flash";
 
 export function createGoogleGenerateContentAdapter(options: ClientOptions, baseUrl: string): ProviderAdapter {
-  const model = options.model ?? googleDefaultModel;
+  // Google's own names carry a `models/` prefix (`models/gemini-2.5-flash`); the URL adds it already.
+  const model = (options.model ?? googleDefaultModel).replace(/^models\//, "");
   return {
     modelId: model,
     defaultMediaUrlMode: (_kind: MediaKind): MediaUrlMode => "send_base64_unless_google_url",
