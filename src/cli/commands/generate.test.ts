@@ -107,6 +107,15 @@ describe("sapling generate", () => {
     expect(context.output().stderr).toContain("asks for version 0.226.2, but this is Sapling");
   });
 
+  it('explains that default_client_mode "sync" leaves b async', async () => {
+    const root = await initialized();
+    const generators = join(root, "baml_src", "generators.baml");
+    writeFileSync(generators, readFileSync(generators, "utf8").replace('"async"', '"sync"'));
+    const context = captureContext({ cwd: root });
+    expect(await main(["generate"], context)).toBe(0);
+    expect(context.output().stderr).toContain('default_client_mode "sync" has no effect');
+  });
+
   it("fails with a hint when the folder does not exist", async () => {
     const root = mkdtempSync(join(tmpdir(), "sapling-generate-"));
     const context = captureContext({ cwd: root });

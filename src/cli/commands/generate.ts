@@ -62,6 +62,12 @@ async function generateOnce(sourceFolder: string, context: CliContext): Promise<
           `${SAPLING_VERSION}; update the generator's version (or the sapling package) so they match.\n`,
       );
     }
+    if (generator.defaultClientMode === "sync") {
+      context.stderr(
+        `warning: generator ${generator.name}: default_client_mode "sync" has no effect; JavaScript cannot wait for ` +
+          "an LLM call without blocking, so `b` stays async (`b.parse` and `b.parseStream` are synchronous).\n",
+      );
+    }
     let files: Record<string, string>;
     try {
       files = generateClient(ir, generator);
