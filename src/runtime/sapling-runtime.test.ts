@@ -10,8 +10,11 @@ import {
   answer,
   cutByLength,
   hang,
+  type MockAnswer,
   type MockLlmServer,
+  malformedStream,
   rateLimited,
+  resetMidStream,
   serverError,
   slowFirstToken,
   startMockLlmServer,
@@ -110,6 +113,19 @@ client<llm> StrictFirst {
   provider fallback
   options {
     strategy [Strict, Mock]
+  }
+}
+
+client<llm> Guarded {
+  provider openai-generic
+  retry_policy TwoRetries
+  options {
+    base_url env.MOCK_URL
+    model "guarded-model"
+    http {
+      time_to_first_token_timeout_ms 200
+      request_timeout_ms 500
+    }
   }
 }
 
@@ -383,6 +399,33 @@ describe("SaplingRuntime.call", () => {
     expect(JSON.stringify(server.requests[0]?.body.messages)).toContain("What they enjoy");
     expect(await instance.call("DescribeProfile", { text: "Ada" })).toEqual({ name: "Ada" });
   });
+});
+
+describe("a retry recovers from every fault of the mock server", () => {
+  const faults: [string, MockAnswer][] = [
+    ["HTTP 429 with retry-after", rateLimited(0)],
+    ["HTTP 503", serverError(503)],
+    ["a connection reset", resetMidStream(PERSON, 1)],
+    ["a malformed answer", malformedStream(PERSON, 1)],
+    ["a slow first token (timeout)", slowFirstToken(PERSON, 5000)],
+    ["a hung server (timeout)", hang()],
+  ];
+  for (const [name, fault] of faults) {
+    for (const mode of ["call", "stream"] as const) {
+      it(`${name}, ${mode}`, async () => {
+        server.script(fault, answer(PERSON, { chunkSize: 8 }));
+        const collector = new Collector();
+        const instance = runtime();
+        const options = { client: "Guarded", collector };
+        const value =
+          mode === "call"
+            ? await instance.call("ExtractPerson", { text: "Ada" }, options)
+            : await instance.stream("ExtractPerson", { text: "Ada" }, options).getFinalResponse();
+        expect(value).toEqual({ name: "Ada Lovelace", age: 36 });
+        expect(collector.last?.calls.map((call) => call.error === null)).toEqual([false, true]);
+      });
+    }
+  }
 });
 
 describe("SaplingRuntime.stream", () => {
