@@ -20,7 +20,7 @@ export const FLAG_PENALTIES = {
   /** The value was cut off (unterminated string, unclosed container, trailing number). */
   Incomplete: 1,
   /** Several objects were gathered into one list. */
-  CombinedCandidates: 1,
+  CombinedCandidates: 0,
   StringToInt: 1,
   StringToFloat: 1,
   /** A float for an int, rounded half away from zero. */

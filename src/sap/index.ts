@@ -27,3 +27,10 @@ export {
   SapParseError,
   type SapParseErrorInit,
 } from "./sap-parse-error.js";
+export {
+  createStreamParser,
+  type StreamParser,
+  type StreamParserOptions,
+  type StreamPush,
+} from "./stream/create-stream-parser.js";
+export { type PartialParseOptions, parsePartial } from "./stream/parse-partial.js";

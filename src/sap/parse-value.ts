@@ -6,6 +6,7 @@ import {
   type CoerceIssue,
   type CoerceSuccess,
   describeNode,
+  pathDepth,
 } from "./coerce/coerce-result.js";
 import { coercers } from "./coerce/coercer-table.js";
 import { createCoerceContext } from "./coerce/create-coerce-context.js";
@@ -60,12 +61,17 @@ export function parseValue(
   options: ParseOptions = {},
 ): ParseResult {
   const context = createCoerceContext(indexOf(ir), coercers, options);
-  const plainText = context.acceptsPlainText(type);
+  const plainText = context.plainText(type);
   let chosen: { result: CoerceSuccess; candidate: Candidate } | undefined;
   const fitted: { result: CoerceSuccess; candidate: Candidate }[] = [];
   const failures: { issue: CoerceIssue; candidate: Candidate }[] = [];
-  for (const candidate of extractCandidates(text)) {
-    if (candidate.origin === "text" && !plainText) continue;
+  const candidates = extractCandidates(text);
+  const parsedAny = candidates.some((candidate) => candidate.origin !== "text");
+  const fittedCandidates = new Set<Candidate>();
+  for (const candidate of candidates) {
+    if (candidate.parent && fittedCandidates.has(candidate.parent)) continue;
+    if (candidate.origin === "text" && (plainText === "never" || (plainText === "fallback" && parsedAny)))
+      continue;
     context.active.clear();
     const coerced = context.coerce(type, candidate.node, "$");
     if (!coerced.ok) {
@@ -74,6 +80,7 @@ export function parseValue(
     }
     const result = withOriginFlags(coerced, candidate);
     fitted.push({ result, candidate });
+    fittedCandidates.add(candidate);
     if (!chosen || better(result, candidate, chosen.result, chosen.candidate)) chosen = { result, candidate };
     // Valid JSON that fits exactly: nothing else can do better.
     if (candidate.origin === "json" && result.score === 0) break;
@@ -136,7 +143,7 @@ function better(
   if (result.score !== best.score) return result.score < best.score;
   if (rank(candidate) !== rank(bestCandidate)) return rank(candidate) > rank(bestCandidate);
   // A container found inside an unclosed one is a fallback reading, not a better one.
-  if (Boolean(candidate.nested) !== Boolean(bestCandidate.nested)) return !candidate.nested;
+  if (Boolean(candidate.parent) !== Boolean(bestCandidate.parent)) return !candidate.parent;
   return candidate.order >= bestCandidate.order;
 }
 
@@ -191,7 +198,7 @@ function reportedIssue(
   }
   let best = failures[0]!;
   for (const failure of failures.slice(1)) {
-    const depth = failure.issue.path.length - best.issue.path.length;
+    const depth = pathDepth(failure.issue.path) - pathDepth(best.issue.path);
     if (depth > 0 || (depth === 0 && rank(failure.candidate) > rank(best.candidate))) best = failure;
   }
   if (text.trim() === "") return { ...best.issue, code: "empty-answer", found: "an empty answer" };

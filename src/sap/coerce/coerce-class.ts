@@ -60,7 +60,7 @@ export const classCoercer: KindCoercer<ClassRefType> = {
       else context.active.set(node, active);
     }
   },
-  acceptsPlainText: () => false,
+  plainText: () => "never",
   describe: (type) => `class ${type.name}`,
 };
 
@@ -82,7 +82,7 @@ function coerceClass(
       matchesAnyKey ||
       !soleField ||
       node.entries.length === 0 ||
-      context.acceptsPlainText(soleField.type)
+      context.plainText(soleField.type) !== "never"
     ) {
       return direct;
     }
@@ -128,6 +128,7 @@ function fromObject(
 ): CoerceResult {
   const builder = new ResultBuilder();
   const found = new Map<Field, JsonishNode>();
+  const exactly = new Set<Field>();
   for (const [key, value] of node.entries) {
     const match = fieldFor(lookup, key);
     if (!match) {
@@ -142,7 +143,9 @@ function fromObject(
       const shown = match.field.alias ?? match.field.name;
       builder.flag("KeyCaseFold", childPath(path, match.field.name), `the key "${key}" read as "${shown}"`);
     }
-    // A repeated key: the last one wins, as in JSON.parse.
+    // A repeated key: the last one wins, as in JSON.parse — but a key spelled exactly beats a folded one.
+    if (match.folded && exactly.has(match.field)) continue;
+    if (!match.folded) exactly.add(match.field);
     found.set(match.field, value);
   }
   const value: Record<string, unknown> = {};

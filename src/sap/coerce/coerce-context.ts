@@ -5,6 +5,20 @@ import type { CoerceResult } from "./coerce-result.js";
 /** Evaluates a `@check`/`@assert` expression with `this` bound to `value` (injected: sap has no Jinja). */
 export type ConstraintEvaluator = (expression: string, value: unknown) => boolean;
 
+/**
+ * How the whole answer read as plain text may serve a type: `primary` (scalars: an enum named in prose),
+ * `fallback` (lists of scalars: split the text only when nothing in it parses as JSON), `never` (classes,
+ * maps).
+ */
+export type PlainTextUse = "primary" | "fallback" | "never";
+
+const PLAIN_TEXT_ORDER: Record<PlainTextUse, number> = { never: 0, fallback: 1, primary: 2 };
+
+/** The more permissive of two uses (for unions). */
+export function widerPlainTextUse(left: PlainTextUse, right: PlainTextUse): PlainTextUse {
+  return PLAIN_TEXT_ORDER[left] >= PLAIN_TEXT_ORDER[right] ? left : right;
+}
+
 /** What a value that was never written becomes, if the type allows it. */
 export interface MissingDefault {
   value: unknown;
@@ -28,7 +42,7 @@ export interface CoerceContext {
   /** Whether values of the type are single tokens, so a delimited string may be split into a list of them. */
   isScalar(type: Type): boolean;
   /** Whether the answer as plain text (not parsed as JSON) can be a value of the type. */
-  acceptsPlainText(type: Type): boolean;
+  plainText(type: Type): PlainTextUse;
   /** Printed type for messages: `int`, `enum Decision (STRONG_HIRE | HIRE)`. */
   describe(type: Type): string;
   /** Current nesting depth (guarded against runaway recursion). */
@@ -44,8 +58,8 @@ export interface KindCoercer<T extends Type> {
   delegates?: boolean;
   missing?(type: T, context: CoerceContext): MissingDefault | undefined;
   isScalar?(type: T, context: CoerceContext): boolean;
-  /** Defaults to true. */
-  acceptsPlainText?(type: T, context: CoerceContext): boolean;
+  /** Defaults to `primary`. */
+  plainText?(type: T, context: CoerceContext): PlainTextUse;
   describe?(type: T, context: CoerceContext): string;
 }
 

@@ -65,7 +65,7 @@ export const listCoercer: KindCoercer<ListType> = {
     }
   },
   missing: () => ({ value: [], reason: "empty" }),
-  acceptsPlainText: (type, context) => context.isScalar(type.item),
+  plainText: (type, context) => (context.isScalar(type.item) ? "fallback" : "never"),
 };
 
 function single(type: ListType, node: JsonishNode, path: string, context: CoerceContext): CoerceResult {

@@ -62,5 +62,5 @@ export const mapCoercer: KindCoercer<MapType> = {
     return builder.build(value);
   },
   missing: () => ({ value: {}, reason: "empty" }),
-  acceptsPlainText: () => false,
+  plainText: () => "never",
 };

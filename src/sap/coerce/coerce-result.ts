@@ -129,3 +129,15 @@ export function childPath(path: string, key: string | number): string {
   if (typeof key === "number") return `${path}[${key}]`;
   return /^[A-Za-z_$][\w$]*$/.test(key) ? `${path}.${key}` : `${path}[${JSON.stringify(key)}]`;
 }
+
+/** How many steps a path takes from the root (`$` is 0, `$.a[2]` is 2): how far a failed reading got. */
+export function pathDepth(path: string): number {
+  let depth = 0;
+  let quoted = false;
+  for (let index = 1; index < path.length; index++) {
+    const char = path[index];
+    if (char === '"' && path[index - 1] !== "\\") quoted = !quoted;
+    else if (!quoted && (char === "." || char === "[")) depth++;
+  }
+  return depth;
+}

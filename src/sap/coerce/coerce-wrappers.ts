@@ -1,7 +1,15 @@
 import type { AliasRefType, MediaType, OptionalType, PrimitiveType, UnionType } from "../../ir/index.js";
-import type { KindCoercer } from "./coerce-context.js";
+import { type KindCoercer, type PlainTextUse, widerPlainTextUse } from "./coerce-context.js";
+import { coerceByMatching } from "./coerce-enum.js";
 import { coerceFloat, coerceInt } from "./coerce-number.js";
-import { type CoerceResult, type CoerceSuccess, exact, failure, repaired } from "./coerce-result.js";
+import {
+  type CoerceResult,
+  type CoerceSuccess,
+  exact,
+  failure,
+  pathDepth,
+  repaired,
+} from "./coerce-result.js";
 import { coerceBool, coerceNull, coerceString, spellsNull } from "./coerce-scalars.js";
 
 /** Primitives dispatch once more, by name, through their own small table. */
@@ -38,7 +46,7 @@ export const optionalCoercer: KindCoercer<OptionalType> = {
   delegates: true,
   missing: () => ({ value: null, reason: "optional" }),
   isScalar: (type, context) => context.isScalar(type.inner),
-  acceptsPlainText: (type, context) => context.acceptsPlainText(type.inner),
+  plainText: (type, context) => context.plainText(type.inner),
   describe: (type, context) => `${context.describe(type.inner)}?`.replace(/^(.* .*)\?$/, "($1)?"),
 };
 
@@ -49,6 +57,15 @@ export const optionalCoercer: KindCoercer<OptionalType> = {
  */
 export const unionCoercer: KindCoercer<UnionType> = {
   coerce(type, node, path, context): CoerceResult {
+    // A union of string literals is an inline enum: matched together, so naming two of them is ambiguous
+    // rather than a win for whichever comes first.
+    const literals = type.options.flatMap((option) =>
+      option.kind === "literal" && typeof option.value === "string" && !option.attrs ? [option.value] : [],
+    );
+    if (literals.length === type.options.length) {
+      const options = literals.map((value) => ({ value, names: [value], descriptions: [] }));
+      return coerceByMatching(type, node, path, context, options);
+    }
     let best: CoerceSuccess | undefined;
     let deepest: CoerceResult | undefined;
     for (const option of type.options) {
@@ -56,12 +73,12 @@ export const unionCoercer: KindCoercer<UnionType> = {
       if (result.ok) {
         if (!best || result.score < best.score) best = result;
         if (result.score === 0) break;
-      } else if (!deepest || (!deepest.ok && result.issue.path.length > deepest.issue.path.length)) {
+      } else if (!deepest || (!deepest.ok && pathDepth(result.issue.path) > pathDepth(deepest.issue.path))) {
         deepest = result;
       }
     }
     if (best) return best;
-    if (deepest && !deepest.ok && deepest.issue.path.length > path.length) return deepest;
+    if (deepest && !deepest.ok && pathDepth(deepest.issue.path) > pathDepth(path)) return deepest;
     return failure("type-mismatch", path, context.describe(type), node);
   },
   delegates: true,
@@ -73,7 +90,11 @@ export const unionCoercer: KindCoercer<UnionType> = {
     return undefined;
   },
   isScalar: (type, context) => type.options.every((option) => context.isScalar(option)),
-  acceptsPlainText: (type, context) => type.options.some((option) => context.acceptsPlainText(option)),
+  plainText: (type, context) =>
+    type.options.reduce<PlainTextUse>(
+      (use, option) => widerPlainTextUse(use, context.plainText(option)),
+      "never",
+    ),
   describe: (type, context) => type.options.map((option) => context.describe(option)).join(" | "),
 };
 
@@ -98,8 +119,8 @@ export const aliasCoercer: KindCoercer<AliasRefType> = {
     throughAlias(type.name, undefined, () => context.missing(context.index.getAlias(type.name).type)),
   isScalar: (type, context) =>
     throughAlias(type.name, false, () => context.isScalar(context.index.getAlias(type.name).type)),
-  acceptsPlainText: (type, context) =>
-    throughAlias(type.name, true, () => context.acceptsPlainText(context.index.getAlias(type.name).type)),
+  plainText: (type, context) =>
+    throughAlias(type.name, "primary", () => context.plainText(context.index.getAlias(type.name).type)),
   describe: (type) => type.name,
 };
 
@@ -113,5 +134,5 @@ export const mediaCoercer: KindCoercer<MediaType> = {
       node,
       `A ${type.name} cannot be parsed from text; use it as a function input.`,
     ),
-  acceptsPlainText: () => false,
+  plainText: () => "never",
 };

@@ -58,7 +58,7 @@ export function createCoerceContext(
     },
     missing: (type) => withKnownNames(() => entry(type).missing?.(type, context)),
     isScalar: (type) => withKnownNames(() => entry(type).isScalar?.(type, context) ?? false),
-    acceptsPlainText: (type) => withKnownNames(() => entry(type).acceptsPlainText?.(type, context) ?? true),
+    plainText: (type) => withKnownNames(() => entry(type).plainText?.(type, context) ?? "primary"),
     describe: (type) => entry(type).describe?.(type, context) ?? typeToString(type),
   };
   return context;

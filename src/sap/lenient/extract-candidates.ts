@@ -20,8 +20,11 @@ export interface Candidate {
   order: number;
   /** The fence's language tag, for `fence` candidates. */
   fenceTag?: string;
-  /** A candidate taken from inside a container that never closed (a stray `[` in prose, say). */
-  nested?: boolean;
+  /**
+   * For a candidate taken from inside a container that never closed (a stray `[` in prose, say): that
+   * container's candidate. Only tried when the container itself does not fit.
+   */
+  parent?: Candidate;
   /** Other text (prose) surrounds this candidate in the answer. */
   surrounded?: boolean;
   /** Where the candidate's root sits in the answer (absolute offsets), for parsed candidates. */
@@ -88,7 +91,7 @@ export function extractCandidates(text: string): Candidate[] {
   addProse(candidates, text, proseStart, text.length, first, last);
   const literal = bareLiteral(text);
   if (literal) candidates.push(literal);
-  const objects = candidates.filter((candidate) => candidate.node.kind === "object" && !candidate.nested);
+  const objects = candidates.filter((candidate) => candidate.node.kind === "object" && !candidate.parent);
   if (objects.length > 1) {
     candidates.push({
       node: { kind: "array", items: objects.map((candidate) => candidate.node), complete: true },
@@ -133,13 +136,14 @@ function candidatesFromRoots(roots: ParsedRoot[], origin: "fence" | "prose", bas
   const found: Candidate[] = [];
   for (const root of roots) {
     const span = { start: base + root.start, end: base + root.end };
-    found.push({ node: root.node, origin, repairs: root.repairs, order: span.start, span });
+    const parent: Candidate = { node: root.node, origin, repairs: root.repairs, order: span.start, span };
+    found.push(parent);
     if (root.node.complete) continue;
     const children =
       root.node.kind === "array" ? root.node.items : root.node.entries.map((entry) => entry[1]);
     for (const child of children) {
       if ((child.kind === "object" || child.kind === "array") && child.complete) {
-        found.push({ node: child, origin, repairs: root.repairs, order: span.start, span, nested: true });
+        found.push({ node: child, origin, repairs: root.repairs, order: span.start, span, parent });
       }
     }
   }

@@ -516,8 +516,11 @@ export class FixingParser {
       this.position += 2;
       return true;
     }
+    if ((next === "b" || next === "f") && buffer.length <= this.position + 2 && !this.ended) return false;
     const decoded = ESCAPES[next];
-    if (decoded !== undefined) {
+    // `\b`/`\f` before a letter is LaTeX (`\beta`, `\frac`), not a backspace or form feed.
+    const latex = (next === "b" || next === "f") && /[A-Za-z]/.test(buffer[this.position + 2] ?? "");
+    if (decoded !== undefined && !latex) {
       this.appendText(frame, decoded);
     } else {
       // Unknown escape (`\d`, LaTeX `\alpha`): keep the backslash and the character as written.

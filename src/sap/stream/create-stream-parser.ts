@@ -1,0 +1,72 @@
+import type { Ir, IrIndex, Type } from "../../ir/index.js";
+import type { ConstraintEvaluator } from "../coerce/coerce-context.js";
+import { type ParseResult, parseValue } from "../parse-value.js";
+import { indexOf } from "./index-of.js";
+import { PartialReader } from "./partial-reader.js";
+
+export interface StreamParserOptions {
+  /** Evaluates `@check`/`@assert` expressions; required when the type has any. */
+  constraintEvaluator?: ConstraintEvaluator;
+}
+
+/** What one chunk did: whether the partial value changed, and the partial value now. */
+export interface StreamPush {
+  /** False when the partial equals the one after the previous chunk (nothing new to show). */
+  changed: boolean;
+  /** The partial value so far (`null` while nothing usable has been written). */
+  value: unknown;
+}
+
+/** An incremental parser of one streamed answer; see `createStreamParser`. */
+export interface StreamParser {
+  /** Feed the next chunk of the answer (any split: inside escapes, surrogate pairs, numbers, `true`). */
+  push(chunk: string): StreamPush;
+  /**
+   * The answer is complete: parse it in final mode (exactly `parseValue(wholeText, type, ir)`); throws
+   * `SapParseError` when it does not hold a value of the type, as `parseValue` does.
+   */
+  finish(): ParseResult;
+  /** The whole answer received so far. */
+  readonly text: string;
+}
+
+/**
+ * An incremental parser for answers that arrive in chunks. Each `push` resumes scanning where the previous
+ * one stopped (fences, prose and JSON alike; nothing is scanned twice), coerces each finished subtree once
+ * and re-coerces only the value still being written, so a whole stream costs time linear in its length.
+ * Partial values follow `parsePartial`'s semantics and equal `parsePartial(textSoFar)` after every chunk;
+ * an unchanged partial keeps its identity and reports `changed: false`.
+ */
+export function createStreamParser(
+  type: Type,
+  ir: Ir | IrIndex,
+  options: StreamParserOptions = {},
+): StreamParser {
+  const index = indexOf(ir);
+  const reader = new PartialReader(type, index, {
+    constraintEvaluator: options.constraintEvaluator,
+    collectFlags: false,
+  });
+  let text = "";
+  let last: unknown = null;
+  let finished = false;
+  return {
+    push(chunk) {
+      if (finished)
+        throw new Error("StreamParser.push after finish(): create a new parser for a new answer.");
+      text += chunk;
+      reader.push(chunk);
+      const value = reader.read()?.value ?? null;
+      const changed = value !== last;
+      last = value;
+      return { changed, value };
+    },
+    finish() {
+      finished = true;
+      return parseValue(text, type, index, options);
+    },
+    get text() {
+      return text;
+    },
+  };
+}

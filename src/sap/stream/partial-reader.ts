@@ -1,0 +1,251 @@
+import type { IrIndex, Type } from "../../ir/index.js";
+import type { ConstraintEvaluator, PlainTextUse } from "../coerce/coerce-context.js";
+import type { CoerceSuccess } from "../coerce/coerce-result.js";
+import type { ArrayNode, JsonishNode } from "../lenient/jsonish-node.js";
+import { SapConfigurationError } from "../sap-parse-error.js";
+import { type AnswerRegion, AnswerScanner } from "./answer-scanner.js";
+import { createStreamCoerceContext, pendingOf, type StreamCoerceContext } from "./stream-coerce-context.js";
+import { streamCoercers } from "./stream-coercer-table.js";
+
+/** One reading of the answer so far, coerced to the target type. */
+export interface PartialReading {
+  value: unknown;
+  result: CoerceSuccess;
+  /** Score plus the fields still to come: how far this reading is from a whole, exact value. */
+  distance: number;
+  /** The reading shows nothing yet (every field null or empty). */
+  empty: boolean;
+  /** Its text is finished (a closed container or fence). */
+  complete: boolean;
+  /** As in final mode: a fence beats prose, which beats plain text. */
+  rank: number;
+  nested: boolean;
+  /** Position in the answer; later wins a tie (final answers follow drafts). */
+  order: number;
+}
+
+export interface PartialReaderOptions {
+  constraintEvaluator?: ConstraintEvaluator | undefined;
+  collectFlags: boolean;
+}
+
+const COMBINED_ORDER = Number.MAX_SAFE_INTEGER - 1;
+const TEXT_ORDER = Number.MAX_SAFE_INTEGER;
+
+/**
+ * Reads the prefix of an answer into the best partial value, keeping everything between chunks. Readings
+ * are the ones final mode considers (each fence, each container in the prose, all objects as one list,
+ * the text itself for plain-text targets). A reading whose text is finished is *frozen*: coerced once and
+ * folded into a running best, in answer order; only the reading still being written (at most one
+ * container, the open fence's text, the combined list and the whole text) is coerced again per chunk, and
+ * that coercion itself only redoes the open right-hand spine.
+ *
+ * Choosing: a reading that shows something beats one that shows nothing; then the lower score plus
+ * fields still to come; then a finished reading beats one being written (a complete draft is kept until
+ * the final answer has caught up); then fence over prose; then the later one.
+ */
+export class PartialReader {
+  private readonly scanner = new AnswerScanner();
+  private readonly context: StreamCoerceContext;
+  private readonly plainText: PlainTextUse;
+  private text = "";
+  /** Frozen readings are folded in order; these point at the next root to look at. */
+  private regionCursor = 0;
+  private rootCursor = 0;
+  private frozenBest: PartialReading | undefined;
+  /** All object roots, as one growing list (the "combined" reading), and how many roots were seen. */
+  private readonly combined: ArrayNode = { kind: "array", items: [], complete: false };
+  private combinedRegion = 0;
+  private combinedRoot = 0;
+
+  constructor(
+    private readonly type: Type,
+    index: IrIndex,
+    options: PartialReaderOptions,
+  ) {
+    this.context = createStreamCoerceContext(index, streamCoercers, options);
+    this.plainText = this.context.plainText(type);
+  }
+
+  push(chunk: string): void {
+    this.text += chunk;
+    this.scanner.push(chunk);
+  }
+
+  /** The best reading of the answer so far, or undefined when nothing fits yet. */
+  read(): PartialReading | undefined {
+    try {
+      return this.choose();
+    } catch (error) {
+      if (error instanceof Error && /^Unknown (class|enum|type alias) /.test(error.message)) {
+        throw new SapConfigurationError(
+          "unknown-type",
+          `${error.message} The target type names a declaration the IR does not have; compile the project that declares it.`,
+        );
+      }
+      throw error;
+    }
+  }
+
+  private choose(): PartialReading | undefined {
+    this.foldFrozen();
+    this.gatherObjects();
+    let best = this.frozenBest;
+    const consider = (reading: PartialReading | undefined) => {
+      if (reading && (!best || preferable(reading, best))) best = reading;
+    };
+    const regions = this.scanner.regions;
+    const region = regions[this.regionCursor];
+    if (region) {
+      const root = region.parser.roots[this.rootCursor];
+      if (root)
+        consider(
+          this.evaluate(
+            root.node,
+            region.kind === "fence" ? 3 : 2,
+            orderOf(region, root.start),
+            false,
+            false,
+          ),
+        );
+      consider(this.fenceText(region));
+    }
+    if (this.combined.items.length > 1)
+      consider(this.evaluate(this.combined, 2, COMBINED_ORDER, false, false, 1));
+    if (this.textAllowed()) {
+      consider(
+        this.evaluate({ kind: "string", value: this.text, complete: false }, 0, TEXT_ORDER, false, false),
+      );
+    }
+    return best;
+  }
+
+  /** Fold every reading whose text is finished into the running best, once, in answer order. */
+  private foldFrozen(): void {
+    const regions = this.scanner.regions;
+    while (this.regionCursor < regions.length) {
+      const region = regions[this.regionCursor]!;
+      const roots = region.parser.roots;
+      while (this.rootCursor < roots.length) {
+        const root = roots[this.rootCursor]!;
+        if (!root.node.complete && !region.ended) return;
+        const rank = region.kind === "fence" ? 3 : 2;
+        const order = orderOf(region, root.start);
+        this.fold(this.evaluate(root.node, rank, order, false, root.node.complete));
+        if (!root.node.complete) {
+          // An unclosed container (a stray bracket) also offers the finished containers inside it.
+          const children =
+            root.node.kind === "array" ? root.node.items : root.node.entries.map((entry) => entry[1]);
+          for (const child of children) {
+            if ((child.kind === "object" || child.kind === "array") && child.complete) {
+              this.fold(this.evaluate(child, rank, order, true, true));
+            }
+          }
+        }
+        this.rootCursor++;
+      }
+      if (!region.ended) return;
+      this.fold(this.fenceText(region));
+      this.regionCursor++;
+      this.rootCursor = 0;
+    }
+  }
+
+  /** Object roots, in answer order, gathered into the combined list as soon as they open. */
+  private gatherObjects(): void {
+    const regions = this.scanner.regions;
+    while (this.combinedRegion < regions.length) {
+      const region = regions[this.combinedRegion]!;
+      const roots = region.parser.roots;
+      for (; this.combinedRoot < roots.length; this.combinedRoot++) {
+        const node = roots[this.combinedRoot]!.node;
+        if (node.kind === "object") this.combined.items.push(node);
+      }
+      if (!region.ended) return;
+      this.combinedRegion++;
+      this.combinedRoot = 0;
+    }
+  }
+
+  /** A fence with no container in it offers its text, for plain-text targets. */
+  private fenceText(region: AnswerRegion): PartialReading | undefined {
+    if (!this.textAllowed() || region.kind !== "fence" || region.parser.roots.length > 0) return undefined;
+    const content = region.content.trim();
+    if (content === "") return undefined;
+    return this.evaluate(
+      { kind: "string", value: content, complete: region.closed },
+      1,
+      region.start,
+      false,
+      region.closed,
+    );
+  }
+
+  /** As in final mode: plain text serves scalars always, lists of scalars only when nothing parsed. */
+  private textAllowed(): boolean {
+    if (this.plainText === "never") return false;
+    return (
+      this.plainText === "primary" || !this.scanner.regions.some((region) => region.parser.roots.length > 0)
+    );
+  }
+
+  private fold(reading: PartialReading | undefined): void {
+    if (reading && (!this.frozenBest || preferable(reading, this.frozenBest))) this.frozenBest = reading;
+  }
+
+  private evaluate(
+    node: JsonishNode,
+    rank: number,
+    order: number,
+    nested: boolean,
+    complete: boolean,
+    penalty = 0,
+  ): PartialReading | undefined {
+    this.context.active.clear();
+    const result = this.context.coerce(this.type, node, "$");
+    if (!result.ok) return undefined;
+    return {
+      value: result.value,
+      result,
+      distance: result.score + penalty + pendingOf(result),
+      empty: isEmpty(result.value),
+      complete,
+      rank,
+      nested,
+      order,
+    };
+  }
+}
+
+function orderOf(region: AnswerRegion, rootStart: number): number {
+  return region.kind === "fence" ? region.start : region.start + rootStart;
+}
+
+function preferable(reading: PartialReading, best: PartialReading): boolean {
+  if (reading.empty !== best.empty) return !reading.empty;
+  if (reading.distance !== best.distance) return reading.distance < best.distance;
+  if (reading.complete !== best.complete) return reading.complete;
+  if (reading.rank !== best.rank) return reading.rank > best.rank;
+  if (reading.nested !== best.nested) return !reading.nested;
+  return reading.order >= best.order;
+}
+
+/** Shows nothing yet: null, "", [], {}, or an object all of whose fields are such (or pending states). */
+function isEmpty(value: unknown): boolean {
+  if (value === null || value === undefined || value === "") return true;
+  if (Array.isArray(value)) return value.length === 0;
+  if (typeof value !== "object") return false;
+  for (const key in value) {
+    const field = (value as Record<string, unknown>)[key];
+    if (field === null || field === "") continue;
+    if (Array.isArray(field) && field.length === 0) continue;
+    if (typeof field === "object" && !Array.isArray(field)) {
+      const inner = field as Record<string, unknown>;
+      if (Object.keys(inner).length === 0) continue;
+      if ("state" in inner && "value" in inner && (inner.value === null || inner.state === "Pending"))
+        continue;
+    }
+    return false;
+  }
+  return true;
+}

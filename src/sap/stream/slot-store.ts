@@ -1,0 +1,79 @@
+import type { Type } from "../../ir/index.js";
+import type { CoerceResult } from "../coerce/coerce-result.js";
+import type { JsonishNode } from "../lenient/jsonish-node.js";
+
+/**
+ * What the streaming coercer remembers about one (node, type, path) between chunks: the frozen result of
+ * a complete node (computed once, never again), the last value handed out (so an unchanged subtree keeps
+ * its identity and "nothing changed" is a pointer comparison), and a coercer's own incremental state (how
+ * many list items are already coerced, which keys were already matched).
+ */
+export interface Slot {
+  final?: CoerceResult;
+  last?: unknown;
+  /** The last `{ value, state }` wrapper handed out, for `@stream.with_state` types. */
+  wrapped?: unknown;
+  state?: unknown;
+}
+
+/**
+ * Slots keyed by node identity (weakly: nodes of discarded trees are collected), then by type and path.
+ * The fixing parser's nodes grow in place, so the same node object is met again on every chunk.
+ */
+export class SlotStore {
+  private readonly byNode = new WeakMap<JsonishNode, Map<Type, Map<string, Slot>>>();
+
+  slot(node: JsonishNode, type: Type, path: string): Slot {
+    let byType = this.byNode.get(node);
+    if (!byType) {
+      byType = new Map();
+      this.byNode.set(node, byType);
+    }
+    let byPath = byType.get(type);
+    if (!byPath) {
+      byPath = new Map();
+      byType.set(type, byPath);
+    }
+    let slot = byPath.get(path);
+    if (!slot) {
+      slot = {};
+      byPath.set(path, slot);
+    }
+    return slot;
+  }
+}
+
+/**
+ * The previous value when the next one has the same own entries, else the next one: rebuilding an object
+ * whose fields did not change hands out the same object again.
+ */
+export function stableObject(previous: unknown, next: Record<string, unknown>): Record<string, unknown> {
+  if (typeof previous !== "object" || previous === null || Array.isArray(previous)) return next;
+  const before = previous as Record<string, unknown>;
+  const keys = Object.keys(next);
+  if (Object.keys(before).length !== keys.length) return next;
+  for (const key of keys) {
+    if (!Object.hasOwn(before, key) || !sameValue(before[key], next[key])) return next;
+  }
+  return before;
+}
+
+/**
+ * Identity, plus the small values rebuilt on every chunk that carry no identity of their own: empty
+ * lists and maps (defaults of fields not written yet) and `{ value, state }` wrappers of such values.
+ */
+function sameValue(left: unknown, right: unknown): boolean {
+  if (left === right) return true;
+  if (typeof left !== "object" || typeof right !== "object" || left === null || right === null) return false;
+  if (Array.isArray(left) || Array.isArray(right)) {
+    return Array.isArray(left) && Array.isArray(right) && left.length === 0 && right.length === 0;
+  }
+  const leftKeys = Object.keys(left);
+  const rightKeys = Object.keys(right);
+  if (leftKeys.length !== rightKeys.length) return false;
+  if (leftKeys.length === 0) return true;
+  if (leftKeys.length !== 2 || !("state" in left) || !("state" in right)) return false;
+  const a = left as { value?: unknown; state?: unknown };
+  const b = right as { value?: unknown; state?: unknown };
+  return a.state === b.state && sameValue(a.value, b.value);
+}

@@ -1,0 +1,148 @@
+import type { IrIndex, Type } from "../../ir/index.js";
+import { applyConstraints } from "../coerce/apply-constraints.js";
+import type {
+  CoerceContext,
+  CoercerTable,
+  ConstraintEvaluator,
+  KindCoercer,
+} from "../coerce/coerce-context.js";
+import { type CoerceResult, type CoerceSuccess, failure } from "../coerce/coerce-result.js";
+import { createCoerceContext, MAX_DEPTH } from "../coerce/create-coerce-context.js";
+import { FLAG_PENALTIES } from "../flags.js";
+import type { JsonishNode } from "../lenient/jsonish-node.js";
+import { type Slot, SlotStore, stableObject } from "./slot-store.js";
+
+/** A streaming coerce result: a success also counts the fields not written yet (for choosing readings). */
+export type StreamSuccess = CoerceSuccess & { pending?: number };
+
+/** What the streaming coercers receive: the shared context plus the slots and the flag policy. */
+export interface StreamCoerceContext extends CoerceContext {
+  readonly slots: SlotStore;
+  /**
+   * Whether containers gather their children's flags. A stream parser only hands out values, so it skips
+   * the gathering (it would copy a growing list of flags on every chunk); the one-shot partial parse keeps
+   * them.
+   */
+  readonly collectFlags: boolean;
+  /** The slot of (node, type, path), for coercers that keep state between chunks. */
+  slot(node: JsonishNode, type: Type, path: string): Slot;
+}
+
+export interface StreamCoerceOptions {
+  constraintEvaluator?: ConstraintEvaluator | undefined;
+  collectFlags: boolean;
+}
+
+/** How many fields of a partial value are still to come (0 for anything but streaming containers). */
+export function pendingOf(result: CoerceSuccess): number {
+  return (result as StreamSuccess).pending ?? 0;
+}
+
+/**
+ * The coerce context of prefix mode. Dispatch goes through the table like final mode, with the streaming
+ * rules applied at the one place every value passes:
+ * - a complete node's result is computed once and frozen (complete nodes never change);
+ * - ints, floats, bools, enums, literals, `@@stream.done` classes and `@stream.done` types are not ready
+ *   until their node is complete (a failure the containers turn into null or a dropped item);
+ * - `@check`/`@assert` run on complete values only (a growing string is not yet what the model meant);
+ * - `@stream.with_state` wraps the value as `{ value, state }`.
+ */
+export function createStreamCoerceContext(
+  index: IrIndex,
+  table: CoercerTable,
+  options: StreamCoerceOptions,
+): StreamCoerceContext {
+  const slots = new SlotStore();
+  const base = createCoerceContext(index, table, {
+    partial: true,
+    constraintEvaluator: options.constraintEvaluator,
+  });
+  const entry = (type: Type) => table[type.kind] as KindCoercer<Type>;
+  const context = base as StreamCoerceContext;
+  Object.assign(context, {
+    slots,
+    collectFlags: options.collectFlags,
+    slot: (node: JsonishNode, type: Type, path: string) => slots.slot(node, type, path),
+    coerce(type: Type, node: JsonishNode, path: string): CoerceResult {
+      const slot = slots.slot(node, type, path);
+      if (slot.final) return slot.final;
+      const result = coerceOnce(type, node, path, slot);
+      if (node.complete) slot.final = result;
+      return result;
+    },
+  });
+
+  function coerceOnce(type: Type, node: JsonishNode, path: string, slot: Slot): CoerceResult {
+    const attrs = type.attrs;
+    if (!node.complete && (attrs?.streamDone === true || inherentlyDone(type, index))) {
+      return failure(
+        "type-mismatch",
+        path,
+        context.describe(type),
+        node,
+        "The value is still being written.",
+      );
+    }
+    if (context.depth >= MAX_DEPTH) {
+      return failure(
+        "too-deep",
+        path,
+        context.describe(type),
+        node,
+        `Nesting deeper than ${MAX_DEPTH} levels.`,
+      );
+    }
+    const coercer = entry(type);
+    context.depth++;
+    let result: CoerceResult;
+    try {
+      result = coercer.coerce(type, node, path, context);
+    } finally {
+      context.depth--;
+    }
+    if (!result.ok) return result;
+    if (!coercer.delegates && !node.complete && cutHere(node)) {
+      const score = result.score + FLAG_PENALTIES.Incomplete;
+      const flags = options.collectFlags
+        ? [...result.flags, { kind: "Incomplete" as const, path, detail: "the answer was cut off here" }]
+        : result.flags;
+      result = { ...result, flags, score };
+    }
+    const constraints = attrs?.constraints;
+    if (node.complete && constraints && constraints.length > 0) {
+      const checked = applyConstraints(constraints, result, path, context, context.describe(type));
+      if (!checked.ok) return checked;
+      result = { ...checked, pending: pendingOf(result) } as StreamSuccess;
+    }
+    if (attrs?.streamWithState) {
+      const state = node.complete ? "Complete" : "Incomplete";
+      result = { ...result, value: stableObject(slot.wrapped, { value: result.value, state }) };
+      slot.wrapped = result.value;
+    }
+    return result;
+  }
+
+  return context;
+}
+
+/** Types whose values appear only whole: numbers, bools, enums, literals, `@@stream.done` classes. */
+export function inherentlyDone(type: Type, index: IrIndex): boolean {
+  switch (type.kind) {
+    case "primitive":
+      return type.name === "int" || type.name === "float" || type.name === "bool";
+    case "enum":
+    case "literal":
+      return true;
+    case "class":
+      return index.getClass(type.name).streamDone === true;
+    default:
+      return false;
+  }
+}
+
+/** As in final mode: only the node where the cut happened carries the `Incomplete` flag. */
+function cutHere(node: JsonishNode): boolean {
+  if (node.kind === "array") return node.items.at(-1)?.complete ?? true;
+  if (node.kind === "object") return node.entries.at(-1)?.[1].complete ?? true;
+  return true;
+}

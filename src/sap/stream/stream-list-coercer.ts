@@ -1,0 +1,189 @@
+import type { ListType } from "../../ir/index.js";
+import type { KindCoercer } from "../coerce/coerce-context.js";
+import { listCoercer } from "../coerce/coerce-list.js";
+import {
+  addFlag,
+  type CheckResult,
+  type CoerceFailure,
+  type CoerceResult,
+  childPath,
+  failure,
+} from "../coerce/coerce-result.js";
+import { FLAG_PENALTIES, type Flag } from "../flags.js";
+import type { ArrayNode, JsonishNode } from "../lenient/jsonish-node.js";
+import { pendingOf, type StreamCoerceContext, type StreamSuccess } from "./stream-coerce-context.js";
+
+/** The items of a growing array already coerced: they never change, so each is coerced once. */
+interface ItemsState {
+  frozen: number;
+  values: unknown[];
+  flags: Flag[];
+  checks: CheckResult[];
+  score: number;
+  pending: number;
+  failures: number;
+  firstFailure: CoerceFailure | undefined;
+  /** The last list handed out and whether it ended with the open item's value. */
+  last: unknown[] | undefined;
+}
+
+/**
+ * `T[]` in prefix mode. Arrays (and `{"items": [...]}` wrappers) are coerced incrementally: every item
+ * but the one being written is frozen, coerced once and kept, so a growing list costs one coercion per
+ * item over the whole stream. The open item is shown when it is ready, otherwise left out (a number or
+ * enum still being typed, an object held back by `@stream.not_null`). Other shapes (a delimited string, a
+ * single value, null) go to the final-mode rules, whose items come back through the streaming context.
+ */
+export const streamListCoercer: KindCoercer<ListType> = {
+  ...listCoercer,
+  coerce(type, node, path, baseContext) {
+    const context = baseContext as StreamCoerceContext;
+    if (node.kind === "array") return coerceItems(type, node, path, context);
+    if (node.kind === "object" && node.entries.length === 1) {
+      const [key, inner] = node.entries[0]!;
+      if (inner.kind === "array") {
+        const result = coerceItems(type, inner, childPath(path, key), context);
+        if (result.ok)
+          return addFlag(result, "UnwrappedObject", path, `used the list under the only key "${key}"`);
+      }
+    }
+    return listCoercer.coerce(type, node, path, context);
+  },
+};
+
+function coerceItems(
+  type: ListType,
+  node: ArrayNode,
+  path: string,
+  context: StreamCoerceContext,
+): CoerceResult {
+  const slot = context.slot(node, type, path);
+  let state = slot.state as ItemsState | undefined;
+  if (!state) {
+    state = {
+      frozen: 0,
+      values: [],
+      flags: [],
+      checks: [],
+      score: 0,
+      pending: 0,
+      failures: 0,
+      firstFailure: undefined,
+      last: undefined,
+    };
+    slot.state = state;
+  }
+  const items = node.items;
+  const frozenBefore = state.values.length;
+  // Every item but the last is complete; the last is frozen once it is complete too.
+  while (state.frozen < items.length) {
+    const index = state.frozen;
+    const item = items[index]!;
+    if (!item.complete && index === items.length - 1) break;
+    freeze(state, type, item, childPath(path, index), context);
+    state.frozen++;
+  }
+  let open: unknown;
+  let hasOpen = false;
+  let score = state.score;
+  let pending = state.pending;
+  let openFlags: readonly Flag[] = [];
+  if (state.frozen < items.length) {
+    const index = items.length - 1;
+    const result = context.coerce(type.item, items[index]!, childPath(path, index));
+    if (result.ok) {
+      open = result.value;
+      hasOpen = true;
+      score += result.score;
+      pending += pendingOf(result);
+      openFlags = result.flags;
+    } else {
+      // The answer is still inside its last item and it is not ready: leave it out for now.
+      score += FLAG_PENALTIES.ItemDropped;
+      if (context.collectFlags) {
+        openFlags = [
+          {
+            kind: "ItemDropped",
+            path: childPath(path, index),
+            detail: "the last item is still being written",
+          },
+        ];
+      }
+    }
+  }
+  if (state.values.length === 0 && state.failures > 0 && !hasOpen) {
+    const issue = state.firstFailure!.issue;
+    return failure(
+      "all-items-failed",
+      path,
+      context.describe(type),
+      node,
+      `None of its ${items.length} items fit; the first: at ${issue.path} expected ${issue.expected}, found ${issue.found}.`,
+    );
+  }
+  const length = state.values.length + (hasOpen ? 1 : 0);
+  let value = state.last;
+  if (
+    value === undefined ||
+    value.length !== length ||
+    !sameTail(value, state.values, frozenBefore, hasOpen, open)
+  ) {
+    value = hasOpen ? [...state.values, open] : state.values.slice();
+    state.last = value;
+  }
+  const flags = context.collectFlags ? [...state.flags, ...openFlags] : [];
+  const success: StreamSuccess = {
+    ok: true,
+    value,
+    flags,
+    score,
+    checks: context.collectFlags ? [...state.checks] : [],
+    pending,
+  };
+  return success;
+}
+
+function freeze(
+  state: ItemsState,
+  type: ListType,
+  item: JsonishNode,
+  path: string,
+  context: StreamCoerceContext,
+): void {
+  const result = context.coerce(type.item, item, path);
+  if (result.ok) {
+    state.values.push(result.value);
+    state.score += result.score;
+    state.pending += pendingOf(result);
+    if (context.collectFlags) {
+      state.flags.push(...result.flags);
+      state.checks.push(...result.checks);
+    }
+    return;
+  }
+  state.failures++;
+  state.firstFailure ??= result;
+  state.score += FLAG_PENALTIES.ItemDropped;
+  if (context.collectFlags) {
+    const issue = result.issue;
+    state.flags.push({
+      kind: "ItemDropped",
+      path,
+      detail: `dropped: at ${issue.path} expected ${issue.expected}, found ${issue.found}`,
+    });
+  }
+}
+
+/** Whether `last` already holds the items from `from` on (earlier ones are frozen and shared). */
+function sameTail(
+  last: unknown[],
+  values: unknown[],
+  from: number,
+  hasOpen: boolean,
+  open: unknown,
+): boolean {
+  for (let index = from; index < values.length; index++) {
+    if (last[index] !== values[index]) return false;
+  }
+  return !hasOpen || last[values.length] === open;
+}

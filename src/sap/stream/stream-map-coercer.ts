@@ -1,0 +1,159 @@
+import type { MapType } from "../../ir/index.js";
+import type { KindCoercer } from "../coerce/coerce-context.js";
+import { mapCoercer } from "../coerce/coerce-map.js";
+import { type CheckResult, type CoerceResult, childPath, failure } from "../coerce/coerce-result.js";
+import { setOwn } from "../coerce/set-own.js";
+import { FLAG_PENALTIES, type Flag } from "../flags.js";
+import { type ObjectNode, stringNode } from "../lenient/jsonish-node.js";
+import { stableObject } from "./slot-store.js";
+import { pendingOf, type StreamCoerceContext, type StreamSuccess } from "./stream-coerce-context.js";
+
+/** The entries of a growing object already coerced (all but the one being written). */
+interface EntriesState {
+  frozen: number;
+  value: Record<string, unknown>;
+  flags: Flag[];
+  checks: CheckResult[];
+  score: number;
+  pending: number;
+  kept: number;
+  firstProblem: string | undefined;
+}
+
+/**
+ * `map<K, V>` in prefix mode, incrementally: each finished entry is coerced once (its key to K, its value
+ * to V; entries that do not fit are dropped, as in final mode); the entry being written is shown once its
+ * value is ready. Null and other shapes go to the final-mode rules.
+ */
+export const streamMapCoercer: KindCoercer<MapType> = {
+  ...mapCoercer,
+  coerce(type, node, path, baseContext) {
+    const context = baseContext as StreamCoerceContext;
+    if (node.kind !== "object") return mapCoercer.coerce(type, node, path, context);
+    return coerceEntries(type, node, path, context);
+  },
+};
+
+function coerceEntries(
+  type: MapType,
+  node: ObjectNode,
+  path: string,
+  context: StreamCoerceContext,
+): CoerceResult {
+  const slot = context.slot(node, type, path);
+  let state = slot.state as EntriesState | undefined;
+  if (!state) {
+    state = {
+      frozen: 0,
+      value: {},
+      flags: [],
+      checks: [],
+      score: 0,
+      pending: 0,
+      kept: 0,
+      firstProblem: undefined,
+    };
+    slot.state = state;
+  }
+  const entries = node.entries;
+  while (state.frozen < entries.length) {
+    const index = state.frozen;
+    const [key, entryNode] = entries[index]!;
+    if (!entryNode.complete && index === entries.length - 1) break;
+    const entry = coerceEntry(type, key, entryNode, path, context);
+    if (entry.ok) {
+      setOwn(state.value, String(entry.key), entry.value);
+      state.kept++;
+      state.score += entry.score;
+      state.pending += entry.pending;
+      if (context.collectFlags) {
+        state.flags.push(...entry.flags);
+        state.checks.push(...entry.checks);
+      }
+    } else {
+      state.firstProblem ??= entry.problem;
+      state.score += FLAG_PENALTIES.EntryDropped;
+      if (context.collectFlags) {
+        state.flags.push({
+          kind: "EntryDropped",
+          path: childPath(path, key),
+          detail: `dropped: ${entry.problem}`,
+        });
+      }
+    }
+    state.frozen++;
+  }
+  let score = state.score;
+  let pending = state.pending;
+  const flags: Flag[] = context.collectFlags ? [...state.flags] : [];
+  const checks: CheckResult[] = context.collectFlags ? [...state.checks] : [];
+  let next: Record<string, unknown> = state.value;
+  let open = false;
+  if (state.frozen < entries.length) {
+    const [key, entryNode] = entries[entries.length - 1]!;
+    const entry = coerceEntry(type, key, entryNode, path, context);
+    if (entry.ok) {
+      next = setOwn({ ...state.value }, String(entry.key), entry.value);
+      open = true;
+      score += entry.score;
+      pending += entry.pending;
+      if (context.collectFlags) {
+        flags.push(...entry.flags);
+        checks.push(...entry.checks);
+      }
+    } else {
+      score += FLAG_PENALTIES.EntryDropped;
+    }
+  }
+  if (state.kept === 0 && !open && state.firstProblem !== undefined) {
+    return failure(
+      "all-items-failed",
+      path,
+      context.describe(type),
+      node,
+      `No entry fits; the first: ${state.firstProblem}.`,
+    );
+  }
+  const value = stableObject(slot.last, open ? next : { ...state.value });
+  slot.last = value;
+  const success: StreamSuccess = { ok: true, value, flags, score, checks, pending };
+  return success;
+}
+
+type EntryOutcome =
+  | {
+      ok: true;
+      key: unknown;
+      value: unknown;
+      score: number;
+      pending: number;
+      flags: readonly Flag[];
+      checks: readonly CheckResult[];
+    }
+  | { ok: false; problem: string };
+
+function coerceEntry(
+  type: MapType,
+  key: string,
+  entryNode: ObjectNode["entries"][number][1],
+  path: string,
+  context: StreamCoerceContext,
+): EntryOutcome {
+  const entryPath = childPath(path, key);
+  const keyResult = context.coerce(type.key, stringNode(key), entryPath);
+  if (!keyResult.ok) return { ok: false, problem: `the key "${key}" is not a ${keyResult.issue.expected}` };
+  const valueResult = context.coerce(type.value, entryNode, entryPath);
+  if (!valueResult.ok) {
+    const issue = valueResult.issue;
+    return { ok: false, problem: `at ${issue.path} expected ${issue.expected}, found ${issue.found}` };
+  }
+  return {
+    ok: true,
+    key: keyResult.value,
+    value: valueResult.value,
+    score: keyResult.score + valueResult.score,
+    pending: pendingOf(valueResult),
+    flags: [...keyResult.flags, ...valueResult.flags],
+    checks: [...keyResult.checks, ...valueResult.checks],
+  };
+}
