@@ -99,6 +99,25 @@ describe("HttpLanguageModel", () => {
     expect(error).toMatchObject({ code: "llm_http_error", status: 529 });
   });
 
+  it.each([
+    [
+      "openai",
+      'data: {"choices":[{"delta":{"content":"a"}}]}\n\ndata: {"error":{"message":"overloaded","code":503}}\n\n',
+      503,
+    ],
+    ["openai", 'data: {"error":{"message":"weird","code":"server_error"}}\n\n', 500],
+    ["google-ai", 'data: {"error":{"code":429,"message":"quota","status":"RESOURCE_EXHAUSTED"}}\n\n', 429],
+  ])("an error event inside a %s stream becomes an HTTP error (%#)", async (provider, transcript, status) => {
+    const fetch = createReplayFetch(() => ({
+      body: transcript,
+      headers: { "content-type": "text/event-stream" },
+    }));
+    const error = await failure(
+      collect(createLanguageModel(provider, { model: "m", api_key: "k" }, { fetch }).stream(messages)),
+    );
+    expect(error).toMatchObject({ code: "llm_http_error", status });
+  });
+
   it("an already-aborted signal fails with an abort error", async () => {
     const fetch = createReplayFetch(() => ({ body: openAiAnswer }));
     const controller = new AbortController();
