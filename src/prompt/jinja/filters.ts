@@ -108,7 +108,8 @@ export const FILTERS: Record<string, Filter> = {
   },
   format: (value, call) => {
     const type = call.kwargs.type;
-    if (type === "json") return JSON.stringify(toPlainData(value), null, 2);
+    // serde_json::to_string: compact, like BAML.
+    if (type === "json") return JSON.stringify(toPlainData(value));
     if (type === "yaml") return toYaml(toPlainData(value));
     if (typeof value === "string" && type === undefined) {
       let index = 0;

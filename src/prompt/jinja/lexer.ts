@@ -175,8 +175,22 @@ function lexExpressionToken(source: string, start: number, tokens: Token[]): num
       if (source[index] === "\\") {
         index++;
         const escaped = source[index] ?? "";
-        // Unknown escapes keep their backslash, so regex patterns like "\d+" survive.
-        value += ESCAPES[escaped] ?? `\\${escaped}`;
+        const unicode = escaped === "u" ? /^[0-9a-fA-F]{4}/.exec(source.slice(index + 1, index + 5)) : null;
+        if (unicode) {
+          value += String.fromCharCode(Number.parseInt(unicode[0], 16));
+          index += 4;
+          continue;
+        }
+        const replacement = ESCAPES[escaped];
+        // Minijinja rejects unknown escapes, so BAML does too: a regex needs "\\d", not "\d".
+        if (replacement === undefined) {
+          throw new JinjaError(
+            "syntax_error",
+            `Bad string escape \`\\${escaped}\`: write \`\\\\${escaped}\` for a backslash.`,
+            index - 1,
+          );
+        }
+        value += replacement;
       } else {
         value += source[index];
       }
@@ -212,5 +226,7 @@ const ESCAPES: Record<string, string> = {
   "\\": "\\",
   '"': '"',
   "'": "'",
-  "0": "\0",
+  "/": "/",
+  b: "\b",
+  f: "\f",
 };

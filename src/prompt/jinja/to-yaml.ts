@@ -1,6 +1,9 @@
-/** A small YAML writer for `format(type="yaml")`: block style, strings quoted only when YAML needs it. */
+/**
+ * A small YAML writer for `format(type="yaml")` in serde_yaml's style (what BAML uses): block style, a
+ * trailing newline, strings single-quoted only when plain YAML would misread them.
+ */
 export function toYaml(value: unknown): string {
-  return write(value, 0).replace(/^\n/, "");
+  return `${write(value, 0).replace(/^\n/, "").replace(/^ /, "")}\n`;
 }
 
 function write(value: unknown, depth: number): string {
@@ -30,5 +33,6 @@ function scalar(value: unknown): string {
     !/^[\s\-?:,[\]{}#&*!|>'"%@`]/.test(value) &&
     !/[:#]\s|\s$|\n/.test(value) &&
     !/^(true|false|null|yes|no|on|off|~|[-+]?\d[\d_.eE+-]*)$/i.test(value);
-  return plain ? value : JSON.stringify(value);
+  if (plain) return value;
+  return /[\n\t\\]/.test(value) ? JSON.stringify(value) : `'${value.replaceAll("'", "''")}'`;
 }

@@ -21,6 +21,8 @@ export interface OutputFormatOptions {
   mapStyle?: "angle" | "object";
   /** Print class fields as `"name": type`. */
   quoteClassFields?: boolean;
+  /** The word printed for `null` in types (`string or None`). Default `"null"`. */
+  renderNullAs?: string | null;
 }
 
 /** The Jinja keyword names, in the order BAML documents them. */
@@ -33,6 +35,7 @@ export const OUTPUT_FORMAT_OPTION_NAMES = [
   "hoist_classes",
   "map_style",
   "quote_class_fields",
+  "render_null_as",
 ] as const;
 
 /**
@@ -73,6 +76,9 @@ export function parseOutputFormatOptions(raw: Record<string, unknown>): OutputFo
       case "quote_class_fields":
         if (typeof value !== "boolean") throw invalid(name, "a bool", value);
         options.quoteClassFields = value;
+        break;
+      case "render_null_as":
+        options.renderNullAs = stringOrNull(name, value);
         break;
       default:
         throw new OutputFormatError(

@@ -53,7 +53,7 @@ class SchemaRenderer {
         const [noun, verb] = missing.length === 1 ? ["class", "it does"] : ["classes", "they do"];
         throw new OutputFormatError(
           "unknown_hoisted_class",
-          `Cannot hoist ${noun} ${names} because ${verb} not exist in the output type. Name classes the output uses.`,
+          `Cannot hoist ${noun} ${names} because ${verb} not exist (hoist only classes the output type uses).`,
         );
       }
       for (const name of hoist) this.hoistedClasses.add(name);
@@ -119,7 +119,7 @@ class SchemaRenderer {
       case "map":
         return "Answer in JSON using this schema:\n";
       case "union":
-        if (target.options.length === 0) return "Answer ONLY with null:\n";
+        if (target.options.length === 0) return `Answer ONLY with ${this.options.renderNullAs ?? "null"}:\n`;
         if (target.options.length === 1) return "Answer in JSON using this schema:\n";
         return "Answer in JSON using any of these schemas:\n";
     }
@@ -134,7 +134,7 @@ class SchemaRenderer {
   private renderType(type: SchemaType): string {
     switch (type.kind) {
       case "primitive":
-        return type.name;
+        return type.name === "null" ? (this.options.renderNullAs ?? "null") : type.name;
       case "media":
         throw new OutputFormatError(
           "unsupported_output_type",
