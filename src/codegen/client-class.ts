@@ -4,7 +4,9 @@ import { OPTIONS_PARAMETER, runtimeApi } from "./runtime-api.js";
 
 /**
  * One generated client class: a runtime and default options, and one method per BAML function whose
- * signature and body come from `method`. Every method merges its call's options over the defaults.
+ * signature and body come from `method`. Every method merges its call's options over the defaults. The
+ * fields are `protected`, not `private`: a project without functions leaves them unread, which
+ * `noUnusedLocals` reports for private members only.
  */
 export function clientClass(options: {
   name: string;
@@ -21,8 +23,8 @@ export function clientClass(options: {
     })
     .join("");
   return `${jsDoc(options.docs)}export class ${options.name} {
-  private readonly runtime: ${runtimeApi.runtime};
-  private readonly options: ${runtimeApi.callOptions};
+  protected readonly runtime: ${runtimeApi.runtime};
+  protected readonly options: ${runtimeApi.callOptions};
 
   constructor(runtime: ${runtimeApi.runtime}, options: ${runtimeApi.callOptions} = {}) {
     this.runtime = runtime;

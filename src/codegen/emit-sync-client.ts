@@ -26,8 +26,8 @@ export function emitSyncClient(generation: GenerationContext): string {
  * asynchronous only; use \`b\` from \`async_client\` (or the package index) for them.
  */
 export class BamlSyncClient {
-  private readonly runtime: ${runtimeApi.runtime};
-  private readonly options: ${runtimeApi.callOptions};
+  protected readonly runtime: ${runtimeApi.runtime};
+  protected readonly options: ${runtimeApi.callOptions};
 
   constructor(runtime: ${runtimeApi.runtime}, options: ${runtimeApi.callOptions} = {}) {
     this.runtime = runtime;

@@ -89,6 +89,21 @@ describe("generateClient", () => {
     expect(json.classes.map((item) => item.name)).toEqual(["Alpha", "Zeta"]);
   });
 
+  it("turns /// docs into JSDoc, escaping a comment terminator", () => {
+    const ir = project();
+    const [zeta] = ir.classes;
+    if (zeta) zeta.docs = "First line.\n\nMentions */ inside.";
+    expect(generateClient(ir, generator)["types.ts"]).toContain(
+      "/**\n * First line.\n *\n * Mentions *\\/ inside.\n */\nexport interface Zeta {",
+    );
+  });
+
+  it("refuses a type named like a TypeBuilder method, which would shadow it", () => {
+    const ir = project();
+    ir.enums.push({ name: "list", values: [{ name: "A" }], dynamic: true, constraints: [] });
+    expect(() => generateClient(ir, generator)).toThrow(/enum "list" would shadow a TypeBuilder method/);
+  });
+
   it("refuses names that collide with the generated client's own", () => {
     const ir = project();
     ir.classes.push({ name: "Checked", fields: [], dynamic: false, constraints: [] });
