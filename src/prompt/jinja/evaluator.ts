@@ -126,14 +126,9 @@ export class Evaluator {
     scope: Scope,
     templateName: string | undefined,
   ): string {
-    const source = this.evaluate(statement.iterable, scope);
-    if (source === null) {
-      throw new JinjaError(
-        "type_error",
-        "Cannot loop over none: the value is null. Guard the loop with `{% if … %}`.",
-        statement.iterable.offset,
-      );
-    }
+    // BAML (Minijinja) loops over none as over an empty list: optional list parameters render nothing.
+    const value = this.evaluate(statement.iterable, scope);
+    const source = value === null ? [] : value;
     const bind = (target: Scope, item: unknown): void => {
       if (statement.targets.length === 1) target.set(statement.targets[0] ?? "", item);
       else {

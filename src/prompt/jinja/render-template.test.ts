@@ -143,7 +143,7 @@ describe("filters and methods", () => {
     ).toBe('1 x true ["a", "b"]');
   });
   it("regex_match matches anywhere unless anchored", () => {
-    expect(render("{{ 'x-12' | regex_match('\\d+') }} {{ 'x-12' | regex_match('^\\d+$') }}")).toBe(
+    expect(render("{{ 'x-12' | regex_match('\\\\d+') }} {{ 'x-12' | regex_match('^\\\\d+$') }}")).toBe(
       "true false",
     );
   });
@@ -165,6 +165,11 @@ describe("errors carry the offset of what failed", () => {
     expect(failure("{{ 1 | nope }}").code).toBe("unknown_filter");
     expect(failure("{{ 1 is nope }}").code).toBe("unknown_filter");
   });
+  it("unknown string escapes, as in Minijinja", () => {
+    const error = failure("{{ 'a\\d' }}");
+    expect(error.code).toBe("syntax_error");
+    expect(error.message).toContain("Bad string escape");
+  });
   it("syntax errors point at the unclosed block", () => {
     const error = failure("a\n{% for x in y %}\nb");
     expect(error.code).toBe("syntax_error");
@@ -172,7 +177,7 @@ describe("errors carry the offset of what failed", () => {
   });
   it("type errors", () => {
     expect(failure("{{ 1 + 'a' }}").message).toContain("Cannot apply `+` to int and string");
-    expect(failure("{% for x in none %}{% endfor %}").message).toContain("Cannot loop over none");
+    expect(render("{% for x in none %}x{% endfor %}")).toBe("");
     expect(failure("{{ x.y }}", { x: null }).message).toContain("Cannot read `y` of none");
   });
 });
