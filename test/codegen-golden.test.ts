@@ -103,6 +103,7 @@ describe("golden generated clients", () => {
         reportUnder: selected.map((fixture) => fixture.folder),
       });
       expect(diagnostics).toEqual([]);
-    });
+      // One compiler program over every client and the runtime's sources: seconds, more on a loaded machine.
+    }, 60_000);
   }
 });
