@@ -26,10 +26,14 @@ export function collectSecrets(options: Record<string, unknown>): string[] {
   return [...secrets].sort((left, right) => right.length - left.length);
 }
 
+const credentialHint = /Bearer|key=|access_token=/i;
+
 /** `text` with every secret replaced, and `Bearer …` / `key=…` credentials masked even if unknown. */
 export function redactText(text: string, secrets: readonly string[]): string {
   let result = text;
-  for (const secret of secrets) result = result.split(secret).join(REDACTED);
+  for (const secret of secrets) if (result.includes(secret)) result = result.split(secret).join(REDACTED);
+  // Most text (every SSE event of a stream passes here) holds no credential: skip the patterns then.
+  if (!credentialHint.test(result)) return result;
   return result
     .replace(/(Bearer\s+)[A-Za-z0-9._~+/=-]{8,}/g, `$1${REDACTED}`)
     .replace(/([?&](?:key|api[-_]?key|access_token)=)[^&#\s"']+/gi, `$1${REDACTED}`);
