@@ -1,0 +1,224 @@
+/**
+ * `prompt` benchmark. Conformance first: every golden `ctx.output_format` case and every golden prompt
+ * rendering (test/fixtures/prompt) is rendered by the real BAML runtime (@boundaryml/baml 0.226.2, the
+ * bench-only dev dependency, through its offline `buildRequest`) and by Sapling, and the texts compared.
+ * Then speed (median time of `renderOutputFormat`, `toJsonSchema` and `renderPrompt` on the resume
+ * example, beside BAML's `buildRequest` for the same prompt) and the schema's token cost.
+ */
+import { readFileSync } from "node:fs";
+import { join } from "node:path";
+import { getEncoding } from "js-tiktoken";
+import { compile } from "../src/language/index.js";
+import {
+  parseOutputFormatOptions,
+  renderOutputFormat,
+  renderPrompt,
+  toJsonSchema,
+} from "../src/prompt/index.js";
+import type { ChatMessage } from "../src/util/index.js";
+import { type FixtureCase, readFixtureCases } from "../test/prompt-fixture-cases.js";
+import { fixtureIr, fixtureType } from "../test/prompt-fixture-ir.js";
+import { loadBaml } from "./compare/baml-parser.js";
+import { markdownTable } from "./compare/markdown-table.js";
+import { measureTime } from "./compare/measure-time.js";
+
+type Baml = Awaited<ReturnType<typeof loadBaml>>;
+
+const fixtures = join(import.meta.dirname, "..", "test", "fixtures", "prompt");
+const verifyClient = `
+client<llm> VerifyClient {
+  provider openai-generic
+  options {
+    base_url "http://127.0.0.1:9/v1"
+    model "m"
+  }
+}
+`;
+const env = { OPENAI_API_KEY: "unused" };
+
+/** BAML's rendering of a prompt: the text of the request's messages (parts joined, media as markers). */
+async function bamlPrompt(
+  baml: Baml,
+  source: string,
+  functionName: string,
+  args: Record<string, unknown>,
+): Promise<string> {
+  const runtime = baml.BamlRuntime.fromFiles("baml_src", { "baml_src/main.baml": source }, env);
+  const context = new baml.BamlCtxManager(runtime);
+  const request = await runtime.buildRequest(
+    functionName,
+    args,
+    context.cloneContext(),
+    null,
+    null,
+    false,
+    env,
+  );
+  const body = request.body.json() as {
+    messages: { role: string; content: string | { type: string; text?: string }[] }[];
+  };
+  return body.messages
+    .map((message) =>
+      typeof message.content === "string"
+        ? message.content
+        : message.content
+            .map((part) => (part.type === "text" ? (part.text ?? "") : `[${part.type}]`))
+            .join("\n"),
+    )
+    .join("\n");
+}
+
+function saplingPrompt(messages: ChatMessage[]): string {
+  return messages
+    .map((message) =>
+      message.parts.map((part) => (part.type === "text" ? part.text : "[image_url]")).join("\n"),
+    )
+    .join("\n");
+}
+
+function keywordArguments(options: Record<string, unknown>): string {
+  return Object.entries(options)
+    .map(
+      ([name, value]) =>
+        `${name}=${value === null ? "null" : typeof value === "boolean" ? String(value) : JSON.stringify(value)}`,
+    )
+    .join(", ");
+}
+
+async function outputFormatConformance(
+  baml: Baml,
+): Promise<{ compared: number; identical: number; differing: string[] }> {
+  const cases = readFixtureCases(join(fixtures, "output-format")).filter(
+    (fixture) => fixture.error === undefined && fixture.settings.parser === undefined,
+  );
+  const differing: string[] = [];
+  for (const fixture of cases) {
+    const options = JSON.parse(fixture.settings.options ?? "{}") as Record<string, unknown>;
+    const call =
+      Object.keys(options).length > 0
+        ? `ctx.output_format(${keywordArguments(options)})`
+        : "ctx.output_format";
+    const target = fixture.settings.target ?? "string";
+    const source = `${fixture.baml}\n${verifyClient}\nfunction VerifyTarget(text: string) -> ${target} {\n  client VerifyClient\n  prompt #"{{ ${call} }}"#\n}\n`;
+    const ir = fixtureIr(fixture);
+    const sapling = renderOutputFormat(
+      ir,
+      fixtureType(fixture, target, ir),
+      parseOutputFormatOptions(options),
+    );
+    const real = await bamlPrompt(baml, source, "VerifyTarget", { text: "" }).catch(
+      (error: Error) => `error: ${error.message}`,
+    );
+    if (real !== sapling) differing.push(`${fixture.file}: ${fixture.name}`);
+  }
+  return { compared: cases.length, identical: cases.length - differing.length, differing };
+}
+
+/** Render cases without media, errors, render-context defaults (a Sapling extension) or custom clients. */
+function comparableRenderCase(fixture: FixtureCase): boolean {
+  const settings = fixture.settings;
+  return (
+    fixture.error === undefined &&
+    settings.parser === undefined &&
+    settings.output_format === undefined &&
+    settings.client === undefined &&
+    settings.tags === undefined &&
+    !(settings.args ?? "").includes('"media"')
+  );
+}
+
+async function renderConformance(
+  baml: Baml,
+): Promise<{ compared: number; identical: number; differing: string[] }> {
+  const cases = readFixtureCases(join(fixtures, "render")).filter(comparableRenderCase);
+  const differing: string[] = [];
+  for (const fixture of cases) {
+    const source = fixture.baml.replaceAll("client GPT4o", "client VerifyClient") + verifyClient;
+    const ir = fixtureIr({ ...fixture, baml: source });
+    const functionName = ir.functions[0]?.name ?? "";
+    const args = JSON.parse(fixture.settings.args ?? "{}") as Record<string, unknown>;
+    const sapling = saplingPrompt(
+      renderPrompt(ir, functionName, args, { client: { name: "VerifyClient", provider: "openai-generic" } }),
+    );
+    const real = await bamlPrompt(baml, source, functionName, args).catch(
+      (error: Error) => `error: ${error.message}`,
+    );
+    if (real !== sapling) differing.push(`${fixture.file}: ${fixture.name}`);
+  }
+  return { compared: cases.length, identical: cases.length - differing.length, differing };
+}
+
+async function speed(baml: Baml): Promise<string[][]> {
+  const directory = join(import.meta.dirname, "..", "..", "shared", "examples", "resume", "baml_src");
+  const sources = {
+    "resume.baml": readFileSync(join(directory, "resume.baml"), "utf8"),
+    "clients.baml": readFileSync(join(directory, "clients.baml"), "utf8"),
+  };
+  const { ir } = compile(sources);
+  if (!ir) throw new Error("the resume example does not compile");
+  const fn = ir.functions.find((item) => item.name === "EvaluateResume");
+  if (!fn) throw new Error("EvaluateResume is missing");
+  const args = { resume_text: "Jane Doe — 8 years building distributed systems in Rust and Go." };
+  const client = { name: "GPT4oMini", provider: "openai" };
+  const runtime = baml.BamlRuntime.fromFiles(
+    "baml_src",
+    Object.fromEntries(Object.entries(sources).map(([name, text]) => [`baml_src/${name}`, text])),
+    { OPENAI_API_KEY: "unused" },
+  );
+  const context = new baml.BamlCtxManager(runtime);
+  const budget = { budgetMs: 400, minSamples: 5 };
+  const rows: [string, () => unknown][] = [
+    ["Sapling `renderOutputFormat` (CandidateEvaluation)", () => renderOutputFormat(ir, fn.returnType)],
+    ["Sapling `toJsonSchema` (CandidateEvaluation)", () => toJsonSchema(ir, fn.returnType)],
+    ["Sapling `renderPrompt` (EvaluateResume)", () => renderPrompt(ir, fn.name, args, { client })],
+    [
+      "BAML `buildRequest` (EvaluateResume: prompt + HTTP request)",
+      () =>
+        runtime.buildRequest(fn.name, args, context.cloneContext(), null, null, false, {
+          OPENAI_API_KEY: "unused",
+        }),
+    ],
+  ];
+  const result: string[][] = [];
+  for (const [label, call] of rows) {
+    const { medianMs } = await measureTime(call, budget);
+    result.push([label, `${(medianMs * 1000).toFixed(1)} µs`]);
+  }
+  const encoding = getEncoding("o200k_base");
+  const schema = renderOutputFormat(ir, fn.returnType);
+  const jsonSchema = JSON.stringify(toJsonSchema(ir, fn.returnType));
+  result.push([
+    "o200k_base tokens: output_format / minified JSON Schema",
+    `${encoding.encode(schema).length} / ${encoding.encode(jsonSchema).length}`,
+  ]);
+  return result;
+}
+
+export async function benchPrompt(): Promise<string> {
+  const baml = await loadBaml();
+  const formats = await outputFormatConformance(baml);
+  const prompts = await renderConformance(baml);
+  const timings = await speed(baml);
+  const differences = [...formats.differing, ...prompts.differing];
+  return [
+    "## Prompt rendering",
+    "",
+    "Conformance with the real BAML 0.226.2 runtime (its offline `buildRequest`; nothing is sent): the golden " +
+      "cases of test/fixtures/prompt rendered by both. Error cases, media, custom clients, tags and Sapling-only " +
+      "options are left out of the comparison (the golden tests cover them).",
+    "",
+    markdownTable(
+      ["suite", "compared", "identical to BAML"],
+      [
+        ["`ctx.output_format` (schema × options)", String(formats.compared), String(formats.identical)],
+        ["full prompt renderings", String(prompts.compared), String(prompts.identical)],
+      ],
+    ),
+    "",
+    differences.length > 0 ? `Differing: ${differences.join("; ")}.` : "No differences.",
+    "",
+    "Speed (median per call) and token cost on the resume example:",
+    "",
+    markdownTable(["measure", "value"], timings),
+  ].join("\n");
+}
