@@ -8,3 +8,14 @@ export type { Diagnostic, DiagnosticNote, Severity, Span } from "./diagnostics/i
 export { renderDiagnostics } from "./diagnostics/index.js";
 export type * from "./ir/index.js";
 export { type CompileResult, compile, parseTypeExpression } from "./language/index.js";
+export {
+  type JsonSchema,
+  OutputFormatError,
+  type OutputFormatOptions,
+  type PromptClient,
+  type RenderPromptContext,
+  renderOutputFormat,
+  renderPrompt,
+  TemplateError,
+  toJsonSchema,
+} from "./prompt/index.js";

@@ -25,7 +25,8 @@ class LoopSignal {
 }
 
 /**
- * Renders parsed templates. Errors are `JinjaError`s carrying the offset of the node that failed and, when
+ * Renders parsed templates. One class because statements, expressions, calls and lookups share the scope
+ * chain and the error-location rules; long for the same reason the parser is: it is one language. Errors are `JinjaError`s carrying the offset of the node that failed and, when
  * raised inside a macro from another template (a `template_string`), that template's name.
  */
 export class Evaluator {
