@@ -10,9 +10,9 @@ import type { Environment } from "./resolve-options.js";
  */
 export interface ParseRecovery {
   /** Re-ask the same client up to this many times, showing it its answer and the parse error. */
-  reask?: number;
+  reask?: number | undefined;
   /** Then move on to the next client of the fallback chain (remaining retries of that client are skipped). */
-  nextClient?: boolean;
+  nextClient?: boolean | undefined;
 }
 
 /** Anything that can change the schema for one call; the runtime's `TypeBuilder` is one. */
@@ -20,22 +20,25 @@ export interface SchemaExtension {
   applyTo(ir: Ir): Ir;
 }
 
-/** Per-call options (BAML's `BamlCallOptions`), also accepted by `b.withOptions`. */
+/**
+ * Per-call options (BAML's `BamlCallOptions`), also accepted by `b.withOptions`. Every option also accepts
+ * `undefined`, so callers compiled with `exactOptionalPropertyTypes` can pass options through.
+ */
 export interface CallOptions {
   /** Clients defined in code; its primary client (if set) replaces the function's client. */
-  clientRegistry?: ClientRegistry;
+  clientRegistry?: ClientRegistry | undefined;
   /** A client name or `"provider/model"` shorthand to use instead of the function's client. */
-  client?: string;
+  client?: string | undefined;
   /** One or more collectors that record this call. */
-  collector?: Collector | Collector[];
+  collector?: Collector | Collector[] | undefined;
   /** Environment variables merged over the runtime's for this call (`env.NAME` in client options). */
-  env?: Environment;
+  env?: Environment | undefined;
   /** Labels recorded on the call's `FunctionLog`. */
-  tags?: Record<string, string>;
+  tags?: Record<string, string> | undefined;
   /** Cancels the call (`BamlAbortError`), including retry waits and open streams. */
-  signal?: AbortSignal;
+  signal?: AbortSignal | undefined;
   /** A TypeBuilder: adds or extends `@@dynamic` classes and enums for this call. */
-  tb?: SchemaExtension;
+  tb?: SchemaExtension | undefined;
   /** Opt-in recovery from unparseable answers (not BAML's behaviour; off by default). */
-  parseRecovery?: ParseRecovery;
+  parseRecovery?: ParseRecovery | undefined;
 }

@@ -190,7 +190,10 @@ export class SaplingRuntime {
   ): Promise<unknown> {
     const collectors = options.collector === undefined ? [] : [options.collector].flat();
     const recorder = new CallRecorder(prepared.fn.name, logType, options.tags ?? {}, collectors, this.#clock);
-    const recovery = { ...this.#parseRecovery, ...options.parseRecovery };
+    const recovery: ParseRecovery = {
+      reask: options.parseRecovery?.reask ?? this.#parseRecovery.reask,
+      nextClient: options.parseRecovery?.nextClient ?? this.#parseRecovery.nextClient,
+    };
     const deadline = new CallDeadline(
       options.signal,
       prepared.totalTimeoutMs,
