@@ -280,6 +280,24 @@ describe("SaplingRuntime.call", () => {
     expect(server.requests.map((request) => request.model)).toEqual(["other-model", "mock-model"]);
   });
 
+  it("takes a runtime-wide parse recovery default that a call may switch off", async () => {
+    const env = { MOCK_KEY: KEY, MOCK_URL: server.baseUrls.openai };
+    const lenient = SaplingRuntime.fromIr(ir, { env, parseRecovery: { reask: 1 } });
+    server.script(answer("no idea"), answer(PERSON));
+    expect(await lenient.call("ExtractPerson", { text: "Ada" }, { client: "Other" })).toEqual({
+      name: "Ada Lovelace",
+      age: 36,
+    });
+    server.script(answer("no idea"));
+    const strict = lenient.call(
+      "ExtractPerson",
+      { text: "Ada" },
+      { client: "Other", parseRecovery: { reask: 0 } },
+    );
+    await expect(strict).rejects.toBeInstanceOf(BamlValidationError);
+    expect(server.requests).toHaveLength(3);
+  });
+
   it("rotates round-robin clients call by call, from `start`", async () => {
     server.script(answer(PERSON), answer(PERSON), answer(PERSON));
     const instance = runtime();
