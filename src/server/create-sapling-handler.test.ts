@@ -1,0 +1,397 @@
+/**
+ * The handler through the real rooms: a compiled project, the runtime, and the mock LLM server over HTTP;
+ * requests are web-standard `Request`s handed straight to the handler (the node:http adapter has its own
+ * tests in the CLI room).
+ */
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import type { Ir } from "../ir/index.js";
+import { compile } from "../language/index.js";
+import { SaplingRuntime } from "../runtime/index.js";
+import {
+  answer,
+  hang,
+  type MockLlmServer,
+  resetMidStream,
+  serverError,
+  startMockLlmServer,
+} from "../testing/index.js";
+import { createSaplingHandler, type SaplingHandler } from "./index.js";
+
+const source = `
+enum Level {
+  LOW
+  HIGH
+}
+
+class Person {
+  name string @description("full name")
+  age int @check(adult, {{ this >= 18 }})
+  level Level
+  nickname string?
+}
+
+client<llm> Mock {
+  provider openai-generic
+  options {
+    base_url env.MOCK_URL
+    model "mock-model"
+  }
+}
+
+client<llm> Impatient {
+  provider openai-generic
+  options {
+    base_url env.MOCK_URL
+    model "impatient-model"
+    http {
+      request_timeout_ms 150
+    }
+  }
+}
+
+/// Pulls one person out of free text.
+function ExtractPerson(text: string, hint: string?) -> Person {
+  client Mock
+  prompt #"
+    Extract: {{ text }} {{ hint }}
+    {{ ctx.output_format }}
+  "#
+}
+
+function Describe(photo: image) -> string {
+  client Mock
+  prompt #"
+    {{ _.role("user") }} Describe {{ photo }}
+  "#
+}
+
+function Slow(text: string) -> string {
+  client Impatient
+  prompt #"{{ text }}"#
+}
+`;
+
+const ADA = '{"name": "Ada Lovelace", "age": 36, "level": "high", "nickname": null}';
+const ADA_VALUE = {
+  name: "Ada Lovelace",
+  age: { value: 36, checks: { adult: { name: "adult", expr: "this >= 18", status: "succeeded" } } },
+  level: "HIGH",
+  nickname: null,
+};
+
+let server: MockLlmServer;
+let ir: Ir;
+let handler: SaplingHandler;
+
+beforeAll(async () => {
+  server = await startMockLlmServer();
+  const compiled = compile({ "main.baml": source });
+  if (!compiled.ir) throw new Error(JSON.stringify(compiled.diagnostics));
+  ir = compiled.ir;
+  handler = createSaplingHandler({
+    runtime: SaplingRuntime.fromIr(ir, { env: { MOCK_URL: server.baseUrls.openai } }),
+    ir,
+    maxBodyBytes: 2048,
+  });
+});
+afterAll(async () => {
+  await server.close();
+});
+beforeEach(() => {
+  server.requests.length = 0;
+});
+
+function post(path: string, body: unknown, headers: Record<string, string> = {}): Request {
+  return new Request(`http://sapling.test${path}`, {
+    method: "POST",
+    headers: { "content-type": "application/json", ...headers },
+    body: typeof body === "string" ? body : JSON.stringify(body),
+  });
+}
+
+async function errorOf(response: Response): Promise<Record<string, unknown>> {
+  const body = (await response.json()) as { error: Record<string, unknown> };
+  expect(body.error.status).toBe(response.status);
+  return body.error;
+}
+
+/** Reads a server-sent-events body into `{ event, data }` records. */
+async function readEvents(response: Response): Promise<{ event: string; data: unknown }[]> {
+  const text = await response.text();
+  return text
+    .split("\n\n")
+    .filter((block) => block.trim() !== "")
+    .map((block) => {
+      const event = /^event: (.*)$/m.exec(block)?.[1] ?? "";
+      const data = /^data: (.*)$/m.exec(block)?.[1] ?? "null";
+      return { event, data: JSON.parse(data) as unknown };
+    });
+}
+
+describe("POST /call/{Function}", () => {
+  it("answers the parsed value, checks included, and renders the arguments into the prompt", async () => {
+    server.script(answer(`Here you go:\n\`\`\`json\n${ADA}\n\`\`\``));
+    const response = await handler(post("/call/ExtractPerson", { text: "Ada, 36", hint: "mathematician" }));
+    expect(response.status).toBe(200);
+    expect(response.headers.get("content-type")).toContain("application/json");
+    expect(await response.json()).toEqual(ADA_VALUE);
+    expect(JSON.stringify(server.requests[0]?.body.messages)).toContain("Extract: Ada, 36 mathematician");
+  });
+
+  it("turns a JSON media argument into an image part of the request", async () => {
+    server.script(answer("A cat on a mat."));
+    const response = await handler(post("/call/Describe", { photo: { url: "https://img.test/cat.png" } }));
+    expect(await response.json()).toBe("A cat on a mat.");
+    expect(JSON.stringify(server.requests[0]?.body.messages)).toContain("https://img.test/cat.png");
+  });
+
+  it.each([
+    ["not JSON", "{oops", "BAD_REQUEST", "not valid JSON"],
+    ["an array", "[1, 2]", "BAD_REQUEST", "must be a JSON object"],
+    ["a wrong argument type", { text: 42 }, "INVALID_ARGUMENT", "text"],
+    ["an unknown parameter", { text: "x", colour: "red" }, "INVALID_ARGUMENT", "colour"],
+    ["a missing argument", {}, "INVALID_ARGUMENT", "text"],
+  ])("refuses %s with 400 before calling the model", async (_label, body, code, fragment) => {
+    const response = await handler(post("/call/ExtractPerson", body));
+    expect(response.status).toBe(400);
+    const error = await errorOf(response);
+    expect(error.code).toBe(code);
+    expect(error.message).toContain(fragment);
+    expect(server.requests).toHaveLength(0);
+  });
+
+  it("refuses base64 media without its MIME type with 400", async () => {
+    const response = await handler(post("/call/Describe", { photo: { base64: "aGVsbG8=" } }));
+    expect(response.status).toBe(400);
+    expect((await errorOf(response)).message).toContain("media_type");
+  });
+
+  it("answers 422 with the raw output when the model's text holds no value of the type", async () => {
+    server.script(answer("I cannot help with that."));
+    const response = await handler(post("/call/ExtractPerson", { text: "?" }));
+    expect(response.status).toBe(422);
+    const error = await errorOf(response);
+    expect(error.code).toBe("VALIDATION");
+    expect(error.raw_output).toBe("I cannot help with that.");
+  });
+
+  it("answers 502 with the provider's status when the provider fails", async () => {
+    server.script(serverError(503, "overloaded"));
+    const response = await handler(post("/call/ExtractPerson", { text: "x" }));
+    expect(response.status).toBe(502);
+    const error = await errorOf(response);
+    expect(error.upstream_status).toBe(503);
+    expect(error.message).toContain("overloaded");
+  });
+
+  it("answers 504 when the client's http timeout passes", async () => {
+    server.script(hang());
+    const response = await handler(post("/call/Slow", { text: "x" }));
+    expect(response.status).toBe(504);
+    expect((await errorOf(response)).code).toBe("TIMEOUT");
+  });
+
+  it("answers 504 when the server's own deadline passes", async () => {
+    const bounded = createSaplingHandler({
+      runtime: SaplingRuntime.fromIr(ir, { env: { MOCK_URL: server.baseUrls.openai } }),
+      requestTimeoutMs: 100,
+    });
+    server.script(answer(ADA, { headersDelayMs: 2000 }));
+    const started = Date.now();
+    const response = await bounded(post("/call/ExtractPerson", { text: "x" }));
+    expect(response.status).toBe(504);
+    expect((await errorOf(response)).message).toContain("100 ms");
+    expect(Date.now() - started).toBeLessThan(1500);
+  });
+});
+
+describe("POST /stream/{Function}", () => {
+  it("sends partial values as server-sent events, then the final value", async () => {
+    server.script(answer(ADA, { chunkSize: 5 }));
+    const response = await handler(post("/stream/ExtractPerson", { text: "Ada" }));
+    expect(response.status).toBe(200);
+    expect(response.headers.get("content-type")).toContain("text/event-stream");
+    const events = await readEvents(response);
+    const partials = events.filter((item) => item.event === "partial");
+    expect(partials.length).toBeGreaterThan(2);
+    // Strings show the text written so far: some partial holds a proper prefix of the name.
+    const names = partials.map((item) => (item.data as { name: string | null }).name);
+    expect(
+      names.some((name) => name !== null && name !== "Ada Lovelace" && "Ada Lovelace".startsWith(name)),
+    ).toBe(true);
+    expect(events.at(-1)).toEqual({ event: "final", data: ADA_VALUE });
+  });
+
+  it("ends with an error event carrying the status /call would have answered", async () => {
+    server.script(resetMidStream(ADA, 2, { chunkSize: 5 }));
+    const response = await handler(post("/stream/ExtractPerson", { text: "Ada" }));
+    expect(response.status).toBe(200);
+    const events = await readEvents(response);
+    const last = events.at(-1) as { event: string; data: { error: { status: number } } };
+    expect(last.event).toBe("error");
+    expect(last.data.error.status).toBe(502);
+    expect(events.filter((item) => item.event === "final")).toHaveLength(0);
+  });
+
+  it("refuses bad arguments with a 400 status, not an event", async () => {
+    const response = await handler(post("/stream/ExtractPerson", { text: 1 }));
+    expect(response.status).toBe(400);
+    expect(server.requests).toHaveLength(0);
+  });
+});
+
+describe("POST /parse/{Function}", () => {
+  it("parses raw text (text/plain or JSON) without calling a model", async () => {
+    const plain = await handler(
+      post("/parse/ExtractPerson", `noise ${ADA} noise`, { "content-type": "text/plain" }),
+    );
+    expect(await plain.json()).toEqual(ADA_VALUE);
+    const json = await handler(post("/parse/ExtractPerson", { text: ADA }));
+    expect(await json.json()).toEqual(ADA_VALUE);
+    expect(server.requests).toHaveLength(0);
+  });
+
+  it("parses a partial answer into the partial type when asked", async () => {
+    const response = await handler(
+      post("/parse/ExtractPerson", { text: '{"name": "Ada Lov', partial: true }),
+    );
+    expect(await response.json()).toMatchObject({ name: "Ada Lov", age: null });
+  });
+
+  it("answers 422 with the raw output for text without a value, 400 without text", async () => {
+    const failed = await handler(post("/parse/ExtractPerson", { text: "no person here" }));
+    expect(failed.status).toBe(422);
+    expect((await errorOf(failed)).raw_output).toBe("no person here");
+    const missing = await handler(post("/parse/ExtractPerson", { raw: "x" }));
+    expect(missing.status).toBe(400);
+  });
+});
+
+describe("routing and limits", () => {
+  it("answers 404 for an unknown function and an unknown route, 405 for a wrong method", async () => {
+    const unknown = await handler(post("/call/Nope", {}));
+    expect(unknown.status).toBe(404);
+    expect((await errorOf(unknown)).message).toContain("ExtractPerson");
+    expect((await handler(new Request("http://sapling.test/elsewhere"))).status).toBe(404);
+    const wrongMethod = await handler(new Request("http://sapling.test/call/ExtractPerson"));
+    expect(wrongMethod.status).toBe(405);
+    expect(wrongMethod.headers.get("allow")).toBe("POST");
+  });
+
+  it("answers 413 for a body over the limit, by content-length and while reading a chunked body", async () => {
+    const declared = await handler(post("/call/ExtractPerson", { text: "x".repeat(5000) }));
+    expect(declared.status).toBe(413);
+    const chunks = new ReadableStream<Uint8Array>({
+      start(controller) {
+        for (let count = 0; count < 10; count++)
+          controller.enqueue(new TextEncoder().encode("x".repeat(400)));
+        controller.close();
+      },
+    });
+    const chunked = new Request("http://sapling.test/call/ExtractPerson", {
+      method: "POST",
+      body: chunks,
+      duplex: "half",
+    } as RequestInit);
+    expect(chunked.headers.get("content-length")).toBeNull();
+    const response = await handler(chunked);
+    expect(response.status).toBe(413);
+    expect((await errorOf(response)).code).toBe("PAYLOAD_TOO_LARGE");
+  });
+
+  it("answers /_debug/ping", async () => {
+    const response = await handler(new Request("http://sapling.test/_debug/ping"));
+    expect(await response.text()).toBe("pong");
+  });
+});
+
+describe("API key", () => {
+  const keyed = () =>
+    createSaplingHandler({
+      runtime: SaplingRuntime.fromIr(ir, { env: { MOCK_URL: server.baseUrls.openai } }),
+      apiKey: "s3cret-key",
+    });
+
+  it.each([
+    ["x-sapling-api-key", { "x-sapling-api-key": "s3cret-key" }],
+    ["x-baml-api-key", { "x-baml-api-key": "s3cret-key" }],
+    ["HTTP Basic password", { authorization: `Basic ${btoa("anyone:s3cret-key")}` }],
+  ])("accepts the key in %s", async (_label, headers) => {
+    const response = await keyed()(post("/parse/ExtractPerson", { text: ADA }, headers));
+    expect(response.status).toBe(200);
+  });
+
+  it.each([
+    ["no key", {}],
+    ["a wrong key", { "x-sapling-api-key": "s3cret-kex" }],
+    ["a longer key", { "x-baml-api-key": "s3cret-key-and-more" }],
+    ["a Basic user name only", { authorization: `Basic ${btoa("s3cret-key")}` }],
+  ])("refuses %s with 401 and a Basic challenge", async (_label, headers) => {
+    const response = await keyed()(post("/call/ExtractPerson", { text: "x" }, headers));
+    expect(response.status).toBe(401);
+    expect(response.headers.get("www-authenticate")).toContain("Basic");
+    expect(server.requests).toHaveLength(0);
+  });
+
+  it("guards the docs and the schema, but not the ping", async () => {
+    expect((await keyed()(new Request("http://sapling.test/docs"))).status).toBe(401);
+    expect((await keyed()(new Request("http://sapling.test/openapi.json"))).status).toBe(401);
+    expect((await keyed()(new Request("http://sapling.test/_debug/ping"))).status).toBe(200);
+  });
+});
+
+describe("GET /openapi.json and /docs", () => {
+  it("describes every function with typed request and response schemas", async () => {
+    const document = (await (await handler(new Request("http://sapling.test/openapi.json"))).json()) as {
+      openapi: string;
+      paths: Record<string, { post: Record<string, unknown> }>;
+      components: { schemas: Record<string, unknown> };
+    };
+    expect(document.openapi).toBe("3.1.0");
+    expect(Object.keys(document.paths).sort()).toEqual([
+      "/call/Describe",
+      "/call/ExtractPerson",
+      "/call/Slow",
+      "/parse/Describe",
+      "/parse/ExtractPerson",
+      "/parse/Slow",
+      "/stream/Describe",
+      "/stream/ExtractPerson",
+      "/stream/Slow",
+    ]);
+    const call = document.paths["/call/ExtractPerson"]?.post as {
+      summary: string;
+      requestBody: { content: { "application/json": { schema: unknown } } };
+      responses: Record<string, { content?: { "application/json": { schema: unknown } } }>;
+    };
+    expect(call.summary).toBe("Pulls one person out of free text.");
+    expect(call.requestBody.content["application/json"].schema).toEqual({
+      type: "object",
+      properties: { text: { type: "string" }, hint: { anyOf: [{ type: "string" }, { type: "null" }] } },
+      required: ["text"],
+      additionalProperties: false,
+    });
+    expect(call.responses["200"]?.content?.["application/json"].schema).toEqual({
+      $ref: "#/components/schemas/Person",
+    });
+    expect(Object.keys(call.responses).sort()).toEqual(["200", "400", "401", "413", "422", "502", "504"]);
+    expect(document.components.schemas.Level).toEqual({ type: "string", enum: ["LOW", "HIGH"] });
+    const person = document.components.schemas.Person as { properties: Record<string, unknown> };
+    expect(person.properties.name).toEqual({ type: "string", description: "full name" });
+    expect(person.properties.age).toMatchObject({
+      properties: { value: { type: "integer" }, checks: { required: ["adult"] } },
+    });
+    expect(document.components.schemas.MediaInput).toBeDefined();
+  });
+
+  it("serves a self-contained HTML page with schemas and curl examples", async () => {
+    const response = await handler(new Request("http://sapling.test/docs"));
+    expect(response.headers.get("content-type")).toContain("text/html");
+    const page = await response.text();
+    expect(page).toContain("ExtractPerson(text: string, hint: string?) -&#62; Person");
+    expect(page).toContain("curl -X POST http://sapling.test/call/ExtractPerson");
+    expect(page).toContain("curl -X POST http://sapling.test/stream/ExtractPerson -N");
+    expect(page).toContain("&#34;text&#34;:&#34;text&#34;");
+    expect(page).not.toMatch(/<script|<link|https?:\/\/(?!sapling\.test|example\.com|img)/);
+  });
+});

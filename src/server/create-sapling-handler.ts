@@ -1,0 +1,170 @@
+import { type Ir, IrIndex, type LlmFunction } from "../ir/index.js";
+import type { CallOptions, SaplingRuntime } from "../runtime/index.js";
+import { checkApiKey } from "./check-api-key.js";
+import { decodeArguments } from "./decode-arguments.js";
+import { renderDocsPage } from "./docs-page.js";
+import { errorResponse, HttpError, jsonResponse } from "./error-response.js";
+import { createOpenApiDocument } from "./openapi-document.js";
+import { readJsonObject, readRequestText } from "./read-request-body.js";
+import { streamResponse } from "./stream-response.js";
+
+export interface SaplingHandlerOptions {
+  /** Runs the functions (its `fetch` and `env` reach the model providers). */
+  runtime: SaplingRuntime;
+  /** The project's IR (default: the runtime's). */
+  ir?: Ir;
+  /** When set, every route but `/_debug/ping` requires it (header or HTTP Basic password); else 401. */
+  apiKey?: string;
+  /** Larger request bodies are refused with 413 (default 16 MiB: room for a few base64 images). */
+  maxBodyBytes?: number;
+  /** A deadline for each model call, in milliseconds; when it passes the answer is 504. */
+  requestTimeoutMs?: number;
+  /** The title of `/openapi.json` and `/docs`. */
+  title?: string;
+}
+
+/** A web-standard request handler: what Bun.serve, Deno.serve, Workers, Hono's `mount` and Next take. */
+export type SaplingHandler = (request: Request) => Promise<Response>;
+
+const DEFAULT_MAX_BODY_BYTES = 16 * 1024 * 1024;
+
+/**
+ * The project's functions over HTTP, as a web-standard `Request → Response` function (no Node APIs, so it
+ * runs in any JavaScript runtime; `sapling serve` adapts it to node:http):
+ *
+ * - `POST /call/{Fn}`: JSON arguments → the parsed value as JSON
+ * - `POST /stream/{Fn}`: JSON arguments → server-sent events (partials, then final or error)
+ * - `POST /parse/{Fn}`: a model's raw answer (text/plain, or JSON `{ "text" }`) → the value; no model call
+ * - `GET /openapi.json`, `GET /docs`, `GET /_debug/ping`
+ *
+ * Errors are JSON `{ "error": { status, code, name, message } }` with 400/401/404/405/413/422/502/504.
+ */
+export function createSaplingHandler(options: SaplingHandlerOptions): SaplingHandler {
+  const ir = options.ir ?? options.runtime.ir;
+  const index = new IrIndex(ir);
+  const maxBodyBytes = options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES;
+  const secured = options.apiKey !== undefined && options.apiKey !== "";
+  // Built once: the IR does not change while the handler lives.
+  let openApi: string | undefined;
+
+  const route = async (request: Request): Promise<Response> => {
+    const url = new URL(request.url);
+    const path = url.pathname.replace(/\/+$/, "") || "/";
+    if (path === "/_debug/ping") return allow(request, "GET", () => new Response("pong"));
+    if (secured) checkApiKey(request, options.apiKey as string);
+    if (path === "/openapi.json") {
+      return allow(request, "GET", () => {
+        openApi ??= JSON.stringify(
+          secure(createOpenApiDocument(ir, options.title ? { title: options.title } : {}), secured),
+        );
+        return new Response(openApi, { headers: { "content-type": "application/json; charset=utf-8" } });
+      });
+    }
+    if (path === "/docs") {
+      return allow(request, "GET", () => {
+        const page = renderDocsPage(ir, { baseUrl: url.origin, secured });
+        return new Response(page, { headers: { "content-type": "text/html; charset=utf-8" } });
+      });
+    }
+    const match = /^\/(call|stream|parse)\/([^/]+)$/.exec(path);
+    if (!match?.[1] || !match[2]) {
+      throw new HttpError(
+        404,
+        "NOT_FOUND",
+        `No route ${request.method} ${path}. Routes: POST /call/{Function}, POST /stream/{Function}, ` +
+          "POST /parse/{Function}, GET /openapi.json, GET /docs, GET /_debug/ping.",
+      );
+    }
+    const fn = findFunction(decodeURIComponent(match[2]));
+    const action = match[1];
+    return allow(request, "POST", () => {
+      if (action === "parse") return parse(request, fn);
+      return action === "call" ? call(request, fn) : stream(request, fn);
+    });
+  };
+
+  const findFunction = (name: string): LlmFunction => {
+    const fn = index.functions.get(name);
+    if (fn) return fn;
+    const known = [...index.functions.keys()].sort().join(", ") || "none";
+    throw new HttpError(404, "UNKNOWN_FUNCTION", `No function "${name}". Functions: ${known}.`);
+  };
+
+  /** Call options that end the model call when the caller goes away or the deadline passes. */
+  const callControl = (request: Request) => {
+    const controller = new AbortController();
+    const signals = [request.signal, controller.signal];
+    const deadline =
+      options.requestTimeoutMs === undefined ? undefined : AbortSignal.timeout(options.requestTimeoutMs);
+    if (deadline) signals.push(deadline);
+    const callOptions: CallOptions = { signal: AbortSignal.any(signals) };
+    const translate = (error: unknown): unknown =>
+      deadline?.aborted
+        ? new HttpError(
+            504,
+            "TIMEOUT",
+            `The model call took longer than the server's ${options.requestTimeoutMs} ms deadline.`,
+          )
+        : error;
+    return { callOptions, cancel: () => controller.abort(), translate };
+  };
+
+  const call = async (request: Request, fn: LlmFunction): Promise<Response> => {
+    const args = decodeArguments(fn, await readJsonObject(request, maxBodyBytes), index);
+    const { callOptions, translate } = callControl(request);
+    try {
+      return jsonResponse(200, await options.runtime.call(fn.name, args, callOptions));
+    } catch (error) {
+      throw translate(error);
+    }
+  };
+
+  const stream = async (request: Request, fn: LlmFunction): Promise<Response> => {
+    const args = decodeArguments(fn, await readJsonObject(request, maxBodyBytes), index);
+    const { callOptions, cancel } = callControl(request);
+    const running = options.runtime.stream(fn.name, args, callOptions);
+    // Starting the stream checks the arguments synchronously: a bad argument is still a 400, not an event.
+    running.getFinalResponse().catch(() => {});
+    return streamResponse(running, cancel);
+  };
+
+  const parse = async (request: Request, fn: LlmFunction): Promise<Response> => {
+    const contentType = request.headers.get("content-type") ?? "";
+    let text: string;
+    let partial = false;
+    if (contentType.startsWith("text/plain")) {
+      text = await readRequestText(request, maxBodyBytes);
+    } else {
+      const body = await readJsonObject(request, maxBodyBytes);
+      if (typeof body.text !== "string") {
+        throw new HttpError(
+          400,
+          "BAD_REQUEST",
+          'Send the raw answer as text/plain, or as JSON {"text": "…", "partial": false}.',
+        );
+      }
+      text = body.text;
+      partial = body.partial === true;
+    }
+    const value = partial ? options.runtime.parseStream(fn.name, text) : options.runtime.parse(fn.name, text);
+    return jsonResponse(200, value);
+  };
+
+  return async (request) => {
+    try {
+      return await route(request);
+    } catch (error) {
+      return errorResponse(error);
+    }
+  };
+}
+
+function allow(request: Request, method: string, answer: () => Response | Promise<Response>) {
+  if (request.method === method || (method === "GET" && request.method === "HEAD")) return answer();
+  const path = new URL(request.url).pathname;
+  throw new HttpError(405, "METHOD_NOT_ALLOWED", `Use ${method} for ${path}.`, { allow: method });
+}
+
+function secure(document: Record<string, unknown>, secured: boolean): Record<string, unknown> {
+  return secured ? { ...document, security: [{ apiKey: [] }, { basic: [] }] } : document;
+}

@@ -1,0 +1,14 @@
+/**
+ * The server room: a project's functions over HTTP as one web-standard `Request → Response` handler
+ * (call, stream as server-sent events, parse, OpenAPI, docs). Browser-safe; `sapling serve` runs it on
+ * node:http, and any framework that speaks web-standard requests can mount it.
+ */
+export type { JsonSchema, SchemaDirection } from "./api-schema.js";
+export { ApiSchemaBuilder } from "./api-schema.js";
+export type { SaplingHandler, SaplingHandlerOptions } from "./create-sapling-handler.js";
+export { createSaplingHandler } from "./create-sapling-handler.js";
+export { renderDocsPage } from "./docs-page.js";
+export type { ErrorBody } from "./error-response.js";
+export { describeFailure, HttpError } from "./error-response.js";
+export type { FunctionSchemas } from "./openapi-document.js";
+export { createOpenApiDocument, describeFunctions } from "./openapi-document.js";

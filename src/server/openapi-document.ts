@@ -1,0 +1,146 @@
+import { type Ir, IrIndex, type LlmFunction } from "../ir/index.js";
+import { ApiSchemaBuilder, type JsonSchema } from "./api-schema.js";
+
+/** What `/docs` shows per function, and what the OpenAPI document is built from. */
+export interface FunctionSchemas {
+  name: string;
+  docs?: string;
+  /** The JSON body of `/call` and `/stream`: one property per parameter. */
+  request: JsonSchema;
+  /** The parsed value `/call` answers. */
+  response: JsonSchema;
+}
+
+/** The request and response schemas of every function, plus the components they reference. */
+export function describeFunctions(ir: Ir): {
+  functions: FunctionSchemas[];
+  components: Record<string, JsonSchema>;
+} {
+  const builder = new ApiSchemaBuilder(new IrIndex(ir));
+  const functions = [...ir.functions]
+    .sort((a, b) => a.name.localeCompare(b.name))
+    .map((fn) => ({
+      name: fn.name,
+      ...(fn.docs ? { docs: fn.docs } : {}),
+      request: requestSchema(fn, builder),
+      response: builder.schema(fn.returnType, "output"),
+    }));
+  return { functions, components: builder.components() };
+}
+
+function requestSchema(fn: LlmFunction, builder: ApiSchemaBuilder): JsonSchema {
+  return {
+    type: "object",
+    properties: Object.fromEntries(
+      fn.params.map((param) => [param.name, builder.schema(param.type, "input")]),
+    ),
+    required: fn.params.filter((param) => param.type.kind !== "optional").map((param) => param.name),
+    additionalProperties: false,
+  };
+}
+
+const ERROR_RESPONSES: Record<string, string> = {
+  "400": "The body is not a JSON object, or an argument does not match its parameter type.",
+  "401": "An API key is configured and the request did not carry it.",
+  "413": "The request body is larger than the server accepts.",
+  "422": "The model answered, but its text does not hold a value of the return type (raw_output carries it).",
+  "502": "The model provider failed (HTTP error, connection failure, every client of a fallback failed).",
+  "504": "The model provider did not answer in time.",
+};
+
+/**
+ * An OpenAPI 3.1 document generated from the IR: `POST /call/{Fn}` and `POST /parse/{Fn}` per function with
+ * typed request and response bodies, `POST /stream/{Fn}` as server-sent events, one error schema.
+ */
+export function createOpenApiDocument(ir: Ir, info: { title?: string; version?: string } = {}): JsonSchema {
+  const { functions, components } = describeFunctions(ir);
+  const errors = Object.fromEntries(
+    Object.entries(ERROR_RESPONSES).map(([status, description]) => [
+      status,
+      { description, content: { "application/json": { schema: { $ref: "#/components/schemas/Error" } } } },
+    ]),
+  );
+  const paths: Record<string, JsonSchema> = {};
+  for (const fn of functions) {
+    const summary = fn.docs?.split("\n")[0];
+    const requestBody = { required: true, content: { "application/json": { schema: fn.request } } };
+    const ok = (schema: JsonSchema) => ({
+      description: "The parsed value.",
+      content: { "application/json": { schema } },
+    });
+    paths[`/call/${fn.name}`] = {
+      post: {
+        operationId: `call${fn.name}`,
+        summary: summary ?? `Run ${fn.name}: prompt the model and parse its answer.`,
+        tags: ["call"],
+        requestBody,
+        responses: { "200": ok(fn.response), ...errors },
+      },
+    };
+    paths[`/stream/${fn.name}`] = {
+      post: {
+        operationId: `stream${fn.name}`,
+        summary: `Stream ${fn.name}: partial values as the answer arrives, then the final value.`,
+        tags: ["stream"],
+        requestBody,
+        responses: {
+          "200": {
+            description:
+              "Server-sent events: `partial` (a partial value; fields not written yet are null), then one " +
+              "`final` (the value, as /call answers it) or one `error` (an Error object with its status).",
+            content: { "text/event-stream": { schema: { type: "string" } } },
+          },
+          ...errors,
+        },
+      },
+    };
+    paths[`/parse/${fn.name}`] = {
+      post: {
+        operationId: `parse${fn.name}`,
+        summary: `Parse a model's raw answer into ${fn.name}'s return type, without calling a model.`,
+        tags: ["parse"],
+        requestBody: {
+          required: true,
+          content: {
+            "application/json": {
+              schema: { type: "object", properties: { text: { type: "string" } }, required: ["text"] },
+            },
+            "text/plain": { schema: { type: "string" } },
+          },
+        },
+        responses: { "200": ok(fn.response), "400": errors["400"], "422": errors["422"] },
+      },
+    };
+  }
+  return {
+    openapi: "3.1.0",
+    info: { title: info.title ?? "Sapling functions", version: info.version ?? "0.1.0" },
+    paths,
+    components: {
+      schemas: { ...components, Error: ERROR_SCHEMA },
+      securitySchemes: {
+        apiKey: { type: "apiKey", in: "header", name: "x-sapling-api-key" },
+        basic: { type: "http", scheme: "basic" },
+      },
+    },
+  };
+}
+
+const ERROR_SCHEMA: JsonSchema = {
+  type: "object",
+  properties: {
+    error: {
+      type: "object",
+      properties: {
+        status: { type: "integer" },
+        code: { type: "string" },
+        name: { type: "string" },
+        message: { type: "string" },
+        raw_output: { type: "string", description: "The model's answer, for parse failures." },
+        upstream_status: { type: "integer", description: "The provider's HTTP status, when it sent one." },
+      },
+      required: ["status", "code", "message"],
+    },
+  },
+  required: ["error"],
+};

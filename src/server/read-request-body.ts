@@ -1,0 +1,60 @@
+import { HttpError } from "./error-response.js";
+
+/**
+ * The request body as text, refusing more than `maxBytes` with 413 — from `content-length` before reading
+ * anything, and while reading for bodies without one (chunked uploads), so an oversized body is never
+ * buffered whole.
+ */
+export async function readRequestText(request: Request, maxBytes: number): Promise<string> {
+  const declared = Number(request.headers.get("content-length") ?? Number.NaN);
+  if (Number.isFinite(declared) && declared > maxBytes) throw tooLarge(maxBytes);
+  if (!request.body) return "";
+  const reader = request.body.getReader();
+  const chunks: Uint8Array[] = [];
+  let total = 0;
+  while (true) {
+    const { done, value } = await reader.read();
+    if (done) break;
+    total += value.byteLength;
+    if (total > maxBytes) {
+      await reader.cancel().catch(() => {});
+      throw tooLarge(maxBytes);
+    }
+    chunks.push(value);
+  }
+  const bytes = new Uint8Array(total);
+  let offset = 0;
+  for (const chunk of chunks) {
+    bytes.set(chunk, offset);
+    offset += chunk.byteLength;
+  }
+  return new TextDecoder().decode(bytes);
+}
+
+function tooLarge(maxBytes: number): HttpError {
+  return new HttpError(
+    413,
+    "PAYLOAD_TOO_LARGE",
+    `The request body is larger than ${maxBytes} bytes; send less, or raise the server's maxBodyBytes.`,
+  );
+}
+
+/** The body parsed as a JSON object (400 otherwise). */
+export async function readJsonObject(request: Request, maxBytes: number): Promise<Record<string, unknown>> {
+  const text = await readRequestText(request, maxBytes);
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(text === "" ? "{}" : text);
+  } catch (error) {
+    const reason = error instanceof Error ? error.message : String(error);
+    throw new HttpError(400, "BAD_REQUEST", `The request body is not valid JSON (${reason}).`);
+  }
+  if (typeof parsed !== "object" || parsed === null || Array.isArray(parsed)) {
+    throw new HttpError(
+      400,
+      "BAD_REQUEST",
+      'The request body must be a JSON object keyed by parameter name, like {"text": "…"}.',
+    );
+  }
+  return parsed as Record<string, unknown>;
+}
