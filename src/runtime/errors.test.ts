@@ -3,11 +3,13 @@ import {
   BamlAbortError,
   BamlAllClientsFailedError,
   BamlClientError,
+  BamlClientFinishReasonError,
   BamlClientHttpError,
   BamlError,
   BamlInvalidArgumentError,
   BamlTimeoutError,
   BamlValidationError,
+  isBamlError,
 } from "./errors.js";
 
 describe("runtime errors", () => {
@@ -56,5 +58,20 @@ describe("runtime errors", () => {
     );
     expect(error.cause).toBe(last);
     expect(error.clientName).toBe("Cloud");
+  });
+
+  it("also answers to BAML's snake_case field names, so BAML-era handlers keep working", () => {
+    const http = new BamlClientHttpError("HTTP 500", "Main", "openai", 500, "boom");
+    expect([http.status_code, http.client_name, http.raw_response, http.detailed_message]).toEqual([
+      500,
+      "Main",
+      "boom",
+      "HTTP 500",
+    ]);
+    const invalid = new BamlValidationError("no value", "user: hi", "hello", undefined);
+    expect([invalid.raw_output, invalid.prompt]).toEqual(["hello", "user: hi"]);
+    const finish = new BamlClientFinishReasonError("cut", "Main", "openai", "length", "p", "raw");
+    expect([finish.finish_reason, finish.raw_output]).toEqual(["length", "raw"]);
+    expect([isBamlError(finish), isBamlError(new Error("x"))]).toEqual([true, false]);
   });
 });

@@ -32,6 +32,15 @@ export class BamlError extends Error {
   static isInstance(value: unknown): value is BamlError {
     return hasKind(value, "BamlError");
   }
+  /** BAML's name: the full message (Sapling's messages already carry the detail). */
+  get detailed_message(): string {
+    return this.message;
+  }
+}
+
+/** BAML's `isBamlError`: any runtime error of this package (or another copy of it). */
+export function isBamlError(value: unknown): value is BamlError {
+  return BamlError.isInstance(value);
 }
 
 /** An argument does not match the function's parameter type, or an option is malformed. */
@@ -67,6 +76,10 @@ export class BamlClientError extends BamlError {
   static override isInstance(value: unknown): value is BamlClientError {
     return hasKind(value, "BamlClientError");
   }
+  /** BAML's name for `clientName`. */
+  get client_name(): string {
+    return this.clientName;
+  }
 }
 
 /** The provider answered with a non-success HTTP status. */
@@ -90,6 +103,14 @@ export class BamlClientHttpError extends BamlClientError {
   }
   static override isInstance(value: unknown): value is BamlClientHttpError {
     return hasKind(value, "BamlClientHttpError");
+  }
+  /** BAML's name for `statusCode`. */
+  get status_code(): number {
+    return this.statusCode;
+  }
+  /** BAML's name for `body`. */
+  get raw_response(): string {
+    return this.body;
   }
 }
 
@@ -174,6 +195,14 @@ export class BamlClientFinishReasonError extends BamlClientError {
   static override isInstance(value: unknown): value is BamlClientFinishReasonError {
     return hasKind(value, "BamlClientFinishReasonError");
   }
+  /** BAML's name for `rawOutput`. */
+  get raw_output(): string {
+    return this.rawOutput;
+  }
+  /** BAML's name for `finishReason`. */
+  get finish_reason(): string | undefined {
+    return this.finishReason;
+  }
 }
 
 /** The call was cancelled through its `AbortSignal`. */
@@ -211,6 +240,10 @@ export class BamlValidationError extends BamlError {
   }
   static override isInstance(value: unknown): value is BamlValidationError {
     return hasKind(value, "BamlValidationError");
+  }
+  /** BAML's name for `rawOutput`. */
+  get raw_output(): string {
+    return this.rawOutput;
   }
 }
 

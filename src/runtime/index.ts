@@ -25,6 +25,7 @@ export {
   BamlMissingEnvVarError,
   BamlTimeoutError,
   BamlValidationError,
+  isBamlError,
 } from "./errors.js";
 export type { Sleep } from "./execute-plan.js";
 export { FieldType } from "./field-type.js";
