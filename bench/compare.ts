@@ -13,6 +13,7 @@ import { createPartialJsonZodParser } from "./compare/partial-json-zod-parser.js
 import { runtimeSection } from "./compare/runtime-section.js";
 import { createSaplingParser } from "./compare/sapling-parser.js";
 import { loadSaplingProject } from "./compare/sapling-project.js";
+import { saplingIncrementalStrategy } from "./compare/sapling-stream-strategy.js";
 import { speedSection } from "./compare/speed-section.js";
 import { reparseEveryPrefix } from "./compare/stream-strategy.js";
 import { streamingSection } from "./compare/streaming-section.js";
@@ -64,7 +65,12 @@ export async function benchCompare(): Promise<string> {
   );
   progress("streaming");
   const streaming = await streamingSection(
-    [reparseEveryPrefix(sapling), reparseEveryPrefix(baml), reparseEveryPrefix(partialJson)],
+    [
+      saplingIncrementalStrategy(project),
+      reparseEveryPrefix(sapling, "Sapling parsePartial (no stream state)"),
+      reparseEveryPrefix(baml),
+      reparseEveryPrefix(partialJson),
+    ],
     committed,
   );
   progress("prompt tokens");

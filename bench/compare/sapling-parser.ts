@@ -1,10 +1,10 @@
 /**
- * Sapling's Schema-Aligned Parser (src/sap `parseValue`) on the corpus IR compiled by src/language: the
- * same .baml files the BAML runtime loads, the function's return type as the target. `partial` is
- * Sapling's prefix mode (what streaming uses when it re-parses a buffer).
+ * Sapling's Schema-Aligned Parser on the corpus IR compiled by src/language (the same .baml files the BAML
+ * runtime loads, the function's return type as the target): `parseValue` for a whole answer, `parsePartial`
+ * for a prefix — the pair behind `b.parse.Fn` / `b.parseStream.Fn`, as BAML's `parseLlmResponse` is.
  */
 import { IrIndex } from "../../src/ir/index.js";
-import { parseValue } from "../../src/sap/index.js";
+import { parsePartial, parseValue } from "../../src/sap/index.js";
 import type { ParserUnderTest } from "./parser-under-test.js";
 import type { SaplingProject } from "./sapling-project.js";
 
@@ -13,8 +13,9 @@ export function createSaplingParser(project: SaplingProject): ParserUnderTest {
   return {
     name: "Sapling",
     hasPartialMode: true,
-    parse: (target, text, mode) =>
-      parseValue(text, project.returnTypeOf(target.functionName), index, { partial: mode === "partial" })
-        .value,
+    parse: (target, text, mode) => {
+      const type = project.returnTypeOf(target.functionName);
+      return mode === "partial" ? parsePartial(text, type, index).value : parseValue(text, type, index).value;
+    },
   };
 }

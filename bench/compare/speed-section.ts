@@ -20,7 +20,7 @@ const budgetMs: Record<CorpusSize, number> = { "0.5k": 30, "2k": 40, "20k": 100,
  * Partial mode stops timing further answers of a size once this much time is spent on it: a prefix parse
  * that slow cannot keep up with a stream anyway, and BAML at 200 KB would otherwise add a minute.
  */
-const partialCellCapMs = 5000;
+const partialCellCapMs = 10_000;
 
 interface Cell {
   medianMs: number;

@@ -48,10 +48,10 @@ async function attempt(parser: ParserUnderTest, target: ParseTarget, text: strin
   }
 }
 
-/** Re-parses the whole buffer in partial mode after every chunk. */
-export function reparseEveryPrefix(parser: ParserUnderTest): StreamStrategy {
+/** Re-parses the whole buffer in partial mode after every chunk; `name` defaults to the parser's. */
+export function reparseEveryPrefix(parser: ParserUnderTest, name = parser.name): StreamStrategy {
   return {
-    name: parser.name,
+    name,
     incremental: false,
     cost: async (target, chunks, budgetMs) => {
       const prefixes: string[] = [];
