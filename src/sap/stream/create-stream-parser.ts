@@ -3,6 +3,7 @@ import type { ConstraintEvaluator } from "../coerce/coerce-context.js";
 import { type ParseResult, parseValue } from "../parse-value.js";
 import { indexOf } from "./index-of.js";
 import { PartialReader } from "./partial-reader.js";
+import { samePartial } from "./same-partial.js";
 
 export interface StreamParserOptions {
   /** Evaluates `@check`/`@assert` expressions; required when the type has any. */
@@ -57,9 +58,10 @@ export function createStreamParser(
       text += chunk;
       reader.push(chunk);
       const value = reader.read()?.value ?? null;
-      const changed = value !== last;
-      last = value;
-      return { changed, value };
+      const changed = !samePartial(value, last);
+      // An equal partial from another reading is not news: keep handing out the previous one.
+      if (changed) last = value;
+      return { changed, value: last };
     },
     finish() {
       finished = true;

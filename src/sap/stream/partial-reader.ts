@@ -1,7 +1,8 @@
 import type { IrIndex, Type } from "../../ir/index.js";
 import type { ConstraintEvaluator, PlainTextUse } from "../coerce/coerce-context.js";
 import type { CoerceSuccess } from "../coerce/coerce-result.js";
-import type { ArrayNode, JsonishNode } from "../lenient/jsonish-node.js";
+import { FLAG_PENALTIES } from "../flags.js";
+import type { ArrayNode, JsonishNode, StringNode } from "../lenient/jsonish-node.js";
 import { SapConfigurationError } from "../sap-parse-error.js";
 import { type AnswerRegion, AnswerScanner } from "./answer-scanner.js";
 import { createStreamCoerceContext, pendingOf, type StreamCoerceContext } from "./stream-coerce-context.js";
@@ -49,6 +50,11 @@ export class PartialReader {
   private readonly context: StreamCoerceContext;
   private readonly plainText: PlainTextUse;
   private text = "";
+  private readonly textNode: StringNode = { kind: "string", value: "", complete: false };
+  /** Each fence's text as one node, updated in place (see `textNode`). */
+  private readonly fenceNodes = new WeakMap<AnswerRegion, StringNode>();
+  /** A trailing high surrogate held back until its pair arrives. */
+  private carry = "";
   /** Frozen readings are folded in order; these point at the next root to look at. */
   private regionCursor = 0;
   private rootCursor = 0;
@@ -67,9 +73,21 @@ export class PartialReader {
     this.plainText = this.context.plainText(type);
   }
 
+  /**
+   * Append a chunk. A chunk ending in the first half of a surrogate pair keeps that half back until its
+   * second half arrives, so no partial string ever ends in half a character.
+   */
   push(chunk: string): void {
-    this.text += chunk;
-    this.scanner.push(chunk);
+    let text = this.carry + chunk;
+    this.carry = "";
+    const last = text.charCodeAt(text.length - 1);
+    if (last >= 0xd800 && last <= 0xdbff) {
+      this.carry = text.slice(-1);
+      text = text.slice(0, -1);
+    }
+    if (text === "") return;
+    this.text += text;
+    this.scanner.push(text);
   }
 
   /** The best reading of the answer so far, or undefined when nothing fits yet. */
@@ -111,11 +129,13 @@ export class PartialReader {
       consider(this.fenceText(region));
     }
     if (this.combined.items.length > 1)
-      consider(this.evaluate(this.combined, 2, COMBINED_ORDER, false, false, 1));
-    if (this.textAllowed()) {
       consider(
-        this.evaluate({ kind: "string", value: this.text, complete: false }, 0, TEXT_ORDER, false, false),
+        this.evaluate(this.combined, 2, COMBINED_ORDER, false, false, FLAG_PENALTIES.CombinedCandidates),
       );
+    if (this.textAllowed()) {
+      // One node for the whole text, updated in place, so its readings keep their state between chunks.
+      this.textNode.value = this.text;
+      consider(this.evaluate(this.textNode, 0, TEXT_ORDER, false, false));
     }
     return best;
   }
@@ -172,13 +192,14 @@ export class PartialReader {
     if (!this.textAllowed() || region.kind !== "fence" || region.parser.roots.length > 0) return undefined;
     const content = region.content.trim();
     if (content === "") return undefined;
-    return this.evaluate(
-      { kind: "string", value: content, complete: region.closed },
-      1,
-      region.start,
-      false,
-      region.closed,
-    );
+    let node = this.fenceNodes.get(region);
+    if (!node) {
+      node = { kind: "string", value: content, complete: false };
+      this.fenceNodes.set(region, node);
+    }
+    node.value = content;
+    node.complete = region.closed;
+    return this.evaluate(node, 1, region.start, false, region.closed);
   }
 
   /** As in final mode: plain text serves scalars always, lists of scalars only when nothing parsed. */

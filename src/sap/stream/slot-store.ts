@@ -59,6 +59,21 @@ export function stableObject(previous: unknown, next: Record<string, unknown>): 
 }
 
 /**
+ * `stableObject` for any value: a rebuilt list or object equal, entry by entry, to the previous one is
+ * replaced by the previous one. For values built outside the incremental coercers (a delimited string
+ * split into a list, a value wrapped into a one-element list or a sole field), whose size is small.
+ */
+export function stableValue(previous: unknown, next: unknown): unknown {
+  if (previous === next || typeof next !== "object" || next === null) return next;
+  if (!Array.isArray(next)) return stableObject(previous, next as Record<string, unknown>);
+  if (!Array.isArray(previous) || previous.length !== next.length) return next;
+  for (let index = 0; index < next.length; index++) {
+    if (!sameValue(previous[index], next[index])) return next;
+  }
+  return previous;
+}
+
+/**
  * Identity, plus the small values rebuilt on every chunk that carry no identity of their own: empty
  * lists and maps (defaults of fields not written yet) and `{ value, state }` wrappers of such values.
  */

@@ -42,6 +42,7 @@ export function pendingOf(result: CoerceSuccess): number {
  * The coerce context of prefix mode. Dispatch goes through the table like final mode, with the streaming
  * rules applied at the one place every value passes:
  * - a complete node's result is computed once and frozen (complete nodes never change);
+ * - a type asked again of the same node while it is being coerced fails at once (recursive types);
  * - ints, floats, bools, enums, literals, `@@stream.done` classes and `@stream.done` types are not ready
  *   until their node is complete (a failure the containers turn into null or a dropped item);
  * - `@check`/`@assert` run on complete values only (a growing string is not yet what the model meant);
@@ -58,6 +59,7 @@ export function createStreamCoerceContext(
     constraintEvaluator: options.constraintEvaluator,
   });
   const entry = (type: Type) => table[type.kind] as KindCoercer<Type>;
+  const inProgress = new Map<JsonishNode, Type[]>();
   const context = base as StreamCoerceContext;
   Object.assign(context, {
     slots,
@@ -66,7 +68,28 @@ export function createStreamCoerceContext(
     coerce(type: Type, node: JsonishNode, path: string): CoerceResult {
       const slot = slots.slot(node, type, path);
       if (slot.final) return slot.final;
-      const result = coerceOnce(type, node, path, slot);
+      // The same type asked of the same node further up: a recursive type wrapping itself (a value read
+      // as a one-element list of itself, and so on). That reading can never end; refuse it at once.
+      const active = inProgress.get(node);
+      if (active?.includes(type)) {
+        return failure(
+          "circular",
+          path,
+          context.describe(type),
+          node,
+          "The value would have to contain itself.",
+        );
+      }
+      if (active) active.push(type);
+      else inProgress.set(node, [type]);
+      let result: CoerceResult;
+      try {
+        result = coerceOnce(type, node, path, slot);
+      } finally {
+        const stack = inProgress.get(node)!;
+        stack.pop();
+        if (stack.length === 0) inProgress.delete(node);
+      }
       if (node.complete) slot.final = result;
       return result;
     },

@@ -11,6 +11,7 @@ import {
 } from "../coerce/coerce-result.js";
 import { FLAG_PENALTIES, type Flag } from "../flags.js";
 import type { ArrayNode, JsonishNode } from "../lenient/jsonish-node.js";
+import { stableValue } from "./slot-store.js";
 import { pendingOf, type StreamCoerceContext, type StreamSuccess } from "./stream-coerce-context.js";
 
 /** The items of a growing array already coerced: they never change, so each is coerced once. */
@@ -47,7 +48,12 @@ export const streamListCoercer: KindCoercer<ListType> = {
           return addFlag(result, "UnwrappedObject", path, `used the list under the only key "${key}"`);
       }
     }
-    return listCoercer.coerce(type, node, path, context);
+    const result = listCoercer.coerce(type, node, path, context);
+    if (!result.ok) return result;
+    const slot = context.slot(node, type, path);
+    const value = stableValue(slot.last, result.value);
+    slot.last = value;
+    return value === result.value ? result : { ...result, value };
   },
 };
 
