@@ -4,6 +4,14 @@ import { checkCommand } from "./commands/check.js";
 import { generateCommand } from "./commands/generate.js";
 import { initCommand } from "./commands/init.js";
 import { renderCommand } from "./commands/render.js";
+import { serveCommand } from "./commands/serve.js";
 
 /** Every `sapling` command, in the order `--help` lists them. */
-export const commands: Command[] = [initCommand, generateCommand, checkCommand, callCommand, renderCommand];
+export const commands: Command[] = [
+  initCommand,
+  generateCommand,
+  checkCommand,
+  callCommand,
+  renderCommand,
+  serveCommand,
+];

@@ -1,0 +1,148 @@
+import { once } from "node:events";
+import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
+import type { Socket } from "node:net";
+import { Readable } from "node:stream";
+
+/** A web-standard handler, as `createSaplingHandler` returns. */
+export type FetchHandler = (request: Request) => Promise<Response>;
+
+export interface NodeHttpServer {
+  /** `http://host:port`, with the port actually bound (useful with port 0). */
+  readonly url: string;
+  readonly port: number;
+  /**
+   * Stops accepting connections, ends idle keep-alive ones, lets open requests finish for up to `graceMs`
+   * (default 2000), then cuts the rest (which aborts their model calls).
+   */
+  close(graceMs?: number): Promise<void>;
+}
+
+/** Called once per finished request (for the access log). */
+export type RequestListener = (entry: {
+  method: string;
+  path: string;
+  status: number;
+  durationMs: number;
+}) => void;
+
+/**
+ * Runs a web-standard `Request → Response` handler on node:http — the small adapter `sapling serve` needs
+ * instead of a framework dependency (docs/decisions/0002-http-layer.md). Request bodies stream in (the
+ * handler enforces its size limit while reading); response bodies stream out with backpressure, headers
+ * flushed at once so server-sent events start immediately; a client that disconnects aborts
+ * `request.signal` and cancels the response body, which stops the model call behind it.
+ */
+export async function serveOverNodeHttp(
+  handler: FetchHandler,
+  options: { port: number; host: string; onRequest?: RequestListener },
+): Promise<NodeHttpServer> {
+  // Requests in flight per socket: at close, sockets without one are cut at once (Node's own
+  // closeIdleConnections skips sockets that connected but never sent a request, as fetch's pool opens).
+  const busy = new Map<Socket, number>();
+  let closing = false;
+  const server = createServer((incoming, outgoing) => {
+    const started = performance.now();
+    const socket = incoming.socket;
+    busy.set(socket, (busy.get(socket) ?? 0) + 1);
+    outgoing.on("close", () => {
+      const remaining = (busy.get(socket) ?? 1) - 1;
+      busy.set(socket, remaining);
+      if (closing && remaining === 0) socket.destroy();
+    });
+    outgoing.on("finish", () => {
+      options.onRequest?.({
+        method: incoming.method ?? "GET",
+        path: (incoming.url ?? "/").split("?")[0] ?? "/",
+        status: outgoing.statusCode,
+        durationMs: performance.now() - started,
+      });
+    });
+    respond(handler, incoming, outgoing).catch((error: unknown) => {
+      if (!outgoing.headersSent) {
+        outgoing.writeHead(500, { "content-type": "application/json; charset=utf-8" });
+        outgoing.end(JSON.stringify({ error: { status: 500, code: "INTERNAL", message: String(error) } }));
+      } else outgoing.destroy();
+    });
+  });
+  server.on("connection", (socket: Socket) => {
+    busy.set(socket, 0);
+    socket.on("close", () => busy.delete(socket));
+  });
+  await new Promise<void>((resolve, reject) => {
+    server.once("error", reject);
+    server.listen(options.port, options.host, () => {
+      server.off("error", reject);
+      resolve();
+    });
+  });
+  const address = server.address();
+  if (address === null || typeof address === "string") throw new Error("node:http bound no TCP address");
+  const shownHost = address.family === "IPv6" ? `[${address.address}]` : address.address;
+  return {
+    url: `http://${shownHost}:${address.port}`,
+    port: address.port,
+    close: async (graceMs = 2000) => {
+      closing = true;
+      const closed = new Promise<void>((resolve) => server.close(() => resolve()));
+      for (const [socket, requests] of busy) if (requests === 0) socket.destroy();
+      const timer = setTimeout(() => server.closeAllConnections(), graceMs);
+      await closed;
+      clearTimeout(timer);
+    },
+  };
+}
+
+async function respond(handler: FetchHandler, incoming: IncomingMessage, outgoing: ServerResponse) {
+  const controller = new AbortController();
+  outgoing.on("close", () => {
+    if (!outgoing.writableFinished) controller.abort(new Error("the client closed the connection"));
+  });
+  const response = await handler(toRequest(incoming, controller.signal));
+  const headers: Record<string, string | string[]> = {};
+  response.headers.forEach((value, name) => {
+    headers[name] = value;
+  });
+  const cookies = response.headers.getSetCookie();
+  if (cookies.length > 0) headers["set-cookie"] = cookies;
+  outgoing.writeHead(response.status, headers);
+  if (!response.body || incoming.method === "HEAD") {
+    await response.body?.cancel();
+    outgoing.end();
+    return;
+  }
+  outgoing.flushHeaders();
+  const reader = response.body.getReader();
+  const stop = () => void reader.cancel().catch(() => {});
+  controller.signal.addEventListener("abort", stop, { once: true });
+  try {
+    while (true) {
+      const { done, value } = await reader.read();
+      if (done) break;
+      if (!outgoing.write(value)) await Promise.race([once(outgoing, "drain"), once(outgoing, "close")]);
+      if (outgoing.destroyed) return;
+    }
+    outgoing.end();
+  } finally {
+    controller.signal.removeEventListener("abort", stop);
+  }
+}
+
+function toRequest(incoming: IncomingMessage, signal: AbortSignal): Request {
+  const host = incoming.headers.host ?? "localhost";
+  const url = new URL(incoming.url ?? "/", `http://${host}`);
+  const headers = new Headers();
+  for (const [name, value] of Object.entries(incoming.headers)) {
+    if (value === undefined) continue;
+    for (const item of [value].flat()) headers.append(name, item);
+  }
+  const method = incoming.method ?? "GET";
+  const hasBody = method !== "GET" && method !== "HEAD";
+  return new Request(url, {
+    method,
+    headers,
+    signal,
+    ...(hasBody
+      ? { body: Readable.toWeb(incoming) as ReadableStream<Uint8Array>, duplex: "half" as const }
+      : {}),
+  } as RequestInit);
+}

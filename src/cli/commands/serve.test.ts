@@ -1,0 +1,172 @@
+import { mkdirSync, mkdtempSync, writeFileSync } from "node:fs";
+import { createServer } from "node:net";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { answer, type MockLlmServer, startMockLlmServer } from "../../testing/index.js";
+import { captureContext } from "../cli-context.js";
+import { main } from "../main.js";
+
+const source = `
+class Person {
+  name string
+  age int
+}
+
+client<llm> Mock {
+  provider openai-generic
+  options {
+    base_url env.MOCK_URL
+    model "mock-model"
+  }
+}
+
+function ExtractPerson(text: string) -> Person {
+  client Mock
+  prompt #"
+    Extract: {{ text }}
+    {{ ctx.output_format }}
+  "#
+}
+`;
+
+const ADA = '{"name": "Ada Lovelace", "age": 36}';
+
+let server: MockLlmServer;
+let root: string;
+
+beforeAll(async () => {
+  server = await startMockLlmServer();
+  root = mkdtempSync(join(tmpdir(), "sapling-serve-"));
+  mkdirSync(join(root, "baml_src"));
+  writeFileSync(join(root, "baml_src", "main.baml"), source);
+});
+afterAll(async () => {
+  await server.close();
+});
+beforeEach(() => {
+  server.requests.length = 0;
+});
+
+/** Starts `sapling serve` in-process; resolves once it prints its URL. */
+async function startServe(extraArgs: string[] = [], env: Record<string, string> = {}) {
+  let stop: () => void = () => {};
+  const interrupted = new Promise<void>((resolve) => {
+    stop = resolve;
+  });
+  const context = captureContext({
+    cwd: root,
+    env: { MOCK_URL: server.baseUrls.openai, ...env },
+    interrupted,
+  });
+  const exit = main(["serve", "--port", "0", ...extraArgs], context);
+  const started = Date.now();
+  while (!/http:\/\/\S+:\d+/.test(context.output().stdout)) {
+    if (Date.now() - started > 5000)
+      throw new Error(`serve did not start: ${JSON.stringify(context.output())}`);
+    await new Promise((resolve) => setTimeout(resolve, 10));
+  }
+  const url = /(http:\/\/[^\s]+:\d+)/.exec(context.output().stdout)?.[1] as string;
+  return {
+    url,
+    context,
+    stop: async () => {
+      stop();
+      return exit;
+    },
+  };
+}
+
+describe("sapling serve", () => {
+  it("serves calls and streams over loopback HTTP, logs each request, and stops on interrupt", async () => {
+    const serve = await startServe();
+    expect(serve.context.output().stdout).toContain("Serving 1 function at http://127.0.0.1:");
+    server.script(answer(ADA), answer(ADA, { chunkSize: 4 }));
+    const call = await fetch(`${serve.url}/call/ExtractPerson`, {
+      method: "POST",
+      body: JSON.stringify({ text: "Ada" }),
+    });
+    expect(call.status).toBe(200);
+    expect(await call.json()).toEqual({ name: "Ada Lovelace", age: 36 });
+
+    const stream = await fetch(`${serve.url}/stream/ExtractPerson`, {
+      method: "POST",
+      body: JSON.stringify({ text: "Ada" }),
+    });
+    expect(stream.headers.get("content-type")).toContain("text/event-stream");
+    const events = await stream.text();
+    expect(events.match(/^event: partial$/gm)?.length).toBeGreaterThan(2);
+    expect(events.trimEnd().endsWith(`event: final\ndata: {"name":"Ada Lovelace","age":36}`)).toBe(true);
+
+    expect(await serve.stop()).toBe(0);
+    const output = serve.context.output().stdout;
+    expect(output).toMatch(/^POST \/call\/ExtractPerson 200 \d+ms$/m);
+    expect(output).toMatch(/^POST \/stream\/ExtractPerson 200 \d+ms$/m);
+    expect(output).toContain("Stopped.");
+    await expect(fetch(`${serve.url}/_debug/ping`)).rejects.toThrow();
+  });
+
+  it("requires BAML_PASSWORD as the API key when it is set", async () => {
+    const serve = await startServe(["--quiet"], { BAML_PASSWORD: "pw-123" });
+    expect(serve.context.output().stdout).toContain("API key required");
+    const refused = await fetch(`${serve.url}/openapi.json`);
+    expect(refused.status).toBe(401);
+    const accepted = await fetch(`${serve.url}/openapi.json`, {
+      headers: { authorization: `Basic ${btoa("user:pw-123")}` },
+    });
+    expect(accepted.status).toBe(200);
+    expect(Object.keys(((await accepted.json()) as { paths: object }).paths)).toContain(
+      "/call/ExtractPerson",
+    );
+    await serve.stop();
+    expect(serve.context.output().stdout).not.toMatch(/^GET /m);
+  });
+
+  it("stops the model call when the client disconnects mid-stream", async () => {
+    const serve = await startServe(["--quiet"]);
+    server.script(answer(ADA, { chunkSize: 2, chunkDelayMs: 100 }));
+    const controller = new AbortController();
+    const response = await fetch(`${serve.url}/stream/ExtractPerson`, {
+      method: "POST",
+      body: JSON.stringify({ text: "Ada" }),
+      signal: controller.signal,
+    });
+    const reader = (response.body as ReadableStream<Uint8Array>).getReader();
+    await reader.read();
+    expect(server.activeRequests()).toBe(1);
+    controller.abort();
+    const started = Date.now();
+    while (server.activeRequests() > 0 && Date.now() - started < 3000)
+      await new Promise((resolve) => setTimeout(resolve, 20));
+    // The whole answer would take ~1.7 s; the upstream request ends long before.
+    expect(server.activeRequests()).toBe(0);
+    expect(Date.now() - started).toBeLessThan(1000);
+    const stopping = Date.now();
+    await serve.stop();
+    // Stopping does not wait out the grace period for connections that carry no request.
+    expect(Date.now() - stopping).toBeLessThan(1000);
+  });
+
+  it("enforces --max-body-bytes over HTTP", async () => {
+    const serve = await startServe(["--quiet", "--max-body-bytes", "100"]);
+    const response = await fetch(`${serve.url}/call/ExtractPerson`, {
+      method: "POST",
+      body: JSON.stringify({ text: "x".repeat(200) }),
+    });
+    expect(response.status).toBe(413);
+    await serve.stop();
+  });
+
+  it("reports a port in use and a malformed port", async () => {
+    const blocker = createServer();
+    await new Promise<void>((resolve) => blocker.listen(0, "127.0.0.1", () => resolve()));
+    const port = (blocker.address() as { port: number }).port;
+    const context = captureContext({ cwd: root });
+    expect(await main(["serve", "--port", String(port)], context)).toBe(1);
+    expect(context.output().stderr).toContain(`port ${port} on 127.0.0.1 is in use`);
+    blocker.close();
+    const usage = captureContext({ cwd: root });
+    expect(await main(["serve", "--port", "http"], usage)).toBe(2);
+    expect(usage.output().stderr).toContain("--port must be a whole number");
+  });
+});

@@ -1,0 +1,111 @@
+import { SaplingRuntime } from "../../runtime/index.js";
+import { createSaplingHandler } from "../../server/index.js";
+import { type CliContext, CliError, type Command, UsageError } from "../cli-context.js";
+import { loadCompiledProject, projectDirectory } from "../load-project.js";
+import { booleanFlag, parseFlags, stringFlag } from "../parse-flags.js";
+import { serveOverNodeHttp } from "./serve-over-node-http.js";
+
+const usage = `Usage: sapling serve [--from DIR] [--port N] [--host HOST] [--max-body-bytes N] [--timeout-ms N] [--quiet]
+
+Serves the project's functions over HTTP until interrupted (Ctrl-C):
+
+  POST /call/{Function}     JSON arguments → the parsed value as JSON
+  POST /stream/{Function}   JSON arguments → server-sent events: partial values, then final (or error)
+  POST /parse/{Function}    a model's raw answer (text/plain or {"text": …}) → the value, no model call
+  GET  /openapi.json        OpenAPI 3.1, generated from the project
+  GET  /docs                every function with its schemas and curl examples
+  GET  /_debug/ping         "pong"
+
+Errors are JSON {"error": {"status", "code", "message"}}: 400 bad body or arguments, 401 missing API key,
+404 unknown function, 413 body too large, 422 unparseable answer (with raw_output), 502 provider failure,
+504 provider timeout.
+
+Options:
+  --from DIR            the baml_src folder (default ./baml_src)
+  --port N              the port (default 2024; 0 picks a free one)
+  --host HOST           the interface to listen on (default 127.0.0.1; 0.0.0.0 for every interface)
+  --max-body-bytes N    refuse larger request bodies with 413 (default 16777216)
+  --timeout-ms N        answer 504 when a model call takes longer (default: the clients' own timeouts)
+  --quiet               no access log
+
+Environment:
+  SAPLING_API_KEY (or BAML_PASSWORD)  when set, requests must carry it in the x-sapling-api-key or
+                                      x-baml-api-key header, or as the HTTP Basic password
+  Client options read env.NAME from the environment at call time.
+`;
+
+/** `sapling serve`: the project's functions over HTTP (the server room's handler on node:http). */
+export const serveCommand: Command = {
+  name: "serve",
+  summary: "serve the functions over HTTP (call, stream, parse, OpenAPI, docs)",
+  usage,
+  run: async (argv: string[], context: CliContext): Promise<number> => {
+    const flags = parseFlags(
+      argv,
+      {
+        from: { type: "string" },
+        port: { type: "string" },
+        host: { type: "string" },
+        "max-body-bytes": { type: "string" },
+        "timeout-ms": { type: "string" },
+        quiet: { type: "boolean" },
+      },
+      0,
+    );
+    const port = integerFlag(stringFlag(flags, "port"), "--port", 2024);
+    if (port > 65535) throw new UsageError("--port must be between 0 and 65535");
+    const maxBodyBytes = integerFlag(
+      stringFlag(flags, "max-body-bytes"),
+      "--max-body-bytes",
+      16 * 1024 * 1024,
+    );
+    const timeout = stringFlag(flags, "timeout-ms");
+    const host = stringFlag(flags, "host") ?? "127.0.0.1";
+    const { ir } = await loadCompiledProject(projectDirectory(context, stringFlag(flags, "from")), context);
+    const apiKey = context.env.SAPLING_API_KEY || context.env.BAML_PASSWORD || undefined;
+    const handler = createSaplingHandler({
+      runtime: SaplingRuntime.fromIr(ir, { env: context.env }),
+      ir,
+      maxBodyBytes,
+      ...(apiKey ? { apiKey } : {}),
+      ...(timeout !== undefined ? { requestTimeoutMs: integerFlag(timeout, "--timeout-ms", 0) } : {}),
+    });
+    const quiet = booleanFlag(flags, "quiet");
+    const server = await serveOverNodeHttp(handler, {
+      port,
+      host,
+      ...(quiet
+        ? {}
+        : {
+            onRequest: (entry) =>
+              context.stdout(
+                `${entry.method} ${entry.path} ${entry.status} ${entry.durationMs.toFixed(0)}ms\n`,
+              ),
+          }),
+    }).catch((error: unknown) => {
+      const code = (error as { code?: unknown }).code;
+      if (code === "EADDRINUSE")
+        throw new CliError(
+          `port ${port} on ${host} is in use; pick another with --port N (0 for any free one).`,
+        );
+      throw new CliError(
+        `cannot listen on ${host}:${port}: ${error instanceof Error ? error.message : error}`,
+      );
+    });
+    const count = ir.functions.length;
+    context.stdout(
+      `Serving ${count} function${count === 1 ? "" : "s"} at ${server.url} (docs: ${server.url}/docs)` +
+        `${apiKey ? "; API key required" : ""}. Press Ctrl-C to stop.\n`,
+    );
+    await context.interrupted;
+    await server.close();
+    context.stdout("Stopped.\n");
+    return 0;
+  },
+};
+
+function integerFlag(value: string | undefined, name: string, fallback: number): number {
+  if (value === undefined) return fallback;
+  if (!/^\d+$/.test(value)) throw new UsageError(`${name} must be a whole number, got "${value}"`);
+  return Number(value);
+}
