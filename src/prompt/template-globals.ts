@@ -1,4 +1,5 @@
 import { JinjaError } from "./jinja/jinja-error.js";
+import { isFloat, isNumeric, toNumber } from "./jinja/numbers.js";
 import { Callable } from "./jinja/values.js";
 
 /** Functions every template can call, as in Minijinja: `range`, `dict`, `namespace`. */
@@ -6,9 +7,9 @@ export function builtinGlobals(): Record<string, unknown> {
   return {
     range: new Callable("range", ({ args }) => {
       const numbers = args.map((arg) => {
-        if (typeof arg !== "number")
+        if (!isNumeric(arg) || isFloat(arg))
           throw new JinjaError("invalid_call", "range() takes integers.", undefined);
-        return arg;
+        return toNumber(arg);
       });
       const [start, stop, step] =
         numbers.length === 1 ? [0, numbers[0] ?? 0, 1] : [numbers[0] ?? 0, numbers[1] ?? 0, numbers[2] ?? 1];

@@ -1,6 +1,7 @@
 import type { IrIndex, Type } from "../ir/index.js";
 import { isMediaValue } from "../util/index.js";
-import { ClassInstance, EnumType, EnumValue, isMap } from "./jinja/values.js";
+import { float } from "./jinja/numbers.js";
+import { ClassInstance, EnumType, EnumValue, isMap, markBamlList } from "./jinja/values.js";
 
 /**
  * Turns a function argument into the value a template sees, guided by the parameter's declared type:
@@ -22,9 +23,10 @@ export function toTemplateValue(value: unknown, type: Type, index: IrIndex, dept
     case "class":
       return toClassInstance(value, type.name, index, depth);
     case "list":
-      return Array.isArray(value)
-        ? value.map((item) => toTemplateValue(item, type.item, index, depth + 1))
-        : value;
+      if (!Array.isArray(value)) return value;
+      return markBamlList(value.map((item) => toTemplateValue(item, type.item, index, depth + 1)));
+    case "primitive":
+      return type.name === "float" && typeof value === "number" ? float(value) : value;
     case "map":
       if (!isMap(value)) return value;
       return Object.fromEntries(

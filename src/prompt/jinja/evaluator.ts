@@ -3,6 +3,7 @@ import type { Expression, Statement } from "./ast.js";
 import { FILTERS, type FilterEnvironment } from "./filters.js";
 import { JinjaError } from "./jinja-error.js";
 import { findMethod } from "./methods.js";
+import { arithmetic, float, isFloat, isNumeric, toNumber } from "./numbers.js";
 import type { Scope } from "./scope.js";
 import { contains, TESTS } from "./tests.js";
 import {
@@ -16,6 +17,7 @@ import {
   isTruthy,
   iterate,
   type MediaToken,
+  stringValue,
   typeName,
   valuesEqual,
 } from "./values.js";
@@ -318,9 +320,10 @@ export class Evaluator {
       case "unary": {
         const operand = this.evaluate(expression.operand, scope);
         if (expression.operator === "not") return !isTruthy(operand);
-        if (typeof operand !== "number")
+        if (!isNumeric(operand))
           throw new JinjaError("type_error", `Cannot negate ${typeName(operand)}.`, expression.offset);
-        return expression.operator === "-" ? -operand : operand;
+        if (expression.operator === "+") return operand;
+        return isFloat(operand) ? float(-toNumber(operand)) : -toNumber(operand);
       }
       case "binary":
         return this.binary(expression, scope);
@@ -359,19 +362,22 @@ export class Evaluator {
       case "not in":
         return !contains(right, left);
       case "~":
-        return displayValue(left, this.media) + displayValue(right, this.media);
+        return stringValue(left, this.media) + stringValue(right, this.media);
       case "+":
-        if (typeof left === "number" && typeof right === "number") return left + right;
         if (typeof left === "string" && typeof right === "string") return left + right;
         if (Array.isArray(left) && Array.isArray(right)) return [...left, ...right];
         break;
       case "*":
-        if (typeof left === "number" && typeof right === "number") return left * right;
-        if (typeof left === "string" && typeof right === "number") return left.repeat(Math.max(0, right));
+        if (typeof left === "string" && isNumeric(right) && !isFloat(right))
+          return left.repeat(Math.max(0, toNumber(right)));
         break;
-      default:
-        if (typeof left === "number" && typeof right === "number")
-          return arithmetic(expression.operator, left, right);
+    }
+    if (isNumeric(left) && isNumeric(right)) {
+      if (["/", "//", "%"].includes(expression.operator) && toNumber(right) === 0) {
+        throw new JinjaError("type_error", "Division by zero.", expression.offset);
+      }
+      const result = arithmetic(expression.operator, left, right);
+      if (result !== undefined) return result;
     }
     throw new JinjaError(
       "type_error",
@@ -398,9 +404,10 @@ export class Evaluator {
 
   private getItem(value: unknown, key: unknown): unknown {
     if (Array.isArray(value) || typeof value === "string") {
-      if (typeof key !== "number")
+      if (!isNumeric(key) || isFloat(key))
         throw new JinjaError("type_error", `A ${typeName(value)} index must be an int.`, undefined);
-      const index = key < 0 ? value.length + key : key;
+      const position = toNumber(key);
+      const index = position < 0 ? value.length + position : position;
       return Array.isArray(value) ? value[index] : value[index];
     }
     if (typeof key === "string" || key instanceof EnumValue) {
@@ -417,7 +424,7 @@ export class Evaluator {
     if (!items) throw new JinjaError("type_error", `Cannot slice ${typeName(value)}.`, undefined);
     const bound = (part: Expression | undefined): number | undefined => {
       const result = part ? this.evaluate(part, scope) : undefined;
-      return typeof result === "number" ? result : undefined;
+      return isNumeric(result) ? toNumber(result) : undefined;
     };
     const step = bound(expression.step) ?? 1;
     const normalize = (index: number | undefined, fallback: number): number => {
@@ -430,26 +437,6 @@ export class Evaluator {
     const result: unknown[] = [];
     for (let index = start; step > 0 ? index < stop : index > stop; index += step) result.push(items[index]);
     return typeof value === "string" ? result.join("") : result;
-  }
-}
-
-function arithmetic(operator: string, left: number, right: number): number {
-  if ((operator === "/" || operator === "//" || operator === "%") && right === 0) {
-    throw new JinjaError("type_error", "Division by zero.", undefined);
-  }
-  switch (operator) {
-    case "-":
-      return left - right;
-    case "/":
-      return left / right;
-    case "//":
-      return Math.floor(left / right);
-    case "%":
-      return ((left % right) + right) % right;
-    case "**":
-      return left ** right;
-    default:
-      throw new JinjaError("syntax_error", `Unknown operator \`${operator}\`.`, undefined);
   }
 }
 

@@ -1,16 +1,18 @@
 import { JinjaError } from "./jinja-error.js";
+import { float, isFloat, isNumeric, type Numeric, toNumber } from "./numbers.js";
 import { TESTS } from "./tests.js";
 import { toYaml } from "./to-yaml.js";
 import {
   type CallArguments,
   ClassInstance,
   compareValues,
-  displayValue,
   EnumValue,
   isMap,
   isTruthy,
   iterate,
   type MediaToken,
+  stringValue,
+  toJsonText,
   toPlainData,
   typeName,
 } from "./values.js";
@@ -60,16 +62,9 @@ function roundNumber(value: number, precision: number, method: string): number {
   return Math.round(value * factor) / factor;
 }
 
-function toJson(value: unknown, indent: unknown): string {
-  const text =
-    JSON.stringify(toPlainData(value), null, typeof indent === "number" ? indent : undefined) ?? "null";
-  // Minijinja escapes HTML-significant characters so the output is safe inside <script> tags.
-  return text.replace(/[<>&']/g, (char) => `\\u${char.charCodeAt(0).toString(16).padStart(4, "0")}`);
-}
-
 /** Minijinja's built-in filters plus the ones BAML adds (`regex_match`, `sum`, `format(type=…)`). */
 export const FILTERS: Record<string, Filter> = {
-  abs: (value) => Math.abs(Number(value)),
+  abs: (value) => (isFloat(value) ? float(Math.abs(Number(value))) : Math.abs(Number(value))),
   attr: (value, call, environment) => environment.getAttribute(value, String(call.args[0])),
   batch: (value, call) => {
     const size = Number(call.args[0]);
@@ -83,7 +78,7 @@ export const FILTERS: Record<string, Filter> = {
   },
   bool: (value) => isTruthy(value),
   capitalize: (value) => {
-    const text = displayValue(value, () => "");
+    const text = stringValue(value, () => "");
     return text.charAt(0).toUpperCase() + text.slice(1).toLowerCase();
   },
   count: (value) => list(value).length,
@@ -100,11 +95,13 @@ export const FILTERS: Record<string, Filter> = {
     );
     return call.kwargs.reverse === true ? entries.reverse() : entries;
   },
-  escape: (value) => displayValue(value, () => "").replace(/[&<>"']/g, (char) => `&#${char.charCodeAt(0)};`),
+  escape: (value) => stringValue(value, () => "").replace(/[&<>"']/g, (char) => `&#${char.charCodeAt(0)};`),
   first: (value) => list(value)[0],
   float: (value, call) => {
-    const number = Number.parseFloat(String(value instanceof EnumValue ? value.value : value));
-    return Number.isNaN(number) ? (argument(call, 0, "default") ?? 0) : number;
+    const number = isNumeric(value)
+      ? toNumber(value)
+      : Number.parseFloat(String(value instanceof EnumValue ? value.value : value));
+    return Number.isNaN(number) ? (argument(call, 0, "default") ?? float(0)) : float(number);
   },
   format: (value, call) => {
     const type = call.kwargs.type;
@@ -113,7 +110,7 @@ export const FILTERS: Record<string, Filter> = {
     if (type === "yaml") return toYaml(toPlainData(value));
     if (typeof value === "string" && type === undefined) {
       let index = 0;
-      return value.replace(/%[sd]/g, () => displayValue(call.args[index++], () => ""));
+      return value.replace(/%[sd]/g, () => stringValue(call.args[index++], () => ""));
     }
     throw new JinjaError(
       "invalid_call",
@@ -126,14 +123,14 @@ export const FILTERS: Record<string, Filter> = {
     const pad = typeof width === "string" ? width : " ".repeat(Number(width));
     const first = argument(call, 1, "first") === true;
     const blank = argument(call, 2, "blank") === true;
-    const lines = displayValue(value, () => "").split("\n");
+    const lines = stringValue(value, () => "").split("\n");
     return lines
       .map((line, index) => ((index === 0 && !first) || (line === "" && !blank) ? line : pad + line))
       .join("\n");
   },
   int: (value, call) => {
     const source = value instanceof EnumValue ? value.value : value;
-    const number = typeof source === "number" ? source : Number.parseFloat(String(source));
+    const number = isNumeric(source) ? toNumber(source) : Number.parseFloat(String(source));
     return Number.isNaN(number) ? (argument(call, 0, "default") ?? 0) : Math.trunc(number);
   },
   items: (value) => {
@@ -146,7 +143,7 @@ export const FILTERS: Record<string, Filter> = {
     const separator = argument(call, 0, "d") ?? "";
     const attribute = argument(call, 1, "attribute");
     return list(value)
-      .map((item) => displayValue(attributePath(environment, item, attribute), environment.media))
+      .map((item) => stringValue(attributePath(environment, item, attribute), environment.media))
       .join(String(separator));
   },
   last: (value) => {
@@ -155,7 +152,7 @@ export const FILTERS: Record<string, Filter> = {
   },
   length: (value) => (value instanceof ClassInstance ? value.fields.size : list(value).length),
   list: (value) => [...list(value)],
-  lower: (value) => displayValue(value, () => "").toLowerCase(),
+  lower: (value) => stringValue(value, () => "").toLowerCase(),
   map: (value, call, environment) => {
     const attribute = call.kwargs.attribute;
     if (attribute !== undefined)
@@ -195,7 +192,7 @@ export const FILTERS: Record<string, Filter> = {
   reject: selectBy(true, false),
   rejectattr: selectBy(true, true),
   replace: (value, call) => {
-    const text = displayValue(value, () => "");
+    const text = stringValue(value, () => "");
     const from = String(call.args[0] ?? "");
     const to = String(call.args[1] ?? "");
     return from === "" ? text : text.split(from).join(to);
@@ -204,7 +201,7 @@ export const FILTERS: Record<string, Filter> = {
     typeof value === "string" ? [...value].reverse().join("") : [...list(value)].reverse(),
   round: (value, call) => {
     const precision = Number(argument(call, 0, "precision") ?? 0);
-    return roundNumber(Number(value), precision, String(argument(call, 1, "method") ?? "common"));
+    return float(roundNumber(Number(value), precision, String(argument(call, 1, "method") ?? "common")));
   },
   safe: (value) => value,
   select: selectBy(false, false),
@@ -226,26 +223,34 @@ export const FILTERS: Record<string, Filter> = {
     return argument(call, 0, "reverse") === true || call.kwargs.reverse === true ? sorted.reverse() : sorted;
   },
   split: (value, call) => {
-    const text = displayValue(value, () => "");
+    const text = stringValue(value, () => "");
     const separator = call.args[0];
     return typeof separator === "string" ? text.split(separator) : text.trim().split(/\s+/).filter(Boolean);
   },
-  string: (value, _call, environment) => displayValue(value, environment.media),
-  sum: (value, call, environment) =>
-    list(value).reduce<number>(
-      (total, item) => total + Number(attributePath(environment, item, call.kwargs.attribute)),
-      Number(call.kwargs.start ?? 0),
-    ),
+  string: (value, _call, environment) => stringValue(value, environment.media),
+  sum: (value, call, environment) => {
+    const items = list(value).map((item) => attributePath(environment, item, call.kwargs.attribute));
+    const start = call.kwargs.start ?? 0;
+    const total = items.reduce<number>((sum, item) => sum + Number(item), Number(start));
+    // BAML's sum is an int when every item is integral (even `1.0`), a float otherwise.
+    const integral = [start, ...items].every(
+      (item) => isNumeric(item) && Number.isInteger(toNumber(item as Numeric)),
+    );
+    return integral ? total : float(total);
+  },
   title: (value) =>
-    displayValue(value, () => "")
+    stringValue(value, () => "")
       .toLowerCase()
       .replace(
         /(^|[^\p{L}\d])(\p{Ll})/gu,
         (_, before: string, letter: string) => before + letter.toUpperCase(),
       ),
-  tojson: (value, call) => toJson(value, argument(call, 0, "indent")),
+  tojson: (value, call) => {
+    const indent = argument(call, 0, "indent");
+    return toJsonText(value, isNumeric(indent) ? toNumber(indent) : undefined);
+  },
   trim: (value, call) => {
-    const text = displayValue(value, () => "");
+    const text = stringValue(value, () => "");
     const chars = call.args[0];
     if (typeof chars !== "string") return text.trim();
     let start = 0;
@@ -259,9 +264,9 @@ export const FILTERS: Record<string, Filter> = {
     for (const item of list(value)) if (!seen.some((other) => other === item)) seen.push(item);
     return seen;
   },
-  upper: (value) => displayValue(value, () => "").toUpperCase(),
+  upper: (value) => stringValue(value, () => "").toUpperCase(),
   wordcount: (value) =>
-    displayValue(value, () => "")
+    stringValue(value, () => "")
       .split(/\s+/)
       .filter(Boolean).length,
 };

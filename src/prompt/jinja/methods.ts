@@ -1,5 +1,6 @@
 import { JinjaError } from "./jinja-error.js";
-import { type CallArguments, Callable, ClassInstance, displayValue, isMap, valuesEqual } from "./values.js";
+import { isNumeric, toNumber } from "./numbers.js";
+import { type CallArguments, Callable, ClassInstance, isMap, stringValue, valuesEqual } from "./values.js";
 
 /**
  * Python-compatible methods on strings, lists and maps (Minijinja's `pycompat`, which BAML enables):
@@ -60,7 +61,7 @@ const STRING_METHODS: Record<string, Method<string>> = {
   startswith: (text, call) => text.startsWith(stringArgument(call, 0) ?? ""),
   endswith: (text, call) => text.endsWith(stringArgument(call, 0) ?? ""),
   replace: (text, call) => {
-    const count = typeof call.args[2] === "number" ? call.args[2] : -1;
+    const count = isNumeric(call.args[2]) ? toNumber(call.args[2]) : -1;
     let result = text;
     let remaining = count;
     const from = stringArgument(call, 0) ?? "";
@@ -77,7 +78,7 @@ const STRING_METHODS: Record<string, Method<string>> = {
   },
   split: (text, call) => {
     const separator = stringArgument(call, 0);
-    const limit = typeof call.args[1] === "number" ? call.args[1] : -1;
+    const limit = isNumeric(call.args[1]) ? toNumber(call.args[1]) : -1;
     const parts = separator === undefined ? text.trim().split(/\s+/).filter(Boolean) : text.split(separator);
     if (limit < 0 || parts.length <= limit + 1) return parts;
     return [...parts.slice(0, limit), parts.slice(limit).join(separator ?? " ")];
@@ -92,7 +93,7 @@ const STRING_METHODS: Record<string, Method<string>> = {
   join: (text, call) => {
     const items = call.args[0];
     if (!Array.isArray(items)) throw new JinjaError("type_error", "join() expects a list.", undefined);
-    return items.map((item) => displayValue(item, noMedia)).join(text);
+    return items.map((item) => stringValue(item, noMedia)).join(text);
   },
   isdigit: (text) => /^\d+$/.test(text),
   isalpha: (text) => /^\p{L}+$/u.test(text),
@@ -100,13 +101,13 @@ const STRING_METHODS: Record<string, Method<string>> = {
   isupper: (text) => /\p{Lu}/u.test(text) && text === text.toUpperCase(),
   islower: (text) => /\p{Ll}/u.test(text) && text === text.toLowerCase(),
   isspace: (text) => /^\s+$/.test(text),
-  zfill: (text, call) => text.padStart(typeof call.args[0] === "number" ? call.args[0] : 0, "0"),
+  zfill: (text, call) => text.padStart(isNumeric(call.args[0]) ? toNumber(call.args[0]) : 0, "0"),
   format: (text, call) => {
     let automatic = 0;
     return text.replace(/\{(\w*)\}/g, (_, key: string) => {
       const value =
         key === "" ? call.args[automatic++] : /^\d+$/.test(key) ? call.args[Number(key)] : call.kwargs[key];
-      return displayValue(value, noMedia);
+      return stringValue(value, noMedia);
     });
   },
 };

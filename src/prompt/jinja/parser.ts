@@ -1,6 +1,7 @@
 import type { Expression, Statement } from "./ast.js";
 import { JinjaError } from "./jinja-error.js";
 import { type Token, tokenize } from "./lexer.js";
+import { float } from "./numbers.js";
 
 /**
  * Recursive-descent parser for the Jinja subset BAML prompts use: `if`/`elif`/`else`, `for … in … [if …]`
@@ -473,8 +474,9 @@ class Parser {
         return { kind: "literal", value, offset };
       }
       case "integer":
-      case "float":
         return { kind: "literal", value: Number(token.value), offset };
+      case "float":
+        return { kind: "literal", value: float(Number(token.value)), offset };
       case "name":
         if (token.value === "true" || token.value === "True") return { kind: "literal", value: true, offset };
         if (token.value === "false" || token.value === "False")

@@ -94,6 +94,28 @@ describe("expressions", () => {
   });
 });
 
+describe("numbers and none, printed as BAML 0.226.2 prints them", () => {
+  it("keeps floats apart from ints", () => {
+    expect(
+      render(
+        "{{ 1.0 }} {{ 4 / 2 }} {{ 7 / 2 }} {{ 1 + 2 }} {{ 1.5 * 2 }} {{ 3.7 | round }} {{ 10 | float }} {{ -(2.0) }}",
+      ),
+    ).toBe("1.0 2.0 3.5 3 3.0 4.0 10.0 -2.0");
+  });
+  it("sums to an int when every item is integral", () => {
+    expect(render("{{ [1.0, 2] | sum }} {{ [1.5, 2.5] | sum }}")).toBe("3 4.0");
+  });
+  it("prints none as null at the top level and as none inside plain lists, maps and strings", () => {
+    expect(render("{{ none }} {{ [none] }} {{ {'a': none} }} {{ 'x' ~ none }} {{ none | string }}")).toBe(
+      'null [none] {"a": none} xnone none',
+    );
+  });
+  it("tojson keeps the .0 of floats and prints BAML enum values as {}", () => {
+    const status = new EnumValue("Status", "ACTIVE", undefined);
+    expect(render("{{ [2.0, s] | tojson }}", { s: status })).toBe("[2.0,{}]");
+  });
+});
+
 describe("statements", () => {
   it("loops with loop variables, filters and else", () => {
     expect(

@@ -1,5 +1,6 @@
 import { isMediaValue } from "../../util/index.js";
 import { JinjaError } from "./jinja-error.js";
+import { isFloat, isNumeric, toNumber } from "./numbers.js";
 import { Callable, ClassInstance, compareValues, EnumValue, isMap, valuesEqual } from "./values.js";
 
 /** Jinja tests (`x is defined`, `n is divisibleby(3)`), Minijinja's set. */
@@ -11,19 +12,21 @@ export const TESTS: Record<string, (value: unknown, args: unknown[]) => boolean>
   false: (value) => value === false,
   boolean: (value) => typeof value === "boolean",
   string: (value) => typeof value === "string" || value instanceof EnumValue,
-  number: (value) => typeof value === "number",
-  integer: (value) => typeof value === "number" && Number.isInteger(value),
-  float: (value) => typeof value === "number" && !Number.isInteger(value),
+  number: (value) => isNumeric(value),
+  integer: (value) => isNumeric(value) && !isFloat(value),
+  float: (value) => isFloat(value),
   mapping: (value) => isMap(value) || value instanceof ClassInstance,
   sequence: (value) => Array.isArray(value) || typeof value === "string",
   iterable: (value) =>
     Array.isArray(value) || typeof value === "string" || isMap(value) || value instanceof ClassInstance,
   callable: (value) => value instanceof Callable,
   media: (value) => isMediaValue(value),
-  odd: (value) => typeof value === "number" && Math.abs(value % 2) === 1,
-  even: (value) => typeof value === "number" && value % 2 === 0,
-  divisibleby: (value, args) =>
-    typeof value === "number" && typeof args[0] === "number" && value % args[0] === 0,
+  odd: (value) => isNumeric(value) && Math.abs(toNumber(value) % 2) === 1,
+  even: (value) => isNumeric(value) && toNumber(value) % 2 === 0,
+  divisibleby: (value, args) => {
+    const divisor = args[0];
+    return isNumeric(value) && isNumeric(divisor) && toNumber(value) % toNumber(divisor) === 0;
+  },
   eq: (value, args) => valuesEqual(value, args[0]),
   equalto: (value, args) => valuesEqual(value, args[0]),
   "==": (value, args) => valuesEqual(value, args[0]),
