@@ -4,7 +4,6 @@
  * (ClientRegistry) and types (TypeBuilder) per call. Browser-safe: `fetch`, env, clock, sleep and logger
  * are injected. Never imports the compiler.
  */
-export type { HttpRequest } from "../llm/index.js";
 export type { CallOptions, ParseRecovery, SchemaExtension } from "./call-options.js";
 export type { Clock } from "./call-recorder.js";
 export { ClassBuilder, ClassPropertyBuilder } from "./class-builder.js";
@@ -29,6 +28,7 @@ export {
 } from "./errors.js";
 export type { Sleep } from "./execute-plan.js";
 export { FieldType } from "./field-type.js";
+export type { HttpBody, HttpRequest } from "./http-request.js";
 export { Audio, Image, Pdf, Video } from "./media.js";
 export type { Environment } from "./resolve-options.js";
 export type { RuntimeLogger, RuntimeOptions } from "./sapling-runtime.js";

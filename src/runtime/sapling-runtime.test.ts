@@ -488,6 +488,9 @@ describe("SaplingRuntime modular API", () => {
     expect(request.url).toBe(`${server.baseUrls.openai}/chat/completions`);
     expect(request.headers.authorization).toBe(`Bearer ${KEY}`);
     expect(request.body).toMatchObject({ model: "other-model", stream: true });
+    expect(request.body.json()).toMatchObject({ model: "other-model", stream: true });
+    expect(JSON.parse(request.body.text())).toEqual(JSON.parse(JSON.stringify(request.body)));
+    expect(Object.keys(request.body)).not.toContain("json");
     expect(server.requests).toHaveLength(0);
   });
 

@@ -1,5 +1,5 @@
 import { type Ir, IrIndex, type LlmFunction, loadIr } from "../ir/index.js";
-import { createLanguageModel, type HttpRequest } from "../llm/index.js";
+import { createLanguageModel } from "../llm/index.js";
 import { CallDeadline } from "./call-deadline.js";
 import type { CallOptions, ParseRecovery } from "./call-options.js";
 import { CallRecorder, type Clock } from "./call-recorder.js";
@@ -8,6 +8,7 @@ import { createFunctionPipeline } from "./create-function-pipeline.js";
 import { BamlInvalidArgumentError } from "./errors.js";
 import { defaultSleep, executePlan, type Sleep } from "./execute-plan.js";
 import type { FunctionPipeline } from "./function-pipeline.js";
+import { type HttpRequest, toHttpRequest } from "./http-request.js";
 import {
   createRoundRobinPicker,
   type PlannedAttempt,
@@ -133,7 +134,7 @@ export class SaplingRuntime {
       env: prepared.env,
     });
     const messages = prepared.pipeline.render({ name: client.name, provider: client.provider });
-    return model.buildRequest(messages, { stream: request.stream });
+    return toHttpRequest(await model.buildRequest(messages, { stream: request.stream }));
   }
 
   /** Parses a complete answer into the function's return type (`b.parse.Fn`); synchronous. */
