@@ -37,6 +37,10 @@ export interface RenderPromptContext {
   outputFormatOptions?: OutputFormatOptions;
 }
 
+/** Parsed templates by their raw text: a function's prompt is parsed once, not on every call. */
+const parsedTemplates = new Map<string, { prepared: PreparedTemplate; statements: Statement[] }>();
+const PARSED_TEMPLATE_LIMIT = 500;
+
 interface CompiledTemplate {
   prepared: PreparedTemplate;
   statements: Statement[];
@@ -72,10 +76,15 @@ export function renderPrompt(
     raw: string,
     source: SourceLocation | undefined,
   ): CompiledTemplate => {
-    const prepared = prepareTemplate(raw);
+    const cached = parsedTemplates.get(raw);
+    const prepared = cached?.prepared ?? prepareTemplate(raw);
     const compiled: CompiledTemplate = { prepared, statements: [], ...(source ? { source } : {}) };
     templates.set(name, compiled);
-    compiled.statements = parseTemplate(prepared.text);
+    compiled.statements = cached?.statements ?? parseTemplate(prepared.text);
+    if (!cached) {
+      if (parsedTemplates.size >= PARSED_TEMPLATE_LIMIT) parsedTemplates.clear();
+      parsedTemplates.set(raw, { prepared, statements: compiled.statements });
+    }
     return compiled;
   };
 
