@@ -18,8 +18,20 @@ import { speedSection } from "./compare/speed-section.js";
 import { reparseEveryPrefix } from "./compare/stream-strategy.js";
 import { streamingSection } from "./compare/streaming-section.js";
 import { tokensSection } from "./compare/tokens-section.js";
+import { zodSchemaFor } from "./compare/zod-schemas.js";
 import { sizeSeriesVariants } from "./corpus/answer-variants.js";
+import type { CorpusCase } from "./corpus/corpus-case.js";
 import { loadCorpus } from "./corpus/corpus-files.js";
+
+/** A corpus expectation that does not fit its schema would make every parser look wrong: stop the bench. */
+function assertExpectationsFitSchemas(cases: readonly CorpusCase[]): void {
+  for (const corpusCase of cases) {
+    if (!("value" in corpusCase.expected)) continue;
+    const result = zodSchemaFor(corpusCase.schema).safeParse(corpusCase.expected.value);
+    if (!result.success)
+      throw new Error(`corpus case ${corpusCase.id}: expected value does not fit: ${result.error.message}`);
+  }
+}
 
 const progress = (message: string): void => {
   process.stderr.write(`bench: compare: ${message}\n`);
@@ -33,6 +45,7 @@ export async function benchCompare(): Promise<string> {
       corpusCase.schema !== "ticket" &&
       (sizeSeriesVariants as readonly string[]).includes(corpusCase.variant),
   );
+  assertExpectationsFitSchemas(committed);
   const project = loadSaplingProject();
   const sapling = createSaplingParser(project);
   const baml = await createBamlParser();

@@ -77,13 +77,9 @@ export function buildCorpus(sizes: readonly CorpusSize[] = ["0.5k", "2k", "20k",
   }
   if (sizes.includes("0.5k")) {
     for (const draft of ticketCases(randomFor("ticket"))) {
-      cases.push({
-        ...draft,
-        id: `ticket-${draft.variant}-0.5k`,
-        ...ticketSchema,
-        schema: "ticket",
-        size: "0.5k",
-      });
+      const { functionName, typeExpression } = ticketSchema;
+      const id = `ticket-${draft.variant}-0.5k`;
+      cases.push({ ...draft, id, schema: "ticket", functionName, typeExpression, size: "0.5k" });
     }
   }
   return cases;
