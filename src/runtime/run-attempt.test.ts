@@ -126,6 +126,7 @@ async function run(
     signal?: AbortSignal;
     collector?: Collector;
     env?: Record<string, string>;
+    pipeline?: FunctionPipeline;
   } = {},
 ) {
   const collector = options.collector ?? new Collector();
@@ -147,7 +148,7 @@ async function run(
       runAttempt(
         attempt.client,
         {
-          pipeline: numberPipeline,
+          pipeline: options.pipeline ?? numberPipeline,
           env: options.env ?? { TEST_KEY: SECRET },
           fetch: globalThis.fetch,
           recorder,
@@ -277,5 +278,22 @@ describe("runAttempt over the mock LLM server", () => {
     expect(reasked.map((message) => message.role)).toEqual(["user", "assistant", "user"]);
     expect(JSON.stringify(reasked[2]?.content)).toContain("expected a number");
     expect(lenient.log.calls.map((call) => call.selected)).toEqual([false, true]);
+  });
+
+  it("does not retry a failure of the partial parser as if the client had failed", async () => {
+    server.script(answer("123", { chunkSize: 1 }));
+    const bug = new TypeError("partial parser exploded");
+    const broken: FunctionPipeline = {
+      ...numberPipeline,
+      createPartialParser: () => ({
+        push: () => {
+          throw bug;
+        },
+      }),
+    };
+    const { error, log } = await run("Flaky", { streaming: true, pipeline: broken });
+    expect(error).toBe(bug);
+    expect(server.requests).toHaveLength(1);
+    expect(log.calls.map((call) => call.error)).toEqual(["partial parser exploded"]);
   });
 });

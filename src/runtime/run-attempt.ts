@@ -142,6 +142,8 @@ async function ask(
 ): Promise<Answer> {
   const { recorder } = context;
   const signal = context.signal ? { signal: context.signal } : {};
+  // A failure of the partial parser is a bug, not the client's: it must not be retried as one.
+  let parserFailure: { error: unknown } | undefined;
   try {
     if (!streaming) {
       const result: GenerateResult = await model.generate(messages, signal);
@@ -176,7 +178,13 @@ async function ask(
           recorder.firstToken(call);
           buffer += event.text;
           call.rawText = buffer;
-          const partial = parser.push(event.text);
+          let partial: unknown;
+          try {
+            partial = parser.push(event.text);
+          } catch (error) {
+            parserFailure = { error };
+            throw error;
+          }
           // `null` means nothing usable has been written yet (prose before the JSON): not worth a partial.
           if (partial !== undefined && partial !== null) context.onPartial?.(partial);
           break;
@@ -192,6 +200,10 @@ async function ask(
     recorder.endAttempt(call, { usage });
     return { text: buffer, rawFinishReason, call };
   } catch (error) {
+    if (parserFailure && error === parserFailure.error) {
+      recorder.endAttempt(call, { error: error instanceof Error ? error.message : String(error) });
+      throw error;
+    }
     const mapped = mapLlmError(error, client.name, client.provider, secrets);
     if (BamlClientHttpError.isInstance(mapped)) {
       call.httpResponse = { status: mapped.statusCode, headers: {}, body: mapped.body };

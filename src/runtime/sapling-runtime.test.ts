@@ -229,11 +229,18 @@ describe("SaplingRuntime.call", () => {
     expect(JSON.stringify(collector.logs)).not.toContain(KEY);
   });
 
-  it("lists every attempt when no client is healthy, without the API key", async () => {
+  it("lists every attempt when no client is healthy, without the API key (errors and logs)", async () => {
     server.script(serverError(), serverError(), serverError(401, `Invalid key ${KEY}`));
-    const error = await runtime()
-      .call("ExtractPerson", { text: "x" })
-      .catch((caught: unknown) => caught);
+    const lines: string[] = [];
+    const logged = SaplingRuntime.fromIr(ir, {
+      env: { MOCK_KEY: KEY, MOCK_URL: server.baseUrls.openai },
+      sleep: async () => {},
+      logger: (level, message) => lines.push(`${level} ${message}`),
+    });
+    const error = await logged.call("ExtractPerson", { text: "x" }).catch((caught: unknown) => caught);
+    expect(lines).toHaveLength(4);
+    expect(lines[3]).toMatch(/^warn ExtractPerson: client Mock failed \(CLIENT_HTTP_ERROR\): .*HTTP 401/);
+    expect(lines.join("\n")).not.toContain(KEY);
     expect(BamlAllClientsFailedError.isInstance(error)).toBe(true);
     const failed = error as BamlAllClientsFailedError;
     expect(failed.attempts.map((attempt) => attempt.clientName)).toEqual([
