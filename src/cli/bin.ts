@@ -19,6 +19,7 @@ main(process.argv.slice(2), {
   stderr: (text) => process.stderr.write(text),
   readStdin,
   interrupted,
+  isTTY: process.stdout.isTTY === true,
 }).then(
   (code) => {
     process.exitCode = code;

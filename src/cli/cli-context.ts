@@ -8,6 +8,8 @@ export interface CliContext {
   readStdin: () => Promise<string>;
   /** Resolves when the user interrupts (Ctrl-C); long-running commands (serve, watch) stop on it. */
   interrupted: Promise<void>;
+  /** Whether stdout is a terminal (live progress displays rewrite lines only then; absent means no). */
+  isTTY?: boolean;
 }
 
 export interface Command {
@@ -56,6 +58,7 @@ export function captureContext(overrides: Partial<CliContext> & { stdin?: string
     },
     readStdin: overrides.readStdin ?? (async () => overrides.stdin ?? ""),
     interrupted: overrides.interrupted ?? new Promise<void>(() => {}),
+    ...(overrides.isTTY !== undefined ? { isTTY: overrides.isTTY } : {}),
     output: () => ({ stdout, stderr }),
   };
 }

@@ -5,6 +5,7 @@ import { generateCommand } from "./commands/generate.js";
 import { initCommand } from "./commands/init.js";
 import { renderCommand } from "./commands/render.js";
 import { serveCommand } from "./commands/serve.js";
+import { testCommand } from "./commands/test.js";
 
 /** Every `sapling` command, in the order `--help` lists them. */
 export const commands: Command[] = [
@@ -13,5 +14,6 @@ export const commands: Command[] = [
   checkCommand,
   callCommand,
   renderCommand,
+  testCommand,
   serveCommand,
 ];
