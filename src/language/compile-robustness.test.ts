@@ -9,6 +9,7 @@ import { describe, expect, it } from "vitest";
 import { renderDiagnostics } from "../diagnostics/index.js";
 import { emptyIr } from "../ir/index.js";
 import { compile } from "./compile.js";
+import { formatBaml } from "./format-baml.js";
 import { parseTypeExpression } from "./parse-type-expression.js";
 
 const fixturesRoot = join(import.meta.dirname, "../../test/fixtures/language");
@@ -136,6 +137,31 @@ describe("front-end robustness", () => {
     );
   });
 
+  it("formats mutated valid projects idempotently, without changing what they compile to", () => {
+    const meaning = (text: string): string =>
+      JSON.stringify(compile({ "input.baml": text }), (key, value) =>
+        key === "source" || key === "promptSource" || key === "span" || key === "notes" ? undefined : value,
+      );
+    fc.assert(
+      fc.property(
+        fc.constantFrom(...validFixtures),
+        fc.array(mutation, { minLength: 1, maxLength: 3 }),
+        (text, edits) => {
+          const mutated = mutate(text, edits);
+          const formatted = formatBaml(mutated);
+          expect(formatBaml(formatted)).toBe(formatted);
+          const codes = (source: string) =>
+            compile({ "input.baml": source }).diagnostics.map((item) => item.code);
+          if (formatted !== mutated) {
+            expect(codes(formatted)).toEqual(codes(mutated));
+            if (codes(mutated).length === 0) expect(meaning(formatted)).toBe(meaning(mutated));
+          }
+        },
+      ),
+      { numRuns: 400 },
+    );
+  });
+
   it("parses standalone type expressions without throwing", () => {
     fc.assert(
       fc.property(tokenSoup, (text) => {
@@ -153,6 +179,8 @@ describe("front-end robustness", () => {
     ["deep arrays", `client<llm> C {\n  options { a ${"[".repeat(5000)} }\n}\n`],
     ["unclosed everything", 'class A { a ( map < string , [ @check( {{ "#'],
     ["only openers", "{".repeat(10000)],
+    // Once looped forever: an empty unquoted value rewound the scanner onto the same token.
+    ["a stray parenthesis in a list", "client<llm> C {\n  options {\n    a [b)\n  }\n}\n"],
     ["a very long line", `class A { ${"a int ".repeat(20000)} }`],
   ])("survives %s", (_name, text) => {
     assertWellFormed(text);

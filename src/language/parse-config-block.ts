@@ -41,7 +41,7 @@ export function parseConfigBlock(
       stream.reportUnexpected("a key");
       stream.skipLine();
     }
-    if (stream.progress === before) stream.advance();
+    if (stream.progress === before) stream.skipToken();
   }
   block.span = stream.span(start);
   return block;
@@ -111,7 +111,7 @@ function parseUnquoted(stream: TokenStream): ConfigValue {
   if (value.length === 0) {
     // Only a delimiter the scanner stops at (`)` or `"` mid-token): report it and move past it.
     stream.reportUnexpected("a value");
-    stream.advance();
+    stream.skipToken();
     return { kind: "error", span: { start, end: stream.previousEnd } };
   }
   stream.resumeAt(end, end);
@@ -155,7 +155,7 @@ function parseArray(stream: TokenStream): ConfigValue {
     }
     if (stream.at(",")) stream.advance();
     else items.push(parseConfigValue(stream));
-    if (stream.progress === before) stream.advance();
+    if (stream.progress === before) stream.skipToken();
   }
   stream.depth--;
   return { kind: "array", items, span: stream.span(start) };

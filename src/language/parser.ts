@@ -51,7 +51,7 @@ export function parseSource(text: string, path: string): { file: SourceFile; dia
     const declaration = parseDeclaration(stream);
     if (declaration) declarations.push(declaration);
     else recoverToDeclaration(stream);
-    if (stream.progress === before) stream.advance();
+    if (stream.progress === before) stream.skipToken();
   }
   return { file: { path, text, declarations, comments: stream.comments }, diagnostics: stream.diagnostics };
 }
@@ -215,7 +215,7 @@ function parseTypeBlock(
       stream.reportUnexpected(isClass ? "a field name" : "an enum value");
       stream.skipLine();
     }
-    if (stream.progress === before) stream.advance();
+    if (stream.progress === before) stream.skipToken();
   }
   const span = stream.span(start.start);
   if (isClass) return withDocs({ kind: "class" as const, name, dynamic, fields, attributes, span }, start);
@@ -271,7 +271,7 @@ function parseParameters(stream: TokenStream): ParameterDecl[] {
       stream.reportUnexpected("a parameter name");
       while (!stream.at(",") && !stream.at(")") && !stream.at("eof") && !stream.at("{")) stream.advance();
     }
-    if (stream.progress === before) stream.advance();
+    if (stream.progress === before) stream.skipToken();
   }
   return params;
 }
@@ -364,7 +364,7 @@ function parseTypeBuilder(stream: TokenStream): TypeBuilderBlock {
       stream.skipLine();
     }
     if (declaration) declarations.push(declaration);
-    if (stream.progress === before) stream.advance();
+    if (stream.progress === before) stream.skipToken();
   }
   return {
     declarations,

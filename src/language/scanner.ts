@@ -76,7 +76,8 @@ export class Scanner {
 
   /**
    * Read an unquoted configuration value starting at `start`: everything up to the end of the line, a
-   * comment, or a delimiter (`,` `}` `]` `{` `[`), trimmed. Returns the value and where it ends.
+   * comment, or a delimiter (`,` `}` `]` `{` `[`), trimmed. Returns the value and where it ends; the
+   * caller resumes scanning there.
    */
   scanUnquoted(start: number): { value: string; end: number } {
     let index = start;
@@ -108,7 +109,6 @@ export class Scanner {
     }
     let end = index;
     while (end > start && isSpace(text.charCodeAt(end - 1))) end--;
-    this.offset = end;
     return { value: text.slice(start, end), end };
   }
 

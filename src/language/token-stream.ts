@@ -18,8 +18,6 @@ export class TokenStream {
   current: Token;
   /** End offset of the last consumed token, for node spans. */
   previousEnd = 0;
-  /** Incremented on every consumption, so loops can detect when an iteration made no progress. */
-  progress = 0;
   /** Nesting of parenthesized types and configuration values; bounded so deep input cannot overflow. */
   depth = 0;
   private readonly reported = new Set<string>();
@@ -37,10 +35,25 @@ export class TokenStream {
     const token = this.current;
     if (token.kind !== "eof") {
       this.previousEnd = token.end;
-      this.progress++;
       this.current = this.scanner.next();
     }
     return token;
+  }
+
+  /**
+   * The offset of the current token. Parsing loops compare it before and after an iteration: the scanner
+   * only moves forward, so an unchanged value means the iteration consumed nothing, and the loop calls
+   * `skipToken` — which always moves forward — so no input can make the parser spin.
+   */
+  get progress(): number {
+    return this.current.start;
+  }
+
+  /** Move past the current token without interpreting it (loop guard; the caller has reported why). */
+  skipToken(): void {
+    if (this.current.kind === "eof") return;
+    const end = Math.max(this.current.end, this.current.start + 1);
+    this.resumeAt(end, end);
   }
 
   at(kind: TokenKind, value?: string): boolean {
@@ -61,8 +74,8 @@ export class TokenStream {
   /** Continue scanning from `offset` (after the parser read a span itself, e.g. an unquoted value). */
   resumeAt(offset: number, consumedEnd: number): void {
     this.previousEnd = consumedEnd;
-    this.progress++;
-    this.scanner.offset = offset;
+    // Never move backwards past the current token: that is what guarantees termination.
+    this.scanner.offset = Math.max(offset, this.current.start + 1);
     this.current = this.scanner.next();
   }
 
