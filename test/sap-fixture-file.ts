@@ -174,7 +174,11 @@ export function writeCaseFile(file: SapCaseFile): string {
     if (entry.valueFile !== undefined) lines.push(`value-file: ${entry.valueFile}`);
     if (entry.flags !== undefined)
       lines.push(`flags: ${entry.flags.length > 0 ? entry.flags.join("; ") : "none"}`);
-    if (entry.rawFile !== undefined) return [...lines, `raw-file: ${entry.rawFile}`].join("\n");
+    if (entry.rawFile !== undefined) {
+      lines.push(`raw-file: ${entry.rawFile}`);
+      if (valueBlock !== undefined) lines.push("--- value", valueBlock);
+      return lines.join("\n");
+    }
     const multiline = entry.raw.includes("\n");
     const rawNeedsJson =
       entry.raw === "" ||

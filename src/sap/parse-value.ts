@@ -4,12 +4,13 @@ import {
   addFlag,
   type CheckResult,
   type CoerceIssue,
+  type CoerceResult,
   type CoerceSuccess,
   describeNode,
   pathDepth,
 } from "./coerce/coerce-result.js";
 import { coercers } from "./coerce/coercer-table.js";
-import { createCoerceContext } from "./coerce/create-coerce-context.js";
+import { createCoerceContext, TooDeep } from "./coerce/create-coerce-context.js";
 import type { Flag } from "./flags.js";
 import { type Candidate, extractCandidates, ORIGIN_RANK } from "./lenient/extract-candidates.js";
 import { stringNode } from "./lenient/jsonish-node.js";
@@ -73,7 +74,14 @@ export function parseValue(
     if (candidate.origin === "text" && (plainText === "never" || (plainText === "fallback" && parsedAny)))
       continue;
     context.active.clear();
-    const coerced = context.coerce(type, candidate.node, "$");
+    let coerced: CoerceResult;
+    try {
+      coerced = context.coerce(type, candidate.node, "$");
+    } catch (error) {
+      if (!(error instanceof TooDeep)) throw error;
+      context.depth = 0;
+      coerced = error.failure;
+    }
     if (!coerced.ok) {
       failures.push({ issue: coerced.issue, candidate });
       continue;

@@ -52,7 +52,7 @@ export const classCoercer: KindCoercer<ClassRefType> = {
     }
     context.active.set(node, [...active, type.name]);
     try {
-      const result = coerceClass(declaration, node, path, context);
+      const result = coerceClass(type, declaration, node, path, context);
       if (!result.ok || declaration.constraints.length === 0) return result;
       return applyConstraints(declaration.constraints, result, path, context, `class ${type.name}`);
     } finally {
@@ -61,10 +61,12 @@ export const classCoercer: KindCoercer<ClassRefType> = {
     }
   },
   plainText: () => "never",
+  fits: (_type, node) => node.kind === "object",
   describe: (type) => `class ${type.name}`,
 };
 
 function coerceClass(
+  type: ClassRefType,
   declaration: Class,
   node: JsonishNode,
   path: string,
@@ -92,7 +94,8 @@ function coerceClass(
   }
   if (soleField) return intoSoleField(soleField, node, path, context);
   if (node.kind === "array" && node.items.length === 1) {
-    const result = coerceClass(declaration, node.items[0]!, childPath(path, 0), context);
+    // Through the shared entry point, so the depth guard sees `[[[[…]]]]`.
+    const result = context.coerce(type, node.items[0]!, childPath(path, 0));
     return result.ok
       ? addFlag(result, "ListToSingle", path, "used the only item of a one-element list")
       : result;

@@ -45,6 +45,8 @@ export interface CoerceContext {
   plainText(type: Type): PlainTextUse;
   /** Printed type for messages: `int`, `enum Decision (STRONG_HIRE | HIRE)`. */
   describe(type: Type): string;
+  /** Whether the node has the type's natural JSON shape (unions try those options first). */
+  fits(type: Type, node: JsonishNode): boolean;
   /** Current nesting depth (guarded against runaway recursion). */
   depth: number;
   /** Classes being coerced per node: the recursion guard for single-field classes that wrap themselves. */
@@ -61,6 +63,8 @@ export interface KindCoercer<T extends Type> {
   /** Defaults to `primary`. */
   plainText?(type: T, context: CoerceContext): PlainTextUse;
   describe?(type: T, context: CoerceContext): string;
+  /** The node's JSON kind is this type's natural one (a repair-free reading is possible). Default false. */
+  fits?(type: T, node: JsonishNode, context: CoerceContext): boolean;
 }
 
 export type CoercerTable = { [K in Type["kind"]]: KindCoercer<Extract<Type, { kind: K }>> };

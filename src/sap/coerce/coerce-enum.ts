@@ -95,6 +95,7 @@ export const enumCoercer: KindCoercer<EnumRefType> = {
     return applyConstraints(declaration.constraints, result, path, context, context.describe(type));
   },
   isScalar: () => true,
+  fits: (_type, node) => node.kind === "string",
   describe(type, context) {
     const values = enumOptions(context.index.getEnum(type.name)).map((option) => option.names[0]!);
     const shown = values.length > 8 ? [...values.slice(0, 8), "…"] : values;
@@ -120,5 +121,9 @@ export const literalCoercer: KindCoercer<LiteralType> = {
     return failure("type-mismatch", path, context.describe(type), node);
   },
   isScalar: () => true,
+  fits: (type, node) =>
+    (typeof type.value === "string" && node.kind === "string") ||
+    (typeof type.value === "number" && node.kind === "number") ||
+    (typeof type.value === "boolean" && node.kind === "bool"),
   describe: (type) => `the literal ${JSON.stringify(type.value)}`,
 };

@@ -65,6 +65,7 @@ export const listCoercer: KindCoercer<ListType> = {
     }
   },
   missing: () => ({ value: [], reason: "empty" }),
+  fits: (_type, node) => node.kind === "array",
   plainText: (type, context) => (context.isScalar(type.item) ? "fallback" : "never"),
 };
 

@@ -62,5 +62,6 @@ export const mapCoercer: KindCoercer<MapType> = {
     return builder.build(value);
   },
   missing: () => ({ value: {}, reason: "empty" }),
+  fits: (_type, node) => node.kind === "object",
   plainText: () => "never",
 };

@@ -1,4 +1,5 @@
 import type { AliasRefType, MediaType, OptionalType, PrimitiveType, UnionType } from "../../ir/index.js";
+import type { JsonishNode } from "../lenient/jsonish-node.js";
 import { type KindCoercer, type PlainTextUse, widerPlainTextUse } from "./coerce-context.js";
 import { coerceByMatching } from "./coerce-enum.js";
 import { coerceFloat, coerceInt } from "./coerce-number.js";
@@ -21,7 +22,16 @@ const primitives: Record<PrimitiveType["name"], KindCoercer<PrimitiveType>["coer
   null: coerceNull,
 };
 
+const naturalNodeKind: Record<PrimitiveType["name"], JsonishNode["kind"]> = {
+  string: "string",
+  int: "number",
+  float: "number",
+  bool: "bool",
+  null: "null",
+};
+
 export const primitiveCoercer: KindCoercer<PrimitiveType> = {
+  fits: (type, node) => naturalNodeKind[type.name] === node.kind,
   coerce: (type, node, path, context) => primitives[type.name](type, node, path, context),
   missing: (type) => (type.name === "null" ? { value: null, reason: "optional" } : undefined),
   isScalar: () => true,
@@ -44,6 +54,7 @@ export const optionalCoercer: KindCoercer<OptionalType> = {
     );
   },
   delegates: true,
+  fits: (type, node, context) => node.kind === "null" || context.fits(type.inner, node),
   missing: () => ({ value: null, reason: "optional" }),
   isScalar: (type, context) => context.isScalar(type.inner),
   plainText: (type, context) => context.plainText(type.inner),
@@ -66,13 +77,21 @@ export const unionCoercer: KindCoercer<UnionType> = {
       const options = literals.map((value) => ({ value, names: [value], descriptions: [] }));
       return coerceByMatching(type, node, path, context, options);
     }
+    // Options whose natural shape matches the node go first, so a perfect fit ends the search early;
+    // the result is the same as trying every option: lowest score, ties to the earlier option.
     let best: CoerceSuccess | undefined;
+    let bestIndex = -1;
     let deepest: CoerceResult | undefined;
-    for (const option of type.options) {
+    const order = type.options.map((option, index) => ({ option, index, fits: context.fits(option, node) }));
+    order.sort((left, right) => Number(right.fits) - Number(left.fits) || left.index - right.index);
+    for (const { option, index } of order) {
       const result = context.coerce(option, node, path);
       if (result.ok) {
-        if (!best || result.score < best.score) best = result;
-        if (result.score === 0) break;
+        if (!best || result.score < best.score || (result.score === best.score && index < bestIndex)) {
+          best = result;
+          bestIndex = index;
+        }
+        if (best.score === 0 && order[0]!.fits) break;
       } else if (!deepest || (!deepest.ok && pathDepth(result.issue.path) > pathDepth(deepest.issue.path))) {
         deepest = result;
       }
@@ -82,6 +101,7 @@ export const unionCoercer: KindCoercer<UnionType> = {
     return failure("type-mismatch", path, context.describe(type), node);
   },
   delegates: true,
+  fits: (type, node, context) => type.options.some((option) => context.fits(option, node)),
   missing: (type, context) => {
     for (const option of type.options) {
       const fallback = context.missing(option);
@@ -115,6 +135,8 @@ function throughAlias<T>(name: string, otherwise: T, run: () => T): T {
 export const aliasCoercer: KindCoercer<AliasRefType> = {
   coerce: (type, node, path, context) => context.coerce(context.index.getAlias(type.name).type, node, path),
   delegates: true,
+  fits: (type, node, context) =>
+    throughAlias(type.name, false, () => context.fits(context.index.getAlias(type.name).type, node)),
   missing: (type, context) =>
     throughAlias(type.name, undefined, () => context.missing(context.index.getAlias(type.name).type)),
   isScalar: (type, context) =>

@@ -3,13 +3,20 @@ import type { JsonishNode } from "../lenient/jsonish-node.js";
 import { SapConfigurationError } from "../sap-parse-error.js";
 import { applyConstraints } from "./apply-constraints.js";
 import type { CoerceContext, CoercerTable, ConstraintEvaluator, KindCoercer } from "./coerce-context.js";
-import { addFlag, type CoerceResult, failure } from "./coerce-result.js";
+import { addFlag, type CoerceFailure, type CoerceResult, failure } from "./coerce-result.js";
 
 /**
  * How deep values are followed. Far beyond any real schema; it turns a pathological answer (100,000
  * nested lists for a recursive alias) into a parse error instead of a stack overflow.
  */
 export const MAX_DEPTH = 500;
+
+/** Thrown (and caught per candidate by `parseValue`) when a value nests deeper than `MAX_DEPTH`. */
+export class TooDeep extends Error {
+  constructor(readonly failure: CoerceFailure) {
+    super(failure.issue.detail);
+  }
+}
 
 export interface CoerceOptions {
   partial?: boolean;
@@ -32,13 +39,10 @@ export function createCoerceContext(
     coerce(type: Type, node: JsonishNode, path: string): CoerceResult {
       const coercer = entry(type);
       if (context.depth >= MAX_DEPTH) {
-        return failure(
-          "too-deep",
-          path,
-          context.describe(type),
-          node,
-          `Nesting deeper than ${MAX_DEPTH} levels.`,
-        );
+        // Abandon the whole reading at once: retrying other union options on the way back up would
+        // turn a pathological answer into quadratic work.
+        const detail = `Nesting deeper than ${MAX_DEPTH} levels.`;
+        throw new TooDeep(failure("too-deep", path, context.describe(type), node, detail));
       }
       context.depth++;
       let result: CoerceResult;
@@ -60,6 +64,7 @@ export function createCoerceContext(
     isScalar: (type) => withKnownNames(() => entry(type).isScalar?.(type, context) ?? false),
     plainText: (type) => withKnownNames(() => entry(type).plainText?.(type, context) ?? "primary"),
     describe: (type) => entry(type).describe?.(type, context) ?? typeToString(type),
+    fits: (type, node) => withKnownNames(() => entry(type).fits?.(type, node, context) ?? false),
   };
   return context;
 }
