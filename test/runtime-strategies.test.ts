@@ -79,11 +79,10 @@ function scriptStep(step: string, file: string): MockAnswer {
   throw new Error(`${file}: unknown script step "${step}"`);
 }
 
-let server: MockLlmServer;
+let server: MockLlmServer | undefined;
 let deadUrl: string;
 
 beforeAll(async () => {
-  server = await startMockLlmServer();
   const probe = createServer();
   await new Promise<void>((resolve) => probe.listen(0, "127.0.0.1", resolve));
   const address = probe.address();
@@ -91,8 +90,57 @@ beforeAll(async () => {
   deadUrl = `http://127.0.0.1:${typeof address === "object" && address ? address.port : 1}/v1`;
 });
 afterAll(async () => {
-  await server.close();
+  await server?.close();
 });
+
+function clientsOnly(attempts: string): string {
+  return attempts.replace(/:\w+/g, "");
+}
+
+async function runCase(
+  file: string,
+  testCase: Case,
+  mode: "call" | "stream",
+): Promise<{ attempts: string[]; waits: string; results: string[] }> {
+  const text = readFileSync(join(folder, file), "utf8");
+  const source = `${text}\nfunction Pick() -> int {\n  client ${testCase.call}\n  prompt #"\n    Pick a number.\n    {{ ctx.output_format }}\n  "#\n}\n`;
+  const { ir, diagnostics } = compile({ [file]: source });
+  if (!ir)
+    throw new Error(`${file} does not compile:\n${diagnostics.map((item) => item.message).join("\n")}`);
+  // A server per case: answers a failing case left unserved cannot leak into the next one.
+  await server?.close();
+  server = await startMockLlmServer();
+  server.script(...testCase.script);
+  const waits: number[] = [];
+  const runtime = SaplingRuntime.fromIr(ir, {
+    env: { MOCK_URL: server.baseUrls.openai, DEAD_URL: deadUrl },
+    sleep: async (ms) => {
+      waits.push(ms);
+    },
+  });
+  const attempts: string[] = [];
+  const results: string[] = [];
+  for (let call = 0; call < testCase.calls; call++) {
+    const collector = new Collector();
+    const options = { collector, parseRecovery: testCase.recovery };
+    const pending =
+      mode === "call"
+        ? runtime.call("Pick", {}, options)
+        : runtime.stream("Pick", {}, options).getFinalResponse();
+    results.push(
+      await pending.then(
+        (value) => JSON.stringify(value),
+        (error: unknown) => (BamlError.isInstance(error) ? `error ${error.code}` : `thrown ${String(error)}`),
+      ),
+    );
+    attempts.push(
+      (collector.last?.calls ?? [])
+        .map((attempt) => `${attempt.clientName}:${attempt.httpResponse?.status ?? "none"}`)
+        .join(", "),
+    );
+  }
+  return { attempts, waits: waits.join(", "), results };
+}
 
 describe("runtime strategies", () => {
   it("has cases", () => {
@@ -100,44 +148,21 @@ describe("runtime strategies", () => {
   });
 
   for (const file of files) {
-    it(file.replace(/\.baml$/, ""), async () => {
-      const text = readFileSync(join(folder, file), "utf8");
-      const testCase = readCase(text, file);
-      const source = `${text}\nfunction Pick() -> int {\n  client ${testCase.call}\n  prompt #"\n    Pick a number.\n    {{ ctx.output_format }}\n  "#\n}\n`;
-      const { ir, diagnostics } = compile({ [file]: source });
-      if (!ir)
-        throw new Error(`${file} does not compile:\n${diagnostics.map((item) => item.message).join("\n")}`);
-      server.requests.length = 0;
-      server.script(...testCase.script);
-      const waits: number[] = [];
-      const runtime = SaplingRuntime.fromIr(ir, {
-        env: { MOCK_URL: server.baseUrls.openai, DEAD_URL: deadUrl },
-        sleep: async (ms) => {
-          waits.push(ms);
-        },
+    for (const mode of ["call", "stream"] as const) {
+      it(`${file.replace(/\.baml$/, "")} (${mode})`, async () => {
+        const testCase = readCase(readFileSync(join(folder, file), "utf8"), file);
+        const observed = await runCase(file, testCase, mode);
+        // A stream records the status once headers arrive, so a fault after them shows 200 instead of
+        // `none`; which clients were tried, the waits and the results must not differ.
+        const shown = mode === "call" ? observed.attempts : observed.attempts.map(clientsOnly);
+        const expected = mode === "call" ? testCase.attempts : testCase.attempts.map(clientsOnly);
+        expect({ ...observed, attempts: shown }).toEqual({
+          attempts: expected,
+          waits: testCase.waits,
+          results: testCase.results,
+        });
+        expect(server?.pendingAnswers()).toBe(0);
       });
-      const attempts: string[] = [];
-      const results: string[] = [];
-      for (let call = 0; call < testCase.calls; call++) {
-        const collector = new Collector();
-        const outcome = await runtime.call("Pick", {}, { collector, parseRecovery: testCase.recovery }).then(
-          (value) => JSON.stringify(value),
-          (error: unknown) =>
-            BamlError.isInstance(error) ? `error ${error.code}` : `thrown ${String(error)}`,
-        );
-        results.push(outcome);
-        attempts.push(
-          (collector.last?.calls ?? [])
-            .map((attempt) => `${attempt.clientName}:${attempt.httpResponse?.status ?? "none"}`)
-            .join(", "),
-        );
-      }
-      expect({ attempts, waits: waits.join(", "), results }).toEqual({
-        attempts: testCase.attempts,
-        waits: testCase.waits,
-        results: testCase.results,
-      });
-      expect(server.pendingAnswers()).toBe(0);
-    });
+    }
   }
 });
