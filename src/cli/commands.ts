@@ -1,6 +1,7 @@
 import type { Command } from "./cli-context.js";
 import { callCommand } from "./commands/call.js";
 import { checkCommand } from "./commands/check.js";
+import { fmtCommand } from "./commands/fmt.js";
 import { generateCommand } from "./commands/generate.js";
 import { initCommand } from "./commands/init.js";
 import { renderCommand } from "./commands/render.js";
@@ -12,6 +13,7 @@ export const commands: Command[] = [
   initCommand,
   generateCommand,
   checkCommand,
+  fmtCommand,
   callCommand,
   renderCommand,
   testCommand,
