@@ -132,7 +132,8 @@ export async function speedSection(
       "calls under 0.2 ms are timed in batches), and only once when a single run takes longer than that. " +
       "Failed parses are timed too; *(n/12 parsed)* says how many answers gave a value at all. In partial mode a " +
       `size stops taking further answers once ${partialCellCapMs / 1000} s have been spent on it (*k/12 timed*; ` +
-      "answers are taken clean first, then chatty-fenced, then messy, each over the 4 schemas).",
+      "answers are taken clean first, then chatty-fenced, then messy, each over the 4 schemas). The *÷ Sapling* " +
+      "columns divide that parser's time by Sapling's (above 1× = slower than Sapling).",
     "",
     "Final mode (a whole answer):",
     "",
