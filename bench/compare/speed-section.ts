@@ -139,7 +139,7 @@ export async function speedSection(
     "",
     table(finalParsers, finalCells, sizes, sizeLabel),
     "",
-    "Partial mode (the answer treated as a streaming prefix: BAML's `allowPartials`, Sapling's `partial`, the AI SDK's parser without validation):",
+    "Partial mode (the answer treated as a streaming prefix: BAML's `allowPartials`, Sapling's `parsePartial`, the AI SDK's parser without validation):",
     "",
     table(partialParsers, partialCells, sizes, sizeLabel),
   ].join("\n");
