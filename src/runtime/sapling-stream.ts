@@ -1,4 +1,3 @@
-import { stableStringify } from "../util/index.js";
 import { BamlError } from "./errors.js";
 
 /** Where a stream's producer sends partial values; returns the final value when the call ends. */
@@ -14,7 +13,8 @@ export class SaplingStream<Partial, Final> implements AsyncIterable<Partial> {
   readonly #produce: StreamProducer<Final>;
   #final: Promise<Final> | undefined;
   readonly #queue: Partial[] = [];
-  #lastKey: string | undefined;
+  #last: unknown;
+  #emitted = false;
   #ended = false;
   #wake: (() => void) | undefined;
 
@@ -74,9 +74,9 @@ export class SaplingStream<Partial, Final> implements AsyncIterable<Partial> {
   #start(): void {
     if (this.#final) return;
     const emit = (partial: unknown): void => {
-      const key = stableStringify(partial);
-      if (key === this.#lastKey) return;
-      this.#lastKey = key;
+      if (this.#emitted && sameValue(partial, this.#last)) return;
+      this.#emitted = true;
+      this.#last = partial;
       this.#queue.push(partial as Partial);
       this.#notify();
     };
@@ -91,6 +91,28 @@ export class SaplingStream<Partial, Final> implements AsyncIterable<Partial> {
     this.#wake = undefined;
     wake?.();
   }
+}
+
+/**
+ * Deep equality that stops at shared references: the stream parser keeps finished subtrees' identity, so
+ * comparing consecutive partials costs only the part still being written (stringifying both would cost
+ * the whole value on every chunk, quadratic over a stream).
+ */
+function sameValue(left: unknown, right: unknown): boolean {
+  if (left === right) return true;
+  if (typeof left !== "object" || typeof right !== "object" || left === null || right === null) return false;
+  if (Array.isArray(left)) {
+    if (!Array.isArray(right) || left.length !== right.length) return false;
+    return left.every((item, index) => sameValue(item, right[index]));
+  }
+  if (Array.isArray(right)) return false;
+  const leftKeys = Object.keys(left);
+  if (leftKeys.length !== Object.keys(right).length) return false;
+  return leftKeys.every(
+    (key) =>
+      Object.hasOwn(right, key) &&
+      sameValue((left as Record<string, unknown>)[key], (right as Record<string, unknown>)[key]),
+  );
 }
 
 function describeError(error: unknown): { name: string; code?: string; message: string } {
