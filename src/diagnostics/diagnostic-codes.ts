@@ -372,6 +372,16 @@ export const diagnosticCodes = {
     severity: "error",
     message: () => "A type_builder block may contain only class, enum, type and dynamic declarations.",
   }),
+  "invalid-media-argument": define<{ name: string; media: string; problem: string }>({
+    code: "E0708",
+    severity: "error",
+    message: (args) =>
+      `Argument "${args.name}" is ${args.media === "image" || args.media === "audio" ? "an" : "a"} ${args.media}, but ${args.problem}.`,
+    hint: (args) =>
+      args.media === "pdf"
+        ? 'write { file "doc.pdf" } (relative to this file) or { base64 "…" media_type "application/pdf" }'
+        : `write { file "x.png" } (relative to this file), { url "https://…" } or { base64 "…" media_type "${args.media}/…" }`,
+  }),
 
   // 08 — configuration values
   "duplicate-key": define<Named>({

@@ -2,6 +2,7 @@ import { suggestName } from "../diagnostics/index.js";
 import type { TestDecl, TypeBuilderBlock, TypeDeclaration } from "./ast.js";
 import { checkAttributes } from "./check-attributes.js";
 import { type ProjectSymbols, suggestion } from "./check-context.js";
+import { checkMediaArgument } from "./check-media-argument.js";
 import { checkTypeDeclaration, isOptional } from "./check-type-declarations.js";
 import { entriesByKey, reportInvalidValue, textOf } from "./config-values.js";
 import { projectScope } from "./project-scope.js";
@@ -57,11 +58,18 @@ export function checkTest(declaration: TestDecl, symbols: ProjectSymbols, report
     else {
       const args = entriesByKey(argsEntry.value.block, report);
       argumentNames = new Set(args.keys());
+      const mediaChecked = new Set<string>();
       for (const functionName of functionNames) {
         const params = symbols.functions.get(functionName)?.node.params ?? [];
         const paramNames = params.map((param) => param.name.name);
         for (const arg of args.values()) {
-          if (!paramNames.includes(arg.key.name)) {
+          const param = params.find((candidate) => candidate.name.name === arg.key.name);
+          // Several functions may share a parameter; check its media form once.
+          if (param && !mediaChecked.has(arg.key.name)) {
+            mediaChecked.add(arg.key.name);
+            checkMediaArgument(param, arg.value, report);
+          }
+          if (!param) {
             report(
               "unknown-test-argument",
               { name: arg.key.name, functionName, ...suggestion(suggestName(arg.key.name, paramNames)) },

@@ -1,0 +1,39 @@
+import type { ConfigValue, ParameterDecl } from "./ast.js";
+import type { Reporter } from "./reporter.js";
+import { mediaNames, ungroup } from "./resolve-type.js";
+
+const sources = ["file", "url", "base64"];
+
+/**
+ * A test argument for a media parameter must say where the media comes from: `{ file "…" }`,
+ * `{ url "…" }` (not for pdf) or `{ base64 "…" media_type "…" }` — exactly one source, string values.
+ */
+export function checkMediaArgument(param: ParameterDecl, value: ConfigValue, report: Reporter): void {
+  const media = mediaOf(param);
+  if (media === undefined || value.kind === "error" || value.kind === "null") return;
+  const name = param.name.name;
+  if (value.kind !== "map") {
+    report("invalid-media-argument", { name, media, problem: "the value is not a { … } block" }, value.span);
+    return;
+  }
+  const keys = value.block.entries.map((entry) => entry.key.name);
+  const given = keys.filter((key) => sources.includes(key));
+  const unknown = keys.filter((key) => !sources.includes(key) && key !== "media_type");
+  let problem: string | undefined;
+  if (unknown.length > 0) problem = `"${unknown[0]}" is not a media source`;
+  else if (given.length !== 1)
+    problem = given.length === 0 ? "no source is given" : "it gives more than one source";
+  else if (media === "pdf" && given[0] === "url") problem = "pdf arguments cannot be given by url";
+  else if (
+    value.block.entries.some((entry) => entry.value.kind !== "string" && entry.value.kind !== "raw-string")
+  )
+    problem = "its values must be strings";
+  if (problem !== undefined) report("invalid-media-argument", { name, media, problem }, value.span);
+}
+
+/** The media type of a parameter (`image`, `pdf?`), or `undefined` for other types. */
+function mediaOf(param: ParameterDecl): string | undefined {
+  let type = ungroup(param.type);
+  if (type.kind === "optional") type = ungroup(type.inner);
+  return type.kind === "named" && mediaNames.has(type.name) ? type.name : undefined;
+}
