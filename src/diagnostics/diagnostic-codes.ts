@@ -20,6 +20,7 @@ function define<Args>(definition: CodeDefinition<Args>): CodeDefinition<Args> {
 
 type Named = { name: string };
 type Suggested = { name: string; suggestion?: string };
+const sampleFiles: Record<string, string> = { image: "photo.png", audio: "voice.mp3", video: "clip.mp4" };
 const didYouMean = (args: Suggested): string | undefined =>
   args.suggestion === undefined ? undefined : `did you mean "${args.suggestion}"?`;
 
@@ -375,12 +376,11 @@ export const diagnosticCodes = {
   "invalid-media-argument": define<{ name: string; media: string; problem: string }>({
     code: "E0708",
     severity: "error",
-    message: (args) =>
-      `Argument "${args.name}" is ${args.media === "image" || args.media === "audio" ? "an" : "a"} ${args.media}, but ${args.problem}.`,
+    message: (args) => `Argument "${args.name}" has type ${args.media}, but ${args.problem}.`,
     hint: (args) =>
       args.media === "pdf"
         ? 'write { file "doc.pdf" } (relative to this file) or { base64 "…" media_type "application/pdf" }'
-        : `write { file "x.png" } (relative to this file), { url "https://…" } or { base64 "…" media_type "${args.media}/…" }`,
+        : `write { file "${sampleFiles[args.media] ?? "file"}" } (relative to this file), { url "https://…" } or { base64 "…" media_type "${args.media}/…" }`,
   }),
 
   // 08 — configuration values
