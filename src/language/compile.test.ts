@@ -46,4 +46,29 @@ describe("compile", () => {
       ["E0301", 'Unknown client "GPT4".', source.indexOf("GPT4")],
     ]);
   });
+
+  it("resolves names across files and reports a duplicate with a note pointing into the other file", () => {
+    const sources = {
+      "b.baml": "class Person {\n  name string\n}\n",
+      "a.baml":
+        'class Person {\n  age int\n}\nfunction F() -> Person {\n  client "openai/gpt-4o"\n  prompt #"x"#\n}\n',
+    };
+    const result = compile(sources);
+    expect(result.diagnostics.map((item) => [item.file, item.code, item.notes])).toEqual([
+      ["b.baml", "E0102", [{ message: "first declared here", file: "a.baml", span: { start: 6, end: 12 } }]],
+    ]);
+  });
+
+  it("does not depend on the order of the sources record", () => {
+    const one = { "a.baml": "class A {\n  b B\n}\n", "b.baml": "class B {\n  x int\n}\n" };
+    const two = { "b.baml": one["b.baml"], "a.baml": one["a.baml"] };
+    expect(compile(two)).toEqual(compile(one));
+    expect(compile(one).ir?.classes.map((item) => item.source?.file)).toEqual(["a.baml", "b.baml"]);
+  });
+
+  it("returns the IR with warnings, and no IR with errors", () => {
+    const warningOnly = compile({ "g.baml": 'generator g {\n  output_type "go"\n}\n' });
+    expect(warningOnly.ir?.generators[0]?.outputType).toBe("go");
+    expect(warningOnly.diagnostics.map((item) => item.severity)).toEqual(["warning"]);
+  });
 });
