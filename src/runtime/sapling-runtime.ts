@@ -20,7 +20,7 @@ import { runAttempt } from "./run-attempt.js";
 import { SaplingStream } from "./sapling-stream.js";
 import { validateArguments } from "./validate-arguments.js";
 
-/** Receives one line per notable runtime event (a failed attempt, a retry). Silent by default. */
+/** Receives one line per attempt (`debug`) and per failed attempt (`warn`). Silent by default. */
 export type RuntimeLogger = (level: "debug" | "warn", message: string) => void;
 
 export interface RuntimeOptions {
@@ -205,8 +205,12 @@ export class SaplingRuntime {
     try {
       const value = await executePlan(
         prepared.plan(),
-        (attempt) =>
-          runAttempt(
+        (attempt, position) => {
+          this.#logger(
+            "debug",
+            `${prepared.fn.name}: attempt ${position + 1} with client ${attempt.client.name}`,
+          );
+          return runAttempt(
             attempt.client,
             {
               pipeline: prepared.pipeline,
@@ -218,7 +222,8 @@ export class SaplingRuntime {
               ...(onPartial ? { onPartial } : {}),
             },
             logType === "stream",
-          ),
+          );
+        },
         {
           sleep: this.#sleep,
           nextClientOnParseFailure: recovery.nextClient === true,
