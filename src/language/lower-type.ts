@@ -56,27 +56,28 @@ export function makeOptional(inner: Type): Type {
 }
 
 /**
- * A flattened union: nested unions without attributes are spliced in, `null` and optional members make
- * the whole union optional (`A | null` → `A?`), and a single remaining member stands alone.
+ * A flattened union: nested unions are spliced in, `null` and optional members make the whole union
+ * optional (`A | null` → `A?`), and a single remaining member stands alone. The result never contains a
+ * nested union or an `optional`, as the IR promises.
  */
 export function makeUnion(members: Type[]): Type {
   const options: Type[] = [];
   let nullable = false;
   const add = (member: Type): void => {
-    if (member.attrs === undefined) {
-      if (member.kind === "union") {
-        member.options.forEach(add);
-        return;
-      }
-      if (member.kind === "optional") {
-        nullable = true;
-        add(member.inner);
-        return;
-      }
-      if (member.kind === "primitive" && member.name === "null") {
-        nullable = true;
-        return;
-      }
+    // Attributes of a nested union or of `T?` move onto the members: a value of a union is one of its
+    // members, so a constraint or stream rule on the whole applies to whichever member it is.
+    if (member.kind === "union") {
+      for (const option of member.options) add(withAttributes(option, member.attrs));
+      return;
+    }
+    if (member.kind === "optional") {
+      nullable = true;
+      add(withAttributes(member.inner, member.attrs));
+      return;
+    }
+    if (member.kind === "primitive" && member.name === "null" && member.attrs === undefined) {
+      nullable = true;
+      return;
     }
     options.push(member);
   };
