@@ -1,27 +1,20 @@
 import type { Client } from "../ir/index.js";
 import {
   createLanguageModel,
-  type GenerateResult,
   type LanguageModel,
   LlmError,
-  type Usage as ModelUsage,
   providerDefinitions,
   resolveProviderName,
 } from "../llm/index.js";
 import type { ChatMessage } from "../util/index.js";
+import { askModel } from "./ask-model.js";
 import type { CallRecorder } from "./call-recorder.js";
-import type { LlmCall, Usage } from "./collector.js";
-import {
-  BamlClientFinishReasonError,
-  BamlClientHttpError,
-  BamlError,
-  BamlValidationError,
-} from "./errors.js";
+import { BamlClientFinishReasonError, BamlError, BamlValidationError } from "./errors.js";
 import type { FunctionPipeline } from "./function-pipeline.js";
 import { promptToText } from "./function-pipeline.js";
 import { mapLlmError } from "./map-llm-error.js";
 import { recordingFetch } from "./recording-fetch.js";
-import { collectSecrets, redactHeaders, redactText, redactValue } from "./redact.js";
+import { collectSecrets, redactText } from "./redact.js";
 import { type Environment, resolveOptions } from "./resolve-options.js";
 
 export interface AttemptContext {
@@ -34,13 +27,6 @@ export interface AttemptContext {
   reaskOnParseFailure: number;
   /** Streams only: receives each new partial value. */
   onPartial?: (value: unknown) => void;
-}
-
-/** One model answer: its text, finish reason, and the log entry of the HTTP call that produced it. */
-interface Answer {
-  text: string;
-  rawFinishReason: string | undefined;
-  call: LlmCall;
 }
 
 /**
@@ -82,7 +68,7 @@ export async function runAttempt(
   }
   for (let round = 0; ; round++) {
     if (round > 0) call = recorder.startAttempt(client.name, client.provider, streaming);
-    const answer = await ask(model, messages, call, client, context, streaming, secrets);
+    const answer = await askModel(model, messages, call, client, context, streaming, secrets);
     recorder.select(answer.call);
     if (!model.isFinishReasonAllowed(answer.rawFinishReason)) {
       throw new BamlClientFinishReasonError(
@@ -121,94 +107,4 @@ function defaultKeySecret(provider: string, env: Environment): string[] {
   const variable = name ? providerDefinitions[name]?.apiKeyEnv : undefined;
   const value = variable ? env[variable] : undefined;
   return value && value.length >= 4 ? [value] : [];
-}
-
-function toUsage(usage: ModelUsage): Usage {
-  return {
-    inputTokens: usage.inputTokens ?? null,
-    outputTokens: usage.outputTokens ?? null,
-    cachedInputTokens: usage.cachedInputTokens ?? null,
-  };
-}
-
-async function ask(
-  model: LanguageModel,
-  messages: readonly ChatMessage[],
-  call: LlmCall,
-  client: Client,
-  context: AttemptContext,
-  streaming: boolean,
-  secrets: readonly string[],
-): Promise<Answer> {
-  const { recorder } = context;
-  const signal = context.signal ? { signal: context.signal } : {};
-  // A failure of the partial parser is a bug, not the client's: it must not be retried as one.
-  let parserFailure: { error: unknown } | undefined;
-  try {
-    if (!streaming) {
-      const result: GenerateResult = await model.generate(messages, signal);
-      call.httpResponse = {
-        status: result.response.status,
-        headers: redactHeaders(result.response.headers, secrets),
-        body: redactValue(result.rawResponse, secrets),
-      };
-      call.rawText = result.text;
-      call.finishReason = result.rawFinishReason ?? null;
-      recorder.endAttempt(call, { usage: toUsage(result.usage) });
-      return { text: result.text, rawFinishReason: result.rawFinishReason, call };
-    }
-    const parser = context.pipeline.createPartialParser();
-    const events: string[] = [];
-    let buffer = "";
-    let rawFinishReason: string | undefined;
-    let usage: Usage | null = null;
-    for await (const event of model.stream(messages, signal)) {
-      switch (event.type) {
-        case "response-start":
-          call.httpResponse = {
-            status: event.response.status,
-            headers: redactHeaders(event.response.headers, secrets),
-            body: events,
-          };
-          break;
-        case "raw":
-          events.push(redactText(event.data, secrets));
-          break;
-        case "text-delta": {
-          recorder.firstToken(call);
-          buffer += event.text;
-          call.rawText = buffer;
-          let partial: unknown;
-          try {
-            partial = parser.push(event.text);
-          } catch (error) {
-            parserFailure = { error };
-            throw error;
-          }
-          // `null` means nothing usable has been written yet (prose before the JSON): not worth a partial.
-          if (partial !== undefined && partial !== null) context.onPartial?.(partial);
-          break;
-        }
-        case "finish":
-          rawFinishReason = event.rawFinishReason;
-          call.finishReason = rawFinishReason ?? null;
-          usage = toUsage(event.usage);
-          break;
-      }
-    }
-    call.rawText = buffer;
-    recorder.endAttempt(call, { usage });
-    return { text: buffer, rawFinishReason, call };
-  } catch (error) {
-    if (parserFailure && error === parserFailure.error) {
-      recorder.endAttempt(call, { error: error instanceof Error ? error.message : String(error) });
-      throw error;
-    }
-    const mapped = mapLlmError(error, client.name, client.provider, secrets);
-    if (BamlClientHttpError.isInstance(mapped)) {
-      call.httpResponse = { status: mapped.statusCode, headers: {}, body: mapped.body };
-    }
-    recorder.endAttempt(call, { error: mapped.message });
-    throw mapped;
-  }
 }
