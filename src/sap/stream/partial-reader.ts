@@ -59,6 +59,11 @@ export class PartialReader {
   private regionCursor = 0;
   private rootCursor = 0;
   private frozenBest: PartialReading | undefined;
+  /** The reading chosen at the last read, and the shape of the answer then (see `sameShape`). */
+  private choice: PartialReading | undefined;
+  private shape: number[] = [];
+  private nextShape: number[] = [];
+  private shaped = false;
   /** All object roots, as one growing list (the "combined" reading), and how many roots were seen. */
   private readonly combined: ArrayNode = { kind: "array", items: [], complete: false };
   private combinedRegion = 0;
@@ -106,38 +111,76 @@ export class PartialReader {
   }
 
   private choose(): PartialReading | undefined {
+    // Most chunks change nothing a reading depends on (a key, a number or whitespace being typed).
+    if (this.sameShape()) return this.choice;
     this.foldFrozen();
     this.gatherObjects();
     let best = this.frozenBest;
-    const consider = (reading: PartialReading | undefined) => {
-      if (reading && (!best || preferable(reading, best))) best = reading;
-    };
-    const regions = this.scanner.regions;
-    const region = regions[this.regionCursor];
+    const region = this.scanner.regions[this.regionCursor];
     if (region) {
       const root = region.parser.roots[this.rootCursor];
-      if (root)
-        consider(
-          this.evaluate(
-            root.node,
-            region.kind === "fence" ? 3 : 2,
-            orderOf(region, root.start),
-            false,
-            false,
-          ),
-        );
-      consider(this.fenceText(region));
+      if (root) {
+        const rank = region.kind === "fence" ? 3 : 2;
+        best = pick(this.evaluate(root.node, rank, orderOf(region, root.start), false, false), best);
+      }
+      best = pick(this.fenceText(region), best);
     }
-    if (this.combined.items.length > 1)
-      consider(
-        this.evaluate(this.combined, 2, COMBINED_ORDER, false, false, FLAG_PENALTIES.CombinedCandidates),
-      );
+    if (this.combined.items.length > 1) {
+      const penalty = FLAG_PENALTIES.CombinedCandidates;
+      best = pick(this.evaluate(this.combined, 2, COMBINED_ORDER, false, false, penalty), best);
+    }
     if (this.textAllowed()) {
       // One node for the whole text, updated in place, so its readings keep their state between chunks.
       this.textNode.value = this.text;
-      consider(this.evaluate(this.textNode, 0, TEXT_ORDER, false, false));
+      best = pick(this.evaluate(this.textNode, 0, TEXT_ORDER, false, false), best);
     }
+    this.choice = best;
     return best;
+  }
+
+  /**
+   * Whether nothing a reading depends on changed since the last read: the regions, the roots of the last
+   * one, its text, and the open right-hand spine of its last root (the only nodes the fixing parser can
+   * still change: each open container is the last child of the one around it). Compared as a short list
+   * of numbers (kinds, lengths, completeness), so a chunk that only moved the parser inside a key or a
+   * number costs a walk down the spine.
+   */
+  private sameShape(): boolean {
+    const regions = this.scanner.regions;
+    const region = regions[regions.length - 1]!;
+    const roots = region.parser.roots;
+    const shape = this.nextShape;
+    let length = 0;
+    shape[length++] = regions.length;
+    shape[length++] = roots.length;
+    shape[length++] = region.content.length;
+    shape[length++] = this.plainText === "never" ? 0 : this.text.length;
+    let node: JsonishNode | undefined = roots[roots.length - 1]?.node;
+    while (node !== undefined) {
+      shape[length++] = node.complete ? 1 : 0;
+      if (node.kind === "object") {
+        shape[length++] = node.entries.length;
+        node = node.entries[node.entries.length - 1]?.[1];
+      } else if (node.kind === "array") {
+        shape[length++] = node.items.length;
+        node = node.items[node.items.length - 1];
+      } else {
+        shape[length++] = node.kind === "string" ? node.value.length : -1;
+        node = undefined;
+      }
+    }
+    shape.length = length;
+    const previous = this.shape;
+    this.shape = shape;
+    this.nextShape = previous;
+    if (!this.shaped || previous.length !== length) {
+      this.shaped = true;
+      return false;
+    }
+    for (let index = 0; index < length; index++) {
+      if (previous[index] !== shape[index]) return false;
+    }
+    return true;
   }
 
   /** Fold every reading whose text is finished into the running best, once, in answer order. */
@@ -236,6 +279,13 @@ export class PartialReader {
       order,
     };
   }
+}
+
+function pick(
+  reading: PartialReading | undefined,
+  best: PartialReading | undefined,
+): PartialReading | undefined {
+  return reading !== undefined && (best === undefined || preferable(reading, best)) ? reading : best;
 }
 
 function orderOf(region: AnswerRegion, rootStart: number): number {

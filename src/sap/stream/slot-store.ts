@@ -9,36 +9,51 @@ import type { JsonishNode } from "../lenient/jsonish-node.js";
  * many list items are already coerced, which keys were already matched).
  */
 export interface Slot {
+  readonly type: Type;
+  readonly path: string;
   final?: CoerceResult;
   last?: unknown;
   /** The last `{ value, state }` wrapper handed out, for `@stream.with_state` types. */
   wrapped?: unknown;
   state?: unknown;
+  /** Another slot of the same node (a different type or path); nodes rarely have more than one. */
+  next?: Slot;
+}
+
+/** Per node: its slots, and the types being coerced on it right now (to refuse a type wrapping itself). */
+export interface NodeSlots {
+  first: Slot | undefined;
+  busy: Type[];
 }
 
 /**
  * Slots keyed by node identity (weakly: nodes of discarded trees are collected), then by type and path.
- * The fixing parser's nodes grow in place, so the same node object is met again on every chunk.
+ * The fixing parser's nodes grow in place, so the same node object is met again on every chunk. One weak
+ * lookup per call, then a short list: this runs for every value on every chunk.
  */
 export class SlotStore {
-  private readonly byNode = new WeakMap<JsonishNode, Map<Type, Map<string, Slot>>>();
+  private readonly byNode = new WeakMap<JsonishNode, NodeSlots>();
 
   slot(node: JsonishNode, type: Type, path: string): Slot {
-    let byType = this.byNode.get(node);
-    if (!byType) {
-      byType = new Map();
-      this.byNode.set(node, byType);
+    return this.find(this.of(node), type, path);
+  }
+
+  /** The slots of a node (one weak lookup; then `find` and `busy` without another). */
+  of(node: JsonishNode): NodeSlots {
+    let slots = this.byNode.get(node);
+    if (!slots) {
+      slots = { first: undefined, busy: [] };
+      this.byNode.set(node, slots);
     }
-    let byPath = byType.get(type);
-    if (!byPath) {
-      byPath = new Map();
-      byType.set(type, byPath);
+    return slots;
+  }
+
+  find(slots: NodeSlots, type: Type, path: string): Slot {
+    for (let slot = slots.first; slot !== undefined; slot = slot.next) {
+      if (slot.type === type && slot.path === path) return slot;
     }
-    let slot = byPath.get(path);
-    if (!slot) {
-      slot = {};
-      byPath.set(path, slot);
-    }
+    const slot: Slot = { type, path, next: slots.first };
+    slots.first = slot;
     return slot;
   }
 }

@@ -2,7 +2,14 @@ import type { Class, ClassRefType, Field } from "../../ir/index.js";
 import { applyConstraints } from "../coerce/apply-constraints.js";
 import { classCoercer } from "../coerce/coerce-class.js";
 import type { KindCoercer } from "../coerce/coerce-context.js";
-import { addFlag, type CheckResult, type CoerceResult, childPath, failure } from "../coerce/coerce-result.js";
+import {
+  addFlag,
+  type CheckResult,
+  type CoerceFailure,
+  type CoerceResult,
+  childPath,
+  failure,
+} from "../coerce/coerce-result.js";
 import { normalizeWords } from "../coerce/normalize-words.js";
 import { setOwn } from "../coerce/set-own.js";
 import { FLAG_PENALTIES, type Flag } from "../flags.js";
@@ -16,13 +23,36 @@ interface FieldLookup {
   folded: Map<string, Field>;
 }
 
-/** Keys already read from a growing object: entries are only appended, so each is matched once. */
-interface KeyState {
+/** What one field contributes to the object: its value, or a reason to hold the whole object back. */
+interface FieldOutcome {
+  /** The node it was read from (undefined: not written yet). */
+  node: JsonishNode | undefined;
+  /** It was read from a complete node, so it is final. */
+  complete: boolean;
+  value: unknown;
+  score: number;
+  pending: number;
+  flags: readonly Flag[];
+  checks: readonly CheckResult[];
+  /** A `@stream.not_null` field without a value, or a complete value that does not fit. */
+  failure?: CoerceFailure;
+}
+
+/**
+ * A growing object read so far: entries are only appended, so each key is matched once; a field whose
+ * node is complete is coerced once and its outcome kept; only the field being written is read again.
+ */
+interface ObjectState {
   scanned: number;
   found: Map<Field, JsonishNode>;
   matchedAny: boolean;
-  flags: Flag[];
-  score: number;
+  keyFlags: Flag[];
+  keyScore: number;
+  outcomes: Map<Field, FieldOutcome>;
+  paths: string[];
+  /** Scratch: this read's outcome per field (reused, this runs on every chunk). */
+  current: FieldOutcome[];
+  last: Record<string, unknown> | undefined;
 }
 
 const lookups = new WeakMap<Class, FieldLookup>();
@@ -46,35 +76,19 @@ function lookupOf(declaration: Class): FieldLookup {
  * Classes in prefix mode. Keys match fields as in final mode (exactly, else ignoring case and spacing).
  * Fields not written yet are null (lists `[]`, maps `{}`), or `{ value, state: "Pending" }` with
  * `@stream.with_state`; a field whose value is still being written and not ready (a number in quotes, a
- * `@stream.done` value) is null too. A `@stream.not_null` field without a value holds back the whole
- * object (it is not ready). A complete field that does not fit fails the class, as in final mode. Keys
- * are matched incrementally and an unchanged object keeps its identity.
+ * `@stream.done` value) is null too (`state: "Incomplete"`). A `@stream.not_null` field without a value
+ * holds back the whole object (it is not ready). A complete field that does not fit fails the class, as
+ * in final mode (an optional scalar becomes null). Class `@@check`/`@@assert` run once it is complete.
  */
 export const streamClassCoercer: KindCoercer<ClassRefType> = {
   ...classCoercer,
   coerce(type, node, path, baseContext) {
     const context = baseContext as StreamCoerceContext;
     const declaration = context.index.getClass(type.name);
-    const active = context.active.get(node) ?? [];
-    if (active.includes(type.name)) {
-      return failure(
-        "circular",
-        path,
-        `class ${type.name}`,
-        node,
-        `Class ${type.name} would have to contain itself.`,
-      );
-    }
-    context.active.set(node, [...active, type.name]);
-    try {
-      const result = coerceClass(declaration, type, node, path, context);
-      if (!result.ok || !node.complete || declaration.constraints.length === 0) return result;
-      const checked = applyConstraints(declaration.constraints, result, path, context, `class ${type.name}`);
-      return checked.ok ? { ...checked, pending: pendingOf(result) } : checked;
-    } finally {
-      if (active.length === 0) context.active.delete(node);
-      else context.active.set(node, active);
-    }
+    const result = coerceClass(declaration, type, node, path, context);
+    if (!result.ok || !node.complete || declaration.constraints.length === 0) return result;
+    const checked = applyConstraints(declaration.constraints, result, path, context, `class ${type.name}`);
+    return checked.ok ? { ...checked, pending: pendingOf(result) } : checked;
   },
 };
 
@@ -88,9 +102,10 @@ function coerceClass(
   const lookup = lookupOf(declaration);
   const soleField = lookup.fields.length === 1 ? lookup.fields[0] : undefined;
   if (node.kind === "object") {
-    const keys = readKeys(declaration, lookup, type, node, path, context);
-    const direct = fromObject(declaration, lookup, keys, type, node, path, context);
-    if (keys.matchedAny || !soleField || node.entries.length === 0) return direct;
+    const state = objectState(declaration, lookup, type, node, path, context);
+    const direct = fromObject(declaration, lookup, state, node, path, context);
+    if (state.matchedAny || !soleField || node.entries.length === 0) return direct;
+    // A single-field class given an object with none of its keys: the object may be the field's value.
     const implied = intoSoleField(soleField, node, path, context);
     if (!implied.ok) return direct;
     return direct.ok && direct.score <= implied.score ? direct : implied;
@@ -113,7 +128,9 @@ function intoSoleField(
 ): CoerceResult {
   const result = context.coerce(field.type, node, childPath(path, field.name));
   if (!result.ok) return result;
-  const value = setOwn({}, field.name, result.value);
+  const slot = context.slot(node, field.type, `${path}#sole`);
+  const value = stableObject(slot.last, setOwn({}, field.name, result.value));
+  slot.last = value;
   return addFlag(
     { ...result, value },
     "ImpliedKey",
@@ -122,23 +139,34 @@ function intoSoleField(
   );
 }
 
-function readKeys(
+/** The object's state, with the keys written since the last chunk matched to fields. */
+function objectState(
   declaration: Class,
   lookup: FieldLookup,
   type: ClassRefType,
   node: ObjectNode,
   path: string,
   context: StreamCoerceContext,
-): KeyState {
-  const slot = context.slot(node, type, `${path}#keys`);
-  let keys = slot.state as KeyState | undefined;
-  if (!keys) {
-    keys = { scanned: 0, found: new Map(), matchedAny: false, flags: [], score: 0 };
-    slot.state = keys;
+): ObjectState {
+  const slot = context.slot(node, type, path);
+  let state = slot.state as ObjectState | undefined;
+  if (!state) {
+    state = {
+      scanned: 0,
+      found: new Map(),
+      matchedAny: false,
+      keyFlags: [],
+      keyScore: 0,
+      outcomes: new Map(),
+      paths: lookup.fields.map((field) => childPath(path, field.name)),
+      current: [],
+      last: undefined,
+    };
+    slot.state = state;
   }
   const entries = node.entries;
-  for (; keys.scanned < entries.length; keys.scanned++) {
-    const [key, value] = entries[keys.scanned]!;
+  for (; state.scanned < entries.length; state.scanned++) {
+    const [key, value] = entries[state.scanned]!;
     let field = lookup.exact.get(key);
     let folded = false;
     if (!field) {
@@ -146,9 +174,9 @@ function readKeys(
       folded = field !== undefined;
     }
     if (!field) {
-      keys.score += FLAG_PENALTIES.ExtraKey;
+      state.keyScore += FLAG_PENALTIES.ExtraKey;
       if (context.collectFlags) {
-        keys.flags.push({
+        state.keyFlags.push({
           kind: "ExtraKey",
           path: childPath(path, key),
           detail: `the key "${key}" is not a field of ${declaration.name}; ignored`,
@@ -156,12 +184,12 @@ function readKeys(
       }
       continue;
     }
-    keys.matchedAny = true;
+    state.matchedAny = true;
     if (folded) {
-      keys.score += FLAG_PENALTIES.KeyCaseFold;
+      state.keyScore += FLAG_PENALTIES.KeyCaseFold;
       if (context.collectFlags) {
         const shown = field.alias ?? field.name;
-        keys.flags.push({
+        state.keyFlags.push({
           kind: "KeyCaseFold",
           path: childPath(path, field.name),
           detail: `the key "${key}" read as "${shown}"`,
@@ -169,94 +197,179 @@ function readKeys(
       }
     }
     // A repeated key: the last one wins, as in JSON.parse.
-    keys.found.set(field, value);
+    state.found.set(field, value);
   }
-  return keys;
+  return state;
 }
 
 function fromObject(
   declaration: Class,
   lookup: FieldLookup,
-  keys: KeyState,
-  type: ClassRefType,
+  state: ObjectState,
   node: ObjectNode,
   path: string,
   context: StreamCoerceContext,
 ): CoerceResult {
-  const flags: Flag[] = context.collectFlags ? [...keys.flags] : [];
-  let score = keys.score;
-  let pending = 0;
-  const checks: CheckResult[] = [];
-  const value: Record<string, unknown> = {};
-  const notReady = (field: Field) =>
-    failure(
-      "missing-field",
-      childPath(path, field.name),
-      context.describe(field.type),
-      undefined,
-      `${declaration.name} is held back until "${field.alias ?? field.name}" has a value (@stream.not_null).`,
-    );
-  for (const field of lookup.fields) {
-    const fieldPath = childPath(path, field.name);
-    const attrs = field.type.attrs;
-    const fieldNode = keys.found.get(field);
-    if (fieldNode === undefined) {
-      if (attrs?.streamNotNull) return notReady(field);
-      pending++;
-      if (context.collectFlags) flags.push({ kind: "Pending", path: fieldPath, detail: "not written yet" });
-      const fallback = context.missing(field.type);
-      const empty = fallback?.reason === "empty" ? fallback.value : null;
-      setOwn(value, field.name, attrs?.streamWithState ? { value: empty, state: "Pending" } : empty);
-      continue;
+  const fields = lookup.fields;
+  const outcomes = state.current;
+  let changed = state.last === undefined;
+  for (let index = 0; index < fields.length; index++) {
+    const field = fields[index]!;
+    const fieldNode = state.found.get(field);
+    let outcome = state.outcomes.get(field);
+    // A field not written yet, or whose node is complete, reads the same as last time.
+    if (
+      outcome === undefined ||
+      outcome.node !== fieldNode ||
+      (fieldNode !== undefined && !outcome.complete)
+    ) {
+      outcome = readField(declaration, field, fieldNode, state.paths[index]!, context);
+      state.outcomes.set(field, outcome);
     }
-    const result = context.coerce(field.type, fieldNode, fieldPath);
-    if (result.ok) {
-      if (attrs?.streamNotNull && unwrapState(result.value, attrs.streamWithState) === null)
-        return notReady(field);
-      score += result.score;
-      pending += pendingOf(result);
-      if (context.collectFlags) {
-        flags.push(...result.flags);
-        checks.push(...result.checks);
-      }
-      setOwn(value, field.name, result.value);
-      continue;
-    }
-    if (!fieldNode.complete) {
-      // Still being written and not ready to show (a quoted number, a `@stream.done` value).
-      if (attrs?.streamNotNull) return notReady(field);
-      pending++;
-      if (context.collectFlags)
-        flags.push({ kind: "Pending", path: fieldPath, detail: "still being written" });
-      setOwn(value, field.name, attrs?.streamWithState ? { value: null, state: "Incomplete" } : null);
-      continue;
-    }
-    const fallback = context.missing(field.type);
-    const scalar = fieldNode.kind !== "object" && fieldNode.kind !== "array";
-    if (fallback?.reason === "optional" && scalar && !attrs?.streamNotNull) {
-      const issue = result.issue;
-      score += FLAG_PENALTIES.DefaultFromInvalid;
-      if (context.collectFlags) {
-        flags.push({
-          kind: "DefaultFromInvalid",
-          path: fieldPath,
-          detail: `expected ${issue.expected}, found ${issue.found}; set to null`,
-        });
-      }
-      setOwn(value, field.name, attrs?.streamWithState ? { value: null, state: "Complete" } : null);
-      continue;
-    }
-    return result;
+    if (outcome.failure) return outcome.failure;
+    outcomes[index] = outcome;
+    if (!changed && state.last![field.name] !== outcome.value) changed = true;
   }
-  const slot = context.slot(node, type, path);
-  const stable = stableObject(slot.last, value);
-  slot.last = stable;
-  const success: StreamSuccess = { ok: true, value: stable, flags, score, checks, pending };
+  let score = state.keyScore;
+  let pending = 0;
+  const collect = context.collectFlags;
+  const flags: Flag[] | readonly Flag[] = collect ? [...state.keyFlags] : NO_FLAGS;
+  const checks: CheckResult[] | readonly CheckResult[] = collect ? [] : NO_CHECKS;
+  const value: Record<string, unknown> = changed ? {} : state.last!;
+  for (let index = 0; index < fields.length; index++) {
+    const outcome = outcomes[index]!;
+    score += outcome.score;
+    pending += outcome.pending;
+    if (collect) {
+      (flags as Flag[]).push(...outcome.flags);
+      (checks as CheckResult[]).push(...outcome.checks);
+    }
+    if (changed) setOwn(value, fields[index]!.name, outcome.value);
+  }
+  state.last = value;
+  const success: StreamSuccess = { ok: true, value, flags, score, checks, pending };
   return success;
 }
 
-function unwrapState(value: unknown, withState: boolean | undefined): unknown {
-  return withState && typeof value === "object" && value !== null
-    ? (value as { value: unknown }).value
-    : value;
+const NO_FLAGS: readonly Flag[] = Object.freeze([]);
+const NO_CHECKS: readonly CheckResult[] = Object.freeze([]);
+
+/** One field's outcome (see `streamClassCoercer` for the rules). No closures: this runs on every chunk. */
+function readField(
+  declaration: Class,
+  field: Field,
+  fieldNode: JsonishNode | undefined,
+  fieldPath: string,
+  context: StreamCoerceContext,
+): FieldOutcome {
+  const attrs = field.type.attrs;
+  if (fieldNode === undefined) return waiting(declaration, field, undefined, "Pending", fieldPath, context);
+  const complete = fieldNode.complete;
+  const result = context.coerce(field.type, fieldNode, fieldPath);
+  if (result.ok) {
+    const shown = attrs?.streamWithState ? (result.value as { value: unknown }).value : result.value;
+    if (attrs?.streamNotNull && shown === null)
+      return notReady(declaration, field, fieldNode, fieldPath, context);
+    return {
+      node: fieldNode,
+      complete,
+      value: result.value,
+      score: result.score,
+      pending: pendingOf(result),
+      flags: result.flags,
+      checks: result.checks,
+    };
+  }
+  // Still being written and not ready to show (a quoted number, a `@stream.done` value).
+  if (!complete) return waiting(declaration, field, fieldNode, "Incomplete", fieldPath, context);
+  const fallback = context.missing(field.type);
+  const scalar = fieldNode.kind !== "object" && fieldNode.kind !== "array";
+  if (fallback?.reason === "optional" && scalar && !attrs?.streamNotNull) {
+    const issue = result.issue;
+    return {
+      node: fieldNode,
+      complete,
+      value: attrs?.streamWithState ? { value: null, state: "Complete" } : null,
+      score: FLAG_PENALTIES.DefaultFromInvalid,
+      pending: 0,
+      flags: context.collectFlags
+        ? [
+            {
+              kind: "DefaultFromInvalid",
+              path: fieldPath,
+              detail: `expected ${issue.expected}, found ${issue.found}; set to null`,
+            },
+          ]
+        : NO_FLAGS,
+      checks: NO_CHECKS,
+    };
+  }
+  return {
+    node: fieldNode,
+    complete,
+    value: null,
+    score: 0,
+    pending: 0,
+    flags: NO_FLAGS,
+    checks: NO_CHECKS,
+    failure: result,
+  };
+}
+
+/** A field without a value to show yet: null (or empty, or a `{ value, state }` wrapper). */
+function waiting(
+  declaration: Class,
+  field: Field,
+  fieldNode: JsonishNode | undefined,
+  state: "Pending" | "Incomplete",
+  fieldPath: string,
+  context: StreamCoerceContext,
+): FieldOutcome {
+  const attrs = field.type.attrs;
+  if (attrs?.streamNotNull) return notReady(declaration, field, fieldNode, fieldPath, context);
+  const fallback = context.missing(field.type);
+  const empty = state === "Pending" && fallback?.reason === "empty" ? fallback.value : null;
+  return {
+    node: fieldNode,
+    complete: fieldNode?.complete === true,
+    value: attrs?.streamWithState ? { value: empty, state } : empty,
+    score: 0,
+    pending: 1,
+    flags: context.collectFlags
+      ? [
+          {
+            kind: "Pending",
+            path: fieldPath,
+            detail: state === "Pending" ? "not written yet" : "still being written",
+          },
+        ]
+      : NO_FLAGS,
+    checks: NO_CHECKS,
+  };
+}
+
+/** A `@stream.not_null` field without a value: the whole object waits. */
+function notReady(
+  declaration: Class,
+  field: Field,
+  fieldNode: JsonishNode | undefined,
+  fieldPath: string,
+  context: StreamCoerceContext,
+): FieldOutcome {
+  return {
+    node: fieldNode,
+    complete: fieldNode?.complete === true,
+    value: null,
+    score: 0,
+    pending: 0,
+    flags: NO_FLAGS,
+    checks: NO_CHECKS,
+    failure: failure(
+      "missing-field",
+      fieldPath,
+      context.describe(field.type),
+      undefined,
+      `${declaration.name} is held back until "${field.alias ?? field.name}" has a value (@stream.not_null).`,
+    ),
+  };
 }

@@ -6,7 +6,12 @@ import type {
   ConstraintEvaluator,
   KindCoercer,
 } from "../coerce/coerce-context.js";
-import { type CoerceResult, type CoerceSuccess, failure } from "../coerce/coerce-result.js";
+import {
+  type CoerceFailure,
+  type CoerceResult,
+  type CoerceSuccess,
+  failure,
+} from "../coerce/coerce-result.js";
 import { createCoerceContext, MAX_DEPTH } from "../coerce/create-coerce-context.js";
 import { FLAG_PENALTIES } from "../flags.js";
 import type { JsonishNode } from "../lenient/jsonish-node.js";
@@ -59,19 +64,25 @@ export function createStreamCoerceContext(
     constraintEvaluator: options.constraintEvaluator,
   });
   const entry = (type: Type) => table[type.kind] as KindCoercer<Type>;
-  const inProgress = new Map<JsonishNode, Type[]>();
+  let current: Slot | undefined;
+  let currentNode: JsonishNode | undefined;
   const context = base as StreamCoerceContext;
   Object.assign(context, {
     slots,
     collectFlags: options.collectFlags,
-    slot: (node: JsonishNode, type: Type, path: string) => slots.slot(node, type, path),
+    // The coercer being dispatched asks first for its own slot: hand it over without another lookup.
+    slot: (node: JsonishNode, type: Type, path: string) =>
+      current !== undefined && currentNode === node && current.type === type && current.path === path
+        ? current
+        : slots.slot(node, type, path),
     coerce(type: Type, node: JsonishNode, path: string): CoerceResult {
-      const slot = slots.slot(node, type, path);
+      const nodeSlots = slots.of(node);
+      const slot = slots.find(nodeSlots, type, path);
       if (slot.final) return slot.final;
       // The same type asked of the same node further up: a recursive type wrapping itself (a value read
       // as a one-element list of itself, and so on). That reading can never end; refuse it at once.
-      const active = inProgress.get(node);
-      if (active?.includes(type)) {
+      const busy = nodeSlots.busy;
+      if (busy.includes(type)) {
         return failure(
           "circular",
           path,
@@ -80,15 +91,12 @@ export function createStreamCoerceContext(
           "The value would have to contain itself.",
         );
       }
-      if (active) active.push(type);
-      else inProgress.set(node, [type]);
+      busy.push(type);
       let result: CoerceResult;
       try {
         result = coerceOnce(type, node, path, slot);
       } finally {
-        const stack = inProgress.get(node)!;
-        stack.pop();
-        if (stack.length === 0) inProgress.delete(node);
+        busy.pop();
       }
       if (node.complete) slot.final = result;
       return result;
@@ -98,13 +106,8 @@ export function createStreamCoerceContext(
   function coerceOnce(type: Type, node: JsonishNode, path: string, slot: Slot): CoerceResult {
     const attrs = type.attrs;
     if (!node.complete && (attrs?.streamDone === true || inherentlyDone(type, index))) {
-      return failure(
-        "type-mismatch",
-        path,
-        context.describe(type),
-        node,
-        "The value is still being written.",
-      );
+      // Not an error, only not yet: no message is built (this runs on every chunk).
+      return NOT_READY;
     }
     if (context.depth >= MAX_DEPTH) {
       return failure(
@@ -116,6 +119,8 @@ export function createStreamCoerceContext(
       );
     }
     const coercer = entry(type);
+    current = slot;
+    currentNode = node;
     context.depth++;
     let result: CoerceResult;
     try {
@@ -147,6 +152,16 @@ export function createStreamCoerceContext(
 
   return context;
 }
+
+const NOT_READY: CoerceFailure = {
+  ok: false,
+  issue: {
+    code: "type-mismatch",
+    path: "$",
+    expected: "a complete value",
+    found: "a value still being written",
+  },
+};
 
 /** Types whose values appear only whole: numbers, bools, enums, literals, `@@stream.done` classes. */
 export function inherentlyDone(type: Type, index: IrIndex): boolean {

@@ -14,6 +14,9 @@ import type { ArrayNode, JsonishNode } from "../lenient/jsonish-node.js";
 import { stableValue } from "./slot-store.js";
 import { pendingOf, type StreamCoerceContext, type StreamSuccess } from "./stream-coerce-context.js";
 
+const NO_FLAGS: readonly Flag[] = Object.freeze([]);
+const NO_CHECKS: readonly CheckResult[] = Object.freeze([]);
+
 /** The items of a growing array already coerced: they never change, so each is coerced once. */
 interface ItemsState {
   frozen: number;
@@ -93,7 +96,7 @@ function coerceItems(
   let hasOpen = false;
   let score = state.score;
   let pending = state.pending;
-  let openFlags: readonly Flag[] = [];
+  let openFlags: readonly Flag[] = NO_FLAGS;
   if (state.frozen < items.length) {
     const index = items.length - 1;
     const result = context.coerce(type.item, items[index]!, childPath(path, index));
@@ -134,18 +137,13 @@ function coerceItems(
     value.length !== length ||
     !sameTail(value, state.values, frozenBefore, hasOpen, open)
   ) {
-    value = hasOpen ? [...state.values, open] : state.values.slice();
+    value = state.values.slice();
+    if (hasOpen) value.push(open);
     state.last = value;
   }
-  const flags = context.collectFlags ? [...state.flags, ...openFlags] : [];
-  const success: StreamSuccess = {
-    ok: true,
-    value,
-    flags,
-    score,
-    checks: context.collectFlags ? [...state.checks] : [],
-    pending,
-  };
+  const flags = context.collectFlags ? [...state.flags, ...openFlags] : NO_FLAGS;
+  const checks = context.collectFlags ? [...state.checks] : NO_CHECKS;
+  const success: StreamSuccess = { ok: true, value, flags, score, checks, pending };
   return success;
 }
 
