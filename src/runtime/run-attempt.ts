@@ -6,6 +6,7 @@ import {
   providerDefinitions,
   resolveProviderName,
 } from "../llm/index.js";
+import { SapParseError } from "../sap/index.js";
 import type { ChatMessage } from "../util/index.js";
 import { askModel } from "./ask-model.js";
 import type { CallRecorder } from "./call-recorder.js";
@@ -94,9 +95,14 @@ function text(role: string, body: string): ChatMessage {
   return { role, parts: [{ type: "text", text: body }] };
 }
 
+/** What the model is told when re-asked: where its answer failed, in the parser's terms, not the developer's. */
 function reaskMessage(error: BamlValidationError): string {
+  const detail = error.detail;
+  const problem = SapParseError.isInstance(detail)
+    ? `at ${detail.path}, expected ${detail.expected} but found ${detail.found}${detail.detail ? ` (${detail.detail})` : ""}`
+    : error.message;
   return (
-    `Your previous answer could not be read: ${error.message}\n` +
+    `Your previous answer could not be read: ${problem}.\n` +
     "Answer again with the complete answer in the requested format, and nothing else."
   );
 }

@@ -279,8 +279,10 @@ describe("SaplingRuntime.call", () => {
       { client: "Other", parseRecovery: { reask: 1 } },
     );
     expect(reasked).toEqual({ name: "Ada Lovelace", age: 36 });
-    const followUp = server.requests[1]?.body.messages as { role: string }[];
+    const followUp = server.requests[1]?.body.messages as { role: string; content: unknown }[];
     expect(followUp.map((message) => message.role)).toEqual(["system", "assistant", "user"]);
+    expect(JSON.stringify(followUp[2]?.content)).toContain("Your previous answer could not be read: at $");
+    expect(JSON.stringify(followUp[2]?.content)).not.toContain("error.raw");
 
     server.requests.length = 0;
     server.script(answer("no idea"), answer(PERSON));
