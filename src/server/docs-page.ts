@@ -31,7 +31,7 @@ ${described.docs ? `<p>${escapeHtml(described.docs)}</p>` : ""}
 <h3>Parse a raw answer (no model call)</h3>
 <pre>${escapeHtml(`curl -X POST ${options.baseUrl}/parse/${fn.name}${auth} \\\n  -H 'content-type: text/plain' \\\n  --data-binary @answer.txt`)}</pre>
 <details><summary>Request schema</summary><pre>${json(described.request)}</pre></details>
-<details open><summary>Response schema</summary><pre>${json(described.response)}</pre></details>
+<details open><summary>Response schema</summary><pre>${json(expandReference(described.response, components))}</pre></details>
 </section>`;
   });
   const schemaList = Object.entries(components).map(
@@ -71,6 +71,14 @@ ${schemaList.join("\n")}
 </body>
 </html>
 `;
+}
+
+/** A top-level `$ref` shown with its target, so the answer's shape is visible without scrolling. */
+function expandReference(schema: JsonSchema, components: Record<string, JsonSchema>): JsonSchema {
+  const reference = schema.$ref;
+  if (typeof reference !== "string") return schema;
+  const target = components[reference.replace("#/components/schemas/", "")];
+  return target ? { ...schema, ...target } : schema;
 }
 
 function json(schema: JsonSchema): string {
