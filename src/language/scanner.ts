@@ -56,6 +56,9 @@ const maxHashes = 5;
 export class Scanner {
   offset = 0;
   private lastCommentStart = -1;
+  /** Set by `skipTrivia` for the token that follows. */
+  private sawNewline = false;
+  private pendingDocs: string[] | undefined;
 
   constructor(
     readonly text: string,
@@ -66,11 +69,11 @@ export class Scanner {
 
   /** Scan the next token from `offset`, skipping whitespace and comments. */
   next(): Token {
-    const trivia = this.skipTrivia();
+    this.skipTrivia();
     const start = this.offset;
     const token = this.scanToken(start);
-    token.newlineBefore = trivia.newline;
-    if (trivia.docs.length > 0) token.docs = trivia.docs.join("\n");
+    token.newlineBefore = this.sawNewline;
+    if (this.pendingDocs !== undefined) token.docs = this.pendingDocs.join("\n");
     return token;
   }
 
@@ -134,17 +137,18 @@ export class Scanner {
     return this.text[offset] === "{" && this.text[offset + 1] === "{";
   }
 
-  private skipTrivia(): { newline: boolean; docs: string[] } {
+  /** Skip whitespace and comments; records whether a line break was seen and the `///` lines just above. */
+  private skipTrivia(): void {
     const text = this.text;
-    let newline = false;
-    let docs: string[] = [];
+    this.sawNewline = false;
+    this.pendingDocs = undefined;
     while (this.offset < text.length) {
       const code = text.charCodeAt(this.offset);
       if (code === 10 || code === 13) {
-        newline = true;
+        this.sawNewline = true;
         this.offset++;
         // A blank line detaches doc comments from what follows.
-        if (docs.length > 0 && this.blankLineAhead()) docs = [];
+        if (this.pendingDocs !== undefined && this.blankLineAhead()) this.pendingDocs = undefined;
         continue;
       }
       if (isSpace(code)) {
@@ -159,9 +163,10 @@ export class Scanner {
         this.addComment({ kind: isDoc ? "doc" : "line", span: { start, end } });
         if (isDoc) {
           const line = text.slice(start + 3, end);
-          docs.push(line.startsWith(" ") ? line.slice(1) : line);
+          this.pendingDocs ??= [];
+          this.pendingDocs.push(line.startsWith(" ") ? line.slice(1) : line);
         } else {
-          docs = [];
+          this.pendingDocs = undefined;
         }
         this.offset = end;
         continue;
@@ -172,14 +177,13 @@ export class Scanner {
         const end = close < 0 ? text.length : close + 3;
         if (close < 0) this.report("unterminated-block-comment", {}, start, start + 3);
         this.addComment({ kind: "block", span: { start, end } });
-        if (text.slice(start, end).includes("\n")) newline = true;
-        docs = [];
+        if (text.slice(start, end).includes("\n")) this.sawNewline = true;
+        this.pendingDocs = undefined;
         this.offset = end;
         continue;
       }
       break;
     }
-    return { newline, docs };
   }
 
   private blankLineAhead(): boolean {
