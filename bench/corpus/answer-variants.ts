@@ -31,6 +31,8 @@ const outros = [
   "Note: a few values were inferred from context.",
 ];
 
+const messyNote = "preamble, fence, bare keys, single quotes, trailing commas, comments, garbled values";
+
 const fence = (text: string, tag = "json"): string => `\`\`\`${tag}\n${text}\n\`\`\``;
 
 /** Applies garbles: the answer gets the model's values, the expected value the careful reading. */
@@ -191,7 +193,7 @@ export const answerVariants: AnswerVariant[] = [
   garbling("single-for-list", "one value where a list is expected", (schema) => schema.singleValueForList),
   {
     name: "messy",
-    note: "preamble, fence, bare keys, single quotes, trailing commas, comments, garbled values",
+    note: messyNote,
     build: (schema, value, random) => {
       const garbles = [
         ...schema.numbersAsStrings(value, random),
@@ -206,7 +208,7 @@ export const answerVariants: AnswerVariant[] = [
       const text = `${schema.preamble(value, random)}\n\n${fence(writeAnswer(answer, style), "javascript")}\n\n${random.pick(outros)}`;
       return {
         variant: "messy",
-        note: "preamble, fence, bare keys, single quotes, trailing commas, comments, garbled values",
+        note: messyNote,
         answer: text,
         expected: { value: expected },
       };
