@@ -53,9 +53,7 @@ export function createEvaluateCandidateHandler(options: {
         latency_ms: latency(),
         error_code: failure.code,
         reason: failure.reason,
-        ...(BamlValidationError.isInstance(error)
-          ? { parse_error: error.message, raw_output: error.rawOutput.slice(0, 2000) }
-          : {}),
+        ...failure.logDetail,
       });
       return json(failure.status, {
         error: { code: failure.code, reason: failure.reason, request_id: requestId },
@@ -91,21 +89,40 @@ async function readResumeText(request: Request): Promise<string> {
   return resumeText;
 }
 
-function classify(error: unknown): { status: number; code: string; reason: string } {
+interface Failure {
+  status: number;
+  code: string;
+  reason: string;
+  /** Extra log fields, never sent to the caller. */
+  logDetail?: Record<string, unknown>;
+}
+
+function classify(error: unknown): Failure {
   if (error instanceof BadRequest)
     return { status: error.status, code: "BAD_REQUEST", reason: error.message };
-  if (BamlValidationError.isInstance(error)) {
+  const validation: BamlValidationError | undefined = BamlValidationError.isInstance(error)
+    ? error
+    : undefined;
+  if (validation) {
     // The parser's message quotes the answer; callers get the gist, the log gets the raw text.
     return {
       status: 422,
-      code: error.code,
+      code: validation.code,
       reason: "The model answered, but its answer could not be parsed into a candidate evaluation.",
+      logDetail: { parse_error: validation.message, raw_output: validation.rawOutput.slice(0, 2000) },
     };
   }
-  if (BamlInvalidArgumentError.isInstance(error))
-    return { status: 400, code: error.code, reason: error.message };
-  if (BamlError.isInstance(error)) return { status: 502, code: error.code, reason: error.message };
-  return { status: 500, code: "INTERNAL", reason: "Unexpected error; see the server log." };
+  const failure: BamlError | undefined = BamlError.isInstance(error) ? error : undefined;
+  if (failure) {
+    const status = BamlInvalidArgumentError.isInstance(failure) ? 400 : 502;
+    return { status, code: failure.code, reason: failure.message };
+  }
+  return {
+    status: 500,
+    code: "INTERNAL",
+    reason: "Unexpected error; see the server log.",
+    logDetail: { error: error instanceof Error ? (error.stack ?? error.message) : String(error) },
+  };
 }
 
 function json(status: number, value: unknown): Response {
