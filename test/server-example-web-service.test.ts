@@ -57,11 +57,12 @@ beforeAll(async () => {
 }, 60_000);
 
 afterAll(async () => {
-  if (service.exitCode === null) {
+  // Guarded: a failed setup leaves either of them unstarted.
+  if (service && service.exitCode === null) {
     service.kill("SIGTERM");
     await new Promise((done) => service.once("exit", done));
   }
-  await mock.close();
+  await mock?.close();
 });
 
 async function evaluate(body: unknown, requestId: string) {
