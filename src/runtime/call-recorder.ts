@@ -1,3 +1,4 @@
+import type { Flag } from "../sap/index.js";
 import {
   addUsage,
   type Collector,
@@ -43,6 +44,7 @@ export class CallRecorder {
       rawLlmResponse: null,
       tags: { ...tags },
       error: null,
+      repairs: [],
     };
     for (const collector of collectors) collector.record(this.log);
   }
@@ -91,6 +93,11 @@ export class CallRecorder {
     for (const other of this.log.calls) other.selected = other === call;
     this.log.selectedCall = call;
     this.log.rawLlmResponse = call.rawText;
+  }
+
+  /** The repairs the parser made to the selected answer (a Sapling addition to BAML's log). */
+  recordRepairs(repairs: readonly Flag[]): void {
+    this.log.repairs = [...repairs];
   }
 
   /** Ends the function call; `error` is the (redacted) message it failed with. */

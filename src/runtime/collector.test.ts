@@ -15,6 +15,7 @@ function log(id: string, inputTokens: number | null): FunctionLog {
     rawLlmResponse: null,
     tags: {},
     error: null,
+    repairs: [],
   };
 }
 

@@ -1,3 +1,5 @@
+import type { Flag } from "../sap/index.js";
+
 /**
  * Observability for calls, in BAML's Collector shape: pass `collector` in the call options and read
  * `collector.last` afterwards — every attempt (retries and fallbacks included), timings, token usage, and
@@ -66,6 +68,11 @@ export interface FunctionLog {
   tags: Record<string, string>;
   /** The error the call ended with, when it failed (redacted message). */
   error: string | null;
+  /**
+   * Sapling addition: every repair the parser made to the selected answer (fence, fixed JSON, `"7.5"` →
+   * 8, …), each with its path; empty when the answer was exact JSON of the declared type.
+   */
+  repairs: Flag[];
 }
 
 export function emptyUsage(): Usage {

@@ -28,7 +28,8 @@ export function createFunctionPipeline(
     render: (client) => renderPrompt(ir, fn.name, args, { client, tags }),
     parseFinal: (text: string, messages: readonly ChatMessage[]) => {
       try {
-        return finish(parseValue(text, type, index, options).value);
+        const result = parseValue(text, type, index, options);
+        return { value: finish(result.value), repairs: result.flags };
       } catch (error) {
         if (!SapParseError.isInstance(error)) throw error;
         throw new BamlValidationError(`${fn.name}: ${error.message}`, promptToText(messages), text, error);

@@ -1,9 +1,16 @@
+import type { Flag } from "../sap/index.js";
 import type { ChatMessage } from "../util/index.js";
 
 /** The client a prompt is rendered for (`ctx.client` in templates). */
 export interface PromptClient {
   name: string;
   provider: string;
+}
+
+/** A final parse: the value and every repair the parser made to reach it (empty for exact JSON). */
+export interface ParsedAnswer {
+  value: unknown;
+  repairs: readonly Flag[];
 }
 
 /** Turns streamed text into partial values; `push` returns `undefined` when nothing new can be shown. */
@@ -19,7 +26,7 @@ export interface PartialParser {
 export interface FunctionPipeline {
   render(client: PromptClient): ChatMessage[];
   /** Final-mode parse; throws `BamlValidationError` (with the prompt and the raw text) on failure. */
-  parseFinal(text: string, messages: readonly ChatMessage[]): unknown;
+  parseFinal(text: string, messages: readonly ChatMessage[]): ParsedAnswer;
   createPartialParser(): PartialParser;
   /** Prefix-mode parse of a partial answer into the partial type (`b.parseStream`). */
   parsePartial(text: string): unknown;

@@ -44,7 +44,7 @@ const numberPipeline: FunctionPipeline = {
         undefined,
       );
     }
-    return value;
+    return { value, repairs: [] };
   },
   createPartialParser: () => {
     let buffer = "";

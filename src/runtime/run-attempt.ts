@@ -83,7 +83,9 @@ export async function runAttempt(
       );
     }
     try {
-      return context.pipeline.parseFinal(answer.text, messages);
+      const parsed = context.pipeline.parseFinal(answer.text, messages);
+      recorder.recordRepairs(parsed.repairs);
+      return parsed.value;
     } catch (error) {
       if (!BamlValidationError.isInstance(error) || round >= context.reaskOnParseFailure) throw error;
       messages = [...messages, text("assistant", answer.text), text("user", reaskMessage(error))];

@@ -221,6 +221,7 @@ describe("SaplingRuntime.call", () => {
       ["Mock", 200, true],
     ]);
     expect(log?.rawLlmResponse).toContain(PERSON);
+    expect(log?.repairs.map((repair) => repair.kind)).toContain("FromFence");
     expect(log?.usage.inputTokens).toBeGreaterThan(0);
     const prompt = JSON.stringify(server.requests[0]?.body.messages);
     expect(prompt).toContain("Extract the person from: Ada, 36");
@@ -528,5 +529,17 @@ describe("SaplingRuntime modular API", () => {
     expect(instance.parseStream("ExtractPerson", '{"name": "Ada Lo')).toEqual({ name: "Ada Lo", age: null });
     expect(() => instance.parse("ExtractPerson", "nothing here")).toThrow(BamlValidationError);
     expect(() => instance.parse("Nope", "{}")).toThrow(/Unknown function "Nope"/);
+  });
+
+  it("explains the repairs behind a parse, and reports none for exact JSON", () => {
+    const instance = runtime();
+    const messy = instance.explain("ExtractPerson", "{name: 'Ada Lovelace', age: \"36\",}");
+    expect(messy.value).toEqual({ name: "Ada Lovelace", age: 36 });
+    expect(messy.repairs.map((repair) => [repair.path, repair.kind])).toContainEqual([
+      "$.age",
+      "StringToInt",
+    ]);
+    expect(messy.explanation).toMatch(/StringToInt/);
+    expect(instance.explain("ExtractPerson", PERSON).repairs).toEqual([]);
   });
 });

@@ -1,5 +1,6 @@
 import { type Ir, IrIndex, type LlmFunction, loadIr } from "../ir/index.js";
 import { createLanguageModel } from "../llm/index.js";
+import { explainFlags, type Flag } from "../sap/index.js";
 import { CallDeadline } from "./call-deadline.js";
 import type { CallOptions, ParseRecovery } from "./call-options.js";
 import { CallRecorder, type Clock } from "./call-recorder.js";
@@ -140,7 +141,21 @@ export class SaplingRuntime {
   /** Parses a complete answer into the function's return type (`b.parse.Fn`); synchronous. */
   parse(functionName: string, text: string, options: Pick<CallOptions, "tb"> = {}): unknown {
     const { ir, index, fn } = this.#resolveFunction(functionName, options);
-    return createFunctionPipeline(ir, index, fn, {}).parseFinal(text, []);
+    return createFunctionPipeline(ir, index, fn, {}).parseFinal(text, []).value;
+  }
+
+  /**
+   * Like `parse`, and also says how the answer was read: every repair with its path, and a readable
+   * account of them (a Sapling addition; `sapling parse --explain` prints the same text).
+   */
+  explain(
+    functionName: string,
+    text: string,
+    options: Pick<CallOptions, "tb"> = {},
+  ): { value: unknown; repairs: readonly Flag[]; explanation: string } {
+    const { ir, index, fn } = this.#resolveFunction(functionName, options);
+    const { value, repairs } = createFunctionPipeline(ir, index, fn, {}).parseFinal(text, []);
+    return { value, repairs, explanation: explainFlags({ flags: repairs }) };
   }
 
   /** Parses a partial answer into the function's partial type (`b.parseStream.Fn`); synchronous. */
