@@ -8,6 +8,8 @@ export function normalizeWords(text: string): string[] {
   const folded = text
     .normalize("NFKD")
     .replace(/\p{M}+/gu, "")
+    // Recompose what NFKD split but is not an accent (Hangul syllables).
+    .normalize("NFC")
     .replace(/ß/g, "ss")
     .replace(/(\p{Ll})(\p{Lu})/gu, "$1 $2")
     .replace(/(\p{Lu})(\p{Lu}\p{Ll})/gu, "$1 $2")

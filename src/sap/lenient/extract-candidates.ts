@@ -166,6 +166,10 @@ function bareLiteral(text: string): Candidate | undefined {
 function tryJson(text: string): JsonishNode | undefined {
   const first = text.trimStart()[0];
   if (first === undefined || !/[[{"\d\-tfn]/.test(first)) return undefined;
+  // Cheap pre-check on the last character too: `{…` must end with `}`, `[…` with `]`, `"…` with `"`.
+  const last = text.trimEnd().at(-1);
+  const closer = first === "{" ? "}" : first === "[" ? "]" : first === '"' ? '"' : undefined;
+  if (closer !== undefined ? last !== closer : !/[\da-z]/.test(last ?? "")) return undefined;
   try {
     return nodeFromJson(JSON.parse(text));
   } catch {

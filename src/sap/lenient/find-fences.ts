@@ -29,7 +29,10 @@ export function findFences(text: string): Fence[] {
     if (text.slice(contentStart, lineEnd < 0 ? text.length : lineEnd).trim() === "") {
       contentStart = lineEnd < 0 ? text.length : lineEnd + 1;
     }
-    const close = findClosing(text, contentStart);
+    // A fence whose content starts on its own line (```json {…}```) closes on that line if it can.
+    const sameLine =
+      lineEnd >= 0 && contentStart <= lineEnd ? text.slice(contentStart, lineEnd).indexOf("```") : -1;
+    const close = sameLine >= 0 ? contentStart + sameLine : findClosing(text, contentStart);
     if (close < 0) {
       fences.push({ tag, content: text.slice(contentStart), start: open, end: text.length, closed: false });
       break;

@@ -69,7 +69,19 @@ interface CommentFrame {
   kind: "comment";
   block: boolean;
 }
-type Frame = ObjectFrame | ArrayFrame | StringFrame | UnquotedFrame | CommentFrame;
+/** Content nested deeper than `MAX_NESTING`: brackets are counted, nothing is built. */
+interface SkipFrame {
+  kind: "skip";
+  depth: number;
+}
+type Frame = ObjectFrame | ArrayFrame | StringFrame | UnquotedFrame | CommentFrame | SkipFrame;
+
+/**
+ * Containers nested deeper than this are not built: no schema goes near it, the coercer gives up far
+ * earlier (`MAX_DEPTH`), and building very deep object chains makes the JavaScript garbage collector
+ * superlinear. The container at the limit stays in the tree, empty and incomplete.
+ */
+export const MAX_NESTING = 2000;
 
 const QUOTE_CLOSERS: Record<string, string> = {
   '"': '"',
@@ -163,6 +175,8 @@ export class FixingParser {
         return this.stepUnquoted(frame);
       case "comment":
         return this.stepComment(frame);
+      case "skip":
+        return this.stepSkip(frame);
     }
   }
 
@@ -346,6 +360,12 @@ export class FixingParser {
 
   private openContainer(node: ObjectNode | ArrayNode): void {
     if (this.stack.length > 0) this.attach(node);
+    if (this.openObjects + this.openArrays >= MAX_NESTING) {
+      // Nesting too deep: keep an empty, incomplete placeholder and skip the contents.
+      this.repair("nesting too deep");
+      this.stack.push({ kind: "skip", depth: 1 });
+      return;
+    }
     if (node.kind === "object") {
       this.openObjects++;
       this.stack.push({ kind: "object", node, state: "key", key: undefined, afterComma: false });
@@ -403,6 +423,19 @@ export class FixingParser {
     if (parent?.kind !== "object") return;
     parent.key = key;
     parent.state = "colon";
+  }
+
+  private stepSkip(frame: SkipFrame): boolean {
+    const buffer = this.buffer;
+    let index = this.position;
+    while (index < buffer.length && frame.depth > 0) {
+      const code = buffer.charCodeAt(index++);
+      if (code === 123 /* { */ || code === 91 /* [ */) frame.depth++;
+      else if (code === 125 /* } */ || code === 93 /* ] */) frame.depth--;
+    }
+    this.position = index;
+    if (frame.depth === 0) this.stack.pop();
+    return true;
   }
 
   // ---------------------------------------------------------------------------------------------------
@@ -561,7 +594,8 @@ export class FixingParser {
     if (char === "/" && (buffer[next + 1] === "/" || buffer[next + 1] === "*")) return true;
     switch (role) {
       case "key":
-        return char === ":" || char === "}" || char === ",";
+        // A key closes before `:`, `}`, `,`, or before a value after a space (missing colon: `{"a" 1}`).
+        return char === ":" || char === "}" || char === "," || next > index + 1;
       case "item":
         return char === "," || char === "]" || char === "}" || QUOTE_CLOSERS[char] !== undefined;
       case "value":
@@ -722,6 +756,7 @@ export class FixingParser {
           this.finishUnquoted(frame, false);
           break;
         case "comment":
+        case "skip":
           this.stack.pop();
           break;
         default:

@@ -44,18 +44,23 @@ export function stringNode(value: string, complete = true): StringNode {
 
 /**
  * Convert a `JSON.parse` result into nodes (all complete). Iterative, so a 100,000-deep document does not
- * overflow the call stack.
+ * overflow the call stack; containers deeper than `maxDepth` become empty incomplete placeholders (as in
+ * the fixing parser: nothing can use them, and building them would only cost).
  */
-export function nodeFromJson(value: unknown): JsonishNode {
+export function nodeFromJson(value: unknown, maxDepth = 2000): JsonishNode {
   const root = shallowNode(value);
-  const pending: [JsonishNode, unknown][] = [[root, value]];
+  const pending: [JsonishNode, unknown, number][] = [[root, value, 1]];
   while (pending.length > 0) {
-    const [node, source] = pending.pop()!;
+    const [node, source, depth] = pending.pop()!;
+    if (depth > maxDepth && (node.kind === "array" || node.kind === "object")) {
+      node.complete = false;
+      continue;
+    }
     if (node.kind === "array") {
       for (const item of source as unknown[]) {
         const child = shallowNode(item);
         node.items.push(child);
-        if (child.kind === "array" || child.kind === "object") pending.push([child, item]);
+        if (child.kind === "array" || child.kind === "object") pending.push([child, item, depth + 1]);
       }
     } else if (node.kind === "object") {
       const record = source as Record<string, unknown>;
@@ -63,7 +68,7 @@ export function nodeFromJson(value: unknown): JsonishNode {
         const item = record[key];
         const child = shallowNode(item);
         node.entries.push([key, child]);
-        if (child.kind === "array" || child.kind === "object") pending.push([child, item]);
+        if (child.kind === "array" || child.kind === "object") pending.push([child, item, depth + 1]);
       }
     }
   }

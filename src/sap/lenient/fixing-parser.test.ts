@@ -1,0 +1,103 @@
+import { describe, expect, it } from "vitest";
+import { FixingParser, fixingParse, MAX_NESTING } from "./fixing-parser.js";
+import { nodeToJsonText } from "./jsonish-node.js";
+
+function read(text: string): string[] {
+  return fixingParse(text).map((root) => nodeToJsonText(root.node));
+}
+
+describe("fixingParse", () => {
+  it("finds every top-level container in prose, with spans", () => {
+    const text = 'see [1] and {"a": 2} end';
+    const roots = fixingParse(text);
+    expect(roots.map((root) => text.slice(root.start, root.end))).toEqual(["[1]", '{"a": 2}']);
+  });
+
+  it.each([
+    ["{a: 1}", '{"a":1}', "unquoted key"],
+    ["{'a': 'b'}", '{"a":"b"}', "single quotes"],
+    ['{"a": 1,}', '{"a":1}', "trailing comma"],
+    ['{"a": 1 "b": 2}', '{"a":1,"b":2}', "missing comma"],
+    ['{"a" 1}', '{"a":1}', "missing colon"],
+    ['{"a": True}', '{"a":true}', "python literal"],
+    ['{"a": hello there}', '{"a":"hello there"}', "unquoted value"],
+    ['{"a": 1 // note\n}', '{"a":1}', "comment"],
+    ['{"a": "x"]', '{"a":"x"}', "stray bracket"],
+    ['[{"a": 1]', '[{"a":1}]', "mismatched bracket"],
+    ['{"a": "Kim "MJ" Lee"}', '{"a":"Kim \\"MJ\\" Lee"}', "unescaped quote"],
+    ['{"a": "x', '{"a":"x"}', "unclosed string"],
+  ])("repairs %s → %s (%s)", (text, expected, repair) => {
+    const [root] = fixingParse(text);
+    expect(nodeToJsonText(root!.node)).toBe(expected);
+    expect(root!.repairs).toContain(repair);
+  });
+
+  it("decodes \\u escapes, also surrogate pairs, in repaired JSON", () => {
+    expect(read("{a: 'caf\\u00e9 \\ud83d\\ude00'}")).toEqual(['{"a":"café 😀"}']);
+  });
+
+  it("keeps LaTeX-like \\b and \\f before a letter", () => {
+    expect(read('{"a": "\\beta \\frac \\b"}')).toEqual([JSON.stringify({ a: "\\beta \\frac \b" })]);
+  });
+
+  it("marks the cut: strings, numbers and containers at the end of input are incomplete", () => {
+    const [root] = fixingParse('{"a": [1, 2');
+    expect(root!.node.complete).toBe(false);
+    const list = root!.node.kind === "object" ? root!.node.entries[0]![1] : undefined;
+    expect(list?.kind === "array" && list.items.map((item) => item.complete)).toEqual([true, false]);
+  });
+
+  it("drops a key that never got a value", () => {
+    expect(read('{"a": 1, "b":')).toEqual(['{"a":1}']);
+  });
+
+  it("keeps an unquoted value with commas when no new member follows", () => {
+    expect(read('{"name": Smith, John, "age": 3}')).toEqual(['{"name":"Smith, John","age":3}']);
+  });
+
+  it("builds at most MAX_NESTING levels and skips the rest", () => {
+    const depth = MAX_NESTING + 50;
+    const [root] = fixingParse(`${"[".repeat(depth)}1${"]".repeat(depth)} {"after": true}`);
+    expect(root!.repairs).toContain("nesting too deep");
+    expect(fixingParse(`${"[".repeat(depth)}${"]".repeat(depth)} {"after": true}`)).toHaveLength(2);
+  });
+});
+
+describe("FixingParser fed in chunks", () => {
+  const samples = [
+    '{"name": "Kim "MJ" Minjun", "age": 3, note: hello world, "x": [1 2 3], "e": "caf\\u00e9\\beta"}',
+    "prose [1] then {a: 'it\\'s', /* c */ b: None, c: \"line\nbreak\", d: 1.5e3,} // end",
+    '```json\n{"a": "x", "b": {"c": [true, false, null]}}\n```',
+    '{"a": "He said "no", then left", \'b\': `tick`, “c”: “smart”}',
+  ];
+  it.each(samples)("gives the same trees for every split point of %s", (text) => {
+    const whole = fixingParse(text);
+    for (let split = 1; split < text.length; split++) {
+      const parser = new FixingParser();
+      parser.push(text.slice(0, split));
+      parser.push(text.slice(split));
+      expect(parser.end()).toEqual(whole);
+    }
+  });
+
+  it("gives the same trees one character at a time", () => {
+    for (const text of samples) {
+      const parser = new FixingParser();
+      for (const char of text) parser.push(char);
+      expect(parser.end()).toEqual(fixingParse(text));
+    }
+  });
+
+  it("shows the tree read so far between chunks", () => {
+    const parser = new FixingParser();
+    parser.push('{"items": ["a", "b');
+    expect(parser.insideValue).toBe(true);
+    expect(nodeToJsonText(parser.roots[0]!.node)).toBe('{"items":["a","b"]}');
+  });
+
+  it("refuses more text after end()", () => {
+    const parser = new FixingParser();
+    parser.end();
+    expect(() => parser.push("x")).toThrow(/after end/);
+  });
+});

@@ -1,0 +1,229 @@
+/**
+ * Parser invariants, checked with fast-check: any text gives a value or a SapParseError (never another
+ * exception, never a hang); pathological nesting does not overflow the stack; adversarial input stays
+ * linear; valid JSON round-trips through the fixing parser; chunked parsing equals one-shot parsing.
+ */
+import { readFileSync } from "node:fs";
+import { join } from "node:path";
+import fc from "fast-check";
+import { describe, expect, it } from "vitest";
+import type { Ir, Type } from "../src/ir/index.js";
+import { compile, parseTypeExpression } from "../src/language/index.js";
+import { FixingParser, fixingParse, nodeFromJson, parseValue, SapParseError } from "../src/sap/index.js";
+
+const schema = readFileSync(join(import.meta.dirname, "fixtures", "sap", "schemas", "common.baml"), "utf8");
+const ir = compile({ "common.baml": schema }).ir as Ir;
+const typeOf = (text: string): Type => parseTypeExpression(text, ir).type as Type;
+
+const targets = [
+  "Person",
+  "Order",
+  "int",
+  "float",
+  "bool",
+  "string",
+  "Sentiment",
+  "Priority[]",
+  "map<string, int>",
+  "JsonValue",
+  "Cat | Dog",
+  "Counts?",
+  "TreeNode",
+  "Config",
+  "string[]",
+].map(typeOf);
+
+/** Text that looks like model output: JSON-ish fragments, prose, fences, quotes and brackets. */
+const answerish = fc
+  .array(
+    fc.oneof(
+      fc.constantFrom(
+        "{",
+        "}",
+        "[",
+        "]",
+        ",",
+        ":",
+        '"',
+        "'",
+        "`",
+        "```",
+        "```json\n",
+        "\n",
+        " ",
+        "\\",
+        "\\u00e9",
+        "//",
+        "/*",
+        "*/",
+        "None",
+        "True",
+        "null",
+        "1.5",
+        "-3",
+        "POSITIVE",
+        "name",
+        "age",
+        "“",
+        "”",
+        "한국어",
+        "🚀",
+        '"name": "Ann"',
+        '"age": "7.5"',
+        '"kind": "cat"',
+      ),
+      fc.string({ maxLength: 6 }),
+    ),
+    { maxLength: 60 },
+  )
+  .map((parts) => parts.join(""));
+
+function parseOrError(text: string, type: Type): void {
+  try {
+    parseValue(text, type, ir);
+  } catch (error) {
+    if (!SapParseError.isInstance(error)) throw error;
+    expect(error.raw).toBe(text);
+  }
+}
+
+describe("any text", () => {
+  it("gives a value or a SapParseError for every target type", () => {
+    fc.assert(
+      fc.property(answerish, fc.integer({ min: 0, max: targets.length - 1 }), (text, index) => {
+        parseOrError(text, targets[index]!);
+      }),
+      { numRuns: 1500 },
+    );
+  });
+
+  it("gives a value or a SapParseError for arbitrary unicode", () => {
+    fc.assert(
+      fc.property(
+        fc.string({ unit: "binary", maxLength: 200 }),
+        fc.integer({ min: 0, max: targets.length - 1 }),
+        (text, index) => {
+          parseOrError(text, targets[index]!);
+        },
+      ),
+      { numRuns: 800 },
+    );
+  });
+
+  it("also in prefix mode", () => {
+    fc.assert(
+      fc.property(answerish, fc.integer({ min: 0, max: targets.length - 1 }), (text, index) => {
+        try {
+          parseValue(text, targets[index]!, ir, { partial: true });
+        } catch (error) {
+          if (!SapParseError.isInstance(error)) throw error;
+        }
+      }),
+      { numRuns: 800 },
+    );
+  });
+});
+
+describe("the fixing parser", () => {
+  it("reads valid JSON exactly as JSON.parse does", () => {
+    fc.assert(
+      fc.property(fc.oneof(fc.array(fc.jsonValue()), fc.dictionary(fc.string(), fc.jsonValue())), (value) => {
+        const text = JSON.stringify(value);
+        const roots = fixingParse(text);
+        expect(roots).toHaveLength(1);
+        expect(roots[0]!.repairs).toEqual([]);
+        expect(roots[0]!.node).toEqual(nodeFromJson(JSON.parse(text)));
+      }),
+      { numRuns: 500 },
+    );
+  });
+
+  it("builds the same trees from any chunking as from one push", () => {
+    fc.assert(
+      fc.property(
+        answerish,
+        fc.array(fc.integer({ min: 1, max: 8 }), { minLength: 1, maxLength: 40 }),
+        (text, sizes) => {
+          const parser = new FixingParser();
+          let at = 0;
+          for (let index = 0; at < text.length; index++) {
+            const size = sizes[index % sizes.length]!;
+            parser.push(text.slice(at, at + size));
+            at += size;
+          }
+          expect(parser.end()).toEqual(fixingParse(text));
+        },
+      ),
+      { numRuns: 1000 },
+    );
+  });
+});
+
+describe("pathological nesting", () => {
+  const depth = 100_000;
+  const cases: [string, string, string][] = [
+    ["closed arrays", "[".repeat(depth) + "]".repeat(depth), "JsonValue"],
+    ["unclosed arrays", "[".repeat(depth), "int[]"],
+    ["closed objects", '{"a":'.repeat(depth) + "1" + "}".repeat(depth), "JsonValue"],
+    ["unclosed objects", '{"a":'.repeat(depth), "Person"],
+    ["arrays for a class", "[".repeat(depth), "Person"],
+    ["mixed for a recursive class", '{"value": 1, "children": ['.repeat(depth), "TreeNode"],
+  ];
+  for (const [name, text, target] of cases) {
+    it(`${name} (${depth} deep) never overflows the stack`, () => {
+      parseOrError(text, typeOf(target));
+      parseOrError(`\`\`\`json\n${text}`, typeOf(target));
+    });
+  }
+
+  it("is parsed by the fixing parser fed in chunks", () => {
+    const parser = new FixingParser();
+    const text = '{"a": ['.repeat(depth);
+    for (let at = 0; at < text.length; at += 4096) parser.push(text.slice(at, at + 4096));
+    const roots = parser.end();
+    expect(roots).toHaveLength(1);
+    expect(roots[0]!.node.complete).toBe(false);
+  });
+});
+
+describe("adversarial input stays linear", () => {
+  /** Best of three timings, to keep scheduler noise out of the ratio. */
+  function time(text: string, type: Type): number {
+    parseOrError(text, type); // warm-up: compile the code paths before measuring
+    let best = Number.POSITIVE_INFINITY;
+    for (let round = 0; round < 3; round++) {
+      const start = performance.now();
+      parseOrError(text, type);
+      best = Math.min(best, performance.now() - start);
+    }
+    return best;
+  }
+  const patterns: [string, (count: number) => string, string, number?][] = [
+    ["runs of [", (count) => "[".repeat(count), "Person"],
+    ["runs of {", (count) => "{".repeat(count), "Person"],
+    ["runs of quotes in a value", (count) => `{"a": "${'" '.repeat(count)}`, "Note"],
+    ["runs of backslashes", (count) => `{"body": "${"\\".repeat(count)}`, "Note"],
+    ["quotes and backslashes in a list", (count) => `[${'"\\'.repeat(count)}`, "string[]"],
+    ["commas", (count) => `{${", ".repeat(count)}`, "Person", 100_000],
+    ["unclosed fences", (count) => "```\n{".repeat(count), "Counts", 2_000],
+    ["words for an enum", (count) => "positive negative ".repeat(count), "Sentiment"],
+    ["array-object ladders", (count) => "[{".repeat(count), "Counts"],
+    ["unquoted commas", (count) => `{"a": ${"x, ".repeat(count)}`, "Note", 50_000],
+  ];
+  for (const [name, make, target, size = 10_000] of patterns) {
+    it(name, () => {
+      const type = typeOf(target);
+      // Eight times the input: linear work takes about 8× as long, quadratic 64×. The bound leaves room
+      // for garbage-collection noise on a shared machine; a noisy attempt is retried (a quadratic path
+      // fails every attempt).
+      const ratios: number[] = [];
+      for (let attempt = 0; attempt < 3; attempt++) {
+        const small = time(make(size), type);
+        const large = time(make(size * 8), type);
+        ratios.push(large / Math.max(small, 2));
+        if (ratios.at(-1)! < 20) break;
+      }
+      expect(Math.min(...ratios)).toBeLessThan(20);
+    });
+  }
+});
