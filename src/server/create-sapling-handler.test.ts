@@ -233,6 +233,31 @@ describe("POST /stream/{Function}", () => {
     expect(events.filter((item) => item.event === "final")).toHaveLength(0);
   });
 
+  it("sends keep-alive comments while the model is silent, and loses no partial to them", async () => {
+    const patient = createSaplingHandler({
+      runtime: SaplingRuntime.fromIr(ir, { env: { MOCK_URL: server.baseUrls.openai } }),
+      streamHeartbeatMs: 30,
+    });
+    server.script(answer(ADA, { firstTokenDelayMs: 200, chunkSize: 5, chunkDelayMs: 5 }));
+    const text = await (await patient(post("/stream/ExtractPerson", { text: "Ada" }))).text();
+    const beforeFirstPartial = text.slice(0, text.indexOf("event: partial"));
+    expect(beforeFirstPartial.match(/^: keep-alive$/gm)?.length).toBeGreaterThanOrEqual(2);
+    expect(text.trimEnd().endsWith(`event: final\ndata: ${JSON.stringify(ADA_VALUE)}`)).toBe(true);
+  });
+
+  it("reports the server's deadline as a 504 error event", async () => {
+    const bounded = createSaplingHandler({
+      runtime: SaplingRuntime.fromIr(ir, { env: { MOCK_URL: server.baseUrls.openai } }),
+      requestTimeoutMs: 100,
+    });
+    server.script(answer(ADA, { firstTokenDelayMs: 2000 }));
+    const events = await readEvents(await bounded(post("/stream/ExtractPerson", { text: "Ada" })));
+    expect(events.at(-1)).toMatchObject({
+      event: "error",
+      data: { error: { status: 504, code: "TIMEOUT" } },
+    });
+  });
+
   it("refuses bad arguments with a 400 status, not an event", async () => {
     const response = await handler(post("/stream/ExtractPerson", { text: 1 }));
     expect(response.status).toBe(400);
@@ -273,6 +298,7 @@ describe("routing and limits", () => {
     expect(unknown.status).toBe(404);
     expect((await errorOf(unknown)).message).toContain("ExtractPerson");
     expect((await handler(new Request("http://sapling.test/elsewhere"))).status).toBe(404);
+    expect((await handler(post("/call/%E0%A4%A", {}))).status).toBe(404);
     const wrongMethod = await handler(new Request("http://sapling.test/call/ExtractPerson"));
     expect(wrongMethod.status).toBe(405);
     expect(wrongMethod.headers.get("allow")).toBe("POST");

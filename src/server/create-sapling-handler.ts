@@ -21,6 +21,8 @@ export interface SaplingHandlerOptions {
   requestTimeoutMs?: number;
   /** The title of `/openapi.json` and `/docs`. */
   title?: string;
+  /** Idle time after which `/stream` sends a keep-alive comment (default 15000 ms). */
+  streamHeartbeatMs?: number;
 }
 
 /** A web-standard request handler: what Bun.serve, Deno.serve, Workers, Hono's `mount` and Next take. */
@@ -75,7 +77,7 @@ export function createSaplingHandler(options: SaplingHandlerOptions): SaplingHan
           "POST /parse/{Function}, GET /openapi.json, GET /docs, GET /_debug/ping.",
       );
     }
-    const fn = findFunction(decodeURIComponent(match[2]));
+    const fn = findFunction(decodeName(match[2]));
     const action = match[1];
     return allow(request, "POST", () => {
       if (action === "parse") return parse(request, fn);
@@ -121,11 +123,15 @@ export function createSaplingHandler(options: SaplingHandlerOptions): SaplingHan
 
   const stream = async (request: Request, fn: LlmFunction): Promise<Response> => {
     const args = decodeArguments(fn, await readJsonObject(request, maxBodyBytes), index);
-    const { callOptions, cancel } = callControl(request);
+    const { callOptions, cancel, translate } = callControl(request);
     const running = options.runtime.stream(fn.name, args, callOptions);
     // Starting the stream checks the arguments synchronously: a bad argument is still a 400, not an event.
     running.getFinalResponse().catch(() => {});
-    return streamResponse(running, cancel);
+    return streamResponse(running, {
+      onCancel: cancel,
+      translate,
+      ...(options.streamHeartbeatMs !== undefined ? { heartbeatMs: options.streamHeartbeatMs } : {}),
+    });
   };
 
   const parse = async (request: Request, fn: LlmFunction): Promise<Response> => {
@@ -163,6 +169,15 @@ function allow(request: Request, method: string, answer: () => Response | Promis
   if (request.method === method || (method === "GET" && request.method === "HEAD")) return answer();
   const path = new URL(request.url).pathname;
   throw new HttpError(405, "METHOD_NOT_ALLOWED", `Use ${method} for ${path}.`, { allow: method });
+}
+
+/** The function name from the path; a malformed escape names no function. */
+function decodeName(segment: string): string {
+  try {
+    return decodeURIComponent(segment);
+  } catch {
+    return segment;
+  }
 }
 
 function secure(document: Record<string, unknown>, secured: boolean): Record<string, unknown> {
