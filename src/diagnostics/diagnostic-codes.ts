@@ -158,6 +158,21 @@ export const diagnosticCodes = {
     message: (args) => `"${args.name}" is a ${args.kind}, not a type.`,
     hint: () => "types are classes, enums, type aliases and the built-in types",
   }),
+  "alias-collision": define<{
+    owner: string;
+    first: string;
+    second: string;
+    firstShown: string;
+    secondShown: string;
+  }>({
+    code: "E0114",
+    severity: "error",
+    message: (args) =>
+      args.firstShown === args.secondShown
+        ? `"${args.first}" and "${args.second}" in "${args.owner}" would both be shown to the model as "${args.firstShown}".`
+        : `"${args.first}" and "${args.second}" in "${args.owner}" are shown to the model as "${args.firstShown}" and "${args.secondShown}", which enum matching does not tell apart (it ignores case).`,
+    hint: () => "give each one a distinct @alias; the parser could not tell their values apart",
+  }),
 
   // 02 — attributes
   "unknown-attribute": define<{ name: string; block: boolean; suggestion?: string }>({

@@ -1,4 +1,12 @@
-import type { ClassDecl, EnumDecl, TypeAliasDecl, TypeDeclaration, TypeExpression } from "./ast.js";
+import type {
+  ClassDecl,
+  EnumDecl,
+  EnumValueDecl,
+  FieldDecl,
+  TypeAliasDecl,
+  TypeDeclaration,
+  TypeExpression,
+} from "./ast.js";
 import { checkAttributes, findAttribute } from "./check-attributes.js";
 import { checkTypeExpression } from "./check-type-expression.js";
 import type { Reporter } from "./reporter.js";
@@ -48,6 +56,7 @@ function checkClass(declaration: ClassDecl, scope: TypeScope, report: Reporter):
       report("skip-on-required-field", { name: field.name.name }, field.name.span);
     }
   }
+  checkShownNames(declaration.name.name, declaration.fields, report, (name) => name);
 }
 
 function checkEnum(declaration: EnumDecl, report: Reporter): void {
@@ -66,6 +75,40 @@ function checkEnum(declaration: EnumDecl, report: Reporter): void {
       seen.set(value.name.name, value);
     }
     checkAttributes(value.attributes, "enum-value", report);
+  }
+  // Enum values are matched ignoring case, so `Yes` and an alias "yes" collide too.
+  checkShownNames(declaration.name.name, declaration.values, report, (name) => name.toLowerCase());
+}
+
+/**
+ * The names the model sees (the `@alias`, else the declared name) must differ within a class or enum;
+ * otherwise two members render alike and the parser cannot tell their values apart. Skipped members are
+ * never shown. Exact duplicates of declared names are reported as duplicates instead.
+ */
+function checkShownNames(
+  owner: string,
+  members: readonly (FieldDecl | EnumValueDecl)[],
+  report: Reporter,
+  normalize: (name: string) => string,
+): void {
+  const shown = new Map<string, FieldDecl | EnumValueDecl>();
+  for (const member of members) {
+    if (findAttribute(member.attributes, "skip")) continue;
+    const alias = findAttribute(member.attributes, "alias")?.args[0];
+    const name = alias?.kind === "string" ? alias.value : member.name.name;
+    const first = shown.get(normalize(name));
+    if (first === undefined) {
+      shown.set(normalize(name), member);
+    } else if (first.name.name !== member.name.name) {
+      const firstAlias = findAttribute(first.attributes, "alias")?.args[0];
+      const firstShown = firstAlias?.kind === "string" ? firstAlias.value : first.name.name;
+      report(
+        "alias-collision",
+        { owner, first: first.name.name, second: member.name.name, firstShown, secondShown: name },
+        member.name.span,
+        [{ message: `"${first.name.name}" is declared here`, span: first.name.span }],
+      );
+    }
   }
 }
 
