@@ -8,6 +8,7 @@ export type { Diagnostic, DiagnosticNote, Severity, Span } from "./diagnostics/i
 export { renderDiagnostics } from "./diagnostics/index.js";
 export type * from "./ir/index.js";
 export { type CompileResult, compile, parseTypeExpression } from "./language/index.js";
+export { type CompiledSchema, compileSchema, parseWithSchema, SchemaError } from "./parse-with-schema.js";
 export {
   type JsonSchema,
   OutputFormatError,
@@ -19,3 +20,16 @@ export {
   TemplateError,
   toJsonSchema,
 } from "./prompt/index.js";
+export {
+  type CheckResult,
+  type ConstraintEvaluator,
+  explainFlags,
+  type Flag,
+  type FlagKind,
+  type ParseOptions,
+  type ParseResult,
+  parseValue,
+  SapConfigurationError,
+  type SapErrorCode,
+  SapParseError,
+} from "./sap/index.js";

@@ -7,20 +7,15 @@
  */
 import { readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { Template } from "@huggingface/jinja";
 import { afterAll, describe, expect, it } from "vitest";
 import type { Ir } from "../src/ir/index.js";
 import { compile, parseTypeExpression } from "../src/language/index.js";
+import { evaluateConstraint } from "../src/prompt/index.js";
 import { FixingParser, fixingParse, parseValue, SapParseError } from "../src/sap/index.js";
 import { readCaseFile, type SapCase, type SapCaseFile, writeCaseFile } from "./sap-fixture-file.js";
 
 const folder = join(import.meta.dirname, "fixtures", "sap");
 const update = process.env.UPDATE_EXPECT === "1";
-
-/** `@check`/`@assert` expressions evaluated as Jinja conditions with `this` bound (what prompt does). */
-function evaluateConstraint(expression: string, value: unknown): boolean {
-  return new Template(`{% if ${expression} %}yes{% endif %}`).render({ this: value }) === "yes";
-}
 
 const schemaCache = new Map<string, Ir>();
 function irFor(entry: SapCase): Ir {
