@@ -107,6 +107,8 @@ export async function sendTicket(url: string, id: string, route: "call" | "strea
     method: "POST",
     headers: { "content-type": "application/json" },
     body: JSON.stringify({ id, text: `Customer ${id} cannot log in.` }),
+    // Bounded: a request that never completes fails the run instead of hanging it.
+    signal: AbortSignal.timeout(30_000),
   });
   const text = await response.text();
   let value: unknown;
