@@ -5,7 +5,8 @@
  *   one-shot final `parseValue` gives (the same value, or the same error code and path);
  * - after every chunk the partial equals the one-shot `parsePartial` of the text so far (answers up to
  *   1,500 characters; longer ones are checked at the random split points only);
- * - `changed` is false exactly when the partial equals the previous one;
+ * - `changed` is false exactly when the partial equals the previous one, and every partial has the shape
+ *   of the type's partial type (`partialType`);
  * - prefix-mode cases (`partial: true`) give the table's stated value through `parsePartial` too.
  */
 import { readdirSync, readFileSync } from "node:fs";
@@ -15,7 +16,14 @@ import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import type { Ir, Type } from "../src/ir/index.js";
 import { compile, parseTypeExpression } from "../src/language/index.js";
-import { createStreamParser, parsePartial, parseValue, SapParseError } from "../src/sap/index.js";
+import {
+  checkPartialValue,
+  createStreamParser,
+  parsePartial,
+  parseValue,
+  partialType,
+  SapParseError,
+} from "../src/sap/index.js";
 import { readCaseFile, type SapCase } from "./sap-fixture-file.js";
 
 const folder = join(import.meta.dirname, "fixtures", "sap");
@@ -52,6 +60,7 @@ const options = { constraintEvaluator: evaluateConstraint };
 /** Streams `chunks`, checking each partial against the one-shot partial parse when `agree` says so. */
 function stream(type: Type, ir: Ir, text: string, chunks: string[], agree: boolean): Outcome {
   const parser = createStreamParser(type, ir, options);
+  const shape = partialType(type, ir);
   let previous: unknown = null;
   let soFar = "";
   for (const chunk of chunks) {
@@ -61,6 +70,7 @@ function stream(type: Type, ir: Ir, text: string, chunks: string[], agree: boole
       expect(step.value, `partial after ${JSON.stringify(soFar.slice(-40))}`).toEqual(
         parsePartial(soFar, type, ir, options).value,
       );
+    if (step.changed) expect(checkPartialValue(step.value, shape, ir)).toBeUndefined();
     if (!step.changed) expect(step.value).toEqual(previous);
     else expect(step.value).not.toEqual(previous);
     previous = step.value;

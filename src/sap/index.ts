@@ -27,6 +27,7 @@ export {
   SapParseError,
   type SapParseErrorInit,
 } from "./sap-parse-error.js";
+export { checkPartialValue } from "./stream/check-partial-value.js";
 export {
   createStreamParser,
   type StreamParser,
@@ -34,3 +35,11 @@ export {
   type StreamPush,
 } from "./stream/create-stream-parser.js";
 export { type PartialParseOptions, parsePartial } from "./stream/parse-partial.js";
+export {
+  type PartialField,
+  type PartialType,
+  partialClassFields,
+  partialType,
+  partialTypeOfAlias,
+  partialTypeToString,
+} from "./stream/partial-type.js";

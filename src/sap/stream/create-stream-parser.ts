@@ -14,7 +14,7 @@ export interface StreamParserOptions {
 export interface StreamPush {
   /** False when the partial equals the one after the previous chunk (nothing new to show). */
   changed: boolean;
-  /** The partial value so far (`null` while nothing usable has been written). */
+  /** The partial value so far (`null`, or `[]`/`{}` for lists and maps, while nothing usable is written). */
   value: unknown;
 }
 
@@ -57,7 +57,8 @@ export function createStreamParser(
         throw new Error("StreamParser.push after finish(): create a new parser for a new answer.");
       text += chunk;
       reader.push(chunk);
-      const value = reader.read()?.value ?? null;
+      const reading = reader.read();
+      const value = reading ? reading.value : reader.nothingYet();
       const changed = !samePartial(value, last);
       // An equal partial from another reading is not news: keep handing out the previous one.
       if (changed) last = value;

@@ -14,7 +14,7 @@ export interface PartialParseOptions {
  * `parseStream`): fields not written yet are null (lists `[]`, maps `{}`), strings show their text so far,
  * numbers, bools, enums, literals and `@stream.done` values appear only once complete, `@stream.not_null`
  * holds back the enclosing object, `@stream.with_state` wraps `{ value, state }`. Nothing usable yet is
- * `null`. Never throws for any text (only for a misconfigured type). Gives exactly what a stream parser
+ * `null` (`[]` for a list, `{}` for a map). Never throws for any text (only for a misconfigured type). Gives exactly what a stream parser
  * fed the same text in any chunks shows.
  */
 export function parsePartial(
@@ -31,7 +31,7 @@ export function parsePartial(
   const reading = reader.read();
   if (!reading) {
     return {
-      value: null,
+      value: reader.nothingYet(),
       flags: [{ kind: "Pending", path: "$", detail: "nothing usable written yet" }],
       score: 0,
       checks: [],

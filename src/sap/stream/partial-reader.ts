@@ -95,6 +95,12 @@ export class PartialReader {
     this.scanner.push(text);
   }
 
+  /** What a partial shows before anything fits: `[]` for lists, `{}` for maps, else null. */
+  nothingYet(): unknown {
+    const fallback = this.context.missing(this.type);
+    return fallback?.reason === "empty" ? fallback.value : null;
+  }
+
   /** The best reading of the answer so far, or undefined when nothing fits yet. */
   read(): PartialReading | undefined {
     try {

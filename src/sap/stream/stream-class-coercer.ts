@@ -19,6 +19,8 @@ import { pendingOf, type StreamCoerceContext, type StreamSuccess } from "./strea
 
 interface FieldLookup {
   fields: Field[];
+  /** Field → its position in `fields`. */
+  positions: Map<Field, number>;
   exact: Map<string, Field>;
   folded: Map<string, Field>;
 }
@@ -44,14 +46,18 @@ interface FieldOutcome {
  */
 interface ObjectState {
   scanned: number;
-  found: Map<Field, JsonishNode>;
+  /** Per field (in declaration order): the node its key was last given, if any. */
+  found: (JsonishNode | undefined)[];
   matchedAny: boolean;
   keyFlags: Flag[];
   keyScore: number;
-  outcomes: Map<Field, FieldOutcome>;
+  /** Per field: its outcome at the last read. */
+  outcomes: (FieldOutcome | undefined)[];
   paths: string[];
   /** Scratch: this read's outcome per field (reused, this runs on every chunk). */
   current: FieldOutcome[];
+  /** Per field: the value handed out at the last read. */
+  previous: unknown[];
   last: Record<string, unknown> | undefined;
 }
 
@@ -61,7 +67,12 @@ function lookupOf(declaration: Class): FieldLookup {
   let lookup = lookups.get(declaration);
   if (!lookup) {
     const fields = declaration.fields.filter((field) => !field.skip);
-    lookup = { fields, exact: new Map(), folded: new Map() };
+    lookup = {
+      fields,
+      positions: new Map(fields.map((field, index) => [field, index])),
+      exact: new Map(),
+      folded: new Map(),
+    };
     for (const field of fields) {
       const key = field.alias ?? field.name;
       lookup.exact.set(key, field);
@@ -103,7 +114,7 @@ function coerceClass(
   const soleField = lookup.fields.length === 1 ? lookup.fields[0] : undefined;
   if (node.kind === "object") {
     const state = objectState(declaration, lookup, type, node, path, context);
-    const direct = fromObject(declaration, lookup, state, node, path, context);
+    const direct = fromObject(declaration, lookup, state, context);
     if (state.matchedAny || !soleField || node.entries.length === 0) return direct;
     // A single-field class given an object with none of its keys: the object may be the field's value.
     const implied = intoSoleField(soleField, node, path, context);
@@ -153,13 +164,14 @@ function objectState(
   if (!state) {
     state = {
       scanned: 0,
-      found: new Map(),
+      found: [],
       matchedAny: false,
       keyFlags: [],
       keyScore: 0,
-      outcomes: new Map(),
+      outcomes: [],
       paths: lookup.fields.map((field) => childPath(path, field.name)),
       current: [],
+      previous: [],
       last: undefined,
     };
     slot.state = state;
@@ -197,7 +209,7 @@ function objectState(
       }
     }
     // A repeated key: the last one wins, as in JSON.parse.
-    state.found.set(field, value);
+    state.found[lookup.positions.get(field)!] = value;
   }
   return state;
 }
@@ -206,17 +218,16 @@ function fromObject(
   declaration: Class,
   lookup: FieldLookup,
   state: ObjectState,
-  node: ObjectNode,
-  path: string,
   context: StreamCoerceContext,
 ): CoerceResult {
   const fields = lookup.fields;
   const outcomes = state.current;
   let changed = state.last === undefined;
+  const previous = state.previous;
   for (let index = 0; index < fields.length; index++) {
     const field = fields[index]!;
-    const fieldNode = state.found.get(field);
-    let outcome = state.outcomes.get(field);
+    const fieldNode = state.found[index];
+    let outcome = state.outcomes[index];
     // A field not written yet, or whose node is complete, reads the same as last time.
     if (
       outcome === undefined ||
@@ -224,11 +235,11 @@ function fromObject(
       (fieldNode !== undefined && !outcome.complete)
     ) {
       outcome = readField(declaration, field, fieldNode, state.paths[index]!, context);
-      state.outcomes.set(field, outcome);
+      state.outcomes[index] = outcome;
     }
     if (outcome.failure) return outcome.failure;
+    if (!changed && outcome.value !== previous[index]) changed = true;
     outcomes[index] = outcome;
-    if (!changed && state.last![field.name] !== outcome.value) changed = true;
   }
   let score = state.keyScore;
   let pending = 0;
@@ -245,6 +256,7 @@ function fromObject(
       (checks as CheckResult[]).push(...outcome.checks);
     }
     if (changed) setOwn(value, fields[index]!.name, outcome.value);
+    state.previous[index] = outcome.value;
   }
   state.last = value;
   const success: StreamSuccess = { ok: true, value, flags, score, checks, pending };
@@ -328,7 +340,8 @@ function waiting(
   const attrs = field.type.attrs;
   if (attrs?.streamNotNull) return notReady(declaration, field, fieldNode, fieldPath, context);
   const fallback = context.missing(field.type);
-  const empty = state === "Pending" && fallback?.reason === "empty" ? fallback.value : null;
+  // Lists and maps are never null in a partial: they start empty.
+  const empty = fallback?.reason === "empty" ? fallback.value : null;
   return {
     node: fieldNode,
     complete: fieldNode?.complete === true,

@@ -1,0 +1,160 @@
+/**
+ * `npm run bench -- streaming`: what a partial value after every chunk costs over a whole streamed answer.
+ *
+ * For 20 KB and 200 KB answers of the bench corpus (the `messy` variant — unquoted keys, single quotes,
+ * trailing commas, so the final parse also runs the fixing parser — and the `chatty-fenced` variant —
+ * prose around a fenced block of valid JSON, whose final parse takes the `JSON.parse` fast path), cut into
+ * 16-character chunks, three costs side by side:
+ * - one final parse of the whole text (`parseValue`), the reference;
+ * - Sapling's incremental stream parser, a partial read after every chunk (`push`), then `finish()`;
+ * - re-parsing every prefix in prefix mode (`parsePartial`), which is what BAML's runtime does on each tick.
+ *   For the longer streams every k-th prefix is timed and the sum multiplied by k (the table gives k): the
+ *   prefixes grow linearly, so the estimate is unbiased.
+ */
+import { cpus } from "node:os";
+import { IrIndex, type Type } from "../src/ir/index.js";
+import { createStreamParser, parsePartial, parseValue } from "../src/sap/index.js";
+import { formatDuration, formatRatio, markdownTable } from "./compare/markdown-table.js";
+import { measureTime, median } from "./compare/measure-time.js";
+import { loadSaplingProject } from "./compare/sapling-project.js";
+import { loadCorpus } from "./corpus/corpus-files.js";
+
+const chunkSize = 16;
+const schemas = ["resume", "receipt"];
+const variants = ["messy", "chatty-fenced"];
+const sizes = ["20k", "200k"];
+/** Time spent on re-parsing prefixes per answer before switching to one prefix in k. */
+const reparseBudgetMs = 1500;
+
+function chunksOf(text: string): string[] {
+  const chunks: string[] = [];
+  for (let start = 0; start < text.length; start += chunkSize)
+    chunks.push(text.slice(start, start + chunkSize));
+  return chunks;
+}
+
+function finalParse(text: string, type: Type, index: IrIndex): void {
+  try {
+    parseValue(text, type, index);
+  } catch {
+    // An answer that does not fit costs its time all the same.
+  }
+}
+
+/** Median time of pushing every chunk (a partial after each), and of `finish()` after them. */
+function streamCost(chunks: string[], type: Type, index: IrIndex): { pushMs: number; finishMs: number } {
+  const pushes: number[] = [];
+  const finishes: number[] = [];
+  const started = performance.now();
+  while (pushes.length < 5 || (performance.now() - started < 2000 && pushes.length < 40)) {
+    const parser = createStreamParser(type, index);
+    const pushStarted = performance.now();
+    let shown = 0;
+    for (const chunk of chunks) if (parser.push(chunk).changed) shown++;
+    const finishStarted = performance.now();
+    try {
+      parser.finish();
+    } catch {
+      // As above.
+    }
+    finishes.push(performance.now() - finishStarted);
+    pushes.push(finishStarted - pushStarted);
+    if (shown === 0) throw new Error("the stream showed no partial at all");
+  }
+  return { pushMs: median(pushes), finishMs: median(finishes) };
+}
+
+/** Total time of a prefix-mode parse after every chunk (sampled 1 in k when that would take too long). */
+function reparseCost(
+  text: string,
+  chunks: string[],
+  type: Type,
+  index: IrIndex,
+): { totalMs: number; stride: number } {
+  const ends: number[] = [];
+  let end = 0;
+  for (const chunk of chunks) {
+    end += chunk.length;
+    ends.push(end);
+  }
+  const lastStarted = performance.now();
+  parsePartial(text, type, index);
+  const lastMs = performance.now() - lastStarted;
+  const stride = Math.max(1, Math.ceil((ends.length * lastMs) / 2 / reparseBudgetMs));
+  let sampled = 0;
+  for (let position = ends.length - 1; position >= 0; position -= stride) {
+    const prefix = text.slice(0, ends[position]);
+    const started = performance.now();
+    parsePartial(prefix, type, index);
+    sampled += performance.now() - started;
+  }
+  return { totalMs: sampled * stride, stride };
+}
+
+export async function benchStreaming(): Promise<string> {
+  const project = loadSaplingProject();
+  const index = new IrIndex(project.ir);
+  const corpus = loadCorpus().filter(
+    (entry) =>
+      schemas.includes(entry.schema) && variants.includes(entry.variant) && sizes.includes(entry.size),
+  );
+  const rows: string[][] = [];
+  const ratios: number[] = [];
+  for (const size of sizes) {
+    for (const entry of corpus.filter((candidate) => candidate.size === size)) {
+      const type = project.returnTypeOf(entry.functionName);
+      const chunks = chunksOf(entry.answer);
+      // Warm up every path once, so the JIT has compiled them before anything is timed.
+      streamCost(chunks.slice(0, 200), type, index);
+      finalParse(entry.answer, type, index);
+      const final = await measureTime(() => finalParse(entry.answer, type, index), {
+        budgetMs: 1000,
+        minSamples: 5,
+      });
+      const stream = streamCost(chunks, type, index);
+      const reparse = reparseCost(entry.answer, chunks, type, index);
+      ratios.push(stream.pushMs / final.medianMs);
+      rows.push([
+        `${entry.id} (${(entry.answer.length / 1024).toFixed(0)} KB)`,
+        String(chunks.length),
+        formatDuration(final.medianMs),
+        formatDuration(stream.pushMs),
+        formatRatio(stream.pushMs, final.medianMs),
+        formatDuration(stream.pushMs / chunks.length),
+        formatDuration(stream.finishMs),
+        `${formatDuration(reparse.totalMs)}${reparse.stride > 1 ? ` (est., 1 in ${reparse.stride})` : ""}`,
+        formatRatio(reparse.totalMs, stream.pushMs),
+      ]);
+    }
+  }
+  return [
+    "## Streaming: a partial value after every chunk",
+    "",
+    `Answers from the bench corpus cut into ${chunkSize}-character chunks; after every chunk a partial value ` +
+      "is produced. *Final parse*: one `parseValue` of the whole text (median). *Incremental*: Sapling's " +
+      "`createStreamParser`, every chunk pushed and its partial read, whole stream (median of runs); " +
+      "*÷ final* compares it with one final parse; `finish()` (the final-mode parse at the end) is listed " +
+      "apart. *Re-parse every prefix*: `parsePartial` of the text so far after every chunk, the way BAML's " +
+      "runtime produces partials; for long streams one prefix in k is timed and the sum multiplied by k " +
+      "(marked *est.*). `messy` answers need the fixing parser in final mode too; `chatty-fenced` ones hold " +
+      "valid JSON in a fence, which the final parse reads with `JSON.parse`, while a stream has to scan " +
+      `it character by character. Machine: ${cpus().length} cores, shared with other jobs while measured.`,
+    "",
+    markdownTable(
+      [
+        "answer",
+        "chunks",
+        "final parse",
+        "incremental, all chunks",
+        "÷ final",
+        "per chunk",
+        "finish()",
+        "re-parse every prefix",
+        "re-parse ÷ incremental",
+      ],
+      rows,
+    ),
+    "",
+    `Median incremental ÷ final over these answers: ${formatRatio(median(ratios), 1)}.`,
+  ].join("\n");
+}
