@@ -4,6 +4,7 @@ import { checkCommand } from "./commands/check.js";
 import { fmtCommand } from "./commands/fmt.js";
 import { generateCommand } from "./commands/generate.js";
 import { initCommand } from "./commands/init.js";
+import { parseCommand } from "./commands/parse.js";
 import { renderCommand } from "./commands/render.js";
 import { serveCommand } from "./commands/serve.js";
 import { testCommand } from "./commands/test.js";
@@ -16,6 +17,7 @@ export const commands: Command[] = [
   fmtCommand,
   callCommand,
   renderCommand,
+  parseCommand,
   testCommand,
   serveCommand,
 ];
