@@ -18,6 +18,11 @@ export class FormatPrinter {
     private readonly comments: readonly Comment[],
   ) {}
 
+  /** The source text of a span (for items kept as written). */
+  slice(span: Span): string {
+    return this.text.slice(span.start, span.end);
+  }
+
   /** Whether a comment starts inside `span` (so the item must be printed verbatim). */
   containsComment(span: Span): boolean {
     for (let index = this.nextComment; index < this.comments.length; index++) {

@@ -1,7 +1,9 @@
 /**
  * The BAML parser: recursive descent over the token stream with error recovery. Each declaration kind has
  * one `parseX`; a mistake is reported once and parsing resumes at the next line or declaration, so one
- * file yields as many useful diagnostics as possible. Never throws; every loop consumes input.
+ * file yields as many useful diagnostics as possible. Never throws; every loop consumes input. Longer
+ * than most files because the declaration forms and their recovery rules read best side by side; types,
+ * attributes and configuration blocks live in their own `parse-*.ts` files.
  */
 
 import type { Diagnostic } from "../diagnostics/index.js";

@@ -1,0 +1,117 @@
+import type * as ir from "../ir/index.js";
+import type * as ast from "./ast.js";
+import type { ProjectSymbols } from "./check-context.js";
+import { lowerConfigBlock } from "./lower-config-value.js";
+import { lowerConstraints } from "./lower-type.js";
+import { type Locate, lowerAlias, lowerClass, lowerEnum } from "./lower-type-declarations.js";
+import { projectScope } from "./project-scope.js";
+
+/** A client: provider, retry policy and options as written (`env.NAME` stays a reference). */
+export function lowerClient(declaration: ast.ClientDecl, locate: Locate): ir.Client {
+  const entries = lowerConfigBlock(declaration.body);
+  const provider = entries.provider;
+  const retryPolicy = entries.retry_policy;
+  const options = entries.options;
+  return {
+    name: declaration.name.name,
+    provider: provider?.kind === "string" ? provider.value : "",
+    ...(retryPolicy?.kind === "string" ? { retryPolicy: retryPolicy.value } : {}),
+    options: options?.kind === "map" ? options.entries : {},
+    source: locate(declaration.span.start),
+  };
+}
+
+/** A retry policy with BAML's defaults (constant 200 ms; exponential 200 ms × 1.5 up to 10 s). */
+export function lowerRetryPolicy(declaration: ast.RetryPolicyDecl, locate: Locate): ir.RetryPolicy {
+  const entries = lowerConfigBlock(declaration.body);
+  const number = (value: ir.ConfigValue | undefined, fallback: number): number =>
+    value?.kind === "number" ? value.value : fallback;
+  const strategy = entries.strategy?.kind === "map" ? entries.strategy.entries : {};
+  const type = strategy.type?.kind === "string" ? strategy.type.value : "constant_delay";
+  return {
+    name: declaration.name.name,
+    maxRetries: number(entries.max_retries, 0),
+    strategy:
+      type === "exponential_backoff"
+        ? {
+            type: "exponential_backoff",
+            delayMs: number(strategy.delay_ms, 200),
+            multiplier: number(strategy.multiplier, 1.5),
+            maxDelayMs: number(strategy.max_delay_ms, 10000),
+          }
+        : { type: "constant_delay", delayMs: number(strategy.delay_ms, 200) },
+    source: locate(declaration.span.start),
+  };
+}
+
+/** A generator: the known fields, plus every entry as written. */
+export function lowerGenerator(declaration: ast.GeneratorDecl, locate: Locate): ir.Generator {
+  const options = lowerConfigBlock(declaration.body);
+  const text = (key: string): string | undefined => {
+    const value = options[key];
+    return value?.kind === "string" ? value.value : undefined;
+  };
+  const result: ir.Generator = {
+    name: declaration.name.name,
+    outputType: text("output_type") ?? "typescript",
+    outputDir: text("output_dir") ?? "../",
+    options,
+    source: locate(declaration.span.start),
+  };
+  const version = text("version");
+  const moduleFormat = text("module_format");
+  const defaultClientMode = text("default_client_mode");
+  const onGenerate = text("on_generate");
+  if (version !== undefined) result.version = version;
+  if (moduleFormat === "esm" || moduleFormat === "cjs") result.moduleFormat = moduleFormat;
+  if (defaultClientMode === "async" || defaultClientMode === "sync")
+    result.defaultClientMode = defaultClientMode;
+  if (onGenerate !== undefined) result.onGenerate = onGenerate;
+  return result;
+}
+
+/** A test: functions, arguments, constraints and its type_builder. */
+export function lowerTest(declaration: ast.TestDecl, symbols: ProjectSymbols, locate: Locate): ir.Test {
+  const entries = lowerConfigBlock(declaration.body);
+  const functions = entries.functions;
+  const args = entries.args;
+  const result: ir.Test = {
+    name: declaration.name.name,
+    functions:
+      functions?.kind === "array"
+        ? functions.items.flatMap((item) => (item.kind === "string" ? [item.value] : []))
+        : [],
+    args: args?.kind === "map" ? args.entries : {},
+    constraints: lowerConstraints(declaration.body.attributes),
+    source: locate(declaration.span.start),
+  };
+  const builder = declaration.body.typeBuilder;
+  if (builder) result.typeBuilder = lowerTypeBuilder(builder, symbols);
+  return result;
+}
+
+function lowerTypeBuilder(builder: ast.TypeBuilderBlock, symbols: ProjectSymbols): ir.TestTypeBuilder {
+  const local = new Map<string, ast.TypeDeclaration>();
+  for (const declaration of builder.declarations) {
+    if (declaration.kind === "type-alias" || !declaration.dynamic)
+      local.set(declaration.name.name, declaration);
+  }
+  const scope = projectScope(symbols, local);
+  const result: ir.TestTypeBuilder = {
+    classes: [],
+    enums: [],
+    aliases: [],
+    dynamicClasses: [],
+    dynamicEnums: [],
+  };
+  for (const declaration of builder.declarations) {
+    if (declaration.kind === "class") {
+      (declaration.dynamic ? result.dynamicClasses : result.classes).push(lowerClass(declaration, scope));
+    } else if (declaration.kind === "enum") {
+      (declaration.dynamic ? result.dynamicEnums : result.enums).push(lowerEnum(declaration));
+    } else {
+      result.aliases.push(lowerAlias(declaration, scope));
+    }
+  }
+  return result;
+}
