@@ -30,7 +30,10 @@ export async function loadProject(dir: string, context: CliContext): Promise<Pro
   const entries = await readdir(dir, { recursive: true, withFileTypes: true });
   const files = entries
     .filter((entry) => entry.isFile() && entry.name.endsWith(".baml"))
-    .map((entry) => join(entry.parentPath, entry.name))
+    // `parentPath` is Node ≥ 20.12; earlier 20.x releases call it `path`.
+    .map((entry) =>
+      join((entry as { parentPath?: string }).parentPath ?? (entry as { path: string }).path, entry.name),
+    )
     .sort();
   if (files.length === 0) throw new CliError(`${shown} contains no .baml files.`);
   const sources: Record<string, string> = {};
