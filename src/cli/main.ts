@@ -1,7 +1,6 @@
 import { type CliContext, CliError, type Command, UsageError } from "./cli-context.js";
+import { SAPLING_VERSION } from "./commands/sapling-version.js";
 import { commands } from "./commands.js";
-
-const VERSION = "0.1.0";
 
 function overview(): string {
   const width = Math.max(...commands.map((command) => command.name.length), 4);
@@ -27,7 +26,7 @@ export async function main(argv: string[], context: CliContext): Promise<number>
     return name === undefined ? 2 : 0;
   }
   if (name === "--version" || name === "-v") {
-    context.stdout(`${VERSION}\n`);
+    context.stdout(`${SAPLING_VERSION}\n`);
     return 0;
   }
   if (name === "help") {

@@ -1,0 +1,41 @@
+import { readFileSync } from "node:fs";
+import { join } from "node:path";
+import { describe, expect, it } from "vitest";
+import { captureContext } from "./cli-context.js";
+import { main } from "./main.js";
+
+describe("sapling main", () => {
+  it("lists every command with --help and exits 0", async () => {
+    const context = captureContext();
+    expect(await main(["--help"], context)).toBe(0);
+    const { stdout } = context.output();
+    for (const name of ["init", "generate", "check", "parse", "render", "call", "test", "serve"]) {
+      expect(stdout).toMatch(new RegExp(`^  ${name}\\b`, "m"));
+    }
+  });
+
+  it("prints the package version", async () => {
+    const context = captureContext();
+    expect(await main(["--version"], context)).toBe(0);
+    const packageJson = JSON.parse(
+      readFileSync(join(import.meta.dirname, "..", "..", "package.json"), "utf8"),
+    );
+    expect(context.output().stdout).toBe(`${packageJson.version}\n`);
+  });
+
+  it("answers an unknown command with one line and exit code 2", async () => {
+    const context = captureContext();
+    expect(await main(["frobnicate"], context)).toBe(2);
+    expect(context.output().stderr).toBe(
+      'sapling: unknown command "frobnicate". Run `sapling --help` for the list.\n',
+    );
+  });
+
+  it("answers an unknown flag with one line plus the usage, not a stack trace", async () => {
+    const context = captureContext();
+    expect(await main(["check", "--frobnicate"], context)).toBe(2);
+    const { stderr } = context.output();
+    expect(stderr.split("\n")[0]).toMatch(/^sapling check: unknown option '--frobnicate'/);
+    expect(stderr).not.toMatch(/at .*\.ts:\d+/);
+  });
+});
