@@ -56,7 +56,9 @@ export class FormatPrinter {
 
   /** Open a block: the header line ends at `openOffset` (the `{`). */
   open(indent: number, content: string, span: Span, openOffset: number): void {
-    this.item(indent, content, { start: span.start, end: openOffset + 1 });
+    const header = { start: span.start, end: openOffset + 1 };
+    // A comment inside the header (between parameters, before the `{`) keeps the header as written.
+    this.item(indent, this.containsComment(header) ? this.slice(header) : content, header);
     this.atBlockStart = true;
   }
 
