@@ -259,6 +259,13 @@ export const diagnosticCodes = {
     message: (args) => `Client "${args.client}" (${args.provider}) is missing the option "${args.option}".`,
     hint: (args) => args.why,
   }),
+  "missing-model": define<{ client: string; provider: string; option: string; why: string }>({
+    code: "W0408",
+    severity: "warning",
+    message: (args) =>
+      `Client "${args.client}" (${args.provider}) names no ${args.option}; calls fail unless one is given at call time.`,
+    hint: (args) => args.why,
+  }),
   "unknown-retry-policy": define<Suggested>({
     code: "E0403",
     severity: "error",

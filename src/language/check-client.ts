@@ -75,16 +75,10 @@ export function checkClient(declaration: ClientDecl, symbols: ProjectSymbols, re
   const canonical = canonicalProvider(provider);
   for (const requirement of requiredOptions[canonical] ?? []) {
     if (requirement.anyOf.some((alternative) => alternative.every((option) => options.has(option)))) continue;
-    report(
-      "missing-client-option",
-      {
-        client: name,
-        provider,
-        option: requirement.anyOf.map((alternative) => alternative.join(" + ")).join(" or "),
-        why: requirement.why,
-      },
-      declaration.name.span,
-    );
+    const option = requirement.anyOf.map((alternative) => alternative.join(" + ")).join(" or ");
+    const args = { client: name, provider, option, why: requirement.why };
+    if (requirement.level === "error") report("missing-client-option", args, declaration.name.span);
+    else report("missing-model", args, declaration.name.span);
   }
   const strategy = options.get("strategy");
   if (strategy && isStrategyProvider(provider)) checkStrategy(name, strategy, symbols, report);

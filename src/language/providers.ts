@@ -51,33 +51,58 @@ export interface OptionRequirement {
   /** Alternatives; each alternative is a set of options that must all be present. */
   anyOf: string[][];
   why: string;
+  /**
+   * `warning` when BAML itself accepts the client without it (a model can still come from a client
+   * registry at call time); `error` when no request could ever be built.
+   */
+  level: "error" | "warning";
 }
 
 export const requiredOptions: Record<string, OptionRequirement[]> = {
-  openai: [{ anyOf: [["model"]], why: 'name the model, e.g. model "gpt-4o-mini"' }],
-  "openai-responses": [{ anyOf: [["model"]], why: 'name the model, e.g. model "gpt-4o-mini"' }],
+  openai: [{ anyOf: [["model"]], why: 'name the model, e.g. model "gpt-4o-mini"', level: "warning" }],
+  "openai-responses": [
+    { anyOf: [["model"]], why: 'name the model, e.g. model "gpt-4o-mini"', level: "warning" },
+  ],
   "openai-generic": [
     {
       anyOf: [["base_url"]],
       why: 'openai-generic talks to any OpenAI-compatible server, so it needs its address: base_url "http://localhost:8000/v1"',
+      level: "error",
     },
   ],
   "azure-openai": [
     {
       anyOf: [["base_url"], ["resource_name", "deployment_id"]],
       why: "give resource_name and deployment_id, or the full base_url of the deployment",
+      level: "error",
     },
   ],
-  anthropic: [{ anyOf: [["model"]], why: 'name the model, e.g. model "claude-3-5-sonnet-latest"' }],
-  "vertex-ai": [
-    { anyOf: [["model"]], why: 'name the model, e.g. model "gemini-1.5-pro"' },
-    { anyOf: [["location"]], why: 'give the region, e.g. location "us-central1"' },
+  anthropic: [
+    { anyOf: [["model"]], why: 'name the model, e.g. model "claude-3-5-sonnet-latest"', level: "warning" },
   ],
-  "aws-bedrock": [{ anyOf: [["model"], ["model_id"]], why: "name the model with model (or model_id)" }],
-  ollama: [{ anyOf: [["model"]], why: 'name the model, e.g. model "llama3"' }],
-  openrouter: [{ anyOf: [["model"]], why: 'name the model, e.g. model "openai/gpt-4o-mini"' }],
-  fallback: [{ anyOf: [["strategy"]], why: "list the clients to try in order: strategy [Primary, Backup]" }],
+  "vertex-ai": [
+    { anyOf: [["model"]], why: 'name the model, e.g. model "gemini-1.5-pro"', level: "warning" },
+    { anyOf: [["location"]], why: 'give the region, e.g. location "us-central1"', level: "error" },
+  ],
+  "aws-bedrock": [
+    { anyOf: [["model"], ["model_id"]], why: "name the model with model (or model_id)", level: "warning" },
+  ],
+  ollama: [{ anyOf: [["model"]], why: 'name the model, e.g. model "llama3"', level: "warning" }],
+  openrouter: [
+    { anyOf: [["model"]], why: 'name the model, e.g. model "openai/gpt-4o-mini"', level: "warning" },
+  ],
+  fallback: [
+    {
+      anyOf: [["strategy"]],
+      why: "list the clients to try in order: strategy [Primary, Backup]",
+      level: "error",
+    },
+  ],
   "round-robin": [
-    { anyOf: [["strategy"]], why: "list the clients to rotate through: strategy [ClientA, ClientB]" },
+    {
+      anyOf: [["strategy"]],
+      why: "list the clients to rotate through: strategy [ClientA, ClientB]",
+      level: "error",
+    },
   ],
 };
