@@ -11,11 +11,11 @@
  */
 import { readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
-import { Template } from "@huggingface/jinja";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import type { Ir, Type } from "../src/ir/index.js";
 import { compile, parseTypeExpression } from "../src/language/index.js";
+import { evaluateConstraint } from "../src/prompt/index.js";
 import {
   checkPartialValue,
   createStreamParser,
@@ -27,10 +27,6 @@ import {
 import { readCaseFile, type SapCase } from "./sap-fixture-file.js";
 
 const folder = join(import.meta.dirname, "fixtures", "sap");
-
-function evaluateConstraint(expression: string, value: unknown): boolean {
-  return new Template(`{% if ${expression} %}yes{% endif %}`).render({ this: value }) === "yes";
-}
 
 const schemaCache = new Map<string, Ir>();
 function irFor(entry: SapCase): Ir {
