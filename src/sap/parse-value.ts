@@ -11,8 +11,14 @@ import {
 } from "./coerce/coerce-result.js";
 import { coercers } from "./coerce/coercer-table.js";
 import { createCoerceContext, TooDeep } from "./coerce/create-coerce-context.js";
+import { NOT_EXACT, readExact } from "./coerce/read-exact.js";
 import type { Flag } from "./flags.js";
-import { type Candidate, extractCandidates, ORIGIN_RANK } from "./lenient/extract-candidates.js";
+import {
+  type Candidate,
+  extractCandidates,
+  ORIGIN_RANK,
+  parseStrictJson,
+} from "./lenient/extract-candidates.js";
 import { stringNode } from "./lenient/jsonish-node.js";
 import { SapParseError } from "./sap-parse-error.js";
 
@@ -61,12 +67,19 @@ export function parseValue(
   ir: Ir | IrIndex,
   options: ParseOptions = {},
 ): ParseResult {
-  const context = createCoerceContext(indexOf(ir), coercers, options);
+  const index = indexOf(ir);
+  const strict = parseStrictJson(text);
+  if (strict !== undefined) {
+    // Fast path: valid JSON that already is exactly a value of the type needs no candidates and no flags.
+    const exact = readExactOrNothing(type, strict.value, index);
+    if (exact !== NOT_EXACT) return { value: exact, flags: [], score: 0, checks: [] };
+  }
+  const context = createCoerceContext(index, coercers, options);
   const plainText = context.plainText(type);
   let chosen: { result: CoerceSuccess; candidate: Candidate } | undefined;
   const fitted: { result: CoerceSuccess; candidate: Candidate }[] = [];
   const failures: { issue: CoerceIssue; candidate: Candidate }[] = [];
-  const candidates = extractCandidates(text);
+  const candidates = extractCandidates(text, strict);
   const parsedAny = candidates.some((candidate) => candidate.origin !== "text");
   const fittedCandidates = new Set<Candidate>();
   for (const candidate of candidates) {
@@ -135,6 +148,16 @@ function readingsThatDiffer(
     if (other !== text) others.add(other);
   }
   return others.size;
+}
+
+/** The exact reading, or NOT_EXACT — also for a type the IR lacks (the lenient path reports that). */
+function readExactOrNothing(type: Type, value: unknown, index: IrIndex): unknown {
+  try {
+    return readExact(type, value, index);
+  } catch (error) {
+    if (error instanceof Error && error.message.startsWith("Unknown ")) return NOT_EXACT;
+    throw error;
+  }
 }
 
 function rank(candidate: Candidate): number {

@@ -45,8 +45,11 @@ export const ORIGIN_RANK: Record<CandidateOrigin, number> = {
  * needed), else every fenced block, every balanced container in the prose around them, an array of all
  * object candidates when there are several, and finally the text itself.
  */
-export function extractCandidates(text: string): Candidate[] {
-  const json = tryJson(text);
+export function extractCandidates(
+  text: string,
+  strict: StrictJson | undefined = parseStrictJson(text),
+): Candidate[] {
+  const json = strict === undefined ? undefined : nodeFromJson(strict.value);
   if (json !== undefined) {
     return [
       { node: json, origin: "json", repairs: [], order: 0 },
@@ -60,7 +63,8 @@ export function extractCandidates(text: string): Candidate[] {
   for (const fence of findFences(text)) {
     addProse(candidates, text, proseStart, fence.start, first, last);
     proseStart = fence.end;
-    const parsed = tryJson(fence.content);
+    const strictContent = parseStrictJson(fence.content);
+    const parsed = strictContent === undefined ? undefined : nodeFromJson(strictContent.value);
     if (parsed !== undefined) {
       candidates.push({
         node: parsed,
@@ -162,8 +166,16 @@ function bareLiteral(text: string): Candidate | undefined {
   return { node, origin: "prose", repairs: ["python literal"], order: 0 };
 }
 
-/** Strict JSON, or `undefined`. Only texts that can start a JSON value are tried (exceptions are slow). */
-function tryJson(text: string): JsonishNode | undefined {
+/** A text that is valid JSON, parsed. */
+export interface StrictJson {
+  value: unknown;
+}
+
+/**
+ * The text parsed as strict JSON, or `undefined`. Only texts that can start and end a JSON value are
+ * tried (exceptions are slow).
+ */
+export function parseStrictJson(text: string): StrictJson | undefined {
   const first = text.trimStart()[0];
   if (first === undefined || !/[[{"\d\-tfn]/.test(first)) return undefined;
   // Cheap pre-check on the last character too: `{…` must end with `}`, `[…` with `]`, `"…` with `"`.
@@ -171,7 +183,7 @@ function tryJson(text: string): JsonishNode | undefined {
   const closer = first === "{" ? "}" : first === "[" ? "]" : first === '"' ? '"' : undefined;
   if (closer !== undefined ? last !== closer : !/[\da-z]/.test(last ?? "")) return undefined;
   try {
-    return nodeFromJson(JSON.parse(text));
+    return { value: JSON.parse(text) };
   } catch {
     return undefined;
   }
