@@ -1,3 +1,4 @@
+export { configValueToPlain } from "./config-value-to-plain.js";
 export { IrIndex } from "./ir-index.js";
 export { emptyIr, IrVersionError, loadIr } from "./load-ir.js";
 export { t } from "./type-builders.js";

@@ -1,4 +1,4 @@
-import type { ConfigValue, Ir } from "../../ir/index.js";
+import { type ConfigValue, configValueToPlain, type Ir } from "../../ir/index.js";
 import type { PromptClient } from "../../prompt/index.js";
 import { CliError } from "../cli-context.js";
 
@@ -51,18 +51,5 @@ export function resolvePromptClient(ir: Ir, name: string): PromptClient {
 
 /** A config value as a template sees it; `env.NAME` stays a visible reference, never the secret. */
 function plain(value: ConfigValue): unknown {
-  switch (value.kind) {
-    case "string":
-    case "number":
-    case "bool":
-      return value.value;
-    case "null":
-      return null;
-    case "env":
-      return `env.${value.name}`;
-    case "array":
-      return value.items.map(plain);
-    case "map":
-      return Object.fromEntries(Object.entries(value.entries).map(([key, item]) => [key, plain(item)]));
-  }
+  return configValueToPlain(value, (name) => `env.${name}`);
 }

@@ -1,6 +1,6 @@
 import { readFile } from "node:fs/promises";
 import { dirname, extname, resolve } from "node:path";
-import type { ConfigValue, IrIndex, Test, Type } from "../../ir/index.js";
+import { configValueToPlain, type IrIndex, type Test, type Type } from "../../ir/index.js";
 import type { MediaValue } from "../../util/index.js";
 import { CliError } from "../cli-context.js";
 
@@ -32,7 +32,8 @@ export async function toTestArguments(
   const fn = index.getFunction(functionName);
   const baseDir = dirname(resolve(options.projectDir, test.source?.file ?? "."));
   const args: Record<string, unknown> = {};
-  for (const [name, value] of Object.entries(test.args)) args[name] = toValue(value, options.env, where);
+  for (const [name, value] of Object.entries(test.args))
+    args[name] = configValueToPlain(value, (variable) => readEnv(variable, options.env, where));
   for (const param of fn.params) {
     if (param.name in args)
       args[param.name] = await toMedia(args[param.name], param.type, index, baseDir, where);
@@ -40,27 +41,11 @@ export async function toTestArguments(
   return args;
 }
 
-function toValue(value: ConfigValue, env: Record<string, string | undefined>, where: string): unknown {
-  switch (value.kind) {
-    case "string":
-    case "number":
-    case "bool":
-      return value.value;
-    case "null":
-      return null;
-    case "env": {
-      const found = env[value.name];
-      if (found === undefined)
-        throw new CliError(`${where} reads env.${value.name}, which is not set; set it and run again.`);
-      return found;
-    }
-    case "array":
-      return value.items.map((item) => toValue(item, env, where));
-    case "map":
-      return Object.fromEntries(
-        Object.entries(value.entries).map(([key, item]) => [key, toValue(item, env, where)]),
-      );
-  }
+function readEnv(name: string, env: Record<string, string | undefined>, where: string): string {
+  const found = env[name];
+  if (found === undefined)
+    throw new CliError(`${where} reads env.${name}, which is not set; set it and run again.`);
+  return found;
 }
 
 async function toMedia(
