@@ -88,8 +88,13 @@ export function parseValue(
       continue;
     context.active.clear();
     let coerced: CoerceResult;
+    const exact =
+      candidate.json === undefined ? NOT_EXACT : readExactOrNothing(type, candidate.json.value, index);
     try {
-      coerced = context.coerce(type, candidate.node, "$");
+      coerced =
+        exact !== NOT_EXACT
+          ? { ok: true, value: exact, flags: [], score: 0, checks: [] }
+          : context.coerce(type, candidate.node, "$");
     } catch (error) {
       if (!(error instanceof TooDeep)) throw error;
       context.depth = 0;

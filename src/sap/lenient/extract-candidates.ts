@@ -27,6 +27,8 @@ export interface Candidate {
   parent?: Candidate;
   /** Other text (prose) surrounds this candidate in the answer. */
   surrounded?: boolean;
+  /** The `JSON.parse` value, for candidates that were valid JSON (the exact fast path reads it). */
+  json?: StrictJson;
   /** Where the candidate's root sits in the answer (absolute offsets), for parsed candidates. */
   span?: { start: number; end: number };
 }
@@ -49,10 +51,9 @@ export function extractCandidates(
   text: string,
   strict: StrictJson | undefined = parseStrictJson(text),
 ): Candidate[] {
-  const json = strict === undefined ? undefined : nodeFromJson(strict.value);
-  if (json !== undefined) {
+  if (strict !== undefined) {
     return [
-      { node: json, origin: "json", repairs: [], order: 0 },
+      jsonCandidate(strict, { origin: "json", repairs: [], order: 0 }),
       { node: stringNode(text), origin: "text", repairs: [], order: 1 },
     ];
   }
@@ -64,15 +65,15 @@ export function extractCandidates(
     addProse(candidates, text, proseStart, fence.start, first, last);
     proseStart = fence.end;
     const strictContent = parseStrictJson(fence.content);
-    const parsed = strictContent === undefined ? undefined : nodeFromJson(strictContent.value);
-    if (parsed !== undefined) {
-      candidates.push({
-        node: parsed,
-        origin: "fence",
-        repairs: [],
-        order: fence.start,
-        fenceTag: fence.tag,
-      });
+    if (strictContent !== undefined) {
+      candidates.push(
+        jsonCandidate(strictContent, {
+          origin: "fence",
+          repairs: [],
+          order: fence.start,
+          fenceTag: fence.tag,
+        }),
+      );
       continue;
     }
     const roots = parseRoots(fence.content);
@@ -154,8 +155,22 @@ function candidatesFromRoots(roots: ParsedRoot[], origin: "fence" | "prose", bas
   return found;
 }
 
+/** A candidate from valid JSON whose node tree is built only when something asks for it. */
+function jsonCandidate(json: StrictJson, fields: Omit<Candidate, "node" | "json">): Candidate {
+  let node: JsonishNode | undefined;
+  return {
+    ...fields,
+    json,
+    get node() {
+      node ??= nodeFromJson(json.value);
+      return node;
+    },
+  };
+}
+
 /** A whole answer that is one Python/JSON literal in another spelling (`None`, `True`, `FALSE`). */
 function bareLiteral(text: string): Candidate | undefined {
+  if (text.length > 16) return undefined;
   const word = text.trim();
   const lower = word.toLowerCase();
   let node: JsonishNode;
