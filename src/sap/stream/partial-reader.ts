@@ -64,8 +64,11 @@ export class PartialReader {
   private shape: number[] = [];
   private nextShape: number[] = [];
   private shaped = false;
-  /** All object roots, as one growing list (the "combined" reading), and how many roots were seen. */
-  private readonly combined: ArrayNode = { kind: "array", items: [], complete: false };
+  /**
+   * All object roots as one list (the "combined" reading). A new list each time a root is added, so a
+   * list once complete (its last object closed) never changes; and where the roots seen so far end.
+   */
+  private combined: ArrayNode = { kind: "array", items: [], complete: false };
   private combinedRegion = 0;
   private combinedRoot = 0;
 
@@ -131,9 +134,11 @@ export class PartialReader {
       }
       best = pick(this.fenceText(region), best);
     }
-    if (this.combined.items.length > 1) {
+    const combined = this.combined;
+    if (combined.items.length > 1) {
+      combined.complete = combined.items[combined.items.length - 1]!.complete;
       const penalty = FLAG_PENALTIES.CombinedCandidates;
-      best = pick(this.evaluate(this.combined, 2, COMBINED_ORDER, false, false, penalty), best);
+      best = pick(this.evaluate(combined, 2, COMBINED_ORDER, false, combined.complete, penalty), best);
     }
     if (this.textAllowed()) {
       // One node for the whole text, updated in place, so its readings keep their state between chunks.
@@ -228,7 +233,9 @@ export class PartialReader {
       const roots = region.parser.roots;
       for (; this.combinedRoot < roots.length; this.combinedRoot++) {
         const node = roots[this.combinedRoot]!.node;
-        if (node.kind === "object") this.combined.items.push(node);
+        if (node.kind === "object") {
+          this.combined = { kind: "array", items: [...this.combined.items, node], complete: false };
+        }
       }
       if (!region.ended) return;
       this.combinedRegion++;

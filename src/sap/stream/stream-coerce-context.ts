@@ -129,6 +129,11 @@ export function createStreamCoerceContext(
       context.depth--;
     }
     if (!result.ok) return result;
+    if (!node.complete && typeof result.value === "string") {
+      // A `\uD83D` escape whose pair has not arrived: never show half a character.
+      const last = result.value.charCodeAt(result.value.length - 1);
+      if (last >= 0xd800 && last <= 0xdbff) result = { ...result, value: result.value.slice(0, -1) };
+    }
     if (!coercer.delegates && !node.complete && cutHere(node)) {
       const score = result.score + FLAG_PENALTIES.Incomplete;
       const flags = options.collectFlags

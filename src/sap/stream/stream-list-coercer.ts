@@ -17,6 +17,15 @@ import { pendingOf, type StreamCoerceContext, type StreamSuccess } from "./strea
 const NO_FLAGS: readonly Flag[] = Object.freeze([]);
 const NO_CHECKS: readonly CheckResult[] = Object.freeze([]);
 
+const EMPTY: StreamSuccess = {
+  ok: true,
+  value: Object.freeze([]),
+  flags: NO_FLAGS,
+  score: 0,
+  checks: NO_CHECKS,
+  pending: 1,
+};
+
 /** The items of a growing array already coerced: they never change, so each is coerced once. */
 interface ItemsState {
   frozen: number;
@@ -43,6 +52,8 @@ export const streamListCoercer: KindCoercer<ListType> = {
   coerce(type, node, path, baseContext) {
     const context = baseContext as StreamCoerceContext;
     if (node.kind === "array") return coerceItems(type, node, path, context);
+    // An object just opened for a list: a single item or a wrapper of the list? Nothing is known yet.
+    if (node.kind === "object" && node.entries.length === 0 && !node.complete) return EMPTY;
     if (node.kind === "object" && node.entries.length === 1) {
       const [key, inner] = node.entries[0]!;
       if (inner.kind === "array") {
@@ -51,7 +62,13 @@ export const streamListCoercer: KindCoercer<ListType> = {
           return addFlag(result, "UnwrappedObject", path, `used the list under the only key "${key}"`);
       }
     }
-    const result = listCoercer.coerce(type, node, path, context);
+    // A delimited string still being written: a trailing delimiter does not split yet (`"red, "` is
+    // `["red"]`, then `["red", "g"]`), so the items only grow.
+    const source =
+      node.kind === "string" && !node.complete
+        ? { ...node, value: node.value.replace(/[\s,;]+$/, "") }
+        : node;
+    const result = listCoercer.coerce(type, source, path, context);
     if (!result.ok) return result;
     const slot = context.slot(node, type, path);
     const value = stableValue(slot.last, result.value);
