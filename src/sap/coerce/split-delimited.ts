@@ -4,7 +4,8 @@ const CONJUNCTION = /^(?:and|or|&)\s+/i;
 /**
  * Split a string that lists several scalars: one per line (bullets and numbering removed), or separated
  * by `;` or commas, optionally in brackets, with a final `and`/`or`. A comma split is taken only when
- * every piece is short (at most five words) — a sentence with a comma is one item, not two. A single
+ * every piece is short (at most five words) and the pieces do not read as one sentence (a capitalised
+ * first piece continued in lower case) — a sentence with a comma is one item, not two. A single
  * number with thousands separators (`"1,234"`) is not a list. Returns undefined when the text is not a
  * list.
  */
@@ -36,7 +37,10 @@ export function splitDelimited(text: string): string[] | undefined {
   if (pieces.length < 2) return undefined;
   if (lines.length < 2) {
     const short = pieces.every((piece) => piece.split(/\s+/).length <= 5);
-    if (!short) return undefined;
+    // "Shipped the platform, raising coverage to 22%": a capitalised start continued in lower case is
+    // one sentence, not a list.
+    const continues = /^\p{Lu}/u.test(pieces[0]!) && pieces.slice(1).some((piece) => /^\p{Ll}/u.test(piece));
+    if (!short || continues) return undefined;
   }
   return pieces;
 }
