@@ -7,6 +7,7 @@ import { evaluateConstraint } from "../../prompt/index.js";
 import {
   explainFlags,
   type ParseResult,
+  parsePartial,
   parseValue,
   SapConfigurationError,
   SapParseError,
@@ -26,9 +27,11 @@ Options:
   --from DIR    the baml_src folder that declares the types
   --explain     also list every repair made (on standard error)
   --partial     treat the answer as the beginning of a stream (unwritten fields are null)
-  --jsonl       bulk mode: each input line is {"id", "baml"?, "target", "raw"}; each output line is
-                {"id", "ok", "value", "flags", "error"}. "baml" is source text declaring the types (else
-                --from is used); "target" defaults to --type. A bad line gets ok: false and the run goes on.
+  --jsonl       bulk mode: each input line is {"id", "baml"?, "target", "raw", "partial"?}; each output
+                line is {"id", "ok", "value", "flags", "error"}. "baml" is source text declaring the types
+                (else --from is used); "target" defaults to --type; "partial": true parses "raw" as the
+                beginning of a stream (the answer line then says "partial": true). A bad line gets
+                ok: false and the run goes on.
 
 Examples:
   sapling parse --type CandidateEvaluation --explain answer.txt
@@ -64,7 +67,9 @@ export const parseCommand: Command = {
     const type = typeFromText(typeText, ir);
     let result: ParseResult;
     try {
-      result = parseValue(input, type, ir, { partial, constraintEvaluator: evaluateConstraint });
+      result = partial
+        ? parsePartial(input, type, ir, { constraintEvaluator: evaluateConstraint })
+        : parseValue(input, type, ir, { constraintEvaluator: evaluateConstraint });
     } catch (error) {
       if (SapParseError.isInstance(error) || SapConfigurationError.isInstance(error))
         throw new CliError(error.message);
@@ -109,6 +114,8 @@ interface BatchLine {
   value: unknown;
   flags: ParseResult["flags"];
   error: { code: string; message: string; path?: string } | null;
+  /** Present on the answer to a line parsed as the beginning of a stream. */
+  partial?: true;
 }
 
 /**
@@ -203,11 +210,14 @@ async function parseLine(
       }
       type = parsed.type;
     }
-    const result = parseValue(fields.raw, type, ir, {
-      partial: options.partial,
-      constraintEvaluator: evaluateConstraint,
-    });
-    return { id, ok: true, value: result.value, flags: result.flags, error: null };
+    // `"partial": true` on a line (or --partial for all): the raw text is the beginning of a stream.
+    const partial = fields.partial === true || options.partial;
+    const result = partial
+      ? parsePartial(fields.raw, type, ir, { constraintEvaluator: evaluateConstraint })
+      : parseValue(fields.raw, type, ir, { constraintEvaluator: evaluateConstraint });
+    const line: BatchLine = { id, ok: true, value: result.value, flags: result.flags, error: null };
+    if (partial) line.partial = true;
+    return line;
   } catch (error) {
     return { id, ok: false, value: null, flags: [], error: describeLineError(error) };
   }
