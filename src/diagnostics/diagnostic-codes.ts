@@ -395,6 +395,12 @@ export const diagnosticCodes = {
     severity: "error",
     message: () => "A type_builder block may contain only class, enum, type and dynamic declarations.",
   }),
+  "dynamic-kind-mismatch": define<{ name: string; target: string; adds: string }>({
+    code: "E0709",
+    severity: "error",
+    message: (args) => `"${args.name}" is ${args.target}, but this dynamic block adds ${args.adds}.`,
+    hint: () => "class fields are written `name Type`; enum values are bare names",
+  }),
   "invalid-media-argument": define<{ name: string; media: string; problem: string }>({
     code: "E0708",
     severity: "error",

@@ -155,6 +155,8 @@ export interface ClassDecl extends DeclarationBase {
   kind: "class";
   /** `dynamic class X` (allowed only inside a test's type_builder). */
   dynamic: boolean;
+  /** Written `dynamic X { … }` without `class`/`enum` (the kind follows from the members or the target). */
+  keywordless?: boolean;
   fields: FieldDecl[];
   attributes: Attribute[];
 }
@@ -169,6 +171,8 @@ export interface EnumValueDecl {
 export interface EnumDecl extends DeclarationBase {
   kind: "enum";
   dynamic: boolean;
+  /** Written `dynamic E { … }` without `enum`. */
+  keywordless?: boolean;
   values: EnumValueDecl[];
   attributes: Attribute[];
 }

@@ -7,6 +7,7 @@ import { checkTypeDeclaration, isOptional } from "./check-type-declarations.js";
 import { entriesByKey, reportInvalidValue, textOf } from "./config-values.js";
 import { projectScope } from "./project-scope.js";
 import type { Reporter } from "./reporter.js";
+import { resolveDynamicKind } from "./resolve-dynamic-kind.js";
 
 const testProperties = ["functions", "args", "type_builder"];
 
@@ -106,7 +107,8 @@ function checkTypeBuilder(builder: TypeBuilderBlock, symbols: ProjectSymbols, re
   const local = builderTypes(builder);
   const scope = projectScope(symbols, local);
   const seen = new Map<string, TypeDeclaration>();
-  for (const declaration of builder.declarations) {
+  for (const written of builder.declarations) {
+    const declaration = written.kind === "type-alias" ? written : resolveDynamicKind(written, symbols);
     const name = declaration.name.name;
     const dynamic = declaration.kind !== "type-alias" && declaration.dynamic;
     const key = `${dynamic ? "dynamic " : ""}${name}`;
@@ -119,7 +121,11 @@ function checkTypeBuilder(builder: TypeBuilderBlock, symbols: ProjectSymbols, re
     seen.set(key, declaration);
     if (dynamic) {
       const target = symbols.types.get(name)?.node;
-      if (!target || target.kind !== declaration.kind) {
+      if (target && target.kind !== "type-alias" && target.kind !== declaration.kind) {
+        const [targetKind, adds] =
+          target.kind === "class" ? ["a class", "enum values"] : ["an enum", "class fields"];
+        report("dynamic-kind-mismatch", { name, target: targetKind, adds }, declaration.name.span);
+      } else if (!target || target.kind !== declaration.kind) {
         const candidates = [...symbols.types.values()]
           .filter((type) => type.node.kind === declaration.kind)
           .map((type) => type.node.name.name);

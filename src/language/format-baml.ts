@@ -131,7 +131,9 @@ function printTypeBlock(
   declaration: ast.ClassDecl | ast.EnumDecl,
   indent: number,
 ): void {
-  const keyword = `${declaration.dynamic ? "dynamic " : ""}${declaration.kind}`;
+  const keyword = declaration.keywordless
+    ? "dynamic"
+    : `${declaration.dynamic ? "dynamic " : ""}${declaration.kind}`;
   const open = printer.text.indexOf("{", declaration.name.span.end);
   printer.open(indent, `${keyword} ${declaration.name.name} {`, declaration.span, open);
   const members: { start: number; print: () => void }[] = [];

@@ -5,6 +5,7 @@ import { lowerConfigBlock } from "./lower-config-value.js";
 import { lowerConstraints } from "./lower-type.js";
 import { type Locate, lowerAlias, lowerClass, lowerEnum } from "./lower-type-declarations.js";
 import { projectScope } from "./project-scope.js";
+import { resolveDynamicKind } from "./resolve-dynamic-kind.js";
 
 /** A client: provider, retry policy and options as written (`env.NAME` stays a reference). */
 export function lowerClient(declaration: ast.ClientDecl, locate: Locate): ir.Client {
@@ -104,7 +105,8 @@ function lowerTypeBuilder(builder: ast.TypeBuilderBlock, symbols: ProjectSymbols
     dynamicClasses: [],
     dynamicEnums: [],
   };
-  for (const declaration of builder.declarations) {
+  for (const written of builder.declarations) {
+    const declaration = written.kind === "type-alias" ? written : resolveDynamicKind(written, symbols);
     if (declaration.kind === "class") {
       (declaration.dynamic ? result.dynamicClasses : result.classes).push(lowerClass(declaration, scope));
     } else if (declaration.kind === "enum") {

@@ -13,11 +13,10 @@ import type {
   ClassDecl,
   Declaration,
   EnumDecl,
-  EnumValueDecl,
-  FieldDecl,
   Identifier,
   ParameterDecl,
   SourceFile,
+  Span,
   TemplateStringDecl,
   TypeAliasDecl,
   TypeBuilderBlock,
@@ -67,7 +66,7 @@ function parseDeclaration(stream: TokenStream): Declaration | undefined {
   switch (token.value) {
     case "class":
     case "enum":
-      return parseTypeBlock(stream, false);
+      return parseTypeBlock(stream, stream.advance(), token.value as "class" | "enum", false);
     case "dynamic":
       return parseDynamic(stream);
     case "type":
@@ -133,31 +132,48 @@ function identifier(
   return { name: "", span: { start: stream.current.start, end: stream.current.start } };
 }
 
-function withDocs<T extends object>(node: T, token: Token): T & { docs?: string } {
+function withDocs<T extends object>(node: T, token: { docs?: string }): T & { docs?: string } {
   return token.docs === undefined ? node : { ...node, docs: token.docs };
 }
 
+/**
+ * `dynamic class X { … }`, `dynamic enum E { … }`, or BAML's newer `dynamic X { … }`, whose kind follows
+ * from its members (typed members: a class; bare names: an enum; none: decided by the checker).
+ */
 function parseDynamic(stream: TokenStream): TypeDeclaration | undefined {
-  const keyword = stream.current;
-  stream.advance();
-  if (stream.atIdentifier("class") || stream.atIdentifier("enum"))
-    return parseTypeBlock(stream, true, keyword);
-  stream.reportUnexpected('"class" or "enum" after "dynamic"');
+  const keyword = stream.advance();
+  if (stream.atIdentifier("class") || stream.atIdentifier("enum")) {
+    const kind = stream.advance().value as "class" | "enum";
+    return parseTypeBlock(stream, keyword, kind, true);
+  }
+  if (stream.at("identifier")) return parseTypeBlock(stream, keyword, "either", true);
+  stream.reportUnexpected('"class", "enum" or a type name after "dynamic"');
   return undefined;
 }
 
-/** `class Name { fields @@attrs }` or `enum Name { VALUES @@attrs }`, optionally `dynamic`. */
+interface Member {
+  name: Identifier;
+  type?: TypeExpression;
+  attributes: Attribute[];
+  docs?: string;
+  span: Span;
+}
+
+/**
+ * `class Name { fields @@attrs }` or `enum Name { VALUES @@attrs }` (the keyword is consumed by the
+ * caller); `either` for a keywordless `dynamic Name { … }`.
+ */
 function parseTypeBlock(
   stream: TokenStream,
+  start: Token,
+  kind: "class" | "enum" | "either",
   dynamic: boolean,
-  first?: Token,
 ): ClassDecl | EnumDecl | undefined {
-  const keyword = stream.advance();
-  const start = first ?? keyword;
-  const isClass = keyword.value === "class";
-  const name = identifier(stream, isClass ? "a class name" : "an enum name");
-  const fields: FieldDecl[] = [];
-  const values: EnumValueDecl[] = [];
+  const name = identifier(
+    stream,
+    kind === "enum" ? "an enum name" : kind === "class" ? "a class name" : "a type name",
+  );
+  const members: Member[] = [];
   const attributes: Attribute[] = [];
   if (!stream.at("{")) {
     stream.reportUnexpected('"{"');
@@ -178,56 +194,80 @@ function parseTypeBlock(
       // A lone `@attr` line is kept as a block attribute so the checker can say to write `@@attr`.
       attributes.push(...parseAttributes(stream, "any"));
     } else if (stream.at("identifier")) {
-      const nameToken = stream.advance();
-      const memberName = { name: nameToken.value, span: { start: nameToken.start, end: nameToken.end } };
-      if (isClass) {
-        if (stream.at(":") && !stream.current.newlineBefore) {
-          stream.reportUnexpected("a type (fields are written `name Type`, without a colon)");
-          stream.advance();
-        }
-        const { type, trailing } = stream.current.newlineBefore
-          ? { type: missingType(stream), trailing: [] }
-          : parseType(stream, true);
-        const more = parseAttributes(stream, "field");
-        fields.push(
-          withDocs(
-            {
-              name: memberName,
-              type,
-              attributes: [...trailing, ...more],
-              span: stream.span(nameToken.start),
-            },
-            nameToken,
-          ),
-        );
-      } else {
-        const valueAttributes = parseAttributes(stream, "field");
-        values.push(
-          withDocs(
-            { name: memberName, attributes: valueAttributes, span: stream.span(nameToken.start) },
-            nameToken,
-          ),
-        );
-      }
+      members.push(parseMember(stream, kind));
       if (!stream.current.newlineBefore && !stream.at("}") && !stream.at("eof") && !stream.at("@@")) {
-        stream.reportUnexpected(isClass ? "a new line after the field" : "a new line after the enum value");
+        stream.reportUnexpected(
+          kind === "enum" ? "a new line after the enum value" : "a new line after the field",
+        );
         stream.skipLine();
       }
     } else {
-      stream.reportUnexpected(isClass ? "a field name" : "an enum value");
+      stream.reportUnexpected(kind === "enum" ? "an enum value" : "a field name");
       stream.skipLine();
     }
     if (stream.progress === before) stream.skipToken();
   }
   const span = stream.span(start.start);
-  if (isClass) return withDocs({ kind: "class" as const, name, dynamic, fields, attributes, span }, start);
-  return withDocs({ kind: "enum" as const, name, dynamic, values, attributes, span }, start);
+  const keywordless = kind === "either" ? { keywordless: true } : {};
+  const isEnum =
+    kind === "enum" || (kind === "either" && members.length > 0 && members.every((member) => !member.type));
+  if (isEnum) {
+    const values = members.map((member) =>
+      withDocs({ name: member.name, attributes: member.attributes, span: member.span }, member),
+    );
+    return withDocs(
+      { kind: "enum" as const, name, dynamic, values, attributes, span, ...keywordless },
+      start,
+    );
+  }
+  const fields = members.map((member) => {
+    const type = member.type ?? missingTypeAt(stream, member.name.span.end);
+    return withDocs({ name: member.name, type, attributes: member.attributes, span: member.span }, member);
+  });
+  return withDocs({ kind: "class" as const, name, dynamic, fields, attributes, span, ...keywordless }, start);
 }
 
-function missingType(stream: TokenStream) {
-  stream.reportUnexpected("a type after the field name");
-  const at = stream.previousEnd;
-  return { kind: "error" as const, attributes: [], span: { start: at, end: at } };
+/** A field (`name Type @attrs`) or an enum value (`NAME @attrs`); `either` decides by what follows. */
+function parseMember(stream: TokenStream, kind: "class" | "enum" | "either"): Member {
+  const nameToken = stream.advance();
+  const name = { name: nameToken.value, span: { start: nameToken.start, end: nameToken.end } };
+  const docs = nameToken.docs === undefined ? {} : { docs: nameToken.docs };
+  const typed =
+    kind === "class" ||
+    (kind === "either" &&
+      !stream.current.newlineBefore &&
+      !stream.at("@") &&
+      !stream.at("@@") &&
+      !stream.at("}"));
+  if (!typed) {
+    const attributes = parseAttributes(stream, "field");
+    return { name, attributes, span: stream.span(nameToken.start), ...docs };
+  }
+  if (stream.at(":") && !stream.current.newlineBefore) {
+    stream.reportUnexpected("a type (fields are written `name Type`, without a colon)");
+    stream.advance();
+  }
+  if (stream.current.newlineBefore) {
+    return {
+      name,
+      attributes: parseAttributes(stream, "field"),
+      span: stream.span(nameToken.start),
+      ...docs,
+    };
+  }
+  const { type, trailing } = parseType(stream, true);
+  const more = parseAttributes(stream, "field");
+  return { name, type, attributes: [...trailing, ...more], span: stream.span(nameToken.start), ...docs };
+}
+
+/** Report a field without a type and stand in an error type. */
+function missingTypeAt(stream: TokenStream, at: number): TypeExpression {
+  stream.report(
+    "unexpected-token",
+    { expected: "a type after the field name", found: "a new line" },
+    { start: at, end: at },
+  );
+  return { kind: "error", attributes: [], span: { start: at, end: at } };
 }
 
 /** `type Name = TypeExpression`. */
@@ -357,9 +397,10 @@ function parseTypeBuilder(stream: TokenStream): TypeBuilderBlock {
       break;
     }
     let declaration: TypeDeclaration | undefined;
-    if (stream.atIdentifier("class") || stream.atIdentifier("enum"))
-      declaration = parseTypeBlock(stream, false);
-    else if (stream.atIdentifier("dynamic")) declaration = parseDynamic(stream);
+    if (stream.atIdentifier("class") || stream.atIdentifier("enum")) {
+      const keyword = stream.advance();
+      declaration = parseTypeBlock(stream, keyword, keyword.value as "class" | "enum", false);
+    } else if (stream.atIdentifier("dynamic")) declaration = parseDynamic(stream);
     else if (stream.atIdentifier("type")) declaration = parseTypeAlias(stream);
     else {
       stream.report("invalid-type-builder-entry", {}, stream.current);
