@@ -1,30 +1,9 @@
 import type { PrimitiveType } from "../../ir/index.js";
-import { type JsonishNode, nodeToJsonText } from "../lenient/jsonish-node.js";
+import type { JsonishNode } from "../lenient/jsonish-node.js";
 import type { CoerceContext } from "./coerce-context.js";
 import { type CoerceResult, exact, failure, repaired } from "./coerce-result.js";
 import { normalizeWords } from "./normalize-words.js";
 import { unwrapSingle } from "./unwrap-single.js";
-
-/** `string`: strings as is; numbers and bools as written; objects and lists as JSON text (flagged). */
-export function coerceString(_type: PrimitiveType, node: JsonishNode, path: string): CoerceResult {
-  switch (node.kind) {
-    case "string":
-      return exact(node.value);
-    case "number":
-      return repaired(node.text, "ScalarToString", path, `the number ${node.text} kept as text`);
-    case "bool":
-      return repaired(String(node.value), "ScalarToString", path, `the bool ${node.value} kept as text`);
-    case "null":
-      return failure("type-mismatch", path, "string", node);
-    default:
-      return repaired(
-        nodeToJsonText(node),
-        "JsonToString",
-        path,
-        `${node.kind === "array" ? "a list" : "an object"} kept as JSON text`,
-      );
-  }
-}
 
 const TRUE_WORDS = new Set(["yes", "y", "on", "1"]);
 const FALSE_WORDS = new Set(["no", "n", "off", "0"]);
@@ -64,22 +43,6 @@ export function coerceBool(
     return repaired(first === "yes", "BoolFromWord", path, `the answer starts with "${first}"`);
   }
   return failure("type-mismatch", path, "bool", node, saysTrue ? "It names both true and false." : undefined);
-}
-
-const NULL_WORDS = new Set(["null", "none", "nil", "n/a", "na", "undefined", ""]);
-
-/** `null`: null, or text that spells it (`"None"`, `"null"`, `"N/A"`, an empty string). */
-export function coerceNull(_type: PrimitiveType, node: JsonishNode, path: string): CoerceResult {
-  if (node.kind === "null") return exact(null);
-  if (node.kind === "string" && NULL_WORDS.has(node.value.trim().toLowerCase())) {
-    return repaired(null, "StringToNull", path, `${JSON.stringify(node.value)} read as null`);
-  }
-  return failure("type-mismatch", path, "null", node);
-}
-
-/** Whether a string spells null, for optional types. */
-export function spellsNull(node: JsonishNode): boolean {
-  return node.kind === "string" && NULL_WORDS.has(node.value.trim().toLowerCase());
 }
 
 function preview(text: string): string {

@@ -1,0 +1,69 @@
+import type { Type } from "../../ir/index.js";
+import type { JsonishNode } from "../lenient/jsonish-node.js";
+import type { CoerceContext } from "./coerce-context.js";
+import { type CoerceResult, exact, failure, repaired } from "./coerce-result.js";
+import { type MatchOption, matchText } from "./match-text.js";
+import { unwrapSingle } from "./unwrap-single.js";
+
+/** Match text against options and turn the outcome into a result with the right flag. */
+export function coerceByMatching(
+  type: Type,
+  node: JsonishNode,
+  path: string,
+  context: CoerceContext,
+  options: MatchOption[],
+): CoerceResult {
+  const expected = context.describe(type);
+  if (node.kind !== "string" && node.kind !== "number" && node.kind !== "bool") {
+    return unwrapSingle(type, node, path, context) ?? failure("type-mismatch", path, expected, node);
+  }
+  const text = node.kind === "string" ? node.value : node.kind === "number" ? node.text : String(node.value);
+  const outcome = matchText(text, options);
+  switch (outcome.kind) {
+    case "exact":
+      return exact(outcome.value);
+    case "caseFold":
+      return repaired(
+        outcome.value,
+        "EnumCaseFold",
+        path,
+        `${JSON.stringify(text)} read as ${outcome.matched}`,
+      );
+    case "description":
+      return repaired(
+        outcome.value,
+        "EnumFromDescription",
+        path,
+        `${JSON.stringify(text)} is the description of ${outcome.value}`,
+      );
+    case "substring":
+      return repaired(
+        outcome.value,
+        "EnumSubstring",
+        path,
+        `${outcome.matched} is named in ${preview(text)}`,
+      );
+    case "typo":
+      return repaired(
+        outcome.value,
+        "EnumEditDistance",
+        path,
+        `${JSON.stringify(text)} read as ${outcome.matched} (a small typo)`,
+      );
+    case "ambiguous":
+      return failure(
+        "enum-ambiguous",
+        path,
+        expected,
+        node,
+        `It names ${outcome.values.join(" and ")}; picking one would be a guess.`,
+      );
+    case "none":
+      return failure("enum-no-match", path, expected, node);
+  }
+}
+
+function preview(text: string): string {
+  const json = JSON.stringify(text.trim());
+  return json.length > 60 ? `${json.slice(0, 57)}…"` : json;
+}

@@ -1,0 +1,24 @@
+import type { PrimitiveType } from "../../ir/index.js";
+import { type JsonishNode, nodeToJsonText } from "../lenient/jsonish-node.js";
+import { type CoerceResult, exact, failure, repaired } from "./coerce-result.js";
+
+/** `string`: strings as is; numbers and bools as written; objects and lists as JSON text (flagged). */
+export function coerceString(_type: PrimitiveType, node: JsonishNode, path: string): CoerceResult {
+  switch (node.kind) {
+    case "string":
+      return exact(node.value);
+    case "number":
+      return repaired(node.text, "ScalarToString", path, `the number ${node.text} kept as text`);
+    case "bool":
+      return repaired(String(node.value), "ScalarToString", path, `the bool ${node.value} kept as text`);
+    case "null":
+      return failure("type-mismatch", path, "string", node);
+    default:
+      return repaired(
+        nodeToJsonText(node),
+        "JsonToString",
+        path,
+        `${node.kind === "array" ? "a list" : "an object"} kept as JSON text`,
+      );
+  }
+}

@@ -1,0 +1,61 @@
+import type { UnionType } from "../../ir/index.js";
+import { coerceByMatching } from "./coerce-by-matching.js";
+import { type KindCoercer, type PlainTextUse, widerPlainTextUse } from "./coerce-context.js";
+import { type CoerceResult, type CoerceSuccess, failure, pathDepth } from "./coerce-result.js";
+
+/**
+ * Unions: every option is tried; the lowest score wins, ties going to the earlier option. A perfect fit
+ * (score 0) stops the search. When nothing fits, the failure that got furthest into the value is
+ * reported (it names the real problem), else a plain mismatch.
+ */
+export const unionCoercer: KindCoercer<UnionType> = {
+  coerce(type, node, path, context): CoerceResult {
+    // A union of string literals is an inline enum: matched together, so naming two of them is ambiguous
+    // rather than a win for whichever comes first.
+    const literals = type.options.flatMap((option) =>
+      option.kind === "literal" && typeof option.value === "string" && !option.attrs ? [option.value] : [],
+    );
+    if (literals.length === type.options.length) {
+      const options = literals.map((value) => ({ value, names: [value], descriptions: [] }));
+      return coerceByMatching(type, node, path, context, options);
+    }
+    // Options whose natural shape matches the node go first, so a perfect fit ends the search early;
+    // the result is the same as trying every option: lowest score, ties to the earlier option.
+    let best: CoerceSuccess | undefined;
+    let bestIndex = -1;
+    let deepest: CoerceResult | undefined;
+    const order = type.options.map((option, index) => ({ option, index, fits: context.fits(option, node) }));
+    order.sort((left, right) => Number(right.fits) - Number(left.fits) || left.index - right.index);
+    for (const { option, index } of order) {
+      const result = context.coerce(option, node, path);
+      if (result.ok) {
+        if (!best || result.score < best.score || (result.score === best.score && index < bestIndex)) {
+          best = result;
+          bestIndex = index;
+        }
+        if (best.score === 0 && order[0]!.fits) break;
+      } else if (!deepest || (!deepest.ok && pathDepth(result.issue.path) > pathDepth(deepest.issue.path))) {
+        deepest = result;
+      }
+    }
+    if (best) return best;
+    if (deepest && !deepest.ok && pathDepth(deepest.issue.path) > pathDepth(path)) return deepest;
+    return failure("type-mismatch", path, context.describe(type), node);
+  },
+  delegates: true,
+  fits: (type, node, context) => type.options.some((option) => context.fits(option, node)),
+  missing: (type, context) => {
+    for (const option of type.options) {
+      const fallback = context.missing(option);
+      if (fallback?.reason === "optional") return fallback;
+    }
+    return undefined;
+  },
+  isScalar: (type, context) => type.options.every((option) => context.isScalar(option)),
+  plainText: (type, context) =>
+    type.options.reduce<PlainTextUse>(
+      (use, option) => widerPlainTextUse(use, context.plainText(option)),
+      "never",
+    ),
+  describe: (type, context) => type.options.map((option) => context.describe(option)).join(" | "),
+};
