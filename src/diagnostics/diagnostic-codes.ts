@@ -244,6 +244,14 @@ export const diagnosticCodes = {
     hint: (args) => didYouMean(args),
   }),
 
+  "unsupported-expression-function": define<Named>({
+    code: "E0306",
+    severity: "error",
+    message: (args) => `Function "${args.name}" is an expression function, which Sapling does not support.`,
+    hint: () =>
+      "BAML's expression functions (let, match, …) are experimental; write the logic in TypeScript and call LLM functions from it",
+  }),
+
   // 04 — clients
   "unknown-provider": define<Suggested>({
     code: "E0401",

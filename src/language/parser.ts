@@ -51,7 +51,8 @@ export function parseSource(text: string, path: string): { file: SourceFile; dia
     const before = stream.progress;
     const declaration = parseDeclaration(stream);
     if (declaration) declarations.push(declaration);
-    else recoverToDeclaration(stream);
+    // After a failed declaration, skip to the next one, unless the failure already stopped there.
+    else if (!atDeclarationStart(stream)) recoverToDeclaration(stream);
     if (stream.progress === before) stream.skipToken();
   }
   return { file: { path, text, declarations, comments: stream.comments }, diagnostics: stream.diagnostics };
@@ -114,6 +115,11 @@ function recoverToDeclaration(stream: TokenStream): void {
     else if (token.kind === "}") depth--;
     stream.advance();
   }
+}
+
+function atDeclarationStart(stream: TokenStream): boolean {
+  const token = stream.current;
+  return token.kind === "identifier" && token.newlineBefore && declarationKeywords.includes(token.value);
 }
 
 function atLineStart(text: string, offset: number): boolean {
@@ -337,12 +343,21 @@ function parseFunction(stream: TokenStream): Declaration | undefined {
     stream.reportUnexpected('"{" to start the function body');
     return undefined;
   }
+  if (expressionBody.test(stream.text.slice(stream.current.start, stream.current.start + 400))) {
+    // BAML's experimental expression functions (`let`, `match`, …): one clear error, not a cascade.
+    stream.report("unsupported-expression-function", { name: name.name }, name.span);
+    stream.skipBalanced();
+    return undefined;
+  }
   const body = parseConfigBlock(stream);
   return withDocs(
     { kind: "function" as const, name, params, returnType, body, span: stream.span(keyword.start) },
     keyword,
   );
 }
+
+/** A function body that starts with a statement rather than `client` / `prompt`. */
+const expressionBody = /^\{\s*(?:\/\/[^\n]*\n\s*)*(?:let|match|return|if|for|while)\b/;
 
 /** `client<llm> Name { … }` (also a bare `client Name`). */
 function parseClient(stream: TokenStream): Declaration | undefined {
