@@ -21,6 +21,7 @@ import {
 } from "./lenient/extract-candidates.js";
 import { stringNode } from "./lenient/jsonish-node.js";
 import { SapParseError } from "./sap-parse-error.js";
+import { parsePartial } from "./stream/parse-partial.js";
 
 export interface ParseOptions {
   /**
@@ -67,6 +68,8 @@ export function parseValue(
   ir: Ir | IrIndex,
   options: ParseOptions = {},
 ): ParseResult {
+  // Prefix mode is the streaming parser's: the same reading a stream parser shows after this text.
+  if (options.partial) return parsePartial(text, type, ir, options);
   const index = indexOf(ir);
   const strict = parseStrictJson(text);
   if (strict !== undefined) {

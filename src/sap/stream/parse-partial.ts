@@ -1,8 +1,9 @@
 import type { Ir, IrIndex, Type } from "../../ir/index.js";
 import type { ConstraintEvaluator } from "../coerce/coerce-context.js";
+import { type Flag, scoreFlags } from "../flags.js";
 import type { ParseResult } from "../parse-value.js";
 import { indexOf } from "./index-of.js";
-import { PartialReader } from "./partial-reader.js";
+import { PartialReader, type ReadingSource } from "./partial-reader.js";
 
 export interface PartialParseOptions {
   /** Evaluates `@check`/`@assert` expressions (run on complete values only); required when the type has any. */
@@ -38,5 +39,33 @@ export function parsePartial(
     };
   }
   const { result } = reading;
-  return { value: reading.value, flags: [...result.flags], score: result.score, checks: [...result.checks] };
+  const flags = [...result.flags, ...originFlags(reading.source, text)];
+  return { value: reading.value, flags, score: scoreFlags(flags), checks: [...result.checks] };
+}
+
+/** As in final mode: where the value was read from, and whether its text had to be repaired. */
+function originFlags(source: ReadingSource, text: string): Flag[] {
+  const flags: Flag[] = [];
+  const { region, root } = source;
+  if (source.combined) {
+    flags.push({
+      kind: "CombinedCandidates",
+      path: "$",
+      detail: "several objects in the answer gathered into one list",
+    });
+  } else if (region?.kind === "fence") {
+    flags.push({ kind: "FromFence", path: "$", detail: `read from a \`\`\`${region.tag} code block` });
+  } else if (region && root) {
+    const start = region.start + root.start;
+    const end = root.node.complete ? region.start + root.end : text.length;
+    if (text.slice(0, start).trim() !== "" || text.slice(end).trim() !== "") {
+      flags.push({ kind: "FromProse", path: "$", detail: "found inside the surrounding text" });
+    }
+  }
+  const repairs = [...(root?.repairs ?? [])];
+  if (root && !root.node.complete) repairs.push("unclosed container");
+  if (region?.kind === "fence" && !region.closed && root) repairs.push("unclosed fence");
+  if (repairs.length > 0)
+    flags.push({ kind: "FixedJson", path: "$", detail: `repaired: ${repairs.join(", ")}` });
+  return flags;
 }

@@ -2,6 +2,7 @@ import type { IrIndex, Type } from "../../ir/index.js";
 import type { ConstraintEvaluator, PlainTextUse } from "../coerce/coerce-context.js";
 import type { CoerceSuccess } from "../coerce/coerce-result.js";
 import { FLAG_PENALTIES } from "../flags.js";
+import type { ParsedRoot } from "../lenient/fixing-parser.js";
 import type { ArrayNode, JsonishNode, StringNode } from "../lenient/jsonish-node.js";
 import { SapConfigurationError } from "../sap-parse-error.js";
 import { type AnswerRegion, AnswerScanner } from "./answer-scanner.js";
@@ -23,6 +24,15 @@ export interface PartialReading {
   nested: boolean;
   /** Position in the answer; later wins a tie (final answers follow drafts). */
   order: number;
+  /** Where the reading came from, for the flags of a one-shot partial parse. */
+  source: ReadingSource;
+}
+
+/** The region and container a reading was read from (none: the whole text; no root: a fence's text). */
+export interface ReadingSource {
+  region?: AnswerRegion;
+  root?: ParsedRoot;
+  combined?: boolean;
 }
 
 export interface PartialReaderOptions {
@@ -130,7 +140,8 @@ export class PartialReader {
       const root = region.parser.roots[this.rootCursor];
       if (root) {
         const rank = region.kind === "fence" ? 3 : 2;
-        best = pick(this.evaluate(root.node, rank, orderOf(region, root.start), false, false), best);
+        const order = orderOf(region, root.start);
+        best = pick(this.evaluate(root.node, rank, order, false, false, 0, { region, root }), best);
       }
       best = pick(this.fenceText(region), best);
     }
@@ -138,7 +149,11 @@ export class PartialReader {
     if (combined.items.length > 1) {
       combined.complete = combined.items[combined.items.length - 1]!.complete;
       const penalty = FLAG_PENALTIES.CombinedCandidates;
-      best = pick(this.evaluate(combined, 2, COMBINED_ORDER, false, combined.complete, penalty), best);
+      const source = { combined: true };
+      best = pick(
+        this.evaluate(combined, 2, COMBINED_ORDER, false, combined.complete, penalty, source),
+        best,
+      );
     }
     if (this.textAllowed()) {
       // One node for the whole text, updated in place, so its readings keep their state between chunks.
@@ -205,14 +220,14 @@ export class PartialReader {
         if (!root.node.complete && !region.ended) return;
         const rank = region.kind === "fence" ? 3 : 2;
         const order = orderOf(region, root.start);
-        this.fold(this.evaluate(root.node, rank, order, false, root.node.complete));
+        this.fold(this.evaluate(root.node, rank, order, false, root.node.complete, 0, { region, root }));
         if (!root.node.complete) {
           // An unclosed container (a stray bracket) also offers the finished containers inside it.
           const children =
             root.node.kind === "array" ? root.node.items : root.node.entries.map((entry) => entry[1]);
           for (const child of children) {
             if ((child.kind === "object" || child.kind === "array") && child.complete) {
-              this.fold(this.evaluate(child, rank, order, true, true));
+              this.fold(this.evaluate(child, rank, order, true, true, 0, { region, root }));
             }
           }
         }
@@ -255,7 +270,7 @@ export class PartialReader {
     }
     node.value = content;
     node.complete = region.closed;
-    return this.evaluate(node, 1, region.start, false, region.closed);
+    return this.evaluate(node, 1, region.start, false, region.closed, 0, { region });
   }
 
   /** As in final mode: plain text serves scalars always, lists of scalars only when nothing parsed. */
@@ -277,6 +292,7 @@ export class PartialReader {
     nested: boolean,
     complete: boolean,
     penalty = 0,
+    source: ReadingSource = {},
   ): PartialReading | undefined {
     this.context.active.clear();
     const result = this.context.coerce(this.type, node, "$");
@@ -290,6 +306,7 @@ export class PartialReader {
       rank,
       nested,
       order,
+      source,
     };
   }
 }
