@@ -384,6 +384,11 @@ function parseConfigDeclaration(stream: TokenStream): Declaration | undefined {
   const kind: "retry-policy" | "generator" | "test" =
     keyword.value === "retry_policy" ? "retry-policy" : (keyword.value as "generator" | "test");
   const name = identifier(stream, `a ${keyword.value.replace("_", " ")} name`);
+  if (kind === "test" && stream.at("(") && stream.text[stream.current.end] === ")") {
+    // Older BAML projects write `test Name() { … }`; the empty parentheses mean nothing.
+    stream.advance();
+    stream.advance();
+  }
   if (!stream.at("{")) {
     stream.reportUnexpected('"{"');
     return undefined;
