@@ -98,8 +98,14 @@ describe("parseValue", () => {
     expect(Object.hasOwn(value, "__proto__")).toBe(true);
   });
 
-  it("needs a constraint evaluator for types with constraints", () => {
+  it("needs a constraint evaluator for types with constraints, whatever the answer", () => {
     expect(() => parseValue('{"count": 1}', t.classRef("Guarded"), ir)).toThrow(SapConfigurationError);
+    expect(() => parseValue("nothing useful", t.list(t.classRef("Guarded")), ir)).toThrow(
+      expect.objectContaining({
+        code: "constraint-evaluator-missing",
+        message: expect.stringContaining("Guarded.count"),
+      }),
+    );
     const evaluator = (expression: string, value: unknown) =>
       expression === "this > 0" && (value as number) > 0;
     expect(

@@ -11,6 +11,7 @@ import {
 } from "./coerce/coerce-result.js";
 import { coercers } from "./coerce/coercer-table.js";
 import { createCoerceContext, TooDeep } from "./coerce/create-coerce-context.js";
+import { findConstraint } from "./coerce/find-constraint.js";
 import { NOT_EXACT, readExact } from "./coerce/read-exact.js";
 import type { Flag } from "./flags.js";
 import {
@@ -20,7 +21,7 @@ import {
   parseStrictJson,
 } from "./lenient/extract-candidates.js";
 import { stringNode } from "./lenient/jsonish-node.js";
-import { SapParseError } from "./sap-parse-error.js";
+import { SapConfigurationError, SapParseError } from "./sap-parse-error.js";
 import { parsePartial } from "./stream/parse-partial.js";
 
 export interface ParseOptions {
@@ -71,6 +72,16 @@ export function parseValue(
   // Prefix mode is the streaming parser's: the same reading a stream parser shows after this text.
   if (options.partial) return parsePartial(text, type, ir, options);
   const index = indexOf(ir);
+  if (!options.constraintEvaluator) {
+    const where = findConstraint(type, index);
+    if (where !== undefined) {
+      throw new SapConfigurationError(
+        "constraint-evaluator-missing",
+        `${where} has @check/@assert constraints but no constraintEvaluator was given. ` +
+          "Pass { constraintEvaluator } (the prompt room's evaluateConstraint) to parseValue.",
+      );
+    }
+  }
   const strict = parseStrictJson(text);
   if (strict !== undefined) {
     // Fast path: valid JSON that already is exactly a value of the type needs no candidates and no flags.
