@@ -1,0 +1,69 @@
+import fc from "fast-check";
+import { describe, expect, it } from "vitest";
+import { AnswerScanner } from "./answer-scanner.js";
+
+/** Regions as plain data: kind, tag, fence content, closed, and the roots found in each. */
+function regionsOf(chunks: string[]) {
+  const scanner = new AnswerScanner();
+  for (const chunk of chunks) scanner.push(chunk);
+  return scanner.regions.map((region) => ({
+    kind: region.kind,
+    start: region.start,
+    tag: region.tag,
+    content: region.content,
+    closed: region.closed,
+    ended: region.ended,
+    roots: region.parser.roots.map((root) => ({ node: root.node, start: root.start })),
+  }));
+}
+
+describe("AnswerScanner", () => {
+  it("splits prose and fences, reading each with its own parser", () => {
+    const regions = regionsOf(['Here:\n```json\n{"a": 1}\n```\nBye {"b": 2}']);
+    expect(regions.map((region) => [region.kind, region.tag, region.closed, region.roots.length])).toEqual([
+      ["prose", "", false, 0],
+      ["fence", "json", true, 1],
+      ["prose", "", false, 1],
+    ]);
+    expect(regions[1]!.content).toBe('{"a": 1}\n');
+    expect(regions[1]!.start).toBe(6);
+  });
+
+  it("keeps a fence open until its closing line ends", () => {
+    const open = regionsOf(['```json\n{"a": 1}\n```']);
+    expect(open.map((region) => region.kind)).toEqual(["prose", "fence"]);
+    expect(open[1]!.closed).toBe(false);
+    expect(regionsOf(['```json\n{"a": 1}\n```\n'])[1]!.closed).toBe(true);
+  });
+
+  it("reads a one-line fence's content after its tag", () => {
+    const regions = regionsOf(['```json {"a": 1}```\n']);
+    expect(regions[1]!.content).toBe(' {"a": 1}');
+    expect(regions[1]!.closed).toBe(true);
+  });
+
+  it("does not open a fence at backticks inside a JSON value, mid-line", () => {
+    const regions = regionsOf(['{"code": "```js\\nx()\\n```", "b": 1}']);
+    expect(regions).toHaveLength(1);
+    expect(regions[0]!.roots[0]!.node).toMatchObject({ complete: true });
+  });
+
+  it("leaves the same regions whatever the chunks (property)", () => {
+    const text = 'Sure!\n```json\n{"a": "x`y", "b": [1, 2]}\n```\nAnd ``` more {"c": 3} ``\n```\n[4]';
+    const whole = regionsOf([text]);
+    fc.assert(
+      fc.property(fc.array(fc.nat({ max: text.length }), { maxLength: 10 }), (cuts) => {
+        const points = [...new Set(cuts)].sort((a, b) => a - b);
+        const chunks: string[] = [];
+        let from = 0;
+        for (const point of points) {
+          chunks.push(text.slice(from, point));
+          from = point;
+        }
+        chunks.push(text.slice(from));
+        expect(regionsOf(chunks)).toEqual(whole);
+      }),
+      { numRuns: 200 },
+    );
+  });
+});
