@@ -7,7 +7,7 @@ export { CodegenError, generateClient, type ResolvedGenerator, resolveGenerators
 export type { Diagnostic, DiagnosticNote, Severity, Span } from "./diagnostics/index.js";
 export { renderDiagnostics } from "./diagnostics/index.js";
 export type * from "./ir/index.js";
-export { type CompileResult, compile, parseTypeExpression } from "./language/index.js";
+export { type CompileResult, compile, formatBaml, parseTypeExpression } from "./language/index.js";
 export { type CompiledSchema, compileSchema, parseWithSchema, SchemaError } from "./parse-with-schema.js";
 export {
   type JsonSchema,
