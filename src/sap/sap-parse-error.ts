@@ -66,13 +66,21 @@ export class SapParseError extends Error {
   }
 }
 
+/** How to act on each kind of failure (the default: the prompt or the type). */
+const HINTS: Partial<Record<SapErrorCode, string>> = {
+  "empty-answer": "The model returned nothing; check the client's max_tokens and the prompt.",
+  "assert-failed": "Relax the @assert, or state the rule in the prompt.",
+  "unsupported-type": "Media types are inputs; return a description of the media instead.",
+  "too-deep": "The answer nests far deeper than any schema; it is almost certainly garbage.",
+};
+
 function formatMessage(init: SapParseErrorInit): string {
   const where = init.path === "$" ? "" : ` at ${init.path}`;
   const detail = init.detail ? ` ${init.detail}` : "";
-  return (
-    `Could not parse the model's answer${where}: expected ${init.expected}, found ${init.found}.${detail} ` +
-    "The raw answer is in `error.raw`; check the prompt asks for this shape (ctx.output_format) or relax the type."
-  );
+  const hint =
+    HINTS[init.code] ??
+    "Check that the prompt asks for this shape ({{ ctx.output_format }}), or relax the type.";
+  return `Could not parse the model's answer${where}: expected ${init.expected}, found ${init.found}.${detail} ${hint} The raw answer is in \`error.raw\`.`;
 }
 
 const CONFIG_BRAND = Symbol.for("sapling.SapConfigurationError");

@@ -126,7 +126,7 @@ function coerceItems(
       path,
       context.describe(type),
       { kind: "array", items, complete: true },
-      `None of its ${items.length} items fit; the first: at ${issue.path} expected ${issue.expected}, found ${issue.found}.${issue.detail ? ` ${issue.detail}` : ""}`,
+      `${items.length === 1 ? "Its only item does not fit" : `None of its ${items.length} items fit; the first`}: at ${issue.path} expected ${issue.expected}, found ${issue.found}.${issue.detail ? ` ${issue.detail}` : ""}`,
     );
   }
   return builder.build(values);
