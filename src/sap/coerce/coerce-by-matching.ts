@@ -58,6 +58,14 @@ export function coerceByMatching(
         node,
         `It names ${outcome.values.join(" and ")}; picking one would be a guess.`,
       );
+    case "negated":
+      return failure(
+        "enum-no-match",
+        path,
+        expected,
+        node,
+        `It names ${outcome.matched} only negated ("not …"), which does not say which value is meant.`,
+      );
     case "none":
       return failure("enum-no-match", path, expected, node);
   }

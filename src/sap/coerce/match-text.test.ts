@@ -31,6 +31,11 @@ describe("matchText", () => {
     ["HIRRE", { kind: "typo", value: "HIRE", matched: "HIRE" }],
     ["hired", { kind: "typo", value: "HIRE", matched: "HIRE" }],
     ["rehire", { kind: "none" }],
+    [
+      "I would not call this a strong hire",
+      { kind: "negated", value: "STRONG_HIRE", matched: "STRONG_HIRE" },
+    ],
+    ["No concerns at all: hire", { kind: "substring", value: "HIRE", matched: "HIRE" }],
     ["", { kind: "none" }],
   ])("%j", (text, outcome) => {
     expect(matchText(text, decisions)).toEqual(outcome);

@@ -17,6 +17,7 @@ export type MatchOutcome =
   | { kind: "substring"; value: string; matched: string }
   | { kind: "typo"; value: string; matched: string }
   | { kind: "ambiguous"; values: string[] }
+  | { kind: "negated"; value: string; matched: string }
   | { kind: "none" };
 
 interface Spelling {
@@ -26,6 +27,11 @@ interface Spelling {
   description: boolean;
 }
 
+/** Words that negate a value named shortly after them in the same clause (`t` is what `n't` leaves). */
+const NEGATIONS = new Set(["not", "no", "never", "nor", "neither", "without", "t", "cannot"]);
+/** How many words before a name a negation still applies to it ("would not rate them as a strong hire"). */
+const NEGATION_REACH = 5;
+
 /** Only text this short is compared for typos (longer text is prose, and typos in prose are guesses). */
 const TYPO_TEXT_LIMIT = 64;
 
@@ -33,7 +39,8 @@ const TYPO_TEXT_LIMIT = 64;
  * Which option does the text name? In order: the exact spelling; the same words ignoring case, spacing,
  * `_`/`-`, punctuation and camelCase (a description counts too); the option named as whole words inside
  * longer text — the longest spelling wins where spellings overlap (`lean reject` names LEAN_REJECT, not
- * REJECT), and two different options named is ambiguous; finally a unique near-miss typo.
+ * REJECT), two different options named is ambiguous, and an option named only negated ("I would not call
+ * it a strong hire") is not a match; finally a unique near-miss typo.
  */
 export function matchText(text: string, options: readonly MatchOption[]): MatchOutcome {
   const trimmed = text.trim();
@@ -50,10 +57,10 @@ export function matchText(text: string, options: readonly MatchOption[]): MatchO
       ? { kind: "description", value: spelling.option.value }
       : { kind: "caseFold", value: spelling.option.value, matched: spelling.text };
   }
-  const named = wholeWordMatches(words, spellings);
+  const named = wholeWordMatches(clauseWords(trimmed), spellings);
   if (named.size === 1) {
-    const [value, matched] = [...named][0]!;
-    return { kind: "substring", value, matched };
+    const [value, { matched, affirmed }] = [...named][0]!;
+    return affirmed ? { kind: "substring", value, matched } : { kind: "negated", value, matched };
   }
   if (named.size > 1) return { kind: "ambiguous", values: [...named.keys()] };
   if (trimmed.length <= TYPO_TEXT_LIMIT) return nearMiss(words, spellings);
@@ -73,8 +80,40 @@ function spellingsOf(options: readonly MatchOption[]): Spelling[] {
   return spellings.filter((spelling) => spelling.words.length > 0);
 }
 
-/** Options named as whole-word runs in the text; inside overlapping runs only the longest counts. */
-function wholeWordMatches(words: string[], spellings: Spelling[]): Map<string, string> {
+interface ClauseWords {
+  words: string[];
+  /** The clause (between `.`, `;`, `:`, `!`, `?`, `,`, line breaks and "but") of each word. */
+  clauses: number[];
+}
+
+function clauseWords(text: string): ClauseWords {
+  const words: string[] = [];
+  const clauses: number[] = [];
+  text.split(/[.;:!?,\n]+|\bbut\b/i).forEach((clause, index) => {
+    for (const word of normalizeWords(clause)) {
+      words.push(word);
+      clauses.push(index);
+    }
+  });
+  return { words, clauses };
+}
+
+function negated({ words, clauses }: ClauseWords, start: number): boolean {
+  for (let at = start - 1; at >= 0 && at >= start - NEGATION_REACH && clauses[at] === clauses[start]; at--) {
+    if (NEGATIONS.has(words[at]!)) return true;
+  }
+  return false;
+}
+
+/**
+ * Options named as whole-word runs within one clause; inside overlapping runs only the longest counts.
+ * `affirmed`: named at least once without a negation shortly before.
+ */
+function wholeWordMatches(
+  text: ClauseWords,
+  spellings: Spelling[],
+): Map<string, { matched: string; affirmed: boolean }> {
+  const { words, clauses } = text;
   const byFirstWord = new Map<string, Spelling[]>();
   for (const spelling of spellings) {
     if (spelling.description) continue;
@@ -89,12 +128,13 @@ function wholeWordMatches(words: string[], spellings: Spelling[]): Map<string, s
       let same = true;
       for (let offset = 1; offset < length && same; offset++)
         same = words[start + offset] === spelling.words[offset];
-      if (same) runs.push({ start, end: start + length, spelling });
+      if (same && clauses[start] === clauses[start + length - 1])
+        runs.push({ start, end: start + length, spelling });
     }
   }
   // Runs come in start order; a run is inside a longer one if an earlier run reaches as far, or a run at
   // the same start reaches further. One sweep keeps this linear in the number of runs.
-  const named = new Map<string, string>();
+  const named = new Map<string, { matched: string; affirmed: boolean }>();
   let furthestBefore = -1;
   let index = 0;
   while (index < runs.length) {
@@ -106,7 +146,8 @@ function wholeWordMatches(words: string[], spellings: Spelling[]): Map<string, s
     for (let at = index; at < next; at++) {
       const run = runs[at]!;
       if (furthestBefore >= run.end || sameStartEnd > run.end) continue;
-      named.set(run.spelling.option.value, run.spelling.text);
+      const affirmed = !negated(text, run.start) || named.get(run.spelling.option.value)?.affirmed === true;
+      named.set(run.spelling.option.value, { matched: run.spelling.text, affirmed });
     }
     furthestBefore = Math.max(furthestBefore, sameStartEnd);
     index = next;
