@@ -63,6 +63,8 @@ export class PartialReader {
   private readonly textNode: StringNode = { kind: "string", value: "", complete: false };
   /** Each fence's text as one node, updated in place (see `textNode`). */
   private readonly fenceNodes = new WeakMap<AnswerRegion, StringNode>();
+  /** The text so far ends in a backslash (a `\u` escape may be cut in two). */
+  private endsInBackslash = false;
   /** A trailing high surrogate held back until its pair arrives. */
   private carry = "";
   /** Frozen readings are folded in order; these point at the next root to look at. */
@@ -104,6 +106,10 @@ export class PartialReader {
       text = text.slice(0, -1);
     }
     if (text === "") return;
+    if (!this.context.escapes && (text.includes("\\u") || (this.endsInBackslash && text.startsWith("u")))) {
+      this.context.escapes = true;
+    }
+    this.endsInBackslash = text.endsWith("\\");
     this.text += text;
     this.scanner.push(text);
   }

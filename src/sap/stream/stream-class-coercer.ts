@@ -246,7 +246,10 @@ function fromObject(
   const collect = context.collectFlags;
   const flags: Flag[] | readonly Flag[] = collect ? [...state.keyFlags] : NO_FLAGS;
   const checks: CheckResult[] | readonly CheckResult[] = collect ? [] : NO_CHECKS;
-  const value: Record<string, unknown> = changed ? {} : state.last!;
+  // A changed object is a copy of the last one (a fast clone of the same shape) with the changed fields
+  // set; the first one is built field by field, in declaration order.
+  const last = state.last;
+  const value: Record<string, unknown> = !changed ? last! : last === undefined ? {} : { ...last };
   for (let index = 0; index < fields.length; index++) {
     const outcome = outcomes[index]!;
     score += outcome.score;
@@ -255,8 +258,10 @@ function fromObject(
       (flags as Flag[]).push(...outcome.flags);
       (checks as CheckResult[]).push(...outcome.checks);
     }
-    if (changed) setOwn(value, fields[index]!.name, outcome.value);
-    state.previous[index] = outcome.value;
+    if (changed && (last === undefined || previous[index] !== outcome.value)) {
+      setOwn(value, fields[index]!.name, outcome.value);
+    }
+    previous[index] = outcome.value;
   }
   state.last = value;
   const success: StreamSuccess = { ok: true, value, flags, score, checks, pending };

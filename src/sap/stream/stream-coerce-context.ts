@@ -29,6 +29,8 @@ export interface StreamCoerceContext extends CoerceContext {
    * them.
    */
   readonly collectFlags: boolean;
+  /** The answer so far has a `\u` escape (so a string may end in half of an escaped surrogate pair). */
+  escapes: boolean;
   /** The slot of (node, type, path), for coercers that keep state between chunks. */
   slot(node: JsonishNode, type: Type, path: string): Slot;
 }
@@ -70,6 +72,7 @@ export function createStreamCoerceContext(
   Object.assign(context, {
     slots,
     collectFlags: options.collectFlags,
+    escapes: false,
     // The coercer being dispatched asks first for its own slot: hand it over without another lookup.
     slot: (node: JsonishNode, type: Type, path: string) =>
       current !== undefined && currentNode === node && current.type === type && current.path === path
@@ -129,8 +132,9 @@ export function createStreamCoerceContext(
       context.depth--;
     }
     if (!result.ok) return result;
-    if (!node.complete && typeof result.value === "string") {
-      // A `\uD83D` escape whose pair has not arrived: never show half a character.
+    if (context.escapes && !node.complete && typeof result.value === "string") {
+      // A `\uD83D` escape whose pair has not arrived: never show half a character. (Only looked at once
+      // the answer has a `\u` escape: reading a character flattens a growing string, a copy per chunk.)
       const last = result.value.charCodeAt(result.value.length - 1);
       if (last >= 0xd800 && last <= 0xdbff) result = { ...result, value: result.value.slice(0, -1) };
     }
