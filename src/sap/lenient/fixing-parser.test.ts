@@ -69,6 +69,7 @@ describe("FixingParser fed in chunks", () => {
     "prose [1] then {a: 'it\\'s', /* c */ b: None, c: \"line\nbreak\", d: 1.5e3,} // end",
     '```json\n{"a": "x", "b": {"c": [true, false, null]}}\n```',
     '{"a": "He said "no", then left", \'b\': `tick`, “c”: “smart”}',
+    '{"kind": "cat"/* a comment right after a closing quote */, "b": "x"// and a line comment\n}',
   ];
   it.each(samples)("gives the same trees for every split point of %s", (text) => {
     const whole = fixingParse(text);

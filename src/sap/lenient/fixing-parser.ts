@@ -591,7 +591,12 @@ export class FixingParser {
     if (next >= buffer.length) return this.ended ? true : undefined;
     if (crossedLine) return true;
     const char = buffer[next]!;
-    if (char === "/" && (buffer[next + 1] === "/" || buffer[next + 1] === "*")) return true;
+    if (char === "/") {
+      const after = buffer[next + 1];
+      // A `/` right at the end of a chunk: wait to see whether it starts a comment.
+      if (after === undefined && !this.ended) return undefined;
+      if (after === "/" || after === "*") return true;
+    }
     switch (role) {
       case "key":
         // A key closes before `:`, `}`, `,`, or before a value after a space (missing colon: `{"a" 1}`).
