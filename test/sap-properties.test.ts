@@ -154,7 +154,34 @@ describe("the fixing parser", () => {
           expect(parser.end()).toEqual(fixingParse(text));
         },
       ),
-      { numRuns: 1000 },
+      { numRuns: 3000 },
+    );
+  });
+});
+
+describe("valid JSON", () => {
+  const jsonValue = typeOf("JsonValue");
+  it("parses to exactly what JSON.parse gives, with no flags, for the recursive JsonValue alias", () => {
+    fc.assert(
+      fc.property(fc.jsonValue(), (value) => {
+        const text = JSON.stringify(value);
+        const result = parseValue(text, jsonValue, ir);
+        expect(result.value).toEqual(JSON.parse(text));
+        expect(result.flags).toEqual([]);
+      }),
+      { numRuns: 500 },
+    );
+  });
+
+  it("fenced and surrounded by prose gives the same value, flagged as from a fence", () => {
+    fc.assert(
+      fc.property(fc.oneof(fc.array(fc.jsonValue()), fc.dictionary(fc.string(), fc.jsonValue())), (value) => {
+        const text = JSON.stringify(value, null, 2);
+        const result = parseValue(`Here you go:\n\`\`\`json\n${text}\n\`\`\`\nDone.`, jsonValue, ir);
+        expect(result.value).toEqual(JSON.parse(text));
+        expect(result.flags.map((flag) => flag.kind)).toContain("FromFence");
+      }),
+      { numRuns: 300 },
     );
   });
 });
