@@ -186,6 +186,97 @@ describe("valid JSON", () => {
   });
 });
 
+/** A random but deterministic-per-run way to write JSON badly, the way models do. */
+interface Style {
+  keyQuote: "double" | "single" | "none";
+  stringQuote: "double" | "single";
+  trailingCommas: boolean;
+  comments: boolean;
+  python: boolean;
+  newlines: boolean;
+  wrap: "bare" | "fence" | "prose" | "fence-and-prose";
+}
+
+function writeMessy(value: unknown, style: Style, indent = ""): string {
+  const inner = `${indent}  `;
+  const breakLine = style.newlines ? `\n${inner}` : " ";
+  const close = style.newlines ? `\n${indent}` : "";
+  const trailing = style.trailingCommas ? "," : "";
+  const comment = style.comments ? " // note" : "";
+  if (value === null) return style.python ? "None" : "null";
+  if (typeof value === "boolean") return style.python ? (value ? "True" : "False") : String(value);
+  if (typeof value === "number") return String(value);
+  if (typeof value === "string") {
+    if (style.stringQuote === "double") return JSON.stringify(value);
+    return `'${value.replaceAll("\\", "\\\\").replaceAll("'", "\\'").replaceAll("\n", "\\n")}'`;
+  }
+  if (Array.isArray(value)) {
+    if (value.length === 0) return "[]";
+    const items = value.map((item) => writeMessy(item, style, inner));
+    return `[${breakLine}${items.join(`,${breakLine}`)}${trailing}${close}]`;
+  }
+  const entries = Object.entries(value as Record<string, unknown>).map(([key, item]) => {
+    const written =
+      style.keyQuote === "none" ? key : style.keyQuote === "single" ? `'${key}'` : JSON.stringify(key);
+    return `${written}: ${writeMessy(item, style, inner)}`;
+  });
+  if (entries.length === 0) return "{}";
+  const separator = style.newlines ? `,${comment}${breakLine}` : `, `;
+  return `{${breakLine}${entries.join(separator)}${trailing}${close}}`;
+}
+
+function wrapAnswer(body: string, wrap: Style["wrap"]): string {
+  switch (wrap) {
+    case "bare":
+      return body;
+    case "fence":
+      return `\`\`\`json\n${body}\n\`\`\``;
+    case "prose":
+      return `Sure! After thinking it through, here it is: ${body}\nHope this helps.`;
+    case "fence-and-prose":
+      return `Let me work through this carefully first.\n\n\`\`\`\n${body}\n\`\`\`\n\nAnything else?`;
+  }
+}
+
+describe("messy writing of a valid value", () => {
+  const order = typeOf("Order");
+  const text = fc.string({ maxLength: 12 }).filter((value) => !value.includes("`"));
+  const orderValue = fc.record({
+    id: text,
+    items: fc.array(
+      fc.record({
+        name: text,
+        quantity: fc.integer({ min: -5, max: 1000 }),
+        price: fc
+          .double({ min: -1e6, max: 1e6, noNaN: true, noDefaultInfinity: true })
+          .map((price) => Math.round(price * 100) / 100),
+      }),
+      { maxLength: 6 },
+    ),
+    status: fc.constantFrom("ACTIVE", "INACTIVE", "PENDING_REVIEW", "InProgress"),
+    note: fc.option(text, { nil: null }),
+  });
+  const style = fc.record<Style>({
+    keyQuote: fc.constantFrom("double", "single", "none"),
+    stringQuote: fc.constantFrom("double", "single"),
+    trailingCommas: fc.boolean(),
+    comments: fc.boolean(),
+    python: fc.boolean(),
+    newlines: fc.boolean(),
+    wrap: fc.constantFrom("bare", "fence", "prose", "fence-and-prose"),
+  });
+
+  it("is read back exactly: every repair is lossless", () => {
+    fc.assert(
+      fc.property(orderValue, style, (value, writing) => {
+        const answer = wrapAnswer(writeMessy(value, writing), writing.wrap);
+        expect(parseValue(answer, order, ir).value).toEqual(JSON.parse(JSON.stringify(value)));
+      }),
+      { numRuns: 1500 },
+    );
+  });
+});
+
 describe("pathological nesting", () => {
   const depth = 100_000;
   const cases: [string, string, string][] = [
