@@ -15,8 +15,8 @@ export interface PartialReading {
   result: CoerceSuccess;
   /** Score plus the fields still to come: how far this reading is from a whole, exact value. */
   distance: number;
-  /** The reading shows nothing yet (every field null or empty). */
-  empty: boolean;
+  /** The reading shows nothing yet (every field null or empty); computed when readings are compared. */
+  empty: boolean | undefined;
   /** Its text is finished (a closed container or fence). */
   complete: boolean;
   /** As in final mode: a fence beats prose, which beats plain text. */
@@ -307,7 +307,7 @@ export class PartialReader {
       value: result.value,
       result,
       distance: result.score + penalty + pendingOf(result),
-      empty: isEmpty(result.value),
+      empty: undefined,
       complete,
       rank,
       nested,
@@ -329,6 +329,8 @@ function orderOf(region: AnswerRegion, rootStart: number): number {
 }
 
 function preferable(reading: PartialReading, best: PartialReading): boolean {
+  reading.empty ??= isEmpty(reading.value);
+  best.empty ??= isEmpty(best.value);
   if (reading.empty !== best.empty) return !reading.empty;
   if (reading.distance !== best.distance) return reading.distance < best.distance;
   if (reading.complete !== best.complete) return reading.complete;

@@ -12,6 +12,8 @@ export interface Slot {
   readonly type: Type;
   readonly path: string;
   final?: CoerceResult;
+  /** The type appears only whole (computed once). */
+  done?: boolean;
   last?: unknown;
   /** The last `{ value, state }` wrapper handed out, for `@stream.with_state` types. */
   wrapped?: unknown;

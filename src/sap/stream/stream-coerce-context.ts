@@ -108,7 +108,7 @@ export function createStreamCoerceContext(
 
   function coerceOnce(type: Type, node: JsonishNode, path: string, slot: Slot): CoerceResult {
     const attrs = type.attrs;
-    if (!node.complete && (attrs?.streamDone === true || inherentlyDone(type, index))) {
+    if (!node.complete && (slot.done ??= attrs?.streamDone === true || inherentlyDone(type, index))) {
       // Not an error, only not yet: no message is built (this runs on every chunk).
       return NOT_READY;
     }

@@ -36,6 +36,9 @@ interface ItemsState {
   pending: number;
   failures: number;
   firstFailure: CoerceFailure | undefined;
+  /** The item being written and its path (built once per item, not once per chunk). */
+  openIndex: number;
+  openPath: string;
   /** The last list handed out and whether it ended with the open item's value. */
   last: unknown[] | undefined;
 }
@@ -95,6 +98,8 @@ function coerceItems(
       pending: 0,
       failures: 0,
       firstFailure: undefined,
+      openIndex: -1,
+      openPath: "",
       last: undefined,
     };
     slot.state = state;
@@ -116,7 +121,11 @@ function coerceItems(
   let openFlags: readonly Flag[] = NO_FLAGS;
   if (state.frozen < items.length) {
     const index = items.length - 1;
-    const result = context.coerce(type.item, items[index]!, childPath(path, index));
+    if (state.openIndex !== index) {
+      state.openIndex = index;
+      state.openPath = childPath(path, index);
+    }
+    const result = context.coerce(type.item, items[index]!, state.openPath);
     if (result.ok) {
       open = result.value;
       hasOpen = true;
