@@ -26,9 +26,9 @@ import { parsePartial } from "./stream/parse-partial.js";
 
 export interface ParseOptions {
   /**
-   * Prefix mode: the text is the beginning of an answer still being written. Fields not written yet are
-   * null (lists `[]`) with a `Pending` flag instead of errors, and an answer with nothing usable yet is
-   * `null`.
+   * Prefix mode: the text is the beginning of an answer still being written. Answered by the streaming
+   * parser's `parsePartial` (so a one-shot prefix parse and a stream agree): fields not written yet are
+   * null (lists `[]`), and an answer with nothing usable yet is `null`.
    */
   partial?: boolean;
   /** Evaluates `@check`/`@assert` expressions; required when the type has any. */
@@ -137,14 +137,6 @@ export function parseValue(
       );
     }
     return { value: result.value, flags: [...result.flags], score: result.score, checks: [...result.checks] };
-  }
-  if (options.partial) {
-    return {
-      value: null,
-      flags: [{ kind: "Pending", path: "$", detail: "nothing usable written yet" }],
-      score: 0,
-      checks: [],
-    };
   }
   throw new SapParseError({ ...reportedIssue(text, failures, context.describe(type)), raw: text });
 }
