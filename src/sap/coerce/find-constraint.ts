@@ -1,7 +1,55 @@
-import type { IrIndex, Type } from "../../ir/index.js";
+import type { Constraint, IrIndex, Type } from "../../ir/index.js";
+
+/** What a type kind contains: inner types to visit, and the declaration's own constraints. */
+interface Contents {
+  inner: [type: Type, where: string][];
+  constraints?: readonly Constraint[];
+  /** A declaration name, visited once (recursive types). */
+  declaration?: string;
+}
+
+type ContentsReader<T extends Type> = (type: T, index: IrIndex, where: string) => Contents;
+type ContentsTable = { [K in Type["kind"]]: ContentsReader<Extract<Type, { kind: K }>> };
+
+const none: Contents = { inner: [] };
+
+/** Per kind, where constraints can hide: class fields and `@@` blocks, enum blocks, alias targets, items. */
+const contents: ContentsTable = {
+  primitive: () => none,
+  literal: () => none,
+  media: () => none,
+  enum: (type, index) => ({
+    declaration: `enum ${type.name}`,
+    inner: [],
+    constraints: index.enums.get(type.name)?.constraints,
+  }),
+  class: (type, index) => {
+    const declaration = index.classes.get(type.name);
+    return {
+      declaration: `class ${type.name}`,
+      constraints: declaration?.constraints,
+      inner: (declaration?.fields ?? [])
+        .filter((field) => !field.skip)
+        .map((field) => [field.type, `${type.name}.${field.name}`]),
+    };
+  },
+  alias: (type, index) => {
+    const target = index.aliases.get(type.name)?.type;
+    return { declaration: `alias ${type.name}`, inner: target ? [[target, type.name]] : [] };
+  },
+  list: (type, _index, where) => ({ inner: [[type.item, where]] }),
+  map: (type, _index, where) => ({
+    inner: [
+      [type.key, where],
+      [type.value, where],
+    ],
+  }),
+  optional: (type, _index, where) => ({ inner: [[type.inner, where]] }),
+  union: (type, _index, where) => ({ inner: type.options.map((option) => [option, where]) }),
+};
 
 /**
- * The path-like name of the first place in a type (through classes, enums and aliases) that carries a
+ * The name of the first place in a type (through classes, enums and aliases) that carries a
  * `@check`/`@assert`, or undefined. Lets `parseValue` reject a call without a constraint evaluator up
  * front, whatever the answer turns out to be.
  */
@@ -11,45 +59,13 @@ export function findConstraint(type: Type, index: IrIndex): string | undefined {
   while (pending.length > 0) {
     const [current, where] = pending.pop()!;
     if ((current.attrs?.constraints?.length ?? 0) > 0) return where;
-    switch (current.kind) {
-      case "class": {
-        if (seen.has(`class ${current.name}`)) break;
-        seen.add(`class ${current.name}`);
-        const declaration = index.classes.get(current.name);
-        if (!declaration) break;
-        if (declaration.constraints.length > 0) return `class ${current.name}`;
-        for (const field of declaration.fields) {
-          if (!field.skip) pending.push([field.type, `${current.name}.${field.name}`]);
-        }
-        break;
-      }
-      case "enum": {
-        const declaration = index.enums.get(current.name);
-        if (declaration && declaration.constraints.length > 0) return `enum ${current.name}`;
-        break;
-      }
-      case "alias": {
-        if (seen.has(`alias ${current.name}`)) break;
-        seen.add(`alias ${current.name}`);
-        const declaration = index.aliases.get(current.name);
-        if (declaration) pending.push([declaration.type, current.name]);
-        break;
-      }
-      case "list":
-        pending.push([current.item, where]);
-        break;
-      case "map":
-        pending.push([current.key, where], [current.value, where]);
-        break;
-      case "optional":
-        pending.push([current.inner, where]);
-        break;
-      case "union":
-        for (const option of current.options) pending.push([option, where]);
-        break;
-      default:
-        break;
+    const found = (contents[current.kind] as ContentsReader<Type>)(current, index, where);
+    if (found.declaration !== undefined) {
+      if (seen.has(found.declaration)) continue;
+      seen.add(found.declaration);
     }
+    if ((found.constraints?.length ?? 0) > 0) return found.declaration ?? where;
+    pending.push(...found.inner);
   }
   return undefined;
 }
