@@ -4,6 +4,7 @@ import { checkAttributes } from "./check-attributes.js";
 import { type Located, type ProjectSymbols, suggestion } from "./check-context.js";
 import { checkClientReference } from "./check-function.js";
 import { entriesByKey, reportInvalidValue, textOf } from "./config-values.js";
+import { findCycles } from "./find-cycles.js";
 import {
   canonicalProvider,
   isKnownProvider,
@@ -110,14 +111,14 @@ function checkStrategy(name: string, strategy: ConfigEntry, symbols: ProjectSymb
 
 /** Fallback and round-robin clients that contain themselves, reported once per cycle. */
 export function checkStrategyCycles(symbols: ProjectSymbols, reportIn: (file: string) => Reporter): void {
-  const reported = new Set<string>();
-  for (const [name, client] of symbols.clients) {
-    const cycle = findCycle(name, name, symbols, [name], new Set());
-    if (!cycle) continue;
-    const key = [...new Set(cycle)].sort().join(",");
-    if (reported.has(key)) continue;
-    reported.add(key);
-    reportIn(client.file)("strategy-cycle", { cycle: cycle.join(" -> ") }, client.node.name.span);
+  const names = [...symbols.clients.keys()];
+  const edges = (name: string) => {
+    const client = symbols.clients.get(name);
+    return client ? strategyTargets(client) : [];
+  };
+  for (const cycle of findCycles(names, edges)) {
+    const client = symbols.clients.get(cycle[0] as string);
+    if (client) reportIn(client.file)("strategy-cycle", { cycle: cycle.join(" -> ") }, client.node.name.span);
   }
 }
 
@@ -127,23 +128,4 @@ function strategyTargets(client: Located<ClientDecl>): string[] {
   const strategy = options.block.entries.find((entry) => entry.key.name === "strategy")?.value;
   if (strategy?.kind !== "array") return [];
   return strategy.items.map(textOf).filter((item): item is string => item !== undefined);
-}
-
-function findCycle(
-  target: string,
-  current: string,
-  symbols: ProjectSymbols,
-  path: string[],
-  visited: Set<string>,
-): string[] | undefined {
-  const client = symbols.clients.get(current);
-  if (!client) return undefined;
-  for (const next of strategyTargets(client)) {
-    if (next === target) return [...path, next];
-    if (visited.has(next)) continue;
-    visited.add(next);
-    const found = findCycle(target, next, symbols, [...path, next], visited);
-    if (found) return found;
-  }
-  return undefined;
 }

@@ -1,5 +1,6 @@
 import type { ClassDecl, TypeExpression } from "./ast.js";
 import type { ProjectSymbols } from "./check-context.js";
+import { findCycles } from "./find-cycles.js";
 import type { Reporter } from "./reporter.js";
 
 /**
@@ -8,22 +9,18 @@ import type { Reporter } from "./reporter.js";
  * never be written down. Each cycle is reported once, at its first declaration in source order.
  */
 export function checkCycles(symbols: ProjectSymbols, reportIn: (file: string) => Reporter): void {
-  const reported = new Set<string>();
-  for (const [name, symbol] of symbols.types) {
-    const node = symbol.node;
-    let cycle: string[] | undefined;
-    if (node.kind === "type-alias") cycle = findCycle(name, symbols, aliasEdges);
-    else if (node.kind === "class") cycle = findCycle(name, symbols, classEdges);
-    if (!cycle) continue;
-    const key = `${node.kind}:${[...new Set(cycle)].sort().join(",")}`;
-    if (reported.has(key)) continue;
-    reported.add(key);
-    const code = node.kind === "type-alias" ? "alias-cycle" : "class-cycle";
-    reportIn(symbol.file)(code, { cycle: cycle.join(" -> ") }, node.name.span);
+  const aliases = [...symbols.types.keys()].filter(
+    (name) => symbols.types.get(name)?.node.kind === "type-alias",
+  );
+  const classes = [...symbols.types.keys()].filter((name) => symbols.types.get(name)?.node.kind === "class");
+  for (const cycle of findCycles(aliases, (name) => aliasEdges(name, symbols))) report(cycle, "alias-cycle");
+  for (const cycle of findCycles(classes, (name) => classEdges(name, symbols))) report(cycle, "class-cycle");
+
+  function report(cycle: string[], code: "alias-cycle" | "class-cycle"): void {
+    const symbol = symbols.types.get(cycle[0] as string);
+    if (symbol) reportIn(symbol.file)(code, { cycle: cycle.join(" -> ") }, symbol.node.name.span);
   }
 }
-
-type Edges = (name: string, symbols: ProjectSymbols) => string[];
 
 /** Aliases an alias refers to outside lists and maps. */
 function aliasEdges(name: string, symbols: ProjectSymbols): string[] {
@@ -40,26 +37,25 @@ function classEdges(name: string, symbols: ProjectSymbols): string[] {
   if (node?.kind !== "class") return [];
   const targets: string[] = [];
   for (const field of (node as ClassDecl).fields) {
-    const target = requiredClass(field.type, symbols, new Set());
+    const target = requiredClass(field.type, symbols);
     if (target) targets.push(target);
   }
   return targets;
 }
 
-function requiredClass(
-  type: TypeExpression,
-  symbols: ProjectSymbols,
-  visited: Set<string>,
-): string | undefined {
-  if (type.kind === "group") return requiredClass(type.inner, symbols, visited);
-  if (type.kind !== "named" || visited.has(type.name)) return undefined;
-  const node = symbols.types.get(type.name)?.node;
-  if (node?.kind === "class") return type.name;
-  if (node?.kind === "type-alias") {
-    visited.add(type.name);
-    return requiredClass(node.type, symbols, visited);
+/** The class a required field needs, following parentheses and aliases (in a loop: chains may be long). */
+function requiredClass(type: TypeExpression, symbols: ProjectSymbols): string | undefined {
+  const visited = new Set<string>();
+  let current = type;
+  for (;;) {
+    while (current.kind === "group") current = current.inner;
+    if (current.kind !== "named" || visited.has(current.name)) return undefined;
+    const node = symbols.types.get(current.name)?.node;
+    if (node?.kind === "class") return current.name;
+    if (node?.kind !== "type-alias") return undefined;
+    visited.add(current.name);
+    current = node.type;
   }
-  return undefined;
 }
 
 function directReferences(type: TypeExpression, into: string[]): void {
@@ -77,19 +73,4 @@ function directReferences(type: TypeExpression, into: string[]): void {
     default:
       return; // lists and maps break cycles; literals and errors refer to nothing
   }
-}
-
-function findCycle(start: string, symbols: ProjectSymbols, edges: Edges): string[] | undefined {
-  const visited = new Set<string>([start]);
-  const stack: { name: string; path: string[] }[] = [{ name: start, path: [start] }];
-  while (stack.length > 0) {
-    const { name, path } = stack.pop() as { name: string; path: string[] };
-    for (const next of edges(name, symbols)) {
-      if (next === start) return [...path, next];
-      if (visited.has(next)) continue;
-      visited.add(next);
-      stack.push({ name: next, path: [...path, next] });
-    }
-  }
-  return undefined;
 }

@@ -116,26 +116,24 @@ function checkAlias(declaration: TypeAliasDecl, scope: TypeScope, report: Report
   checkTypeExpression(declaration.type, scope, report);
 }
 
-/** Whether a value of this type may be null: `T?`, a union with `null`, `null`, or an alias of those. */
-export function isOptional(
-  type: TypeExpression,
-  scope: TypeScope,
-  visited: Set<string> = new Set(),
-): boolean {
-  const inner = ungroup(type);
-  switch (inner.kind) {
-    case "optional":
-      return true;
-    case "union":
-      return inner.options.some((option) => isOptional(option, scope, visited));
-    case "named": {
+/**
+ * Whether a value of this type may be null: `T?`, a union with `null`, `null`, or an alias of those.
+ * Walks with a work list so long alias chains cannot overflow the stack.
+ */
+export function isOptional(type: TypeExpression, scope: TypeScope): boolean {
+  const visited = new Set<string>();
+  const work: TypeExpression[] = [type];
+  for (let current = work.pop(); current !== undefined; current = work.pop()) {
+    const inner = ungroup(current);
+    if (inner.kind === "optional") return true;
+    if (inner.kind === "union") for (const option of inner.options) work.push(option);
+    else if (inner.kind === "named") {
       if (inner.name === "null") return true;
-      if (scope.kindOf(inner.name) !== "alias" || visited.has(inner.name)) return false;
+      if (scope.kindOf(inner.name) !== "alias" || visited.has(inner.name)) continue;
       visited.add(inner.name);
       const target = scope.aliasTarget?.(inner.name);
-      return target !== undefined && isOptional(target, scope, visited);
+      if (target !== undefined) work.push(target);
     }
-    default:
-      return false;
   }
+  return false;
 }

@@ -3,7 +3,7 @@ import type { TypeExpression } from "./ast.js";
 import { checkAttributes } from "./check-attributes.js";
 import { suggestion } from "./check-context.js";
 import type { Reporter } from "./reporter.js";
-import { builtinTypeNames, primitiveNames, type TypeScope, ungroup } from "./resolve-type.js";
+import { builtinTypeNames, type TypeScope, ungroup } from "./resolve-type.js";
 
 /**
  * Check one type expression: every name resolves, `map` has two arguments and a valid key type, tuples are
@@ -52,7 +52,7 @@ export function checkTypeExpression(type: TypeExpression, scope: TypeScope, repo
         return;
       }
       const key = type.typeArguments[0] as TypeExpression;
-      if (!isValidMapKey(key, scope, new Set())) {
+      if (!isValidMapKey(key, scope)) {
         report("invalid-map-key", { type: describeKey(key, scope) }, key.span);
       }
       return;
@@ -60,30 +60,41 @@ export function checkTypeExpression(type: TypeExpression, scope: TypeScope, repo
   }
 }
 
-/** Map keys: `string`, enums, string literals, unions of those, and aliases of those. */
-function isValidMapKey(type: TypeExpression, scope: TypeScope, visitedAliases: Set<string>): boolean {
-  const key = ungroup(type);
-  switch (key.kind) {
-    case "named": {
-      if (key.name === "string") return true;
-      if (primitiveNames.has(key.name) || builtinTypeNames.has(key.name)) return false;
-      const kind = scope.kindOf(key.name);
-      if (kind === "enum" || kind === undefined) return true; // unknown names are reported on their own
-      if (kind === "class") return false;
-      if (visitedAliases.has(key.name)) return true; // a cycle is reported by the cycle check
-      visitedAliases.add(key.name);
-      const target = scope.aliasTarget?.(key.name);
-      return target === undefined || isValidMapKey(target, scope, visitedAliases);
+/**
+ * Map keys: `string`, enums, string literals, unions of those, and aliases of those. Walks with a work
+ * list so long alias chains cannot overflow the stack.
+ */
+function isValidMapKey(type: TypeExpression, scope: TypeScope): boolean {
+  const visitedAliases = new Set<string>();
+  const work: TypeExpression[] = [type];
+  for (let current = work.pop(); current !== undefined; current = work.pop()) {
+    const key = ungroup(current);
+    switch (key.kind) {
+      case "named": {
+        if (key.name === "string") break;
+        if (builtinTypeNames.has(key.name)) return false;
+        const kind = scope.kindOf(key.name);
+        if (kind === "enum" || kind === undefined) break; // unknown names are reported on their own
+        if (kind === "class") return false;
+        if (visitedAliases.has(key.name)) break; // a cycle is reported by the cycle check
+        visitedAliases.add(key.name);
+        const target = scope.aliasTarget?.(key.name);
+        if (target !== undefined) work.push(target);
+        break;
+      }
+      case "literal":
+        if (typeof key.value !== "string") return false;
+        break;
+      case "union":
+        for (const option of key.options) work.push(option);
+        break;
+      case "error":
+        break;
+      default:
+        return false;
     }
-    case "literal":
-      return typeof key.value === "string";
-    case "union":
-      return key.options.every((option) => isValidMapKey(option, scope, visitedAliases));
-    case "error":
-      return true;
-    default:
-      return false;
   }
+  return true;
 }
 
 function describeKey(type: TypeExpression, scope: TypeScope): string {

@@ -103,6 +103,10 @@ function mutate(text: string, mutations: Mutation[]): string {
   return result;
 }
 
+function chain(length: number, link: (index: number) => string, end: string): string {
+  return Array.from({ length }, (_, index) => link(index)).join("") + end;
+}
+
 function assertWellFormed(text: string): void {
   const result = compile({ "input.baml": text });
   expect(Array.isArray(result.diagnostics)).toBe(true);
@@ -179,6 +183,31 @@ describe("front-end robustness", () => {
     ["deep arrays", `client<llm> C {\n  options { a ${"[".repeat(5000)} }\n}\n`],
     ["unclosed everything", 'class A { a ( map < string , [ @check( {{ "#'],
     ["only openers", "{".repeat(10000)],
+    ["deep list suffixes", `class A {\n  a int${"[]".repeat(50000)}\n}\n`],
+    ["deep optional suffixes", `class A {\n  a int${"?".repeat(50000)}\n}\n`],
+    ["a very wide union", `class A {\n  a ${Array.from({ length: 150000 }, () => "int").join(" | ")}\n}\n`],
+    ["very many attributes", `class A {\n  a int${" @assert({{ this }})".repeat(100000)}\n}\n`],
+    [
+      "a long chain of aliases",
+      chain(20000, (index) => `type A${index} = A${index + 1}\n`, "type A20000 = A0\n"),
+    ],
+    [
+      "a long chain of classes returned by a function",
+      chain(
+        30000,
+        (index) => `class C${index} {\n  next C${index + 1}\n}\n`,
+        'class C20000 {\n  photo image\n}\nfunction F() -> C0 {\n  client "openai/gpt-4o"\n  prompt #"x"#\n}\n',
+      ),
+    ],
+    [
+      "a long fallback chain",
+      chain(
+        30000,
+        (index) =>
+          `client<llm> K${index} {\n  provider fallback\n  options {\n    strategy [K${index + 1}]\n  }\n}\n`,
+        "client<llm> K20000 {\n  provider fallback\n  options {\n    strategy [K0]\n  }\n}\n",
+      ),
+    ],
     // Once looped forever: an empty unquoted value rewound the scanner onto the same token.
     ["a stray parenthesis in a list", "client<llm> C {\n  options {\n    a [b)\n  }\n}\n"],
     ["a very long line", `class A { ${"a int ".repeat(20000)} }`],

@@ -22,10 +22,10 @@ export function compile(sources: Readonly<Record<string, string>>): CompileResul
   for (const path of Object.keys(sources).sort()) {
     const parsed = parseSource(sources[path] ?? "", path);
     files.push(parsed.file);
-    diagnostics.push(...parsed.diagnostics);
+    for (const diagnostic of parsed.diagnostics) diagnostics.push(diagnostic);
   }
   const checked = checkProject(files);
-  diagnostics.push(...checked.diagnostics);
+  for (const diagnostic of checked.diagnostics) diagnostics.push(diagnostic);
   const sorted = sortDiagnostics(diagnostics);
   if (hasErrors(sorted)) return { diagnostics: sorted };
   return { ir: lowerProject(files, checked.symbols), diagnostics: sorted };

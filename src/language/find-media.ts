@@ -4,55 +4,52 @@ import { mediaNames } from "./resolve-type.js";
 
 /**
  * The first media type reachable from an output type — directly, through aliases, or through class
- * fields — with a readable path (`Profile.photo`), or `undefined`. Each declaration is visited once.
+ * fields — with a readable path (`Profile.photo`), or `undefined`. Each declaration is visited once, and
+ * the walk uses an explicit work list, so long chains of declarations cannot overflow the stack.
  */
 export function findMediaInType(
   type: TypeExpression,
   symbols: ProjectSymbols,
-  visited: Set<string> = new Set(),
-  path = "",
 ): { media: string; path: string } | undefined {
-  switch (type.kind) {
-    case "named": {
-      if (mediaNames.has(type.name)) return { media: type.name, path };
-      if (visited.has(type.name)) return undefined;
-      visited.add(type.name);
-      const declaration = symbols.types.get(type.name)?.node;
-      if (declaration?.kind === "type-alias")
-        return findMediaInType(declaration.type, symbols, visited, path);
-      if (declaration?.kind === "class") {
-        for (const field of declaration.fields) {
-          const found = findMediaInType(field.type, symbols, visited, `${type.name}.${field.name.name}`);
-          if (found) return found;
+  const visited = new Set<string>();
+  const work: { type: TypeExpression; path: string }[] = [{ type, path: "" }];
+  for (let item = work.pop(); item !== undefined; item = work.pop()) {
+    const { type: current, path } = item;
+    const push = (next: TypeExpression, nextPath = path) => work.push({ type: next, path: nextPath });
+    switch (current.kind) {
+      case "named": {
+        if (mediaNames.has(current.name)) return { media: current.name, path };
+        if (visited.has(current.name)) break;
+        visited.add(current.name);
+        const declaration = symbols.types.get(current.name)?.node;
+        if (declaration?.kind === "type-alias") push(declaration.type);
+        if (declaration?.kind === "class") {
+          // Reversed so the first field is examined first.
+          for (const field of [...declaration.fields].reverse())
+            push(field.type, `${current.name}.${field.name.name}`);
         }
+        break;
       }
-      return undefined;
+      case "list":
+        push(current.item);
+        break;
+      case "optional":
+      case "group":
+        push(current.inner);
+        break;
+      case "union":
+        for (const option of [...current.options].reverse()) push(option);
+        break;
+      case "tuple":
+        for (const element of [...current.items].reverse()) push(element);
+        break;
+      case "map":
+        for (const argument of [...current.typeArguments].reverse()) push(argument);
+        break;
+      case "literal":
+      case "error":
+        break;
     }
-    case "list":
-      return findMediaInType(type.item, symbols, visited, path);
-    case "optional":
-    case "group":
-      return findMediaInType(type.inner, symbols, visited, path);
-    case "union":
-      for (const option of type.options) {
-        const found = findMediaInType(option, symbols, visited, path);
-        if (found) return found;
-      }
-      return undefined;
-    case "tuple":
-      for (const item of type.items) {
-        const found = findMediaInType(item, symbols, visited, path);
-        if (found) return found;
-      }
-      return undefined;
-    case "map":
-      for (const argument of type.typeArguments) {
-        const found = findMediaInType(argument, symbols, visited, path);
-        if (found) return found;
-      }
-      return undefined;
-    case "literal":
-    case "error":
-      return undefined;
   }
+  return undefined;
 }

@@ -2,6 +2,21 @@ import type { Attribute, TypeExpression } from "./ast.js";
 import { parseAttributes } from "./parse-attributes.js";
 import type { TokenStream } from "./token-stream.js";
 
+/** How deeply a parsed type nests (groups, maps, lists, optionals), to bound later recursion. */
+const nesting = new WeakMap<TypeExpression, number>();
+const maxTypeDepth = 256;
+
+function depthOf(type: TypeExpression): number {
+  return nesting.get(type) ?? 0;
+}
+
+/** The deepest of several types (a loop, not `Math.max(...)`: a union may have very many members). */
+function maxDepthOf(types: readonly TypeExpression[]): number {
+  let deepest = 0;
+  for (const type of types) deepest = Math.max(deepest, depthOf(type));
+  return deepest;
+}
+
 const startsDeclaration = new Set([
   "class",
   "enum",
@@ -32,18 +47,20 @@ export function parseType(
     const member = parsePostfix(stream);
     const attributes = parseAttributes(stream, "field");
     if (stream.at("|")) {
-      member.attributes.push(...attributes);
+      for (const attribute of attributes) member.attributes.push(attribute);
       options.push(member);
       stream.advance();
       continue;
     }
     if (trailingBelongToOwner) trailing = attributes;
-    else member.attributes.push(...attributes);
+    else for (const attribute of attributes) member.attributes.push(attribute);
     options.push(member);
     break;
   }
   if (options.length === 1) return { type: options[0] as TypeExpression, trailing };
-  return { type: { kind: "union", options, attributes: [], span: unionSpan(options, start) }, trailing };
+  const union: TypeExpression = { kind: "union", options, attributes: [], span: unionSpan(options, start) };
+  nesting.set(union, maxDepthOf(options) + 1);
+  return { type: union, trailing };
 }
 
 function unionSpan(options: TypeExpression[], start: number): { start: number; end: number } {
@@ -54,17 +71,26 @@ function unionSpan(options: TypeExpression[], start: number): { start: number; e
 /** A primary type followed by any number of `[]` and `?`. */
 function parsePostfix(stream: TokenStream): TypeExpression {
   let type = parsePrimary(stream);
+  let reported = false;
   for (;;) {
-    if (stream.at("[") && !stream.current.newlineBefore) {
-      stream.advance();
-      stream.expect("]", '"]"');
-      type = { kind: "list", item: type, attributes: [], span: stream.span(type.span.start) };
-    } else if (stream.at("?") && !stream.current.newlineBefore) {
-      stream.advance();
-      type = { kind: "optional", inner: type, attributes: [], span: stream.span(type.span.start) };
-    } else {
-      return type;
+    const isList = stream.at("[") && !stream.current.newlineBefore;
+    const isOptional = stream.at("?") && !stream.current.newlineBefore;
+    if (!isList && !isOptional) return type;
+    // Past the limit, `[]` and `?` are reported and no longer nested, so `int[][][]…` cannot make the
+    // later passes (which recurse over types) go arbitrarily deep.
+    const tooDeep = depthOf(type) >= maxTypeDepth;
+    if (tooDeep && !reported) {
+      stream.report("nesting-too-deep", { limit: maxTypeDepth }, stream.current);
+      reported = true;
     }
+    stream.advance();
+    if (isList) stream.expect("]", '"]"');
+    if (tooDeep) continue;
+    const depth = depthOf(type) + 1;
+    type = isList
+      ? { kind: "list", item: type, attributes: [], span: stream.span(type.span.start) }
+      : { kind: "optional", inner: type, attributes: [], span: stream.span(type.span.start) };
+    nesting.set(type, depth);
   }
 }
 
@@ -125,8 +151,12 @@ function parsePrimary(stream: TokenStream): TypeExpression {
       stream.depth--;
       stream.expect(")", '")"');
       const span = stream.span(start);
-      if (items.length > 1) return { kind: "tuple", items, attributes: [], span };
-      return { kind: "group", inner: items[0] as TypeExpression, attributes: [], span };
+      const grouped: TypeExpression =
+        items.length > 1
+          ? { kind: "tuple", items, attributes: [], span }
+          : { kind: "group", inner: items[0] as TypeExpression, attributes: [], span };
+      nesting.set(grouped, maxDepthOf(items) + 1);
+      return grouped;
     }
     default:
       stream.reportUnexpected("a type");
@@ -151,5 +181,7 @@ function parseMap(stream: TokenStream, start: number): TypeExpression {
   }
   stream.depth--;
   stream.expect(">", '">" to close the map type');
-  return { kind: "map", typeArguments, attributes: [], span: stream.span(start) };
+  const map: TypeExpression = { kind: "map", typeArguments, attributes: [], span: stream.span(start) };
+  nesting.set(map, maxDepthOf(typeArguments) + 1);
+  return map;
 }

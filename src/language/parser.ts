@@ -198,7 +198,7 @@ function parseTypeBlock(
     }
     if (stream.at("@@") || stream.at("@")) {
       // A lone `@attr` line is kept as a block attribute so the checker can say to write `@@attr`.
-      attributes.push(...parseAttributes(stream, "any"));
+      for (const attribute of parseAttributes(stream, "any")) attributes.push(attribute);
     } else if (stream.at("identifier")) {
       members.push(parseMember(stream, kind));
       if (!stream.current.newlineBefore && !stream.at("}") && !stream.at("eof") && !stream.at("@@")) {
