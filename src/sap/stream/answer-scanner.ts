@@ -54,6 +54,16 @@ export class AnswerScanner {
     this.current = this.openRegion("prose", 0, "");
   }
 
+  /** How many characters at the end of the answer are held back (a possible fence marker or header). */
+  get heldLength(): number {
+    return this.held.length;
+  }
+
+  /** A fence has opened and nothing of its content has arrived yet. */
+  get fenceStarting(): boolean {
+    return this.current.kind === "fence" && this.current.content.length === 0;
+  }
+
   /** Append a chunk of the answer and assign as much of it as can be decided. */
   push(chunk: string): void {
     this.held += chunk;

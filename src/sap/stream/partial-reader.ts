@@ -63,6 +63,8 @@ export class PartialReader {
   private readonly textNode: StringNode = { kind: "string", value: "", complete: false };
   /** Each fence's text as one node, updated in place (see `textNode`). */
   private readonly fenceNodes = new WeakMap<AnswerRegion, StringNode>();
+  /** Something other than blanks and backticks was written (the plain-text reading has something). */
+  private sawText = false;
   /** The text so far ends in a backslash (a `\u` escape may be cut in two). */
   private endsInBackslash = false;
   /** A trailing high surrogate held back until its pair arrives. */
@@ -110,6 +112,7 @@ export class PartialReader {
       this.context.escapes = true;
     }
     this.endsInBackslash = text.endsWith("\\");
+    if (!this.sawText && /[^\s`]/.test(text)) this.sawText = true;
     this.text += text;
     this.scanner.push(text);
   }
@@ -161,9 +164,12 @@ export class PartialReader {
         best,
       );
     }
-    if (this.textAllowed()) {
+    // The answer as plain text: not while it is blank, nor while a fence is just opening (its backticks
+    // and info line are not text the model meant), and without a possible fence marker at its end.
+    if (this.textAllowed() && this.sawText && !this.scanner.fenceStarting) {
+      const held = this.scanner.heldLength;
       // One node for the whole text, updated in place, so its readings keep their state between chunks.
-      this.textNode.value = this.text;
+      this.textNode.value = held === 0 ? this.text : this.text.slice(0, this.text.length - held);
       best = pick(this.evaluate(this.textNode, 0, TEXT_ORDER, false, false), best);
     }
     this.choice = best;
