@@ -13,6 +13,13 @@ describe("findFences", () => {
     ]);
   });
 
+  it("with isWhole, skips a closing line that would cut the JSON in half", () => {
+    const text = '```json\n{"a": "x\n```\ny"}\n```';
+    expect(findFences(text)[0]!.content).toBe('{"a": "x\n');
+    const whole = (content: string) => content.trimEnd().endsWith("}");
+    expect(findFences(text, whole)[0]!.content).toBe('{"a": "x\n```\ny"}\n');
+  });
+
   it("does not end a block at backticks inside a JSON string", () => {
     const [fence] = findFences('```json\n{"code": "```py```"}\n```');
     expect(fence!.content.trim()).toBe('{"code": "```py```"}');

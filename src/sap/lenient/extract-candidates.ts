@@ -61,10 +61,22 @@ export function extractCandidates(
   const first = text.search(/\S/);
   const last = text.length - (text.length - text.trimEnd().length);
   let proseStart = 0;
-  for (const fence of findFences(text)) {
+  // Fence contents are read once: to choose closing lines, then for candidates.
+  const readContents = new Map<string, { strict: StrictJson | undefined; roots: ParsedRoot[] }>();
+  const contentOf = (content: string) => {
+    let read = readContents.get(content);
+    if (!read) {
+      const strict = parseStrictJson(content);
+      read = { strict, roots: strict === undefined ? parseRoots(content) : [] };
+      readContents.set(content, read);
+    }
+    return read;
+  };
+  const isWhole = (content: string) => contentOf(content).roots.at(-1)?.node.complete !== false;
+  for (const fence of findFences(text, isWhole)) {
     addProse(candidates, text, proseStart, fence.start, first, last);
     proseStart = fence.end;
-    const strictContent = parseStrictJson(fence.content);
+    const { strict: strictContent, roots } = contentOf(fence.content);
     if (strictContent !== undefined) {
       candidates.push(
         jsonCandidate(strictContent, {
@@ -76,7 +88,6 @@ export function extractCandidates(
       );
       continue;
     }
-    const roots = parseRoots(fence.content);
     for (const candidate of candidatesFromRoots(roots, "fence", fence.start)) {
       if (!fence.closed) candidate.repairs = [...candidate.repairs, "unclosed fence"];
       candidate.fenceTag = fence.tag;
