@@ -244,6 +244,14 @@ export const diagnosticCodes = {
     hint: (args) => didYouMean(args),
   }),
 
+  "unknown-prompt-variable": define<{ name: string; owner: string; suggestion?: string }>({
+    code: "W0307",
+    severity: "warning",
+    message: (args) => `The prompt of "${args.owner}" uses "${args.name}", which is not defined.`,
+    hint: (args) =>
+      didYouMean(args) ??
+      "prompts can use the parameters, ctx, _, template strings, enums and names they set themselves",
+  }),
   "unsupported-expression-function": define<Named>({
     code: "E0306",
     severity: "error",

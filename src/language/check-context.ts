@@ -13,7 +13,6 @@ import type {
   FunctionDecl,
   GeneratorDecl,
   RetryPolicyDecl,
-  SourceFile,
   TemplateStringDecl,
   TestDecl,
   TypeAliasDecl,
@@ -40,14 +39,11 @@ export interface ProjectSymbols {
   tests: Map<string, Located<TestDecl>>;
 }
 
-/** What the checks share: the parsed files, the symbol table and the diagnostics sink. */
+/** What the checks share: the symbol table and the diagnostics sink. */
 export class CheckContext {
   readonly diagnostics: Diagnostic[] = [];
 
-  constructor(
-    readonly files: readonly SourceFile[],
-    readonly symbols: ProjectSymbols,
-  ) {}
+  constructor(readonly symbols: ProjectSymbols) {}
 
   report<Name extends DiagnosticName>(
     name: Name,

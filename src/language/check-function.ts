@@ -2,6 +2,7 @@ import { suggestName } from "../diagnostics/index.js";
 import type { FunctionDecl, ParameterDecl, TemplateStringDecl } from "./ast.js";
 import { checkAttributes } from "./check-attributes.js";
 import { type ProjectSymbols, suggestion } from "./check-context.js";
+import { checkPromptVariables } from "./check-prompt-variables.js";
 import { checkTypeExpression } from "./check-type-expression.js";
 import { entriesByKey, reportInvalidValue, textOf } from "./config-values.js";
 import { findMediaInType } from "./find-media.js";
@@ -42,6 +43,13 @@ export function checkFunction(
       );
     }
   }
+  checkPromptVariables(
+    declaration.name.name,
+    declaration.params,
+    entries.get("prompt")?.value,
+    symbols,
+    report,
+  );
   if (!entries.has("client"))
     report("missing-function-client", { name: declaration.name.name }, declaration.name.span);
   if (!entries.has("prompt"))
@@ -92,11 +100,13 @@ export function checkParameters(
   }
 }
 
-/** Template strings: parameters only (the body is Jinja, checked when rendered). */
+/** Template strings: parameters, and the names the body reads. */
 export function checkTemplateString(
   declaration: TemplateStringDecl,
+  symbols: ProjectSymbols,
   scope: TypeScope,
   report: Reporter,
 ): void {
   checkParameters(declaration.params, declaration.name.name, scope, report);
+  checkPromptVariables(declaration.name.name, declaration.params, declaration.body, symbols, report);
 }

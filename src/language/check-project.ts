@@ -16,7 +16,7 @@ export function checkProject(files: readonly SourceFile[]): {
   symbols: ProjectSymbols;
   diagnostics: Diagnostic[];
 } {
-  const context = new CheckContext(files, emptySymbols());
+  const context = new CheckContext(emptySymbols());
   collectSymbols(files, context);
   const symbols = context.symbols;
   const scope = projectScope(symbols);
@@ -45,7 +45,7 @@ export function checkProject(files: readonly SourceFile[]): {
           checkTest(declaration, symbols, report);
           break;
         case "template-string":
-          checkTemplateString(declaration, scope, report);
+          checkTemplateString(declaration, symbols, scope, report);
           break;
       }
     }

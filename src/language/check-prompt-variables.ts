@@ -1,0 +1,49 @@
+import { suggestName } from "../diagnostics/index.js";
+import type { ConfigValue, ParameterDecl } from "./ast.js";
+import { type ProjectSymbols, suggestion } from "./check-context.js";
+import { jinjaNames } from "./jinja-names.js";
+import type { Reporter } from "./reporter.js";
+
+/** Globals every prompt can read: BAML's `ctx` and `_`, and Jinja's global functions. */
+const promptGlobals = ["ctx", "_", "range", "dict", "namespace", "lipsum", "cycler", "joiner"];
+
+/**
+ * Warn about names a prompt reads that nothing defines — usually a renamed parameter
+ * (`{{ resume }}` after `resume` became `resume_text`). Parameters, template strings, enums (exposed as
+ * globals), Jinja globals and names the template binds itself are defined. A warning, not an error: the
+ * template engine decides at render time, and this scan ignores Jinja scopes.
+ */
+export function checkPromptVariables(
+  owner: string,
+  params: readonly ParameterDecl[],
+  prompt: ConfigValue | undefined,
+  symbols: ProjectSymbols,
+  report: Reporter,
+): void {
+  if (prompt === undefined) return;
+  let contentStart: number;
+  if (prompt.kind === "raw-string") contentStart = prompt.contentStart;
+  else if (prompt.kind === "string" && !prompt.value.includes("\\")) contentStart = prompt.span.start + 1;
+  else return; // offsets inside strings with escapes would not map back to the source
+  const names = jinjaNames(prompt.value);
+  const defined = new Set<string>([
+    ...promptGlobals,
+    ...params.map((param) => param.name.name),
+    ...symbols.templateStrings.keys(),
+    ...[...symbols.types.values()]
+      .filter((type) => type.node.kind === "enum")
+      .map((type) => type.node.name.name),
+    ...names.bound,
+  ]);
+  const reported = new Set<string>();
+  for (const read of names.reads) {
+    if (defined.has(read.name) || reported.has(read.name)) continue;
+    reported.add(read.name);
+    const candidates = params.map((param) => param.name.name);
+    report(
+      "unknown-prompt-variable",
+      { name: read.name, owner, ...suggestion(suggestName(read.name, candidates)) },
+      { start: contentStart + read.offset, end: contentStart + read.offset + read.name.length },
+    );
+  }
+}
