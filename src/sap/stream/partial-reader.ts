@@ -6,6 +6,7 @@ import type { ParsedRoot } from "../lenient/fixing-parser.js";
 import type { ArrayNode, JsonishNode, StringNode } from "../lenient/jsonish-node.js";
 import { SapConfigurationError } from "../sap-parse-error.js";
 import { type AnswerRegion, AnswerScanner } from "./answer-scanner.js";
+import { pick } from "./prefer-reading.js";
 import { createStreamCoerceContext, pendingOf, type StreamCoerceContext } from "./stream-coerce-context.js";
 import { streamCoercers } from "./stream-coercer-table.js";
 
@@ -294,7 +295,7 @@ export class PartialReader {
   }
 
   private fold(reading: PartialReading | undefined): void {
-    if (reading && (!this.frozenBest || preferable(reading, this.frozenBest))) this.frozenBest = reading;
+    this.frozenBest = pick(reading, this.frozenBest);
   }
 
   private evaluate(
@@ -323,44 +324,6 @@ export class PartialReader {
   }
 }
 
-function pick(
-  reading: PartialReading | undefined,
-  best: PartialReading | undefined,
-): PartialReading | undefined {
-  return reading !== undefined && (best === undefined || preferable(reading, best)) ? reading : best;
-}
-
 function orderOf(region: AnswerRegion, rootStart: number): number {
   return region.kind === "fence" ? region.start : region.start + rootStart;
-}
-
-function preferable(reading: PartialReading, best: PartialReading): boolean {
-  reading.empty ??= isEmpty(reading.value);
-  best.empty ??= isEmpty(best.value);
-  if (reading.empty !== best.empty) return !reading.empty;
-  if (reading.distance !== best.distance) return reading.distance < best.distance;
-  if (reading.complete !== best.complete) return reading.complete;
-  if (reading.rank !== best.rank) return reading.rank > best.rank;
-  if (reading.nested !== best.nested) return !reading.nested;
-  return reading.order >= best.order;
-}
-
-/** Shows nothing yet: null, "", [], {}, or an object all of whose fields are such (or pending states). */
-function isEmpty(value: unknown): boolean {
-  if (value === null || value === undefined || value === "") return true;
-  if (Array.isArray(value)) return value.length === 0;
-  if (typeof value !== "object") return false;
-  for (const key in value) {
-    const field = (value as Record<string, unknown>)[key];
-    if (field === null || field === "") continue;
-    if (Array.isArray(field) && field.length === 0) continue;
-    if (typeof field === "object" && !Array.isArray(field)) {
-      const inner = field as Record<string, unknown>;
-      if (Object.keys(inner).length === 0) continue;
-      if ("state" in inner && "value" in inner && (inner.value === null || inner.state === "Pending"))
-        continue;
-    }
-    return false;
-  }
-  return true;
 }

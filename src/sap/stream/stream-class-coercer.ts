@@ -2,18 +2,12 @@ import type { Class, ClassRefType, Field } from "../../ir/index.js";
 import { applyConstraints } from "../coerce/apply-constraints.js";
 import { classCoercer } from "../coerce/coerce-class.js";
 import type { KindCoercer } from "../coerce/coerce-context.js";
-import {
-  addFlag,
-  type CheckResult,
-  type CoerceFailure,
-  type CoerceResult,
-  childPath,
-  failure,
-} from "../coerce/coerce-result.js";
+import { addFlag, type CheckResult, type CoerceResult, childPath, failure } from "../coerce/coerce-result.js";
 import { normalizeWords } from "../coerce/normalize-words.js";
 import { setOwn } from "../coerce/set-own.js";
 import { FLAG_PENALTIES, type Flag } from "../flags.js";
 import type { JsonishNode, ObjectNode } from "../lenient/jsonish-node.js";
+import { type FieldOutcome, NO_CHECKS, NO_FLAGS, readField } from "./read-field.js";
 import { stableObject } from "./slot-store.js";
 import { pendingOf, type StreamCoerceContext, type StreamSuccess } from "./stream-coerce-context.js";
 
@@ -23,21 +17,6 @@ interface FieldLookup {
   positions: Map<Field, number>;
   exact: Map<string, Field>;
   folded: Map<string, Field>;
-}
-
-/** What one field contributes to the object: its value, or a reason to hold the whole object back. */
-interface FieldOutcome {
-  /** The node it was read from (undefined: not written yet). */
-  node: JsonishNode | undefined;
-  /** It was read from a complete node, so it is final. */
-  complete: boolean;
-  value: unknown;
-  score: number;
-  pending: number;
-  flags: readonly Flag[];
-  checks: readonly CheckResult[];
-  /** A `@stream.not_null` field without a value, or a complete value that does not fit. */
-  failure?: CoerceFailure;
 }
 
 /**
@@ -266,128 +245,4 @@ function fromObject(
   state.last = value;
   const success: StreamSuccess = { ok: true, value, flags, score, checks, pending };
   return success;
-}
-
-const NO_FLAGS: readonly Flag[] = Object.freeze([]);
-const NO_CHECKS: readonly CheckResult[] = Object.freeze([]);
-
-/** One field's outcome (see `streamClassCoercer` for the rules). No closures: this runs on every chunk. */
-function readField(
-  declaration: Class,
-  field: Field,
-  fieldNode: JsonishNode | undefined,
-  fieldPath: string,
-  context: StreamCoerceContext,
-): FieldOutcome {
-  const attrs = field.type.attrs;
-  if (fieldNode === undefined) return waiting(declaration, field, undefined, "Pending", fieldPath, context);
-  const complete = fieldNode.complete;
-  const result = context.coerce(field.type, fieldNode, fieldPath);
-  if (result.ok) {
-    const shown = attrs?.streamWithState ? (result.value as { value: unknown }).value : result.value;
-    if (attrs?.streamNotNull && shown === null)
-      return notReady(declaration, field, fieldNode, fieldPath, context);
-    return {
-      node: fieldNode,
-      complete,
-      value: result.value,
-      score: result.score,
-      pending: pendingOf(result),
-      flags: result.flags,
-      checks: result.checks,
-    };
-  }
-  // Still being written and not ready to show (a quoted number, a `@stream.done` value).
-  if (!complete) return waiting(declaration, field, fieldNode, "Incomplete", fieldPath, context);
-  const fallback = context.missing(field.type);
-  const scalar = fieldNode.kind !== "object" && fieldNode.kind !== "array";
-  if (fallback?.reason === "optional" && scalar && !attrs?.streamNotNull) {
-    const issue = result.issue;
-    return {
-      node: fieldNode,
-      complete,
-      value: attrs?.streamWithState ? { value: null, state: "Complete" } : null,
-      score: FLAG_PENALTIES.DefaultFromInvalid,
-      pending: 0,
-      flags: context.collectFlags
-        ? [
-            {
-              kind: "DefaultFromInvalid",
-              path: fieldPath,
-              detail: `expected ${issue.expected}, found ${issue.found}; set to null`,
-            },
-          ]
-        : NO_FLAGS,
-      checks: NO_CHECKS,
-    };
-  }
-  return {
-    node: fieldNode,
-    complete,
-    value: null,
-    score: 0,
-    pending: 0,
-    flags: NO_FLAGS,
-    checks: NO_CHECKS,
-    failure: result,
-  };
-}
-
-/** A field without a value to show yet: null (or empty, or a `{ value, state }` wrapper). */
-function waiting(
-  declaration: Class,
-  field: Field,
-  fieldNode: JsonishNode | undefined,
-  state: "Pending" | "Incomplete",
-  fieldPath: string,
-  context: StreamCoerceContext,
-): FieldOutcome {
-  const attrs = field.type.attrs;
-  if (attrs?.streamNotNull) return notReady(declaration, field, fieldNode, fieldPath, context);
-  const fallback = context.missing(field.type);
-  // Lists and maps are never null in a partial: they start empty.
-  const empty = fallback?.reason === "empty" ? fallback.value : null;
-  return {
-    node: fieldNode,
-    complete: fieldNode?.complete === true,
-    value: attrs?.streamWithState ? { value: empty, state } : empty,
-    score: 0,
-    pending: 1,
-    flags: context.collectFlags
-      ? [
-          {
-            kind: "Pending",
-            path: fieldPath,
-            detail: state === "Pending" ? "not written yet" : "still being written",
-          },
-        ]
-      : NO_FLAGS,
-    checks: NO_CHECKS,
-  };
-}
-
-/** A `@stream.not_null` field without a value: the whole object waits. */
-function notReady(
-  declaration: Class,
-  field: Field,
-  fieldNode: JsonishNode | undefined,
-  fieldPath: string,
-  context: StreamCoerceContext,
-): FieldOutcome {
-  return {
-    node: fieldNode,
-    complete: fieldNode?.complete === true,
-    value: null,
-    score: 0,
-    pending: 0,
-    flags: NO_FLAGS,
-    checks: NO_CHECKS,
-    failure: failure(
-      "missing-field",
-      fieldPath,
-      context.describe(field.type),
-      undefined,
-      `${declaration.name} is held back until "${field.alias ?? field.name}" has a value (@stream.not_null).`,
-    ),
-  };
 }

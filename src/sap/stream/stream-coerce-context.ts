@@ -108,7 +108,8 @@ export function createStreamCoerceContext(
 
   function coerceOnce(type: Type, node: JsonishNode, path: string, slot: Slot): CoerceResult {
     const attrs = type.attrs;
-    if (!node.complete && (slot.done ??= attrs?.streamDone === true || inherentlyDone(type, index))) {
+    if (slot.done === undefined) slot.done = attrs?.streamDone === true || inherentlyDone(type, index);
+    if (!node.complete && slot.done) {
       // Not an error, only not yet: no message is built (this runs on every chunk).
       return NOT_READY;
     }

@@ -1,0 +1,46 @@
+import type { PartialReading } from "./partial-reader.js";
+
+/** The better of a reading and the best so far (either may be missing). */
+export function pick(
+  reading: PartialReading | undefined,
+  best: PartialReading | undefined,
+): PartialReading | undefined {
+  return reading !== undefined && (best === undefined || preferable(reading, best)) ? reading : best;
+}
+
+/**
+ * Whether `reading` beats `best`: a reading that shows something beats one that shows nothing; then the
+ * lower score plus fields still to come; then a finished reading beats one being written (a complete
+ * draft is kept until the final answer has caught up); then fence over prose over text; then a reading
+ * of the whole container over one nested in an unclosed one; then the later one.
+ */
+export function preferable(reading: PartialReading, best: PartialReading): boolean {
+  reading.empty ??= isEmpty(reading.value);
+  best.empty ??= isEmpty(best.value);
+  if (reading.empty !== best.empty) return !reading.empty;
+  if (reading.distance !== best.distance) return reading.distance < best.distance;
+  if (reading.complete !== best.complete) return reading.complete;
+  if (reading.rank !== best.rank) return reading.rank > best.rank;
+  if (reading.nested !== best.nested) return !reading.nested;
+  return reading.order >= best.order;
+}
+
+/** Shows nothing yet: null, "", [], {}, or an object all of whose fields are such (or pending states). */
+function isEmpty(value: unknown): boolean {
+  if (value === null || value === undefined || value === "") return true;
+  if (Array.isArray(value)) return value.length === 0;
+  if (typeof value !== "object") return false;
+  for (const key in value) {
+    const field = (value as Record<string, unknown>)[key];
+    if (field === null || field === "") continue;
+    if (Array.isArray(field) && field.length === 0) continue;
+    if (typeof field === "object" && !Array.isArray(field)) {
+      const inner = field as Record<string, unknown>;
+      if (Object.keys(inner).length === 0) continue;
+      if ("state" in inner && "value" in inner && (inner.value === null || inner.state === "Pending"))
+        continue;
+    }
+    return false;
+  }
+  return true;
+}
