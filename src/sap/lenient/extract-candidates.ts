@@ -1,6 +1,7 @@
 import { findFences } from "./find-fences.js";
 import { FixingParser, type ParsedRoot } from "./fixing-parser.js";
 import { type JsonishNode, nodeFromJson, stringNode } from "./jsonish-node.js";
+import { readLabelLines } from "./read-label-lines.js";
 
 /**
  * Where a candidate came from. `json`: the whole answer is valid JSON. `fence`: a markdown code block.
@@ -93,6 +94,16 @@ export function extractCandidates(
       candidate.fenceTag = fence.tag;
       candidates.push(candidate);
     }
+    const labels = roots.length === 0 ? readLabelLines(fence.content) : undefined;
+    if (labels) {
+      candidates.push({
+        node: labels,
+        origin: "fence",
+        repairs: ["key: value lines"],
+        order: fence.start,
+        fenceTag: fence.tag,
+      });
+    }
     if (roots.length === 0 && fence.content.trim() !== "") {
       const content = fence.content.trim();
       candidates.push({
@@ -105,6 +116,11 @@ export function extractCandidates(
     }
   }
   addProse(candidates, text, proseStart, text.length, first, last);
+  // No JSON anywhere: the answer may be `key: value` lines.
+  if (candidates.length === 0) {
+    const labels = readLabelLines(text);
+    if (labels) candidates.push({ node: labels, origin: "prose", repairs: ["key: value lines"], order: 0 });
+  }
   const literal = bareLiteral(text);
   if (literal) candidates.push(literal);
   const objects = candidates.filter((candidate) => candidate.node.kind === "object" && !candidate.parent);
