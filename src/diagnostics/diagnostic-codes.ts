@@ -417,6 +417,20 @@ export const diagnosticCodes = {
     message: (args) => `"${args.name}" is ${args.target}, but this dynamic block adds ${args.adds}.`,
     hint: () => "class fields are written `name Type`; enum values are bare names",
   }),
+  "test-argument-type": define<{ path: string; expected: string; found: string }>({
+    code: "W0710",
+    severity: "warning",
+    message: (args) => `Test argument "${args.path}" should be ${args.expected}, found ${args.found}.`,
+    hint: () =>
+      "the test would send a value the function does not declare; fix the value or the parameter type",
+  }),
+  "test-argument-field": define<{ path: string; field: string; className: string; suggestion?: string }>({
+    code: "W0711",
+    severity: "warning",
+    message: (args) =>
+      `Test argument "${args.path}" is a ${args.className}, which has no field "${args.field}".`,
+    hint: (args) => (args.suggestion === undefined ? undefined : `did you mean "${args.suggestion}"?`),
+  }),
   "invalid-media-argument": define<{ name: string; media: string; problem: string }>({
     code: "E0708",
     severity: "error",

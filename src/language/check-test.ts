@@ -1,5 +1,6 @@
 import { suggestName } from "../diagnostics/index.js";
 import type { TestDecl, TypeBuilderBlock, TypeDeclaration } from "./ast.js";
+import { checkArgumentValue } from "./check-argument-value.js";
 import { checkAttributes } from "./check-attributes.js";
 import { type ProjectSymbols, suggestion } from "./check-context.js";
 import { checkMediaArgument } from "./check-media-argument.js";
@@ -65,10 +66,11 @@ export function checkTest(declaration: TestDecl, symbols: ProjectSymbols, report
         const paramNames = params.map((param) => param.name.name);
         for (const arg of args.values()) {
           const param = params.find((candidate) => candidate.name.name === arg.key.name);
-          // Several functions may share a parameter; check its media form once.
+          // Several functions may share a parameter; check its value once.
           if (param && !mediaChecked.has(arg.key.name)) {
             mediaChecked.add(arg.key.name);
             checkMediaArgument(param, arg.value, report);
+            checkArgumentValue(arg.key.name, param.type, arg.value, symbols, report);
           }
           if (!param) {
             report(
