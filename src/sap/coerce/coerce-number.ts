@@ -5,7 +5,11 @@ import { addFlag, type CoerceResult, exact, failure, repaired } from "./coerce-r
 import { readNumberText, roundHalfAwayFromZero } from "./read-number-text.js";
 import { unwrapSingle } from "./unwrap-single.js";
 
-/** `int`: JSON integers as is; floats rounded half away from zero; numbers read out of strings. */
+/**
+ * `int`: JSON integers as is; floats rounded half away from zero; numbers read out of strings. A fraction
+ * that is not whole (`"8/10"`) is ambiguous for an int — a score of 8, or 0.8 rounded to 1? — so it fails
+ * rather than guess.
+ */
 export function coerceInt(
   type: PrimitiveType,
   node: JsonishNode,
@@ -16,6 +20,15 @@ export function coerceInt(
   if (!number.ok) return unwrapSingle(type, node, path, context) ?? number;
   const value = number.value as number;
   if (Number.isInteger(value)) return number;
+  if (node.kind === "string" && isFraction(node.value)) {
+    return failure(
+      "number-ambiguous",
+      path,
+      "int",
+      node,
+      `${JSON.stringify(node.value.trim())} is a fraction: as an int it could mean its numerator or ${value} rounded.`,
+    );
+  }
   const rounded = roundHalfAwayFromZero(value);
   return addFlag(
     { ...number, value: rounded },
@@ -61,6 +74,10 @@ function readNumber(node: JsonishNode, path: string, expected: "int" | "float"):
     path,
     `${reading.value} is ${reading.note} in ${JSON.stringify(node.value)}`,
   );
+}
+
+function isFraction(text: string): boolean {
+  return /^\s*[+-]?\d+(?:\.\d+)?\s*\/\s*\d+(?:\.\d+)?\s*$/.test(text);
 }
 
 function displayOf(node: JsonishNode): string {
