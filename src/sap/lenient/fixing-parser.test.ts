@@ -26,6 +26,7 @@ describe("fixingParse", () => {
     ['[{"a": 1]', '[{"a":1}]', "mismatched bracket"],
     ['{"a": "Kim "MJ" Lee"}', '{"a":"Kim \\"MJ\\" Lee"}', "unescaped quote"],
     ['{"a": "x', '{"a":"x"}', "unclosed string"],
+    ['{"a": """say "hi" """}', '{"a":"say \\"hi\\" "}', "triple quotes"],
   ])("repairs %s → %s (%s)", (text, expected, repair) => {
     const [root] = fixingParse(text);
     expect(nodeToJsonText(root!.node)).toBe(expected);
@@ -70,6 +71,7 @@ describe("FixingParser fed in chunks", () => {
     '```json\n{"a": "x", "b": {"c": [true, false, null]}}\n```',
     '{"a": "He said "no", then left", \'b\': `tick`, “c”: “smart”}',
     '{"kind": "cat"/* a comment right after a closing quote */, "b": "x"// and a line comment\n}',
+    '{"code": """\ndef f():\n    return "x"\n""", "empty": "", "n": ["", """"""]}',
   ];
   it.each(samples)("gives the same trees for every split point of %s", (text) => {
     const whole = fixingParse(text);

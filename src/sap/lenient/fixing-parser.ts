@@ -55,6 +55,12 @@ interface StringFrame {
   /** The node being filled, for values; keys collect into `text` until they close. */
   node: StringNode | undefined;
   text: string;
+  /** A Python `"""…"""` string: closes only at three quotes, no look-ahead. */
+  triple: boolean;
+  /** Opened by `"` as a value and nothing read yet: two more quotes make it `"""`. */
+  maybeTriple: boolean;
+  /** Nothing read yet (a line break right after `"""` is dropped). */
+  fresh: boolean;
 }
 interface UnquotedFrame {
   kind: "unquoted";
@@ -272,7 +278,7 @@ export class FixingParser {
           this.repair("extra colon");
           this.position++;
         } else {
-          this.openValue(char, "value");
+          return this.openValue(char, "value");
         }
         return true;
       case "afterValue":
@@ -321,7 +327,7 @@ export class FixingParser {
       } else if (char === "}") {
         this.mismatchedCloser(char);
       } else {
-        this.openValue(char, "item");
+        return this.openValue(char, "item");
       }
       return true;
     }
@@ -344,7 +350,7 @@ export class FixingParser {
   }
 
   /** Start the value that begins with `char` (not consumed yet unless it is a bracket or quote). */
-  private openValue(char: string, role: Role): void {
+  private openValue(char: string, role: Role): boolean {
     if (char === "{") {
       this.position++;
       this.openContainer({ kind: "object", entries: [], complete: false });
@@ -356,6 +362,7 @@ export class FixingParser {
     } else {
       this.stack.push({ kind: "unquoted", role, text: "", pendingSpace: false, spaced: false });
     }
+    return true;
   }
 
   private openContainer(node: ObjectNode | ArrayNode): void {
@@ -491,13 +498,40 @@ export class FixingParser {
       node = { kind: "string", value: "", complete: false };
       this.attach(node);
     }
-    this.stack.push({ kind: "string", role, closers: QUOTE_CLOSERS[quote]!, node, text: "" });
+    this.stack.push({
+      kind: "string",
+      role,
+      closers: QUOTE_CLOSERS[quote]!,
+      node,
+      text: "",
+      triple: false,
+      maybeTriple: role !== "key" && quote === '"',
+      fresh: true,
+    });
   }
 
   private stepString(frame: StringFrame): boolean {
     const buffer = this.buffer;
     const closers = frame.closers;
     let index = this.position;
+    if (frame.fresh) {
+      if (frame.maybeTriple) {
+        // Python triple-quoted string: `"""…"""` (values only). `""` alone is an empty string.
+        if (buffer[index] === '"' && index + 1 >= buffer.length && !this.ended) return false;
+        frame.maybeTriple = false;
+        if (buffer.startsWith('""', index)) {
+          this.repair("triple quotes");
+          frame.triple = true;
+          this.position = index + 2;
+          return true;
+        }
+      }
+      frame.fresh = false;
+      if (frame.triple && buffer[index] === "\n") {
+        this.position++;
+        return true;
+      }
+    }
     // Fast path: copy the run of ordinary characters in one slice.
     while (index < buffer.length) {
       const char = buffer[index]!;
@@ -512,6 +546,18 @@ export class FixingParser {
     }
     const char = buffer[index]!;
     if (char === "\\") return this.stepEscape(frame);
+    if (frame.triple) {
+      // Inside `"""…"""` only three quotes close the string.
+      if (buffer.length - index < 3 && !this.ended) return false;
+      if (buffer.startsWith('"""', index)) {
+        this.position = index + 3;
+        this.finishString(frame, true);
+      } else {
+        this.position = index + 1;
+        this.appendText(frame, char);
+      }
+      return true;
+    }
     const closes = this.quoteCloses(frame.role, index);
     if (closes === undefined) return false;
     this.position = index + 1;
