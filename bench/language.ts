@@ -2,9 +2,10 @@
  * `language` benchmark: front-end throughput on about 1 MB of generated, valid BAML (classes with
  * attributes, enums, aliases, clients, functions with prompts, tests), split over 20 files. Measures
  * parsing alone and the whole `compile` (parse + check + lower to IR), and `compile` on the same project
- * with one unknown type per file (the diagnostics path). Medians of several runs after warm-up.
+ * with one unknown type per file (the diagnostics path), and the formatter. Medians of several runs after
+ * warm-up.
  */
-import { compile, parseSource } from "../src/language/index.js";
+import { compile, formatBaml, parseSource } from "../src/language/index.js";
 
 const targetBytes = 1_000_000;
 const fileCount = 20;
@@ -126,6 +127,12 @@ export async function benchLanguage(): Promise<string> {
     ],
     ["compile (parse + check + lower to IR)", time(() => compile(sources))],
     [`compile with ${brokenDiagnostics} errors (diagnostics path)`, time(() => compile(broken))],
+    [
+      "format (formatBaml, all files)",
+      time(() => {
+        for (const text of Object.values(sources)) formatBaml(text);
+      }),
+    ],
   ] as const;
   const megabytes = bytes / 1_000_000;
   return [

@@ -26,18 +26,12 @@ export function checkPromptVariables(
   else if (prompt.kind === "string" && !prompt.value.includes("\\")) contentStart = prompt.span.start + 1;
   else return; // offsets inside strings with escapes would not map back to the source
   const names = jinjaNames(prompt.value);
-  const defined = new Set<string>([
-    ...promptGlobals,
-    ...params.map((param) => param.name.name),
-    ...symbols.templateStrings.keys(),
-    ...[...symbols.types.values()]
-      .filter((type) => type.node.kind === "enum")
-      .map((type) => type.node.name.name),
-    ...names.bound,
-  ]);
+  const globals = projectGlobals(symbols);
+  const paramNames = new Set(params.map((param) => param.name.name));
+  const isDefined = (name: string) => globals.has(name) || paramNames.has(name) || names.bound.has(name);
   const reported = new Set<string>();
   for (const read of names.reads) {
-    if (defined.has(read.name) || reported.has(read.name)) continue;
+    if (isDefined(read.name) || reported.has(read.name)) continue;
     reported.add(read.name);
     const candidates = params.map((param) => param.name.name);
     report(
@@ -46,4 +40,17 @@ export function checkPromptVariables(
       { start: contentStart + read.offset, end: contentStart + read.offset + read.name.length },
     );
   }
+}
+
+/** Names every prompt of a project may read, computed once per project (not once per prompt). */
+const globalsCache = new WeakMap<ProjectSymbols, Set<string>>();
+
+function projectGlobals(symbols: ProjectSymbols): Set<string> {
+  let globals = globalsCache.get(symbols);
+  if (globals === undefined) {
+    globals = new Set([...promptGlobals, ...symbols.templateStrings.keys()]);
+    for (const [name, type] of symbols.types) if (type.node.kind === "enum") globals.add(name);
+    globalsCache.set(symbols, globals);
+  }
+  return globals;
 }

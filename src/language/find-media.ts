@@ -15,37 +15,42 @@ export function findMediaInType(
   const work: { type: TypeExpression; path: string }[] = [{ type, path: "" }];
   for (let item = work.pop(); item !== undefined; item = work.pop()) {
     const { type: current, path } = item;
-    const push = (next: TypeExpression, nextPath = path) => work.push({ type: next, path: nextPath });
     switch (current.kind) {
       case "named": {
         if (mediaNames.has(current.name)) return { media: current.name, path };
         if (visited.has(current.name)) break;
         visited.add(current.name);
         const declaration = symbols.types.get(current.name)?.node;
-        if (declaration?.kind === "type-alias") push(declaration.type);
+        if (declaration?.kind === "type-alias") work.push({ type: declaration.type, path });
         if (declaration?.kind === "class") {
           // Reversed so the first field is examined first.
-          for (const field of [...declaration.fields].reverse())
-            push(field.type, `${current.name}.${field.name.name}`);
+          for (let index = declaration.fields.length - 1; index >= 0; index--) {
+            const field = declaration.fields[index] as (typeof declaration.fields)[number];
+            work.push({ type: field.type, path: `${current.name}.${field.name.name}` });
+          }
         }
         break;
       }
       case "list":
-        push(current.item);
+        work.push({ type: current.item, path });
         break;
       case "optional":
       case "group":
-        push(current.inner);
+        work.push({ type: current.inner, path });
         break;
       case "union":
-        for (const option of [...current.options].reverse()) push(option);
-        break;
       case "tuple":
-        for (const element of [...current.items].reverse()) push(element);
+      case "map": {
+        const parts =
+          current.kind === "union"
+            ? current.options
+            : current.kind === "tuple"
+              ? current.items
+              : current.typeArguments;
+        for (let index = parts.length - 1; index >= 0; index--)
+          work.push({ type: parts[index] as TypeExpression, path });
         break;
-      case "map":
-        for (const argument of [...current.typeArguments].reverse()) push(argument);
-        break;
+      }
       case "literal":
       case "error":
         break;
