@@ -225,7 +225,9 @@ export function parseStrictJson(text: string): StrictJson | undefined {
   const closer = first === "{" ? "}" : first === "[" ? "]" : first === '"' ? '"' : undefined;
   if (closer !== undefined ? last !== closer : !/[\da-z]/.test(last ?? "")) return undefined;
   try {
-    return { value: JSON.parse(text) };
+    // Trimmed: JSON allows only four whitespace characters around a value; a byte-order mark or a
+    // non-breaking space around valid JSON should still take the fast path.
+    return { value: JSON.parse(text.trim()) };
   } catch {
     return undefined;
   }
