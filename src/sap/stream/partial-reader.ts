@@ -6,6 +6,7 @@ import type { ParsedRoot } from "../lenient/fixing-parser.js";
 import type { ArrayNode, JsonishNode, StringNode } from "../lenient/jsonish-node.js";
 import { SapConfigurationError } from "../sap-parse-error.js";
 import { type AnswerRegion, AnswerScanner } from "./answer-scanner.js";
+import { growLeaf, type LeafTrail, traceLeaf } from "./leaf-trail.js";
 import { pick } from "./prefer-reading.js";
 import { createStreamCoerceContext, pendingOf, type StreamCoerceContext } from "./stream-coerce-context.js";
 import { streamCoercers } from "./stream-coercer-table.js";
@@ -74,11 +75,14 @@ export class PartialReader {
   private regionCursor = 0;
   private rootCursor = 0;
   private frozenBest: PartialReading | undefined;
-  /** The reading chosen at the last read, and the shape of the answer then (see `sameShape`). */
+  /** The reading chosen at the last read, and the shape of the answer then (see `compareShape`). */
   private choice: PartialReading | undefined;
   private shape: number[] = [];
   private nextShape: number[] = [];
   private shaped = false;
+  /** The last node of the open spine at the last read, and where its string sits in the partial. */
+  private spineEnd: JsonishNode | undefined;
+  private trail: LeafTrail | undefined;
   /**
    * All object roots as one list (the "combined" reading). A new list each time a root is added, so a
    * list once complete (its last object closed) never changes; and where the roots seen so far end.
@@ -140,8 +144,17 @@ export class PartialReader {
   }
 
   private choose(): PartialReading | undefined {
+    const change = this.compareShape();
     // Most chunks change nothing a reading depends on (a key, a number or whitespace being typed).
-    if (this.sameShape()) return this.choice;
+    if (change === "same") return this.choice;
+    // Most of the others only make the string being written longer: patch it into the last partial.
+    if (change === "leaf" && this.trail !== undefined && this.trail.leaf === this.spineEnd && this.choice) {
+      const grown = growLeaf(this.trail, this.context);
+      this.trail = grown.trail;
+      this.choice = { ...this.choice, value: grown.value };
+      return this.choice;
+    }
+    this.trail = undefined;
     this.foldFrozen();
     this.gatherObjects();
     let best = this.frozenBest;
@@ -174,17 +187,29 @@ export class PartialReader {
       best = pick(this.evaluate(this.textNode, 0, TEXT_ORDER, false, false), best);
     }
     this.choice = best;
+    // Remember where the open string sits in this partial, when the chosen reading is the open container.
+    const open = region?.parser.roots[this.rootCursor];
+    if (
+      best &&
+      open &&
+      best.source.root === open &&
+      this.plainText === "never" &&
+      combined.items.length < 2
+    ) {
+      this.context.active.clear();
+      this.trail = traceLeaf(this.type, open.node, best.value, this.context);
+    }
     return best;
   }
 
   /**
-   * Whether nothing a reading depends on changed since the last read: the regions, the roots of the last
-   * one, its text, and the open right-hand spine of its last root (the only nodes the fixing parser can
-   * still change: each open container is the last child of the one around it). Compared as a short list
-   * of numbers (kinds, lengths, completeness), so a chunk that only moved the parser inside a key or a
-   * number costs a walk down the spine.
+   * What changed since the last read: `same` when nothing a reading depends on did (the regions, the
+   * roots of the last one, its text, and the open right-hand spine of its last root — the only nodes the
+   * fixing parser can still change, each open container being the last child of the one around it);
+   * `leaf` when only the string at the end of that spine grew; else `changed`. Compared as a short list of
+   * numbers (kinds, lengths, completeness), so it costs a walk down the spine.
    */
-  private sameShape(): boolean {
+  private compareShape(): "same" | "leaf" | "changed" {
     const regions = this.scanner.regions;
     const region = regions[regions.length - 1]!;
     const roots = region.parser.roots;
@@ -195,7 +220,9 @@ export class PartialReader {
     shape[length++] = region.content.length;
     shape[length++] = this.plainText === "never" ? 0 : this.text.length;
     let node: JsonishNode | undefined = roots[roots.length - 1]?.node;
+    let end: JsonishNode | undefined;
     while (node !== undefined) {
+      end = node;
       shape[length++] = node.complete ? 1 : 0;
       if (node.kind === "object") {
         shape[length++] = node.entries.length;
@@ -209,17 +236,23 @@ export class PartialReader {
       }
     }
     shape.length = length;
+    this.spineEnd = end;
     const previous = this.shape;
     this.shape = shape;
     this.nextShape = previous;
     if (!this.shaped || previous.length !== length) {
       this.shaped = true;
-      return false;
+      return "changed";
     }
+    let differences = 0;
     for (let index = 0; index < length; index++) {
-      if (previous[index] !== shape[index]) return false;
+      // The fence's text length follows its content; it matters only to plain-text readings.
+      if (previous[index] !== shape[index] && !(index === 2 && this.plainText === "never")) differences++;
     }
-    return true;
+    if (differences === 0) return "same";
+    const leafGrew =
+      differences === 1 && previous[length - 1] !== shape[length - 1] && end?.kind === "string";
+    return leafGrew ? "leaf" : "changed";
   }
 
   /** Fold every reading whose text is finished into the running best, once, in answer order. */

@@ -42,6 +42,12 @@ interface ObjectState {
 
 const lookups = new WeakMap<Class, FieldLookup>();
 
+/** The field a key names, as the class coercer matches it (exactly, else ignoring case and spacing). */
+export function fieldNamed(declaration: Class, key: string): Field | undefined {
+  const lookup = lookupOf(declaration);
+  return lookup.exact.get(key) ?? lookup.folded.get(normalizeWords(key).join(" "));
+}
+
 function lookupOf(declaration: Class): FieldLookup {
   let lookup = lookups.get(declaration);
   if (!lookup) {
