@@ -185,7 +185,7 @@ export function writeCaseFile(file: SapCaseFile): string {
       entry.raw.endsWith("\n") ||
       (!multiline && entry.raw !== entry.raw.trim()) ||
       entry.raw.split("\n").some((line) => SECTION.test(line) || line.startsWith("=== "));
-    if (rawNeedsJson) lines.push(`raw-json: ${JSON.stringify(entry.raw)}`);
+    if (rawNeedsJson) lines.push(`raw-json: ${visibleJson(entry.raw)}`);
     else if (!multiline) lines.push(`raw: ${entry.raw}`);
     if (entry.baml !== undefined) lines.push("--- baml", entry.baml);
     if (valueBlock !== undefined) lines.push("--- value", valueBlock);
@@ -193,4 +193,12 @@ export function writeCaseFile(file: SapCaseFile): string {
     return lines.join("\n");
   });
   return `${file.preamble}\n\n${blocks.join("\n\n")}\n`;
+}
+
+/** JSON text with invisible characters (byte-order mark, non-breaking and zero-width spaces) escaped. */
+function visibleJson(text: string): string {
+  return JSON.stringify(text).replace(
+    /[\u00a0\u200b-\u200f\u2028\u2029\ufeff]/g,
+    (char) => `\\u${char.charCodeAt(0).toString(16).padStart(4, "0")}`,
+  );
 }
