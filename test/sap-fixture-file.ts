@@ -183,6 +183,7 @@ export function writeCaseFile(file: SapCaseFile): string {
     const rawNeedsJson =
       entry.raw === "" ||
       entry.raw.endsWith("\n") ||
+      INVISIBLE.test(entry.raw) ||
       (!multiline && entry.raw !== entry.raw.trim()) ||
       entry.raw.split("\n").some((line) => SECTION.test(line) || line.startsWith("=== "));
     if (rawNeedsJson) lines.push(`raw-json: ${visibleJson(entry.raw)}`);
@@ -195,10 +196,13 @@ export function writeCaseFile(file: SapCaseFile): string {
   return `${file.preamble}\n\n${blocks.join("\n\n")}\n`;
 }
 
-/** JSON text with invisible characters (byte-order mark, non-breaking and zero-width spaces) escaped. */
+/** Characters a reader cannot see: byte-order mark, non-breaking and zero-width spaces, line separators. */
+const INVISIBLE = /[\u00a0\u200b-\u200f\u2028\u2029\ufeff]/;
+
+/** JSON text with invisible characters escaped. */
 function visibleJson(text: string): string {
   return JSON.stringify(text).replace(
-    /[\u00a0\u200b-\u200f\u2028\u2029\ufeff]/g,
+    new RegExp(INVISIBLE.source, "g"),
     (char) => `\\u${char.charCodeAt(0).toString(16).padStart(4, "0")}`,
   );
 }
