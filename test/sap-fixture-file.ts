@@ -9,7 +9,8 @@
  * type: CandidateEvaluation           (any BAML type expression)
  * value: {"a": 1}                     (the expected value as JSON; or a `--- value` block)
  * error: missing-field $.age          (instead of value: the expected SapParseError code and path)
- * flags: StringToInt $.age; FromFence $   (every flag expected, `kind path`, `; `-separated, or `none`)
+ * flags: StringToInt $.age; FromFence $   (every flag expected, `kind path`, `; `-separated, or `none`;
+ *                                           a long list is written `Kind ×N`: exactly N flags of that kind)
  * raw: {"a": 1}                       (one line; or a `--- raw` block for several lines)
  * ```
  *
@@ -172,8 +173,10 @@ export function writeCaseFile(file: SapCaseFile): string {
       else valueBlock = JSON.stringify(entry.value, null, 2);
     }
     if (entry.valueFile !== undefined) lines.push(`value-file: ${entry.valueFile}`);
-    if (entry.flags !== undefined)
-      lines.push(`flags: ${entry.flags.length > 0 ? entry.flags.join("; ") : "none"}`);
+    if (entry.flags !== undefined) {
+      const flags = entry.flags.length > LONG_FLAG_LIST ? summarizeFlags(entry.flags) : entry.flags;
+      lines.push(`flags: ${flags.length > 0 ? flags.join("; ") : "none"}`);
+    }
     if (entry.rawFile !== undefined) {
       lines.push(`raw-file: ${entry.rawFile}`);
       if (valueBlock !== undefined) lines.push("--- value", valueBlock);
@@ -205,4 +208,22 @@ function visibleJson(text: string): string {
     new RegExp(INVISIBLE.source, "g"),
     (char) => `\\u${char.charCodeAt(0).toString(16).padStart(4, "0")}`,
   );
+}
+
+/** Flag lists longer than this are written as counts per kind. */
+const LONG_FLAG_LIST = 12;
+
+/**
+ * `Kind path` entries as counts per kind (`Kind ×N`), keeping `Kind path` for kinds that occur once: the
+ * readable form of a large answer's hundreds of flags, still exact about how many of each.
+ */
+export function summarizeFlags(flags: readonly string[]): string[] {
+  const byKind = new Map<string, string[]>();
+  for (const flag of flags) {
+    const kind = flag.split(" ")[0]!;
+    byKind.set(kind, [...(byKind.get(kind) ?? []), flag]);
+  }
+  return [...byKind.entries()]
+    .flatMap(([kind, entries]) => (entries.length === 1 ? entries : [`${kind} ×${entries.length}`]))
+    .sort();
 }

@@ -26,6 +26,7 @@ describe("matchText", () => {
     ["HIRE", { kind: "exact", value: "HIRE" }],
     ["Strong Hire", { kind: "caseFold", value: "STRONG_HIRE", matched: "STRONG_HIRE" }],
     ["lean reject", { kind: "caseFold", value: "LEAN_REJECT", matched: "LEAN_REJECT" }],
+    ["stronghire", { kind: "caseFold", value: "STRONG_HIRE", matched: "STRONG_HIRE" }],
     ["I'd call it a strong hire.", { kind: "substring", value: "STRONG_HIRE", matched: "STRONG_HIRE" }],
     ["not a reject, a hire", { kind: "ambiguous", values: ["REJECT", "HIRE"] }],
     ["HIRRE", { kind: "typo", value: "HIRE", matched: "HIRE" }],

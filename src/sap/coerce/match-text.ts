@@ -50,9 +50,13 @@ export function matchText(text: string, options: readonly MatchOption[]): MatchO
   const words = normalizeWords(trimmed);
   if (words.length === 0) return { kind: "none" };
   const joined = words.join(" ");
+  const squashed = words.join("");
   const spellings = spellingsOf(options);
   for (const spelling of spellings) {
-    if (spelling.words.join(" ") !== joined) continue;
+    // The same words, or the same letters with the word breaks lost (`stronghire`, `inprogress`).
+    const same =
+      spelling.words.join(" ") === joined || (!spelling.description && spelling.words.join("") === squashed);
+    if (!same) continue;
     return spelling.description
       ? { kind: "description", value: spelling.option.value }
       : { kind: "caseFold", value: spelling.option.value, matched: spelling.text };
