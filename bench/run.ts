@@ -7,7 +7,17 @@ import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import { cpus, totalmem } from "node:os";
 import { join } from "node:path";
 
-const areas = ["language", "sap", "streaming", "prompt", "codegen", "llm", "runtime", "server", "compare"] as const;
+const areas = [
+  "language",
+  "sap",
+  "streaming",
+  "prompt",
+  "codegen",
+  "llm",
+  "runtime",
+  "server",
+  "compare",
+] as const;
 
 async function main(): Promise<void> {
   const only = process.argv.slice(2);

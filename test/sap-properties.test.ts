@@ -282,7 +282,7 @@ describe("pathological nesting", () => {
   const cases: [string, string, string][] = [
     ["closed arrays", "[".repeat(depth) + "]".repeat(depth), "JsonValue"],
     ["unclosed arrays", "[".repeat(depth), "int[]"],
-    ["closed objects", '{"a":'.repeat(depth) + "1" + "}".repeat(depth), "JsonValue"],
+    ["closed objects", `${'{"a":'.repeat(depth)}1${"}".repeat(depth)}`, "JsonValue"],
     ["unclosed objects", '{"a":'.repeat(depth), "Person"],
     ["arrays for a class", "[".repeat(depth), "Person"],
     ["mixed for a recursive class", '{"value": 1, "children": ['.repeat(depth), "TreeNode"],
