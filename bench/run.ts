@@ -19,13 +19,36 @@ const areas = [
   "compare",
 ] as const;
 
+/** A section of docs/benchmarks.md between its markers, so one area can be re-run alone. */
+function wrapSection(area: string, command: string, body: string): string {
+  const stamp = `_Produced by \`${command}\` on ${new Date().toISOString().slice(0, 10)}._`;
+  return `<!-- bench:${area} -->\n${body.trim()}\n\n${stamp}\n<!-- /bench:${area} -->`;
+}
+
+/** The sections already in docs/benchmarks.md, by area. */
+function readSections(path: string): Map<string, string> {
+  const sections = new Map<string, string>();
+  if (!existsSync(path)) return sections;
+  const text = readFileSync(path, "utf8");
+  for (const match of text.matchAll(/<!-- bench:([a-z]+) -->[\s\S]*?<!-- \/bench:\1 -->/g)) {
+    sections.set(match[1] ?? "", match[0]);
+  }
+  return sections;
+}
+
 async function main(): Promise<void> {
   const only = process.argv.slice(2);
+  const unknown = only.filter((area) => !(areas as readonly string[]).includes(area));
+  if (unknown.length > 0)
+    throw new Error(`unknown bench area(s): ${unknown.join(", ")}; known: ${areas.join(", ")}`);
   const selected = areas.filter((area) => only.length === 0 || only.includes(area));
+  const command = `npm run bench${only.length ? ` -- ${only.join(" ")}` : ""}`;
   const packageJson = JSON.parse(readFileSync(join(import.meta.dirname, "..", "package.json"), "utf8")) as {
     version: string;
   };
-  const sections: string[] = [];
+  const target = join(import.meta.dirname, "..", "docs", "benchmarks.md");
+  // Re-running some areas keeps the other areas' sections (each says which command produced it).
+  const sections = only.length > 0 ? readSections(target) : new Map<string, string>();
   for (const area of selected) {
     const file = join(import.meta.dirname, `${area}.ts`);
     if (!existsSync(file)) continue;
@@ -34,22 +57,25 @@ async function main(): Promise<void> {
     const run = module[name];
     if (typeof run !== "function") throw new Error(`bench/${area}.ts must export ${name}()`);
     process.stderr.write(`bench: ${area}…\n`);
-    sections.push(await (run as () => Promise<string>)());
+    sections.set(area, wrapSection(area, command, await (run as () => Promise<string>)()));
   }
   const cpu = cpus()[0]?.model ?? "unknown CPU";
   const header = [
     "# Benchmarks",
     "",
-    "Every number on this page was produced by one run of the command below on the machine described;",
-    "nothing is edited by hand. Re-run it to reproduce (timings vary with the machine and its load).",
+    "Every number on this page was produced by `npm run bench` (or, for a section that says so, by",
+    "`npm run bench -- <area>`) on the machine described; nothing is edited by hand. Re-run it to",
+    "reproduce; timings vary with the machine and its load.",
     "",
-    `- Command: \`npm run bench${only.length ? ` -- ${only.join(" ")}` : ""}\``,
     `- Sapling ${packageJson.version}, Node ${process.version}, ${process.platform}/${process.arch}`,
     `- Machine: ${cpus().length} × ${cpu}, ${(totalmem() / 2 ** 30).toFixed(0)} GiB`,
     "",
   ].join("\n");
-  const text = `${header}\n${sections.join("\n\n")}\n`;
-  const target = join(import.meta.dirname, "..", "docs", "benchmarks.md");
+  const ordered = areas.flatMap((area) => {
+    const section = sections.get(area);
+    return section ? [section] : [];
+  });
+  const text = `${header}\n${ordered.join("\n\n")}\n`;
   writeFileSync(target, text);
   process.stdout.write(text);
 }
