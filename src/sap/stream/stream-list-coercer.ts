@@ -163,8 +163,17 @@ function coerceItems(
     value.length !== length ||
     !sameTail(value, state.values, frozenBefore, hasOpen, open)
   ) {
-    value = state.values.slice();
-    if (hasOpen) value.push(open);
+    // One exact-size copy per changed list (a partial handed out never changes afterwards): the open
+    // item joins the frozen ones for the copy, rather than being pushed onto a copy (which would grow it,
+    // copying every item a second time).
+    const values = state.values;
+    if (hasOpen) {
+      values.push(open);
+      value = values.slice();
+      values.pop();
+    } else {
+      value = values.slice();
+    }
     state.last = value;
   }
   const flags = context.collectFlags ? [...state.flags, ...openFlags] : NO_FLAGS;
