@@ -4,7 +4,7 @@ import { createStreamParser, parsePartial, parseValue, SapParseError } from "../
 import type { ChatMessage } from "../util/index.js";
 import { BamlValidationError } from "./errors.js";
 import { type FunctionPipeline, promptToText } from "./function-pipeline.js";
-import { hasChecks, wrapChecked } from "./wrap-checked.js";
+import { hasChecks, type WrapMemo, wrapChecked } from "./wrap-checked.js";
 
 /**
  * The real pipeline of one function: prompts from the prompt room (rendered per client, since templates
@@ -39,10 +39,13 @@ export function createFunctionPipeline(
     createPartialParser: () => {
       // Incremental: each chunk resumes where the last stopped, so a whole stream costs linear time.
       const parser = createStreamParser(type, index, options);
+      // Consecutive partials share their unchanged subtrees; so do their wrappings (see `WrapMemo`).
+      const memo: WrapMemo = new WeakMap();
       return {
         push: (chunk: string) => {
           const step = parser.push(chunk);
-          return step.changed ? finish(step.value) : undefined;
+          if (!step.changed) return undefined;
+          return checked ? wrapChecked(step.value, type, index, evaluateConstraint, memo) : step.value;
         },
       };
     },

@@ -103,7 +103,12 @@ function sameValue(left: unknown, right: unknown): boolean {
   if (typeof left !== "object" || typeof right !== "object" || left === null || right === null) return false;
   if (Array.isArray(left)) {
     if (!Array.isArray(right) || left.length !== right.length) return false;
-    return left.every((item, index) => sameValue(item, right[index]));
+    // From the end: a partial grows at its end, so a changed list differs there (an unchanged prefix of
+    // shared items would cost a walk of the whole list on every chunk).
+    for (let index = left.length - 1; index >= 0; index--) {
+      if (!sameValue(left[index], right[index])) return false;
+    }
+    return true;
   }
   if (Array.isArray(right)) return false;
   const leftKeys = Object.keys(left);

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { emptyIr, type Ir, IrIndex, type Type, t } from "../ir/index.js";
-import { hasChecks, wrapChecked } from "./wrap-checked.js";
+import { hasChecks, type WrapMemo, wrapChecked } from "./wrap-checked.js";
 
 const adult: Type = {
   ...t.int(),
@@ -52,5 +52,19 @@ describe("wrapChecked", () => {
     });
     expect(hasChecks(t.map(t.string(), t.classRef("Person")), index)).toBe(true);
     expect(hasChecks(t.list(t.string()), index)).toBe(false);
+  });
+
+  it("with a memo, wraps a subtree shared by consecutive partials once and rewraps only what changed", () => {
+    const type = t.list(t.classRef("Person"));
+    const ada = { name: "Ada", age: 36 };
+    const memo: WrapMemo = new WeakMap();
+    const first = wrapChecked([ada, { name: "K", age: null }], type, index, evaluate, memo) as unknown[];
+    const second = wrapChecked([ada, { name: "Kid", age: 9 }], type, index, evaluate, memo) as unknown[];
+    expect(second[0]).toBe(first[0]);
+    expect(second[1]).toEqual({
+      name: "Kid",
+      age: { value: 9, checks: { adult: { name: "adult", expr: "this >= 18", status: "failed" } } },
+    });
+    expect(first[1]).toEqual({ name: "K", age: null });
   });
 });

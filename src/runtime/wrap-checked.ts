@@ -22,9 +22,35 @@ export function wrapChecked(
   type: Type,
   index: IrIndex,
   evaluate: ConstraintEvaluator,
+  memo?: WrapMemo,
 ): unknown {
   if (value === null || value === undefined) return value;
-  const inner = wrapChildren(value, type, index, evaluate);
+  if (memo !== undefined && typeof value === "object") {
+    // Streamed partials share every unchanged subtree with the previous partial: wrap each subtree once,
+    // so wrapping a partial costs the part still being written, not the whole value on every chunk.
+    const known = memo.get(value);
+    if (known !== undefined && known.type === type) return known.wrapped;
+    const wrapped = wrapValue(value, type, index, evaluate, memo);
+    memo.set(value, { type, wrapped });
+    return wrapped;
+  }
+  return wrapValue(value, type, index, evaluate, memo);
+}
+
+/**
+ * Wrapped values by the plain value they wrap (and the type they were wrapped at), for a stream of
+ * partials: see `wrapChecked`. Partial values never change once handed out, so a wrapping stays right.
+ */
+export type WrapMemo = WeakMap<object, { type: Type; wrapped: unknown }>;
+
+function wrapValue(
+  value: unknown,
+  type: Type,
+  index: IrIndex,
+  evaluate: ConstraintEvaluator,
+  memo: WrapMemo | undefined,
+): unknown {
+  const inner = wrapChildren(value, type, index, evaluate, memo);
   const checks = (type.attrs?.constraints ?? []).filter(
     (constraint) => constraint.level === "check" && constraint.label !== undefined,
   );
@@ -43,21 +69,27 @@ export function wrapChecked(
   return { value: inner, checks: outcomes };
 }
 
-function wrapChildren(value: unknown, type: Type, index: IrIndex, evaluate: ConstraintEvaluator): unknown {
+function wrapChildren(
+  value: unknown,
+  type: Type,
+  index: IrIndex,
+  evaluate: ConstraintEvaluator,
+  memo: WrapMemo | undefined,
+): unknown {
   switch (type.kind) {
     case "optional":
-      return wrapChecked(value, type.inner, index, evaluate);
+      return wrapChecked(value, type.inner, index, evaluate, memo);
     case "alias":
-      return wrapChecked(value, index.getAlias(type.name).type, index, evaluate);
+      return wrapChecked(value, index.getAlias(type.name).type, index, evaluate, memo);
     case "list":
       return Array.isArray(value)
-        ? value.map((item) => wrapChecked(item, type.item, index, evaluate))
+        ? value.map((item) => wrapChecked(item, type.item, index, evaluate, memo))
         : value;
     case "map": {
       if (!isRecord(value)) return value;
       const result: Record<string, unknown> = {};
       for (const [key, item] of Object.entries(value))
-        result[key] = wrapChecked(item, type.value, index, evaluate);
+        result[key] = wrapChecked(item, type.value, index, evaluate, memo);
       return result;
     }
     case "class": {
@@ -67,7 +99,7 @@ function wrapChildren(value: unknown, type: Type, index: IrIndex, evaluate: Cons
       const result: Record<string, unknown> = { ...value };
       for (const field of declared.fields) {
         if (field.name in result)
-          result[field.name] = wrapChecked(result[field.name], field.type, index, evaluate);
+          result[field.name] = wrapChecked(result[field.name], field.type, index, evaluate, memo);
       }
       return result;
     }
