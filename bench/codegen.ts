@@ -76,7 +76,7 @@ function measure(ir: Ir): { milliseconds: number; bytes: number } {
 }
 
 export async function benchCodegen(): Promise<string> {
-  const resumeFolder = join(import.meta.dirname, "..", "..", "shared", "examples", "resume", "baml_src");
+  const resumeFolder = join(import.meta.dirname, "..", "examples", "resume", "baml_src");
   const resume = compileProject({
     "resume.baml": readFileSync(join(resumeFolder, "resume.baml"), "utf8"),
     "clients.baml": readFileSync(join(resumeFolder, "clients.baml"), "utf8"),

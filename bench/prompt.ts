@@ -149,7 +149,7 @@ async function renderConformance(
 }
 
 async function speed(baml: Baml): Promise<string[][]> {
-  const directory = join(import.meta.dirname, "..", "..", "shared", "examples", "resume", "baml_src");
+  const directory = join(import.meta.dirname, "..", "examples", "resume", "baml_src");
   const sources = {
     "resume.baml": readFileSync(join(directory, "resume.baml"), "utf8"),
     "clients.baml": readFileSync(join(directory, "clients.baml"), "utf8"),

@@ -17,7 +17,7 @@ import { typeCheck } from "./codegen-typecheck.js";
 
 const repository = resolve(import.meta.dirname, "..");
 const messyAnswer = readFileSync(
-  join(repository, "..", "shared", "examples", "resume", "outputs", "fenced-chatty.txt"),
+  join(repository, "examples", "resume", "outputs", "fenced-chatty.txt"),
   "utf8",
 );
 

@@ -3,7 +3,7 @@ import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { compile } from "./compile.js";
 
-const resumeDir = join(import.meta.dirname, "../../../shared/examples/resume/baml_src");
+const resumeDir = join(import.meta.dirname, "../../examples/resume/baml_src");
 
 function loadResume(): Record<string, string> {
   const sources: Record<string, string> = {};

@@ -5,7 +5,7 @@ import { describe, expect, it } from "vitest";
 import { captureContext } from "../cli-context.js";
 import { main } from "../main.js";
 
-const resumeDir = join(import.meta.dirname, "../../../../shared/examples/resume/baml_src");
+const resumeDir = join(import.meta.dirname, "../../../examples/resume/baml_src");
 
 function project(files: Record<string, string>): string {
   const root = mkdtempSync(join(tmpdir(), "sapling-check-"));
