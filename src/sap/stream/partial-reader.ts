@@ -189,7 +189,11 @@ export class PartialReader {
     this.choice = best;
     // Remember where the open string sits in this partial, when the chosen reading is the open container.
     const open = region?.parser.roots[this.rootCursor];
+    // Only a chunk that ends inside a string can be followed by one that only grows it (`compareShape`).
+    const end = this.spineEnd;
     if (
+      end?.kind === "string" &&
+      !end.complete &&
       best &&
       open &&
       best.source.root === open &&
