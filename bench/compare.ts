@@ -102,7 +102,7 @@ export async function benchCompare(): Promise<string> {
       "(`parseValue`, and `parsePartial` for prefixes, from src/sap on the IR src/language compiles from bench/corpus/baml_src), **BAML 0.226.2** " +
       "(the real Rust runtime through its Node addon, offline: `parseLlmResponse` on the same .baml files — " +
       "what `b.parse.Fn` / `b.parseStream.Fn` call), **jsonrepair + Zod** (jsonrepair 3.15.0, `JSON.parse`, a " +
-      "hand-written Zod 4 mirror of each schema) and **AI SDK parsePartialJson + Zod** (ai 7.0.173, the same " +
+      "hand-written Zod 4 mirror of each schema) and **AI SDK parsePartialJson + Zod** (ai 6.0.325, the same " +
       "mirrors). BAML, jsonrepair, Zod and the AI SDK are dev dependencies used only under bench/.",
     "",
     accuracy.markdown,

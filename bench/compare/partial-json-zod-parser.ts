@@ -1,5 +1,5 @@
 /**
- * The Vercel AI SDK's partial JSON parser (`parsePartialJson` from ai 7.0.173, what `streamObject` runs on
+ * The Vercel AI SDK's partial JSON parser (`parsePartialJson` from ai 6.0.325, what `streamObject` runs on
  * every chunk) followed by the Zod mirror. It closes truncated JSON and nothing else; a failed parse is a
  * failure. In partial mode the value is returned unvalidated, as `streamObject` does with its partials. Its
  * API is async, so each parse costs a promise.
