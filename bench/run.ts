@@ -2,7 +2,9 @@
  * `npm run bench`: runs every benchmark section and writes docs/benchmarks.md (machine, versions, the
  * command, then one section per area). Sections are `bench/<area>.ts` files exporting
  * `bench<Area>(): Promise<string>` (markdown). Pass area names to run only some: `npm run bench -- sap`.
+ * Each area runs in a process of its own, so one area's heap and sockets never slow the next one down.
  */
+import { execFileSync } from "node:child_process";
 import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import { cpus, totalmem } from "node:os";
 import { join } from "node:path";
@@ -50,14 +52,19 @@ async function main(): Promise<void> {
   // Re-running some areas keeps the other areas' sections (each says which command produced it).
   const sections = only.length > 0 ? readSections(target) : new Map<string, string>();
   for (const area of selected) {
-    const file = join(import.meta.dirname, `${area}.ts`);
-    if (!existsSync(file)) continue;
-    const module = (await import(`./${area}.js`)) as Record<string, unknown>;
-    const name = `bench${area[0]?.toUpperCase()}${area.slice(1)}`;
-    const run = module[name];
-    if (typeof run !== "function") throw new Error(`bench/${area}.ts must export ${name}()`);
+    if (!existsSync(join(import.meta.dirname, `${area}.ts`))) continue;
     process.stderr.write(`bench: ${area}…\n`);
-    sections.set(area, wrapSection(area, command, await (run as () => Promise<string>)()));
+    // The same Node and loader flags (tsx) as this process, with the area's name as the only argument.
+    const markdown = execFileSync(
+      process.execPath,
+      [...process.execArgv, import.meta.filename, "--area", area],
+      {
+        encoding: "utf8",
+        stdio: ["ignore", "pipe", "inherit"],
+        maxBuffer: 64 * 2 ** 20,
+      },
+    );
+    sections.set(area, wrapSection(area, command, markdown));
   }
   const cpu = cpus()[0]?.model ?? "unknown CPU";
   const header = [
@@ -80,4 +87,15 @@ async function main(): Promise<void> {
   process.stdout.write(text);
 }
 
-await main();
+/** Child mode: run one area and print its markdown. */
+async function runArea(area: string): Promise<void> {
+  const module = (await import(`./${area}.js`)) as Record<string, unknown>;
+  const name = `bench${area[0]?.toUpperCase()}${area.slice(1)}`;
+  const run = module[name];
+  if (typeof run !== "function") throw new Error(`bench/${area}.ts must export ${name}()`);
+  process.stdout.write(await (run as () => Promise<string>)());
+}
+
+const areaFlag = process.argv.indexOf("--area");
+if (areaFlag >= 0) await runArea(process.argv[areaFlag + 1] ?? "");
+else await main();

@@ -80,7 +80,7 @@ function formatMessage(init: SapParseErrorInit): string {
   const hint =
     HINTS[init.code] ??
     "Check that the prompt asks for this shape ({{ ctx.output_format }}), or relax the type.";
-  return `Could not parse the model's answer${where}: expected ${init.expected}, found ${init.found}.${detail} ${hint} The raw answer is in \`error.raw\`.`;
+  return `Could not parse the model's answer${where}: expected ${init.expected}, found ${init.found}.${detail} ${hint} The raw answer is attached to this error.`;
 }
 
 const CONFIG_BRAND = Symbol.for("sapling.SapConfigurationError");
