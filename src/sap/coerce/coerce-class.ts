@@ -3,33 +3,8 @@ import type { JsonishNode, ObjectNode } from "../lenient/jsonish-node.js";
 import { applyConstraints } from "./apply-constraints.js";
 import type { CoerceContext, KindCoercer } from "./coerce-context.js";
 import { addFlag, type CoerceResult, childPath, failure, ResultBuilder } from "./coerce-result.js";
-import { normalizeWords } from "./normalize-words.js";
+import { type FieldLookup, fieldLookupOf, matchField } from "./field-lookup.js";
 import { setOwn } from "./set-own.js";
-
-interface FieldLookup {
-  fields: Field[];
-  /** The key the model was shown (alias, else name) → field. */
-  exact: Map<string, Field>;
-  /** The same keys as normalized words (`firstName`, `First Name`, `FIRST_NAME` → `first name`). */
-  folded: Map<string, Field>;
-}
-
-const lookups = new WeakMap<Class, FieldLookup>();
-
-function lookupOf(declaration: Class): FieldLookup {
-  let lookup = lookups.get(declaration);
-  if (!lookup) {
-    const fields = declaration.fields.filter((field) => !field.skip);
-    lookup = { fields, exact: new Map(), folded: new Map() };
-    for (const field of fields) {
-      const key = field.alias ?? field.name;
-      lookup.exact.set(key, field);
-      lookup.folded.set(normalizeWords(key).join(" "), field);
-    }
-    lookups.set(declaration, lookup);
-  }
-  return lookup;
-}
 
 /**
  * Classes: keys matched to fields (exactly, else ignoring case/spacing/punctuation, flagged), unknown keys
@@ -72,10 +47,10 @@ function coerceClass(
   path: string,
   context: CoerceContext,
 ): CoerceResult {
-  const lookup = lookupOf(declaration);
+  const lookup = fieldLookupOf(declaration);
   const soleField = lookup.fields.length === 1 ? lookup.fields[0] : undefined;
   if (node.kind === "object") {
-    const matchesAnyKey = node.entries.some(([key]) => fieldFor(lookup, key) !== undefined);
+    const matchesAnyKey = node.entries.some(([key]) => matchField(lookup, key) !== undefined);
     const direct = fromObject(declaration, lookup, node, path, context);
     // A single-field class given an object with none of its keys: the object may be the field's value
     // itself, when that field holds structured data (an object is never read as a scalar or as text).
@@ -115,13 +90,6 @@ function intoSoleField(field: Field, node: JsonishNode, path: string, context: C
   );
 }
 
-function fieldFor(lookup: FieldLookup, key: string): { field: Field; folded: boolean } | undefined {
-  const field = lookup.exact.get(key);
-  if (field) return { field, folded: false };
-  const folded = lookup.folded.get(normalizeWords(key).join(" "));
-  return folded ? { field: folded, folded: true } : undefined;
-}
-
 function fromObject(
   declaration: Class,
   lookup: FieldLookup,
@@ -133,7 +101,7 @@ function fromObject(
   const found = new Map<Field, JsonishNode>();
   const exactly = new Set<Field>();
   for (const [key, value] of node.entries) {
-    const match = fieldFor(lookup, key);
+    const match = matchField(lookup, key);
     if (!match) {
       builder.flag(
         "ExtraKey",

@@ -3,21 +3,13 @@ import { applyConstraints } from "../coerce/apply-constraints.js";
 import { classCoercer } from "../coerce/coerce-class.js";
 import type { KindCoercer } from "../coerce/coerce-context.js";
 import { addFlag, type CheckResult, type CoerceResult, childPath, failure } from "../coerce/coerce-result.js";
-import { normalizeWords } from "../coerce/normalize-words.js";
+import { type FieldLookup, fieldLookupOf, matchField } from "../coerce/field-lookup.js";
 import { setOwn } from "../coerce/set-own.js";
 import { FLAG_PENALTIES, type Flag } from "../flags.js";
 import type { JsonishNode, ObjectNode } from "../lenient/jsonish-node.js";
 import { type FieldOutcome, NO_CHECKS, NO_FLAGS, readField } from "./read-field.js";
 import { stableObject } from "./slot-store.js";
 import { pendingOf, type StreamCoerceContext, type StreamSuccess } from "./stream-coerce-context.js";
-
-interface FieldLookup {
-  fields: Field[];
-  /** Field → its position in `fields`. */
-  positions: Map<Field, number>;
-  exact: Map<string, Field>;
-  folded: Map<string, Field>;
-}
 
 /**
  * A growing object read so far: entries are only appended, so each key is matched once; a field whose
@@ -40,32 +32,9 @@ interface ObjectState {
   last: Record<string, unknown> | undefined;
 }
 
-const lookups = new WeakMap<Class, FieldLookup>();
-
 /** The field a key names, as the class coercer matches it (exactly, else ignoring case and spacing). */
 export function fieldNamed(declaration: Class, key: string): Field | undefined {
-  const lookup = lookupOf(declaration);
-  return lookup.exact.get(key) ?? lookup.folded.get(normalizeWords(key).join(" "));
-}
-
-function lookupOf(declaration: Class): FieldLookup {
-  let lookup = lookups.get(declaration);
-  if (!lookup) {
-    const fields = declaration.fields.filter((field) => !field.skip);
-    lookup = {
-      fields,
-      positions: new Map(fields.map((field, index) => [field, index])),
-      exact: new Map(),
-      folded: new Map(),
-    };
-    for (const field of fields) {
-      const key = field.alias ?? field.name;
-      lookup.exact.set(key, field);
-      lookup.folded.set(normalizeWords(key).join(" "), field);
-    }
-    lookups.set(declaration, lookup);
-  }
-  return lookup;
+  return matchField(fieldLookupOf(declaration), key)?.field;
 }
 
 /**
@@ -95,7 +64,7 @@ function coerceClass(
   path: string,
   context: StreamCoerceContext,
 ): CoerceResult {
-  const lookup = lookupOf(declaration);
+  const lookup = fieldLookupOf(declaration);
   const soleField = lookup.fields.length === 1 ? lookup.fields[0] : undefined;
   if (node.kind === "object") {
     const state = objectState(declaration, lookup, type, node, path, context);
@@ -164,13 +133,8 @@ function objectState(
   const entries = node.entries;
   for (; state.scanned < entries.length; state.scanned++) {
     const [key, value] = entries[state.scanned]!;
-    let field = lookup.exact.get(key);
-    let folded = false;
-    if (!field) {
-      field = lookup.folded.get(normalizeWords(key).join(" "));
-      folded = field !== undefined;
-    }
-    if (!field) {
+    const match = matchField(lookup, key);
+    if (!match) {
       state.keyScore += FLAG_PENALTIES.ExtraKey;
       if (context.collectFlags) {
         state.keyFlags.push({
@@ -182,6 +146,7 @@ function objectState(
       continue;
     }
     state.matchedAny = true;
+    const { field, folded } = match;
     if (folded) {
       state.keyScore += FLAG_PENALTIES.KeyCaseFold;
       if (context.collectFlags) {
