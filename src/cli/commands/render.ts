@@ -1,6 +1,6 @@
 import { join } from "node:path";
 import type { Diagnostic } from "../../diagnostics/index.js";
-import { emptyIr, type Ir, type Type } from "../../ir/index.js";
+import { emptyIr, type Ir, IrIndex, type Type } from "../../ir/index.js";
 import { compile, parseTypeExpression, renderDiagnostics } from "../../language/index.js";
 import {
   OutputFormatError,
@@ -15,7 +15,8 @@ import { type CliContext, CliError, type Command, UsageError } from "../cli-cont
 import { countTokens, type TokenCounts } from "../count-tokens.js";
 import { displayPath, loadCompiledProject, projectDirectory } from "../load-project.js";
 import { booleanFlag, parseFlags, stringFlag } from "../parse-flags.js";
-import { readRenderArguments, toMediaArguments } from "./render-arguments.js";
+import { toMediaArguments } from "./media-arguments.js";
+import { readRenderArguments } from "./render-arguments.js";
 import { resolvePromptClient } from "./render-client.js";
 
 const usage = `Usage: sapling render <Function> [--from DIR] [--args JSON|@FILE|-] [--client NAME]
@@ -84,7 +85,8 @@ export const renderCommand: Command = {
     const args = await toMediaArguments(
       await readRenderArguments(stringFlag(flags, "args"), context),
       fn,
-      context,
+      new IrIndex(ir),
+      { baseDir: context.cwd, where: "--args", relativeTo: "the current folder" },
     );
     const client = resolvePromptClient(ir, stringFlag(flags, "client") ?? fn.client);
     let messages: ChatMessage[];
