@@ -72,6 +72,15 @@ describe("FixingParser fed in chunks", () => {
     '{"a": "He said "no", then left", \'b\': `tick`, “c”: “smart”}',
     '{"kind": "cat"/* a comment right after a closing quote */, "b": "x"// and a line comment\n}',
     '{"code": """\ndef f():\n    return "x"\n""", "empty": "", "n": ["", """"""]}',
+    // Whitespace runs (skipped in one loop) of every kind, cut anywhere.
+    '{\n    "a":   "x",\n\t\u00a0 "b" : [ 1 ,  2 ]  ,\r\n  "c":\n\n  {}  }',
+    // Number and literal tokens (scanned in runs) cut anywhere, also right before a `/`.
+    "[12 /x/, 3.5/* c */, 7 // d\n, tRUE, None, nonE, 1., .5, 1e, +7, -, 1e+5, 00, truth]",
+    "{a: 12/* c */, b: 3 // d\n, c: 4 /x, d: True}",
+    // Smart quotes close with either quote of their pair.
+    '{“a”: ”b“, ‘c’: ’d‘, "e": "x" "f": 1}',
+    // The look-ahead for an unquoted key after a comma, with a non-ASCII letter and a non-letter.
+    '{"a": Smith, Jöhn: 1, "b": x, 😀: 2}',
   ];
   it.each(samples)("gives the same trees for every split point of %s", (text) => {
     const whole = fixingParse(text);
@@ -96,6 +105,23 @@ describe("FixingParser fed in chunks", () => {
     parser.push('{"items": ["a", "b');
     expect(parser.insideValue).toBe(true);
     expect(nodeToJsonText(parser.roots[0]!.node)).toBe('{"items":["a","b"]}');
+  });
+
+  it("waits at a closing quote that ends a chunk, then closes the string", () => {
+    const parser = new FixingParser();
+    parser.push('{"a": "xy"');
+    const root = parser.roots[0]!.node;
+    const value = root.kind === "object" ? root.entries[0]![1] : undefined;
+    expect(value).toEqual({ kind: "string", value: "xy", complete: false });
+    parser.push(",\n");
+    expect(value).toEqual({ kind: "string", value: "xy", complete: true });
+  });
+
+  it("reads literals and numbers as the whole-text parse does", () => {
+    expect(
+      read("[12 /x/, 3.5/* c */, 7 // d\n, tRUE, None, nonE, 1., .5, 1e, +7, -, 1e+5, 00, truth]"),
+    ).toEqual(['[12,"/x/","3.5/* c */",7,true,null,null,1.,.5,"1e",+7,"-",1e+5,00,"truth"]']);
+    expect(read('{"a": Smith, Jöhn: 1, "b": x, 😀: 2}')).toEqual(['{"a":"Smith","Jöhn":1,"b":"x, 😀: 2"}']);
   });
 
   it("refuses more text after end()", () => {

@@ -50,8 +50,9 @@ interface ArrayFrame {
 interface StringFrame {
   kind: "string";
   role: Role;
-  /** Characters that may close this string (a smart quote may be closed by either of its pair). */
-  closers: string;
+  /** Char codes that may close this string (a smart quote may be closed by either of its pair). */
+  closer: number;
+  pairedCloser: number;
   /** The node being filled, for values; keys collect into `text` until they close. */
   node: StringNode | undefined;
   text: string;
@@ -89,15 +90,28 @@ type Frame = ObjectFrame | ArrayFrame | StringFrame | UnquotedFrame | CommentFra
  */
 export const MAX_NESTING = 2000;
 
-const QUOTE_CLOSERS: Record<string, string> = {
-  '"': '"',
-  "'": "'",
-  "`": "`",
-  "\u201c": "\u201d\u201c",
-  "\u201d": "\u201d\u201c",
-  "\u2018": "\u2019\u2018",
-  "\u2019": "\u2019\u2018",
-};
+/** Whether `code` opens a quoted string: `"`, `'`, a backtick, or a smart quote (“ ” ‘ ’). */
+function isQuoteCode(code: number): boolean {
+  return (
+    code === 34 /* " */ ||
+    code === 39 /* ' */ ||
+    code === 96 /* ` */ ||
+    code === 0x201c ||
+    code === 0x201d ||
+    code === 0x2018 ||
+    code === 0x2019
+  );
+}
+
+/** The other quote of a smart pair (either one closes a string the other opened); plain quotes close themselves. */
+function pairedCloserOf(quote: number): number {
+  if (quote === 0x201c) return 0x201d;
+  if (quote === 0x2018) return 0x2019;
+  if (quote === 0x201d) return 0x201c;
+  if (quote === 0x2019) return 0x2018;
+  return quote;
+}
+
 const ESCAPES: Record<string, string> = {
   n: "\n",
   t: "\t",
@@ -110,17 +124,82 @@ const ESCAPES: Record<string, string> = {
   "'": "'",
   "`": "`",
 };
-const NUMBER = /^[+-]?(?:\d+(?:\.\d*)?|\.\d+)(?:[eE][+-]?\d+)?$/;
 const IDENTIFIER_CHAR = /[\p{L}\p{N}_$\- ]/u;
 
 /** A complete-looking scalar token: a number or a JSON/Python literal. */
 function isScalarToken(text: string): boolean {
-  return NUMBER.test(text) || /^(?:true|false|null|none)$/i.test(text);
+  return isNumberText(text) || /^(?:true|false|null|none)$/i.test(text);
 }
 
-function isWhitespace(char: string): boolean {
-  return char === " " || char === "\n" || char === "\r" || char === "\t" || char === "\u00a0";
+function isDigitCode(code: number): boolean {
+  return code >= 48 && code <= 57;
 }
+
+/**
+ * Whether `text` is a number as JSON-ish answers write it: `^[+-]?(\d+(\.\d*)?|\.\d+)([eE][+-]?\d+)?$`,
+ * matched by hand because it runs once per unquoted token (a regex test costs more than the whole scan).
+ */
+function isNumberText(text: string): boolean {
+  let index = 0;
+  let code = text.charCodeAt(0);
+  if (code === 43 /* + */ || code === 45 /* - */) code = text.charCodeAt(++index);
+  let digits = 0;
+  while (isDigitCode(code)) {
+    digits++;
+    code = text.charCodeAt(++index);
+  }
+  if (code === 46 /* . */) {
+    code = text.charCodeAt(++index);
+    let fraction = 0;
+    while (isDigitCode(code)) {
+      fraction++;
+      code = text.charCodeAt(++index);
+    }
+    if (digits === 0 && fraction === 0) return false;
+  } else if (digits === 0) {
+    return false;
+  }
+  if (code === 101 /* e */ || code === 69 /* E */) {
+    code = text.charCodeAt(++index);
+    if (code === 43 || code === 45) code = text.charCodeAt(++index);
+    let exponent = 0;
+    while (isDigitCode(code)) {
+      exponent++;
+      code = text.charCodeAt(++index);
+    }
+    if (exponent === 0) return false;
+  }
+  return index === text.length;
+}
+
+/** A character of an unquoted key (letters, digits, `_`, `$`, `-`, space); ASCII is decided without a regex. */
+function isIdentifierCode(code: number): boolean {
+  if (code < 128) {
+    return (
+      (code >= 97 && code <= 122) ||
+      (code >= 65 && code <= 90) ||
+      isDigitCode(code) ||
+      code === 95 /* _ */ ||
+      code === 36 /* $ */ ||
+      code === 45 /* - */ ||
+      code === 32
+    );
+  }
+  return IDENTIFIER_CHAR.test(String.fromCharCode(code));
+}
+
+function isWhitespaceCode(code: number): boolean {
+  return code === 32 || code === 10 || code === 13 || code === 9 || code === 0xa0;
+}
+
+/**
+ * Characters that never end an unquoted token nor change its state beyond "not a space": everything
+ * ASCII except whitespace, quotes, brackets, `,`, `:` and `/`. Lets `stepUnquoted` run over words and
+ * digits without asking `endsUnquoted` about each one.
+ */
+const PLAIN_TOKEN_CODE = new Uint8Array(128);
+for (let code = 33; code < 127; code++) PLAIN_TOKEN_CODE[code] = 1;
+for (const char of "\"'`{}[],:/") PLAIN_TOKEN_CODE[char.charCodeAt(0)] = 0;
 
 /** A resumable fixing parser; see the file header. Feed it with `push`, finish with `end`. */
 export class FixingParser {
@@ -214,40 +293,57 @@ export class FixingParser {
   // ---------------------------------------------------------------------------------------------------
   // Containers
 
-  private stepObject(frame: ObjectFrame): boolean {
-    const char = this.buffer[this.position]!;
-    if (isWhitespace(char)) {
-      this.position++;
-      return true;
+  /**
+   * Skip the whitespace run at `position` (indentation is a third of pretty-printed JSON, so it is skipped
+   * in one loop, not one step per character). Returns the char code after it, or -1 at the end of input.
+   */
+  private skipWhitespace(): number {
+    const buffer = this.buffer;
+    const length = buffer.length;
+    let index = this.position;
+    while (index < length) {
+      const code = buffer.charCodeAt(index);
+      if (!isWhitespaceCode(code)) {
+        this.position = index;
+        return code;
+      }
+      index++;
     }
-    if (char === "/") {
+    this.position = index;
+    return -1;
+  }
+
+  private stepObject(frame: ObjectFrame): boolean {
+    const code = this.skipWhitespace();
+    if (code < 0) return true;
+    if (code === 47 /* / */) {
       const comment = this.tryComment();
       if (comment !== "no") return comment === "consumed";
     }
     switch (frame.state) {
       case "key":
-        if (char === "}") {
+        if (code === 125 /* } */) {
           // Trailing comma: `{"a": 1,}`.
           if (frame.afterComma) this.repair("trailing comma");
           this.position++;
           this.closeContainer(true);
-        } else if (char === ",") {
+        } else if (code === 44 /* , */) {
           // Extra comma: `{, "a": 1}` or `{"a": 1,, "b": 2}`.
           this.repair("extra comma");
           this.position++;
-        } else if (char === "]") {
-          this.mismatchedCloser(char);
-        } else if (char === ":") {
+        } else if (code === 93 /* ] */) {
+          this.mismatchedCloser(code);
+        } else if (code === 58 /* : */) {
           // A colon with no key before it.
           this.repair("missing key");
           this.position++;
-        } else if (char === "{" || char === "[") {
+        } else if (code === 123 /* { */ || code === 91 /* [ */) {
           // A value where a key belongs: keep it under an empty key rather than lose it.
           this.repair("missing key");
           frame.key = "";
           frame.state = "value";
-        } else if (QUOTE_CLOSERS[char] !== undefined) {
-          this.openString(char, "key");
+        } else if (isQuoteCode(code)) {
+          this.openString(code, "key");
         } else {
           // Unquoted key: `{name: "x"}`.
           this.repair("unquoted key");
@@ -255,7 +351,7 @@ export class FixingParser {
         }
         return true;
       case "colon":
-        if (char === ":") {
+        if (code === 58 /* : */) {
           this.position++;
         } else {
           // Missing colon: `{"a" 1}`; the next thing is the value.
@@ -264,34 +360,34 @@ export class FixingParser {
         frame.state = "value";
         return true;
       case "value":
-        if (char === "," || char === "}") {
+        if (code === 44 /* , */ || code === 125 /* } */) {
           // A key with no value (`{"a": , "b": 1}`, `{"a":}`): drop the key, keep going.
           this.repair("missing value");
           frame.key = undefined;
           frame.state = "key";
           frame.afterComma = false;
-          if (char === ",") this.position++;
-        } else if (char === "]") {
-          this.mismatchedCloser(char);
-        } else if (char === ":") {
+          if (code === 44) this.position++;
+        } else if (code === 93 /* ] */) {
+          this.mismatchedCloser(code);
+        } else if (code === 58 /* : */) {
           // Doubled colon: `{"a":: 1}`.
           this.repair("extra colon");
           this.position++;
         } else {
-          return this.openValue(char, "value");
+          return this.openValue(code, "value");
         }
         return true;
       case "afterValue":
-        if (char === ",") {
+        if (code === 44 /* , */) {
           frame.state = "key";
           frame.afterComma = true;
           this.position++;
-        } else if (char === "}") {
+        } else if (code === 125 /* } */) {
           this.position++;
           this.closeContainer(true);
-        } else if (char === "]") {
-          this.mismatchedCloser(char);
-        } else if (char === ":") {
+        } else if (code === 93 /* ] */) {
+          this.mismatchedCloser(code);
+        } else if (code === 58 /* : */) {
           this.repair("extra colon");
           this.position++;
         } else {
@@ -305,41 +401,38 @@ export class FixingParser {
   }
 
   private stepArray(frame: ArrayFrame): boolean {
-    const char = this.buffer[this.position]!;
-    if (isWhitespace(char)) {
-      this.position++;
-      return true;
-    }
-    if (char === "/") {
+    const code = this.skipWhitespace();
+    if (code < 0) return true;
+    if (code === 47 /* / */) {
       const comment = this.tryComment();
       if (comment !== "no") return comment === "consumed";
     }
     if (frame.state === "value") {
-      if (char === "]") {
+      if (code === 93 /* ] */) {
         // Trailing comma: `[1, 2,]`.
         if (frame.afterComma) this.repair("trailing comma");
         this.position++;
         this.closeContainer(true);
-      } else if (char === ",") {
+      } else if (code === 44 /* , */) {
         // Extra comma: `[, 1]` or `[1,, 2]`.
         this.repair("extra comma");
         this.position++;
-      } else if (char === "}") {
-        this.mismatchedCloser(char);
+      } else if (code === 125 /* } */) {
+        this.mismatchedCloser(code);
       } else {
-        return this.openValue(char, "item");
+        return this.openValue(code, "item");
       }
       return true;
     }
-    if (char === ",") {
+    if (code === 44 /* , */) {
       frame.state = "value";
       frame.afterComma = true;
       this.position++;
-    } else if (char === "]") {
+    } else if (code === 93 /* ] */) {
       this.position++;
       this.closeContainer(true);
-    } else if (char === "}") {
-      this.mismatchedCloser(char);
+    } else if (code === 125 /* } */) {
+      this.mismatchedCloser(code);
     } else {
       // Missing comma between items: `[1 2]`, or items on separate lines.
       this.repair("missing comma");
@@ -349,16 +442,16 @@ export class FixingParser {
     return true;
   }
 
-  /** Start the value that begins with `char` (not consumed yet unless it is a bracket or quote). */
-  private openValue(char: string, role: Role): boolean {
-    if (char === "{") {
+  /** Start the value that begins with char `code` (not consumed yet unless it is a bracket or quote). */
+  private openValue(code: number, role: Role): boolean {
+    if (code === 123 /* { */) {
       this.position++;
       this.openContainer({ kind: "object", entries: [], complete: false });
-    } else if (char === "[") {
+    } else if (code === 91 /* [ */) {
       this.position++;
       this.openContainer({ kind: "array", items: [], complete: false });
-    } else if (QUOTE_CLOSERS[char] !== undefined) {
-      this.openString(char, role);
+    } else if (isQuoteCode(code)) {
+      this.openString(code, role);
     } else {
       this.stack.push({ kind: "unquoted", role, text: "", pendingSpace: false, spaced: false });
     }
@@ -395,10 +488,10 @@ export class FixingParser {
     }
   }
 
-  /** A `}` inside an array or `]` inside an object. */
-  private mismatchedCloser(char: string): void {
+  /** A `}` inside an array or `]` inside an object (`code` is the closer's char code). */
+  private mismatchedCloser(code: number): void {
     this.position++;
-    const wanted = char === "}" ? "object" : "array";
+    const wanted = code === 125 /* } */ ? "object" : "array";
     if ((wanted === "object" ? this.openObjects : this.openArrays) === 0) {
       // Stray closer with nothing to close: ignore it.
       this.repair("stray bracket");
@@ -488,11 +581,11 @@ export class FixingParser {
   // ---------------------------------------------------------------------------------------------------
   // Quoted strings
 
-  private openString(quote: string, role: Role): void {
+  private openString(quote: number, role: Role): void {
     this.position++;
-    if (quote === "'") this.repair("single quotes");
-    else if (quote === "`") this.repair("backtick quotes");
-    else if (quote !== '"') this.repair("smart quotes");
+    if (quote === 39 /* ' */) this.repair("single quotes");
+    else if (quote === 96 /* ` */) this.repair("backtick quotes");
+    else if (quote !== 34 /* " */) this.repair("smart quotes");
     let node: StringNode | undefined;
     if (role !== "key") {
       node = { kind: "string", value: "", complete: false };
@@ -501,23 +594,24 @@ export class FixingParser {
     this.stack.push({
       kind: "string",
       role,
-      closers: QUOTE_CLOSERS[quote]!,
+      closer: quote,
+      pairedCloser: pairedCloserOf(quote),
       node,
       text: "",
       triple: false,
-      maybeTriple: role !== "key" && quote === '"',
+      maybeTriple: role !== "key" && quote === 34,
       fresh: true,
     });
   }
 
   private stepString(frame: StringFrame): boolean {
     const buffer = this.buffer;
-    const closers = frame.closers;
+    const length = buffer.length;
     let index = this.position;
     if (frame.fresh) {
       if (frame.maybeTriple) {
         // Python triple-quoted string: `"""…"""` (values only). `""` alone is an empty string.
-        if (buffer[index] === '"' && index + 1 >= buffer.length && !this.ended) return false;
+        if (buffer.charCodeAt(index) === 34 && index + 1 >= length && !this.ended) return false;
         frame.maybeTriple = false;
         if (buffer.startsWith('""', index)) {
           this.repair("triple quotes");
@@ -527,34 +621,37 @@ export class FixingParser {
         }
       }
       frame.fresh = false;
-      if (frame.triple && buffer[index] === "\n") {
+      if (frame.triple && buffer.charCodeAt(index) === 10) {
         this.position++;
         return true;
       }
     }
-    // Fast path: copy the run of ordinary characters in one slice.
-    while (index < buffer.length) {
-      const char = buffer[index]!;
-      if (char === "\\" || closers.includes(char)) break;
-      if (char === "\n") this.repair("raw newline in string");
+    // Fast path: scan the run of ordinary characters by char code and copy it in one slice.
+    const closer = frame.closer;
+    const pairedCloser = frame.pairedCloser;
+    let rawNewline = false;
+    while (index < length) {
+      const code = buffer.charCodeAt(index);
+      if (code === 92 /* \ */ || code === closer || code === pairedCloser) break;
+      if (code === 10) rawNewline = true;
       index++;
     }
+    if (rawNewline) this.repair("raw newline in string");
     if (index > this.position) {
       this.appendText(frame, buffer.slice(this.position, index));
       this.position = index;
-      return true;
+      if (index >= length) return true;
     }
-    const char = buffer[index]!;
-    if (char === "\\") return this.stepEscape(frame);
+    if (buffer.charCodeAt(index) === 92) return this.stepEscape(frame);
     if (frame.triple) {
       // Inside `"""…"""` only three quotes close the string.
-      if (buffer.length - index < 3 && !this.ended) return false;
+      if (length - index < 3 && !this.ended) return false;
       if (buffer.startsWith('"""', index)) {
         this.position = index + 3;
         this.finishString(frame, true);
       } else {
         this.position = index + 1;
-        this.appendText(frame, char);
+        this.appendText(frame, buffer[index]!);
       }
       return true;
     }
@@ -566,7 +663,7 @@ export class FixingParser {
     } else {
       // Unescaped inner quote: `"Kim "MJ" Minjun"` — the look-ahead says it does not end the string.
       this.repair("unescaped quote");
-      this.appendText(frame, char);
+      this.appendText(frame, buffer[index]!);
     }
     return true;
   }
@@ -628,32 +725,33 @@ export class FixingParser {
    */
   private quoteCloses(role: Role, index: number): boolean | undefined {
     const buffer = this.buffer;
+    const length = buffer.length;
     let next = index + 1;
     let crossedLine = false;
-    while (next < buffer.length && isWhitespace(buffer[next]!)) {
-      if (buffer[next] === "\n") crossedLine = true;
-      next++;
+    let code = buffer.charCodeAt(next);
+    while (next < length && isWhitespaceCode(code)) {
+      if (code === 10) crossedLine = true;
+      code = buffer.charCodeAt(++next);
     }
-    if (next >= buffer.length) return this.ended ? true : undefined;
+    if (next >= length) return this.ended ? true : undefined;
     if (crossedLine) return true;
-    const char = buffer[next]!;
-    if (char === "/") {
-      const after = buffer[next + 1];
+    if (code === 47 /* / */) {
       // A `/` right at the end of a chunk: wait to see whether it starts a comment.
-      if (after === undefined && !this.ended) return undefined;
-      if (after === "/" || after === "*") return true;
+      if (next + 1 >= length && !this.ended) return undefined;
+      const after = buffer.charCodeAt(next + 1);
+      if (after === 47 || after === 42 /* * */) return true;
     }
     switch (role) {
       case "key":
         // A key closes before `:`, `}`, `,`, or before a value after a space (missing colon: `{"a" 1}`).
-        return char === ":" || char === "}" || char === "," || next > index + 1;
+        return code === 58 /* : */ || code === 125 /* } */ || code === 44 /* , */ || next > index + 1;
       case "item":
-        return char === "," || char === "]" || char === "}" || QUOTE_CLOSERS[char] !== undefined;
+        return code === 44 /* , */ || code === 93 /* ] */ || code === 125 /* } */ || isQuoteCode(code);
       case "value":
-        if (char === "}" || char === "]") return true;
-        if (char === ",") return this.memberFollows(next);
+        if (code === 125 /* } */ || code === 93 /* ] */) return true;
+        if (code === 44 /* , */) return this.memberFollows(next);
         // Missing comma on one line: `{"a": "x" "b": 1}`.
-        if (QUOTE_CLOSERS[char] !== undefined) return this.quotedKeyFollows(next);
+        if (isQuoteCode(code)) return this.quotedKeyFollows(next);
         return false;
     }
   }
@@ -661,36 +759,41 @@ export class FixingParser {
   /** After the comma at `index`: does a new object member (or the end of the object) follow? */
   private memberFollows(index: number): boolean | undefined {
     const buffer = this.buffer;
+    const length = buffer.length;
     let next = index + 1;
-    while (next < buffer.length && isWhitespace(buffer[next]!)) {
-      if (buffer[next] === "\n") return true;
-      next++;
+    let code = buffer.charCodeAt(next);
+    while (next < length && isWhitespaceCode(code)) {
+      if (code === 10) return true;
+      code = buffer.charCodeAt(++next);
     }
-    if (next >= buffer.length) return this.ended ? true : undefined;
-    const char = buffer[next]!;
-    if (char === "}" || char === "/" || char === ",") return true;
-    if (QUOTE_CLOSERS[char] !== undefined) return true;
+    if (next >= length) return this.ended ? true : undefined;
+    if (code === 125 /* } */ || code === 47 /* / */ || code === 44 /* , */) return true;
+    if (isQuoteCode(code)) return true;
     // An unquoted key: identifier characters up to a colon (bounded look-ahead).
-    const limit = Math.min(buffer.length, next + 64);
+    const limit = Math.min(length, next + 64);
     let scan = next;
-    while (scan < limit && IDENTIFIER_CHAR.test(buffer[scan]!)) scan++;
-    if (scan >= buffer.length) return this.ended ? false : undefined;
-    return scan > next && buffer[scan] === ":";
+    while (scan < limit && isIdentifierCode(buffer.charCodeAt(scan))) scan++;
+    if (scan >= length) return this.ended ? false : undefined;
+    return scan > next && buffer.charCodeAt(scan) === 58 /* : */;
   }
 
   /** At a quote: is it a quoted key followed by a colon (within a short window)? */
   private quotedKeyFollows(index: number): boolean | undefined {
     const buffer = this.buffer;
-    const closers = QUOTE_CLOSERS[buffer[index]!]!;
-    const limit = Math.min(buffer.length, index + 100);
+    const length = buffer.length;
+    const closer = buffer.charCodeAt(index);
+    const pairedCloser = pairedCloserOf(closer);
+    const limit = Math.min(length, index + 100);
     let scan = index + 1;
-    while (scan < limit && !closers.includes(buffer[scan]!) && buffer[scan] !== "\n") scan++;
-    if (scan >= buffer.length) return this.ended ? false : undefined;
-    if (!closers.includes(buffer[scan]!)) return false;
-    scan++;
-    while (scan < buffer.length && (buffer[scan] === " " || buffer[scan] === "\t")) scan++;
-    if (scan >= buffer.length) return this.ended ? false : undefined;
-    return buffer[scan] === ":";
+    let code = buffer.charCodeAt(scan);
+    while (scan < limit && code !== closer && code !== pairedCloser && code !== 10)
+      code = buffer.charCodeAt(++scan);
+    if (scan >= length) return this.ended ? false : undefined;
+    if (code !== closer && code !== pairedCloser) return false;
+    code = buffer.charCodeAt(++scan);
+    while (scan < length && (code === 32 || code === 9)) code = buffer.charCodeAt(++scan);
+    if (scan >= length) return this.ended ? false : undefined;
+    return code === 58 /* : */;
   }
 
   // ---------------------------------------------------------------------------------------------------
@@ -698,10 +801,17 @@ export class FixingParser {
 
   private stepUnquoted(frame: UnquotedFrame): boolean {
     const buffer = this.buffer;
+    const length = buffer.length;
     let index = this.position;
-    while (index < buffer.length) {
-      const char = buffer[index]!;
-      const ends = this.endsUnquoted(frame, char, index);
+    while (index < length) {
+      const code = buffer.charCodeAt(index);
+      if (code < 128 && PLAIN_TOKEN_CODE[code] === 1) {
+        // Fast path: a word or digit character neither ends the token nor is a space.
+        frame.pendingSpace = false;
+        index++;
+        continue;
+      }
+      const ends = this.endsUnquoted(frame, code, index);
       if (ends === undefined) {
         frame.text += buffer.slice(this.position, index);
         this.position = index;
@@ -713,7 +823,7 @@ export class FixingParser {
         this.finishUnquoted(frame, true);
         return true;
       }
-      if (isWhitespace(char)) {
+      if (isWhitespaceCode(code)) {
         // Missing commas between scalar items: `[1 2 3]` (checked at the first space only).
         if (
           !frame.spaced &&
@@ -737,23 +847,23 @@ export class FixingParser {
     return true;
   }
 
-  private endsUnquoted(frame: UnquotedFrame, char: string, index: number): boolean | undefined {
-    if (char === "\n") return true;
-    if (char === "/" && frame.pendingSpace) {
-      const next = this.buffer[index + 1];
-      if (next === undefined) return this.ended ? false : undefined;
-      if (next === "/" || next === "*") return true;
+  private endsUnquoted(frame: UnquotedFrame, code: number, index: number): boolean | undefined {
+    if (code === 10) return true;
+    if (code === 47 /* / */ && frame.pendingSpace) {
+      if (index + 1 >= this.buffer.length) return this.ended ? false : undefined;
+      const next = this.buffer.charCodeAt(index + 1);
+      if (next === 47 || next === 42 /* * */) return true;
     }
     switch (frame.role) {
       case "key":
-        return char === ":" || char === "}" || char === "," || char === "{" || char === "[";
+        return code === 58 || code === 125 || code === 44 || code === 123 || code === 91; // : } , { [
       case "item":
-        return char === "," || char === "]" || char === "}" || char === "{" || char === "[";
+        return code === 44 || code === 93 || code === 125 || code === 123 || code === 91; // , ] } { [
       case "value": {
-        if (char === "}" || char === "]") return true;
+        if (code === 125 /* } */ || code === 93 /* ] */) return true;
         // Missing comma after an unquoted value: `{"a": 1 "b": 2}`.
-        if (frame.pendingSpace && QUOTE_CLOSERS[char] !== undefined) return this.quotedKeyFollows(index);
-        if (char !== ",") return false;
+        if (frame.pendingSpace && isQuoteCode(code)) return this.quotedKeyFollows(index);
+        if (code !== 44 /* , */) return false;
         // A comma ends the value only when a new member follows (`{"a": Smith, John, "b": 1}` keeps
         // "Smith, John").
         return this.memberFollows(index);
@@ -773,18 +883,22 @@ export class FixingParser {
   }
 
   private scalarFromToken(text: string, complete: boolean): JsonishNode {
-    const lower = text.toLowerCase();
-    if (lower === "true" || lower === "false") {
-      // Python literals (`True`/`False`) and other capitalisations.
-      if (text !== lower) this.repair("python literal");
-      return { kind: "bool", value: lower === "true", complete };
+    // Only a 4- or 5-letter token starting with t, f or n can be a literal: skip lower-casing the rest.
+    const first = text.charCodeAt(0) | 0x20;
+    if ((text.length === 4 || text.length === 5) && (first === 116 || first === 102 || first === 110)) {
+      const lower = text.toLowerCase();
+      if (lower === "true" || lower === "false") {
+        // Python literals (`True`/`False`) and other capitalisations.
+        if (text !== lower) this.repair("python literal");
+        return { kind: "bool", value: lower === "true", complete };
+      }
+      if (lower === "null" || lower === "none") {
+        // Python `None`.
+        if (text !== "null") this.repair("python literal");
+        return { kind: "null", complete };
+      }
     }
-    if (lower === "null" || lower === "none") {
-      // Python `None`.
-      if (text !== "null") this.repair("python literal");
-      return { kind: "null", complete };
-    }
-    if (NUMBER.test(text)) return { kind: "number", value: Number(text), text, complete };
+    if (isNumberText(text)) return { kind: "number", value: Number(text), text, complete };
     // Unquoted value: `{"a": hello world}`.
     this.repair("unquoted value");
     return { kind: "string", value: text, complete };
