@@ -77,6 +77,8 @@ describe("FixingParser fed in chunks", () => {
     // Number and literal tokens (scanned in runs) cut anywhere, also right before a `/`.
     "[12 /x/, 3.5/* c */, 7 // d\n, tRUE, None, nonE, 1., .5, 1e, +7, -, 1e+5, 00, truth]",
     "{a: 12/* c */, b: 3 // d\n, c: 4 /x, d: True}",
+    // Strings found by native searches: escapes, raw line breaks and other quotes between closers.
+    '{"a": "x\\"y\\n\nz\\\\", "b": “p\\“q\n”, "c": \'it\\\'s "x"\', "d": `a\\`b\n`, "e": "\\u00e9\n\\"}',
     // Smart quotes close with either quote of their pair.
     '{“a”: ”b“, ‘c’: ’d‘, "e": "x" "f": 1}',
     // The look-ahead for an unquoted key after a comma, with a non-ASCII letter and a non-letter.

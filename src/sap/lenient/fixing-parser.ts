@@ -53,6 +53,8 @@ interface StringFrame {
   /** Char codes that may close this string (a smart quote may be closed by either of its pair). */
   closer: number;
   pairedCloser: number;
+  /** The closer as text, for `indexOf` (used when `closer === pairedCloser`). */
+  closerText: string;
   /** The node being filled, for values; keys collect into `text` until they close. */
   node: StringNode | undefined;
   text: string;
@@ -128,36 +130,46 @@ const IDENTIFIER_CHAR = /[\p{L}\p{N}_$\- ]/u;
 
 /** A complete-looking scalar token: a number or a JSON/Python literal. */
 function isScalarToken(text: string): boolean {
-  return isNumberText(text) || /^(?:true|false|null|none)$/i.test(text);
+  return !Number.isNaN(numberFromText(text)) || /^(?:true|false|null|none)$/i.test(text);
 }
 
 function isDigitCode(code: number): boolean {
   return code >= 48 && code <= 57;
 }
 
+/** Powers of ten that are exact doubles (10^0 … 10^22). */
+const POWERS_OF_TEN = Array.from({ length: 23 }, (_, power) => 10 ** power);
+
 /**
- * Whether `text` is a number as JSON-ish answers write it: `^[+-]?(\d+(\.\d*)?|\.\d+)([eE][+-]?\d+)?$`,
- * matched by hand because it runs once per unquoted token (a regex test costs more than the whole scan).
+ * The value of `text` when it is a number as JSON-ish answers write it
+ * (`^[+-]?(\d+(\.\d*)?|\.\d+)([eE][+-]?\d+)?$`), else NaN (no number text spells NaN). Matched by hand
+ * because it runs once per unquoted token and a regex test plus `Number()` cost more than the whole scan.
+ * Up to 15 digits without an exponent the value is computed here: the digits form an exact integer below
+ * 2^53 and 10^k (k ≤ 15) is exact, so one division is correctly rounded, the same double `Number()` gives.
  */
-function isNumberText(text: string): boolean {
+function numberFromText(text: string): number {
   let index = 0;
   let code = text.charCodeAt(0);
-  if (code === 43 /* + */ || code === 45 /* - */) code = text.charCodeAt(++index);
+  const negative = code === 45; /* - */
+  if (negative || code === 43 /* + */) code = text.charCodeAt(++index);
+  let mantissa = 0;
   let digits = 0;
   while (isDigitCode(code)) {
+    mantissa = mantissa * 10 + (code - 48);
     digits++;
     code = text.charCodeAt(++index);
   }
+  let fraction = 0;
   if (code === 46 /* . */) {
     code = text.charCodeAt(++index);
-    let fraction = 0;
     while (isDigitCode(code)) {
+      mantissa = mantissa * 10 + (code - 48);
       fraction++;
       code = text.charCodeAt(++index);
     }
-    if (digits === 0 && fraction === 0) return false;
+    if (digits === 0 && fraction === 0) return Number.NaN;
   } else if (digits === 0) {
-    return false;
+    return Number.NaN;
   }
   if (code === 101 /* e */ || code === 69 /* E */) {
     code = text.charCodeAt(++index);
@@ -167,9 +179,13 @@ function isNumberText(text: string): boolean {
       exponent++;
       code = text.charCodeAt(++index);
     }
-    if (exponent === 0) return false;
+    if (exponent === 0 || index !== text.length) return Number.NaN;
+    return Number(text);
   }
-  return index === text.length;
+  if (index !== text.length) return Number.NaN;
+  if (digits + fraction > 15) return Number(text);
+  const value = mantissa / POWERS_OF_TEN[fraction]!;
+  return negative ? -value : value;
 }
 
 /** A character of an unquoted key (letters, digits, `_`, `$`, `-`, space); ASCII is decided without a regex. */
@@ -209,12 +225,49 @@ export class FixingParser {
   /** Unread input; everything before `position` has been consumed. */
   private buffer = "";
   private position = 0;
+  /**
+   * Offsets in `buffer` of the next `\` and the next line break at or after some earlier string position
+   * (`buffer.length` when there is none), so string runs are found with native `indexOf` searches and
+   * each of these characters is searched for once per buffer, not once per string. Reset by `push`.
+   */
+  private nextBackslash = -1;
+  private nextNewline = -1;
+  /** Likewise the next closer of the open string (`nextCloserFor`: the closer it was searched for). */
+  private nextCloser = -1;
+  private nextCloserFor = -1;
   /** Absolute offset of `buffer[0]` in the whole input. */
   private offset = 0;
   private ended = false;
   private openObjects = 0;
   private openArrays = 0;
   private repairs = new Set<string>();
+  /**
+   * The leaf frames (quoted string, unquoted token, comment, skipped depth), reused rather than allocated
+   * per value: none of them holds another frame, so at most one is open at a time, on top of the stack.
+   * `step` also recognises them by identity, so reading `frame.kind` only ever sees the two container
+   * frame shapes (a property read over six shapes is megamorphic and costs on every step).
+   */
+  private readonly stringFrame: StringFrame = {
+    kind: "string",
+    role: "value",
+    closer: 34,
+    pairedCloser: 34,
+    closerText: '"',
+    node: undefined,
+    text: "",
+    triple: false,
+    maybeTriple: false,
+    fresh: true,
+  };
+  private readonly unquotedFrame: UnquotedFrame = {
+    kind: "unquoted",
+    role: "value",
+    text: "",
+    pendingSpace: false,
+    spaced: false,
+  };
+  private readonly commentFrame: CommentFrame = { kind: "comment", block: false };
+  private readonly skipFrame: SkipFrame = { kind: "skip", depth: 0 };
 
   /** Append text and parse as far as it allows. */
   push(chunk: string): void {
@@ -222,6 +275,9 @@ export class FixingParser {
     this.offset += this.position;
     this.buffer = this.buffer.slice(this.position) + chunk;
     this.position = 0;
+    this.nextBackslash = -1;
+    this.nextNewline = -1;
+    this.nextCloser = -1;
     this.run();
   }
 
@@ -249,20 +305,12 @@ export class FixingParser {
   private step(): boolean {
     const frame = this.stack[this.stack.length - 1];
     if (frame === undefined) return this.stepProse();
-    switch (frame.kind) {
-      case "object":
-        return this.stepObject(frame);
-      case "array":
-        return this.stepArray(frame);
-      case "string":
-        return this.stepString(frame);
-      case "unquoted":
-        return this.stepUnquoted(frame);
-      case "comment":
-        return this.stepComment(frame);
-      case "skip":
-        return this.stepSkip(frame);
-    }
+    if (frame === this.stringFrame) return this.stepString(this.stringFrame);
+    if (frame === this.unquotedFrame) return this.stepUnquoted(this.unquotedFrame);
+    if (frame === this.commentFrame) return this.stepComment(this.commentFrame);
+    if (frame === this.skipFrame) return this.stepSkip(this.skipFrame);
+    const container = frame as ObjectFrame | ArrayFrame;
+    return container.kind === "object" ? this.stepObject(container) : this.stepArray(container);
   }
 
   // ---------------------------------------------------------------------------------------------------
@@ -313,133 +361,154 @@ export class FixingParser {
     return -1;
   }
 
+  /**
+   * One object step. Transitions that only move the state or consume punctuation (`,` `:`) loop here
+   * instead of returning to `run`; the method returns once a frame is pushed or popped, or input ends.
+   */
   private stepObject(frame: ObjectFrame): boolean {
-    const code = this.skipWhitespace();
-    if (code < 0) return true;
-    if (code === 47 /* / */) {
-      const comment = this.tryComment();
-      if (comment !== "no") return comment === "consumed";
-    }
-    switch (frame.state) {
-      case "key":
-        if (code === 125 /* } */) {
-          // Trailing comma: `{"a": 1,}`.
-          if (frame.afterComma) this.repair("trailing comma");
-          this.position++;
-          this.closeContainer(true);
-        } else if (code === 44 /* , */) {
-          // Extra comma: `{, "a": 1}` or `{"a": 1,, "b": 2}`.
-          this.repair("extra comma");
-          this.position++;
-        } else if (code === 93 /* ] */) {
-          this.mismatchedCloser(code);
-        } else if (code === 58 /* : */) {
-          // A colon with no key before it.
-          this.repair("missing key");
-          this.position++;
-        } else if (code === 123 /* { */ || code === 91 /* [ */) {
-          // A value where a key belongs: keep it under an empty key rather than lose it.
-          this.repair("missing key");
-          frame.key = "";
+    for (;;) {
+      const code = this.skipWhitespace();
+      if (code < 0) return true;
+      if (code === 47 /* / */) {
+        const comment = this.tryComment();
+        if (comment !== "no") return comment === "consumed";
+      }
+      switch (frame.state) {
+        case "key":
+          if (code === 125 /* } */) {
+            // Trailing comma: `{"a": 1,}`.
+            if (frame.afterComma) this.repair("trailing comma");
+            this.position++;
+            this.closeContainer(true);
+            return true;
+          }
+          if (code === 44 /* , */) {
+            // Extra comma: `{, "a": 1}` or `{"a": 1,, "b": 2}`.
+            this.repair("extra comma");
+            this.position++;
+          } else if (code === 93 /* ] */) {
+            this.mismatchedCloser(code);
+            return true;
+          } else if (code === 58 /* : */) {
+            // A colon with no key before it.
+            this.repair("missing key");
+            this.position++;
+          } else if (code === 123 /* { */ || code === 91 /* [ */) {
+            // A value where a key belongs: keep it under an empty key rather than lose it.
+            this.repair("missing key");
+            frame.key = "";
+            frame.state = "value";
+          } else if (isQuoteCode(code)) {
+            this.openString(code, "key");
+            return true;
+          } else {
+            // Unquoted key: `{name: "x"}`.
+            this.repair("unquoted key");
+            this.openUnquoted("key");
+            return true;
+          }
+          continue;
+        case "colon":
+          if (code === 58 /* : */) {
+            this.position++;
+          } else {
+            // Missing colon: `{"a" 1}`; the next thing is the value.
+            this.repair("missing colon");
+          }
           frame.state = "value";
-        } else if (isQuoteCode(code)) {
-          this.openString(code, "key");
-        } else {
-          // Unquoted key: `{name: "x"}`.
-          this.repair("unquoted key");
-          this.stack.push({ kind: "unquoted", role: "key", text: "", pendingSpace: false, spaced: false });
-        }
-        return true;
-      case "colon":
-        if (code === 58 /* : */) {
-          this.position++;
-        } else {
-          // Missing colon: `{"a" 1}`; the next thing is the value.
-          this.repair("missing colon");
-        }
-        frame.state = "value";
-        return true;
-      case "value":
-        if (code === 44 /* , */ || code === 125 /* } */) {
-          // A key with no value (`{"a": , "b": 1}`, `{"a":}`): drop the key, keep going.
-          this.repair("missing value");
-          frame.key = undefined;
-          frame.state = "key";
-          frame.afterComma = false;
-          if (code === 44) this.position++;
-        } else if (code === 93 /* ] */) {
-          this.mismatchedCloser(code);
-        } else if (code === 58 /* : */) {
-          // Doubled colon: `{"a":: 1}`.
-          this.repair("extra colon");
-          this.position++;
-        } else {
-          return this.openValue(code, "value");
-        }
-        return true;
-      case "afterValue":
-        if (code === 44 /* , */) {
-          frame.state = "key";
-          frame.afterComma = true;
-          this.position++;
-        } else if (code === 125 /* } */) {
-          this.position++;
-          this.closeContainer(true);
-        } else if (code === 93 /* ] */) {
-          this.mismatchedCloser(code);
-        } else if (code === 58 /* : */) {
-          this.repair("extra colon");
-          this.position++;
-        } else {
-          // Missing comma between members: `{"a": 1 "b": 2}`.
-          this.repair("missing comma");
-          frame.state = "key";
-          frame.afterComma = false;
-        }
-        return true;
+          continue;
+        case "value":
+          if (code === 44 /* , */ || code === 125 /* } */) {
+            // A key with no value (`{"a": , "b": 1}`, `{"a":}`): drop the key, keep going.
+            this.repair("missing value");
+            frame.key = undefined;
+            frame.state = "key";
+            frame.afterComma = false;
+            if (code === 44) this.position++;
+          } else if (code === 93 /* ] */) {
+            this.mismatchedCloser(code);
+            return true;
+          } else if (code === 58 /* : */) {
+            // Doubled colon: `{"a":: 1}`.
+            this.repair("extra colon");
+            this.position++;
+          } else {
+            return this.openValue(code, "value");
+          }
+          continue;
+        case "afterValue":
+          if (code === 44 /* , */) {
+            frame.state = "key";
+            frame.afterComma = true;
+            this.position++;
+          } else if (code === 125 /* } */) {
+            this.position++;
+            this.closeContainer(true);
+            return true;
+          } else if (code === 93 /* ] */) {
+            this.mismatchedCloser(code);
+            return true;
+          } else if (code === 58 /* : */) {
+            this.repair("extra colon");
+            this.position++;
+          } else {
+            // Missing comma between members: `{"a": 1 "b": 2}`.
+            this.repair("missing comma");
+            frame.state = "key";
+            frame.afterComma = false;
+          }
+          continue;
+      }
     }
   }
 
+  /** One array step; like `stepObject`, loops over transitions that push or pop no frame. */
   private stepArray(frame: ArrayFrame): boolean {
-    const code = this.skipWhitespace();
-    if (code < 0) return true;
-    if (code === 47 /* / */) {
-      const comment = this.tryComment();
-      if (comment !== "no") return comment === "consumed";
-    }
-    if (frame.state === "value") {
-      if (code === 93 /* ] */) {
-        // Trailing comma: `[1, 2,]`.
-        if (frame.afterComma) this.repair("trailing comma");
-        this.position++;
-        this.closeContainer(true);
-      } else if (code === 44 /* , */) {
-        // Extra comma: `[, 1]` or `[1,, 2]`.
-        this.repair("extra comma");
-        this.position++;
-      } else if (code === 125 /* } */) {
-        this.mismatchedCloser(code);
-      } else {
+    for (;;) {
+      const code = this.skipWhitespace();
+      if (code < 0) return true;
+      if (code === 47 /* / */) {
+        const comment = this.tryComment();
+        if (comment !== "no") return comment === "consumed";
+      }
+      if (frame.state === "value") {
+        if (code === 93 /* ] */) {
+          // Trailing comma: `[1, 2,]`.
+          if (frame.afterComma) this.repair("trailing comma");
+          this.position++;
+          this.closeContainer(true);
+          return true;
+        }
+        if (code === 44 /* , */) {
+          // Extra comma: `[, 1]` or `[1,, 2]`.
+          this.repair("extra comma");
+          this.position++;
+          continue;
+        }
+        if (code === 125 /* } */) {
+          this.mismatchedCloser(code);
+          return true;
+        }
         return this.openValue(code, "item");
       }
-      return true;
+      if (code === 44 /* , */) {
+        frame.state = "value";
+        frame.afterComma = true;
+        this.position++;
+      } else if (code === 93 /* ] */) {
+        this.position++;
+        this.closeContainer(true);
+        return true;
+      } else if (code === 125 /* } */) {
+        this.mismatchedCloser(code);
+        return true;
+      } else {
+        // Missing comma between items: `[1 2]`, or items on separate lines.
+        this.repair("missing comma");
+        frame.state = "value";
+        frame.afterComma = false;
+      }
     }
-    if (code === 44 /* , */) {
-      frame.state = "value";
-      frame.afterComma = true;
-      this.position++;
-    } else if (code === 93 /* ] */) {
-      this.position++;
-      this.closeContainer(true);
-    } else if (code === 125 /* } */) {
-      this.mismatchedCloser(code);
-    } else {
-      // Missing comma between items: `[1 2]`, or items on separate lines.
-      this.repair("missing comma");
-      frame.state = "value";
-      frame.afterComma = false;
-    }
-    return true;
   }
 
   /** Start the value that begins with char `code` (not consumed yet unless it is a bracket or quote). */
@@ -453,9 +522,18 @@ export class FixingParser {
     } else if (isQuoteCode(code)) {
       this.openString(code, role);
     } else {
-      this.stack.push({ kind: "unquoted", role, text: "", pendingSpace: false, spaced: false });
+      this.openUnquoted(role);
     }
     return true;
+  }
+
+  private openUnquoted(role: Role): void {
+    const frame = this.unquotedFrame;
+    frame.role = role;
+    frame.text = "";
+    frame.pendingSpace = false;
+    frame.spaced = false;
+    this.stack.push(frame);
   }
 
   private openContainer(node: ObjectNode | ArrayNode): void {
@@ -463,7 +541,8 @@ export class FixingParser {
     if (this.openObjects + this.openArrays >= MAX_NESTING) {
       // Nesting too deep: keep an empty, incomplete placeholder and skip the contents.
       this.repair("nesting too deep");
-      this.stack.push({ kind: "skip", depth: 1 });
+      this.skipFrame.depth = 1;
+      this.stack.push(this.skipFrame);
       return;
     }
     if (node.kind === "object") {
@@ -549,7 +628,8 @@ export class FixingParser {
     // Comments: `// …` and `/* … */` are dropped.
     this.repair("comment");
     this.position += 2;
-    this.stack.push({ kind: "comment", block: next === "*" });
+    this.commentFrame.block = next === "*";
+    this.stack.push(this.commentFrame);
     return "consumed";
   }
 
@@ -591,17 +671,17 @@ export class FixingParser {
       node = { kind: "string", value: "", complete: false };
       this.attach(node);
     }
-    this.stack.push({
-      kind: "string",
-      role,
-      closer: quote,
-      pairedCloser: pairedCloserOf(quote),
-      node,
-      text: "",
-      triple: false,
-      maybeTriple: role !== "key" && quote === 34,
-      fresh: true,
-    });
+    const frame = this.stringFrame;
+    frame.role = role;
+    frame.closer = quote;
+    frame.pairedCloser = pairedCloserOf(quote);
+    frame.closerText = String.fromCharCode(quote);
+    frame.node = node;
+    frame.text = "";
+    frame.triple = false;
+    frame.maybeTriple = role !== "key" && quote === 34;
+    frame.fresh = true;
+    this.stack.push(frame);
   }
 
   private stepString(frame: StringFrame): boolean {
@@ -626,17 +706,40 @@ export class FixingParser {
         return true;
       }
     }
-    // Fast path: scan the run of ordinary characters by char code and copy it in one slice.
+    // Fast path: find the end of the run of ordinary characters (the first closer or backslash) with
+    // native searches and copy the run in one slice.
     const closer = frame.closer;
     const pairedCloser = frame.pairedCloser;
-    let rawNewline = false;
-    while (index < length) {
-      const code = buffer.charCodeAt(index);
-      if (code === 92 /* \ */ || code === closer || code === pairedCloser) break;
-      if (code === 10) rawNewline = true;
-      index++;
+    if (this.nextCloser < index || this.nextCloserFor !== closer) {
+      // Cached too: after each escape the search resumes, and must not rescan to a far closer each time.
+      let found = index;
+      if (closer === pairedCloser) {
+        found = buffer.indexOf(frame.closerText, index);
+        if (found < 0) found = length;
+      } else {
+        while (found < length) {
+          const code = buffer.charCodeAt(found);
+          if (code === closer || code === pairedCloser) break;
+          found++;
+        }
+      }
+      this.nextCloser = found;
+      this.nextCloserFor = closer;
     }
-    if (rawNewline) this.repair("raw newline in string");
+    index = this.nextCloser;
+    const start = this.position;
+    if (this.nextBackslash < start) {
+      this.nextBackslash = buffer.indexOf("\\", start);
+      if (this.nextBackslash < 0) this.nextBackslash = length;
+    }
+    if (this.nextBackslash < index) index = this.nextBackslash;
+    if (index > start) {
+      if (this.nextNewline < start) {
+        this.nextNewline = buffer.indexOf("\n", start);
+        if (this.nextNewline < 0) this.nextNewline = length;
+      }
+      if (this.nextNewline < index) this.repair("raw newline in string");
+    }
     if (index > this.position) {
       this.appendText(frame, buffer.slice(this.position, index));
       this.position = index;
@@ -898,7 +1001,8 @@ export class FixingParser {
         return { kind: "null", complete };
       }
     }
-    if (isNumberText(text)) return { kind: "number", value: Number(text), text, complete };
+    const value = numberFromText(text);
+    if (!Number.isNaN(value)) return { kind: "number", value, text, complete };
     // Unquoted value: `{"a": hello world}`.
     this.repair("unquoted value");
     return { kind: "string", value: text, complete };
