@@ -133,6 +133,14 @@ function isScalarToken(text: string): boolean {
   return !Number.isNaN(numberFromText(text)) || /^(?:true|false|null|none)$/i.test(text);
 }
 
+/**
+ * The char code at `index`, or -1 past the end. Reading past the end with `charCodeAt` (NaN) sends V8's
+ * optimized code to a slow generic path, so every read that may run off the end goes through here.
+ */
+function codeAt(text: string, index: number): number {
+  return index < text.length ? text.charCodeAt(index) : -1;
+}
+
 function isDigitCode(code: number): boolean {
   return code >= 48 && code <= 57;
 }
@@ -149,35 +157,35 @@ const POWERS_OF_TEN = Array.from({ length: 23 }, (_, power) => 10 ** power);
  */
 function numberFromText(text: string): number {
   let index = 0;
-  let code = text.charCodeAt(0);
+  let code = codeAt(text, 0);
   const negative = code === 45; /* - */
-  if (negative || code === 43 /* + */) code = text.charCodeAt(++index);
+  if (negative || code === 43 /* + */) code = codeAt(text, ++index);
   let mantissa = 0;
   let digits = 0;
   while (isDigitCode(code)) {
     mantissa = mantissa * 10 + (code - 48);
     digits++;
-    code = text.charCodeAt(++index);
+    code = codeAt(text, ++index);
   }
   let fraction = 0;
   if (code === 46 /* . */) {
-    code = text.charCodeAt(++index);
+    code = codeAt(text, ++index);
     while (isDigitCode(code)) {
       mantissa = mantissa * 10 + (code - 48);
       fraction++;
-      code = text.charCodeAt(++index);
+      code = codeAt(text, ++index);
     }
     if (digits === 0 && fraction === 0) return Number.NaN;
   } else if (digits === 0) {
     return Number.NaN;
   }
   if (code === 101 /* e */ || code === 69 /* E */) {
-    code = text.charCodeAt(++index);
-    if (code === 43 || code === 45) code = text.charCodeAt(++index);
+    code = codeAt(text, ++index);
+    if (code === 43 || code === 45) code = codeAt(text, ++index);
     let exponent = 0;
     while (isDigitCode(code)) {
       exponent++;
-      code = text.charCodeAt(++index);
+      code = codeAt(text, ++index);
     }
     if (exponent === 0 || index !== text.length) return Number.NaN;
     return Number(text);
@@ -273,7 +281,8 @@ export class FixingParser {
   push(chunk: string): void {
     if (this.ended) throw new Error("FixingParser.push after end()");
     this.offset += this.position;
-    this.buffer = this.buffer.slice(this.position) + chunk;
+    // Usually everything was read: the chunk becomes the buffer as it is (no slice, no concatenation).
+    this.buffer = this.position < this.buffer.length ? this.buffer.slice(this.position) + chunk : chunk;
     this.position = 0;
     this.nextBackslash = -1;
     this.nextNewline = -1;
@@ -296,7 +305,9 @@ export class FixingParser {
   }
 
   private run(): void {
-    while (this.position < this.buffer.length) {
+    // The buffer does not change while running (only `push` replaces it).
+    const length = this.buffer.length;
+    while (this.position < length) {
       if (!this.step()) return;
     }
   }
@@ -831,17 +842,17 @@ export class FixingParser {
     const length = buffer.length;
     let next = index + 1;
     let crossedLine = false;
-    let code = buffer.charCodeAt(next);
+    let code = codeAt(buffer, next);
     while (next < length && isWhitespaceCode(code)) {
       if (code === 10) crossedLine = true;
-      code = buffer.charCodeAt(++next);
+      code = codeAt(buffer, ++next);
     }
     if (next >= length) return this.ended ? true : undefined;
     if (crossedLine) return true;
     if (code === 47 /* / */) {
       // A `/` right at the end of a chunk: wait to see whether it starts a comment.
       if (next + 1 >= length && !this.ended) return undefined;
-      const after = buffer.charCodeAt(next + 1);
+      const after = codeAt(buffer, next + 1);
       if (after === 47 || after === 42 /* * */) return true;
     }
     switch (role) {
@@ -864,10 +875,10 @@ export class FixingParser {
     const buffer = this.buffer;
     const length = buffer.length;
     let next = index + 1;
-    let code = buffer.charCodeAt(next);
+    let code = codeAt(buffer, next);
     while (next < length && isWhitespaceCode(code)) {
       if (code === 10) return true;
-      code = buffer.charCodeAt(++next);
+      code = codeAt(buffer, ++next);
     }
     if (next >= length) return this.ended ? true : undefined;
     if (code === 125 /* } */ || code === 47 /* / */ || code === 44 /* , */) return true;
@@ -888,13 +899,13 @@ export class FixingParser {
     const pairedCloser = pairedCloserOf(closer);
     const limit = Math.min(length, index + 100);
     let scan = index + 1;
-    let code = buffer.charCodeAt(scan);
+    let code = codeAt(buffer, scan);
     while (scan < limit && code !== closer && code !== pairedCloser && code !== 10)
-      code = buffer.charCodeAt(++scan);
+      code = codeAt(buffer, ++scan);
     if (scan >= length) return this.ended ? false : undefined;
     if (code !== closer && code !== pairedCloser) return false;
-    code = buffer.charCodeAt(++scan);
-    while (scan < length && (code === 32 || code === 9)) code = buffer.charCodeAt(++scan);
+    code = codeAt(buffer, ++scan);
+    while (scan < length && (code === 32 || code === 9)) code = codeAt(buffer, ++scan);
     if (scan >= length) return this.ended ? false : undefined;
     return code === 58 /* : */;
   }
