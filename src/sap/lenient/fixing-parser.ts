@@ -411,12 +411,14 @@ export class FixingParser {
             frame.state = "value";
           } else if (isQuoteCode(code)) {
             this.openString(code, "key");
-            return true;
+            const read = this.readString();
+            if (read !== undefined) return read;
           } else {
             // Unquoted key: `{name: "x"}`.
             this.repair("unquoted key");
             this.openUnquoted("key");
-            return true;
+            const read = this.readUnquoted();
+            if (read !== undefined) return read;
           }
           continue;
         case "colon":
@@ -444,7 +446,8 @@ export class FixingParser {
             this.repair("extra colon");
             this.position++;
           } else {
-            return this.openValue(code, "value");
+            const read = this.openValue(code, "value");
+            if (read !== undefined) return read;
           }
           continue;
         case "afterValue":
@@ -500,7 +503,9 @@ export class FixingParser {
           this.mismatchedCloser(code);
           return true;
         }
-        return this.openValue(code, "item");
+        const read = this.openValue(code, "item");
+        if (read !== undefined) return read;
+        continue;
       }
       if (code === 44 /* , */) {
         frame.state = "value";
@@ -522,20 +527,54 @@ export class FixingParser {
     }
   }
 
-  /** Start the value that begins with char `code` (not consumed yet unless it is a bracket or quote). */
-  private openValue(code: number, role: Role): boolean {
+  /**
+   * Start the value that begins with char `code` (not consumed yet unless it is a bracket or quote). A
+   * container returns true (`run` steps into it); a string or token is read right here (see `readString`).
+   */
+  private openValue(code: number, role: Role): boolean | undefined {
     if (code === 123 /* { */) {
       this.position++;
       this.openContainer({ kind: "object", entries: [], complete: false });
-    } else if (code === 91 /* [ */) {
+      return true;
+    }
+    if (code === 91 /* [ */) {
       this.position++;
       this.openContainer({ kind: "array", items: [], complete: false });
-    } else if (isQuoteCode(code)) {
-      this.openString(code, role);
-    } else {
-      this.openUnquoted(role);
+      return true;
     }
-    return true;
+    if (isQuoteCode(code)) {
+      this.openString(code, role);
+      return this.readString();
+    }
+    this.openUnquoted(role);
+    return this.readUnquoted();
+  }
+
+  /**
+   * Step the string just opened until it closes, as `run` would, without going back to `run` and its
+   * dispatch for every step (most values are scalars). Returns undefined once it has closed (the
+   * container's loop goes on), else what the container step returns: true when the input is used up,
+   * false when the string waits for more.
+   */
+  private readString(): boolean | undefined {
+    const frame = this.stringFrame;
+    const length = this.buffer.length;
+    while (this.stack[this.stack.length - 1] === frame) {
+      if (this.position >= length) return true;
+      if (!this.stepString(frame)) return false;
+    }
+    return undefined;
+  }
+
+  /** `readString` for the unquoted token just opened. */
+  private readUnquoted(): boolean | undefined {
+    const frame = this.unquotedFrame;
+    const length = this.buffer.length;
+    while (this.stack[this.stack.length - 1] === frame) {
+      if (this.position >= length) return true;
+      if (!this.stepUnquoted(frame)) return false;
+    }
+    return undefined;
   }
 
   private openUnquoted(role: Role): void {
