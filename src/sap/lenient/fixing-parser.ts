@@ -18,6 +18,12 @@
  *   container becomes one root, with its source span and the list of repairs made inside it.
  *
  * Each repair is a short branch with a comment naming it (jsonrepair style) and is recorded by name.
+ *
+ * Speed (the streaming budget is a few `JSON.parse`s per answer): characters are read as char codes, never
+ * as one-character strings; whitespace runs, string runs (found with native `indexOf`, results cached per
+ * buffer) and token runs are consumed in one loop each; a container step goes on through punctuation and
+ * scalar values without returning to `run`; the leaf frames are reused. The order of every decision, and
+ * so the output for any split of the input into chunks, is the same as a one-character-per-step reading.
  */
 import type { ArrayNode, JsonishNode, ObjectNode, StringNode } from "./jsonish-node.js";
 
@@ -374,7 +380,9 @@ export class FixingParser {
 
   /**
    * One object step. Transitions that only move the state or consume punctuation (`,` `:`) loop here
-   * instead of returning to `run`; the method returns once a frame is pushed or popped, or input ends.
+   * instead of returning to `run`, and so do keys and scalar values (read in place by `readString` and
+   * `readUnquoted`); the method returns when a container opens or closes, a comment starts, the input is
+   * used up, or a decision waits for more input.
    */
   private stepObject(frame: ObjectFrame): boolean {
     for (;;) {
@@ -476,7 +484,7 @@ export class FixingParser {
     }
   }
 
-  /** One array step; like `stepObject`, loops over transitions that push or pop no frame. */
+  /** One array step; loops like `stepObject`. */
   private stepArray(frame: ArrayFrame): boolean {
     for (;;) {
       const code = this.skipWhitespace();
@@ -725,7 +733,7 @@ export class FixingParser {
     frame.role = role;
     frame.closer = quote;
     frame.pairedCloser = pairedCloserOf(quote);
-    frame.closerText = String.fromCharCode(quote);
+    frame.closerText = quote === 34 ? '"' : String.fromCharCode(quote);
     frame.node = node;
     frame.text = "";
     frame.triple = false;
