@@ -119,6 +119,23 @@ describe("FixingParser fed in chunks", () => {
     expect(value).toEqual({ kind: "string", value: "xy", complete: true });
   });
 
+  it.each([
+    ["a whitespace run cut in two", ['{"a":  \n  ', "    1,\n  ", '  "b": 2}'], '{"a":1,"b":2}'],
+    ["a number cut before a `/` and a comment", ["[12", "3 /", "/ c\n, 4 /", "* d */]"], "[123,4]"],
+    [
+      "a string cut at its escape and at its closer",
+      ['{"a": "x\\', 'ny"', ', "b": "', "\\u00", 'e9"}'],
+      JSON.stringify({ a: "x\ny", b: "é" }),
+    ],
+    ["a literal cut in the middle", ["[tr", "ue, Non", "e]"], "[true,null]"],
+  ])("resumes %s exactly where it stopped", (_name, chunks, expected) => {
+    const parser = new FixingParser();
+    for (const chunk of chunks) parser.push(chunk);
+    const roots = parser.end();
+    expect(roots.map((root) => nodeToJsonText(root.node))).toEqual([expected]);
+    expect(roots).toEqual(fixingParse(chunks.join("")));
+  });
+
   it("reads literals and numbers as the whole-text parse does", () => {
     expect(
       read("[12 /x/, 3.5/* c */, 7 // d\n, tRUE, None, nonE, 1., .5, 1e, +7, -, 1e+5, 00, truth]"),
