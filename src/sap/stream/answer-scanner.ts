@@ -21,8 +21,10 @@ export interface AnswerRegion {
   start: number;
   /** The fence's info string (`json`), for fences. */
   tag: string;
-  /** The fence's content so far, for fences (plain-text targets read it). */
+  /** The fence's content so far, for fences, when the scanner keeps it (plain-text targets read it). */
   content: string;
+  /** How many characters of content the fence has received (counted whether or not it is kept). */
+  contentLength: number;
   /** The region will receive no more text. */
   ended: boolean;
   /** For fences: the closing backticks were seen. */
@@ -50,7 +52,11 @@ export class AnswerScanner {
   /** Only blanks were assigned since the last line break (a ``` here begins its line). */
   private lineStart = true;
 
-  constructor() {
+  /**
+   * `keepContent`: keep each fence's text (plain-text targets read it); a typed target reads only the
+   * fences' parsed values, and keeping a second copy of a long answer as it grows would only cost memory.
+   */
+  constructor(private readonly keepContent = true) {
     this.current = this.openRegion("prose", 0, "");
   }
 
@@ -61,7 +67,7 @@ export class AnswerScanner {
 
   /** A fence has opened and nothing of its content has arrived yet. */
   get fenceStarting(): boolean {
-    return this.current.kind === "fence" && this.current.content.length === 0;
+    return this.current.kind === "fence" && this.current.contentLength === 0;
   }
 
   /** Append a chunk of the answer and assign as much of it as can be decided. */
@@ -159,7 +165,10 @@ export class AnswerScanner {
     if (length <= 0) return false;
     const text = this.held.slice(0, length);
     this.current.parser.push(text);
-    if (this.current.kind === "fence") this.current.content += text;
+    if (this.current.kind === "fence") {
+      this.current.contentLength += length;
+      if (this.keepContent) this.current.content += text;
+    }
     this.take(length);
     for (let index = text.length - 1; index >= 0; index--) {
       const char = text[index]!;
@@ -188,6 +197,7 @@ export class AnswerScanner {
       start,
       tag,
       content: "",
+      contentLength: 0,
       ended: false,
       closed: false,
     };

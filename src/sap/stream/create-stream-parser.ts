@@ -48,14 +48,20 @@ export function createStreamParser(
     constraintEvaluator: options.constraintEvaluator,
     collectFlags: false,
   });
-  let text = "";
+  // The answer so far, as the chunks received: joined only when asked for (`finish`, `text`), so a long
+  // stream does not keep a chain of thousands of concatenations alive.
+  const chunks: string[] = [];
+  const joined = (): string => {
+    if (chunks.length > 1) chunks.splice(0, chunks.length, chunks.join(""));
+    return chunks[0] ?? "";
+  };
   let last: unknown = null;
   let finished = false;
   return {
     push(chunk) {
       if (finished)
         throw new Error("StreamParser.push after finish(): create a new parser for a new answer.");
-      text += chunk;
+      if (chunk !== "") chunks.push(chunk);
       reader.push(chunk);
       const reading = reader.read();
       const value = reading ? reading.value : reader.nothingYet();
@@ -66,10 +72,10 @@ export function createStreamParser(
     },
     finish() {
       finished = true;
-      return parseValue(text, type, index, options);
+      return parseValue(joined(), type, index, options);
     },
     get text() {
-      return text;
+      return joined();
     },
   };
 }

@@ -6,8 +6,8 @@ import type { ParsedRoot } from "../lenient/fixing-parser.js";
 import type { ArrayNode, JsonishNode, StringNode } from "../lenient/jsonish-node.js";
 import { SapConfigurationError } from "../sap-parse-error.js";
 import { type AnswerRegion, AnswerScanner } from "./answer-scanner.js";
-import { growLeaf, type LeafTrail, traceLeaf } from "./leaf-trail.js";
 import { pick } from "./prefer-reading.js";
+import { patchSpine, type SpineTrail, traceSpine } from "./spine-trail.js";
 import { createStreamCoerceContext, pendingOf, type StreamCoerceContext } from "./stream-coerce-context.js";
 import { streamCoercers } from "./stream-coercer-table.js";
 
@@ -44,6 +44,8 @@ export interface PartialReaderOptions {
 
 const COMBINED_ORDER = Number.MAX_SAFE_INTEGER - 1;
 const TEXT_ORDER = Number.MAX_SAFE_INTEGER;
+/** Where the spine's nodes start in the shape list (`compareShape`). */
+const SPINE_START = 4;
 
 /**
  * Reads the prefix of an answer into the best partial value, keeping everything between chunks. Readings
@@ -58,7 +60,7 @@ const TEXT_ORDER = Number.MAX_SAFE_INTEGER;
  * the final answer has caught up); then fence over prose; then the later one.
  */
 export class PartialReader {
-  private readonly scanner = new AnswerScanner();
+  private readonly scanner: AnswerScanner;
   private readonly context: StreamCoerceContext;
   private readonly plainText: PlainTextUse;
   private text = "";
@@ -80,9 +82,10 @@ export class PartialReader {
   private shape: number[] = [];
   private nextShape: number[] = [];
   private shaped = false;
-  /** The last node of the open spine at the last read, and where its string sits in the partial. */
-  private spineEnd: JsonishNode | undefined;
-  private trail: LeafTrail | undefined;
+  /** The nodes of the open spine at the last read (root first), and where they sit in the partial. */
+  private spineNodes: JsonishNode[] = [];
+  private trail: SpineTrail | undefined;
+  private readonly collectFlags: boolean;
   /**
    * All object roots as one list (the "combined" reading). A new list each time a root is added, so a
    * list once complete (its last object closed) never changes; and where the roots seen so far end.
@@ -98,6 +101,8 @@ export class PartialReader {
   ) {
     this.context = createStreamCoerceContext(index, streamCoercers, options);
     this.plainText = this.context.plainText(type);
+    this.collectFlags = options.collectFlags;
+    this.scanner = new AnswerScanner(this.plainText !== "never");
   }
 
   /**
@@ -118,7 +123,8 @@ export class PartialReader {
     }
     this.endsInBackslash = text.endsWith("\\");
     if (!this.sawText && /[^\s`]/.test(text)) this.sawText = true;
-    this.text += text;
+    // The whole text is a reading only for plain-text targets; others need not keep a copy.
+    if (this.plainText !== "never") this.text += text;
     this.scanner.push(text);
   }
 
@@ -144,14 +150,11 @@ export class PartialReader {
   }
 
   private choose(): PartialReading | undefined {
-    const change = this.compareShape();
+    const first = this.compareShape();
     // Most chunks change nothing a reading depends on (a key, a number or whitespace being typed).
-    if (change === "same") return this.choice;
-    // Most of the others only make the string being written longer: patch it into the last partial.
-    if (change === "leaf" && this.trail !== undefined && this.trail.leaf === this.spineEnd && this.choice) {
-      const grown = growLeaf(this.trail, this.context);
-      this.trail = grown.trail;
-      this.choice = { ...this.choice, value: grown.value };
+    if (first < 0) return this.choice;
+    // Most of the others change one node on the open spine of the chosen reading: patch it in.
+    if (first >= SPINE_START && this.patch((first - SPINE_START) >> 1, first === this.shape.length - 1)) {
       return this.choice;
     }
     this.trail = undefined;
@@ -187,46 +190,76 @@ export class PartialReader {
       best = pick(this.evaluate(this.textNode, 0, TEXT_ORDER, false, false), best);
     }
     this.choice = best;
-    // Remember where the open string sits in this partial, when the chosen reading is the open container.
+    // Remember the open spine of this partial when the chosen reading is the container being written and
+    // no other reading competes with it but finished ones (see `patch`).
     const open = region?.parser.roots[this.rootCursor];
-    // Only a chunk that ends inside a string can be followed by one that only grows it (`compareShape`).
-    const end = this.spineEnd;
     if (
-      end?.kind === "string" &&
-      !end.complete &&
       best &&
       open &&
       best.source.root === open &&
+      !this.collectFlags &&
       this.plainText === "never" &&
       combined.items.length < 2
     ) {
       this.context.active.clear();
-      this.trail = traceLeaf(this.type, open.node, best.value, this.context);
+      this.trail = traceSpine(this.type, open.node, "$", best.value, this.context);
     }
     return best;
   }
 
   /**
-   * What changed since the last read: `same` when nothing a reading depends on did (the regions, the
-   * roots of the last one, its text, and the open right-hand spine of its last root — the only nodes the
-   * fixing parser can still change, each open container being the last child of the one around it);
-   * `leaf` when only the string at the end of that spine grew; else `changed`. Compared as a short list of
-   * numbers (kinds, lengths, completeness), so it costs a walk down the spine.
+   * The chunk changed the spine node at `level` (and the ones under it) and nothing above: coerce that
+   * node again and copy the containers above it with the new value in place (see `SpineTrail`). Only
+   * while the chosen reading is the open container with no competitor whose standing could change: a
+   * string that only grew changes no reading's score, anything else may, so then there must be no
+   * finished reading to compare with. Returns false when the full path must run.
    */
-  private compareShape(): "same" | "leaf" | "changed" {
+  private patch(level: number, leafOnly: boolean): boolean {
+    const trail = this.trail;
+    const choice = this.choice;
+    if (trail === undefined || choice === undefined || level === 0) return false;
+    // A change below the trail's end is inside the node where the trail stops: coerce that one again.
+    const depth = Math.min(level, trail.length);
+    if (depth === 0) return false;
+    const step = trail[depth - 1]!;
+    if (this.spineNodes[depth] !== step.node) return false;
+    const grewString =
+      leafOnly && depth === level && step.type.kind === "primitive" && step.type.name === "string";
+    if (this.frozenBest !== undefined && !grewString) return false;
+    this.context.active.clear();
+    const result = this.context.coerce(step.type, step.node, step.path);
+    if (!result.ok) return false;
+    // The node reads as before (an unchanged value keeps its identity): the partial is the same.
+    if (result.value === (step.container as Record<string | number, unknown>)[step.key]) return true;
+    const value = patchSpine(trail, depth, result.value);
+    traceSpine(step.type, step.node, step.path, result.value, this.context, trail);
+    this.choice = { ...choice, value };
+    return true;
+  }
+
+  /**
+   * What changed since the last read, as the index of the first difference in a short list of numbers
+   * (-1: nothing a reading depends on): the regions, the roots of the last one, its text, and the open
+   * right-hand spine of its last root — the only nodes the fixing parser can still change, each open
+   * container being the last child of the one around it — two numbers per spine node from `SPINE_START`
+   * on (completeness; entries, items or string length). Costs a walk down the spine.
+   */
+  private compareShape(): number {
     const regions = this.scanner.regions;
     const region = regions[regions.length - 1]!;
     const roots = region.parser.roots;
     const shape = this.nextShape;
+    const nodes = this.spineNodes;
     let length = 0;
     shape[length++] = regions.length;
     shape[length++] = roots.length;
-    shape[length++] = region.content.length;
+    // The fence's text length follows its content; it matters only to plain-text readings.
+    shape[length++] = this.plainText === "never" ? 0 : region.contentLength;
     shape[length++] = this.plainText === "never" ? 0 : this.text.length;
     let node: JsonishNode | undefined = roots[roots.length - 1]?.node;
-    let end: JsonishNode | undefined;
+    let level = 0;
     while (node !== undefined) {
-      end = node;
+      nodes[level++] = node;
       shape[length++] = node.complete ? 1 : 0;
       if (node.kind === "object") {
         shape[length++] = node.entries.length;
@@ -240,23 +273,19 @@ export class PartialReader {
       }
     }
     shape.length = length;
-    this.spineEnd = end;
+    nodes.length = level;
     const previous = this.shape;
     this.shape = shape;
     this.nextShape = previous;
-    if (!this.shaped || previous.length !== length) {
+    if (!this.shaped) {
       this.shaped = true;
-      return "changed";
+      return 0;
     }
-    let differences = 0;
-    for (let index = 0; index < length; index++) {
-      // The fence's text length follows its content; it matters only to plain-text readings.
-      if (previous[index] !== shape[index] && !(index === 2 && this.plainText === "never")) differences++;
+    const common = Math.min(previous.length, length);
+    for (let index = 0; index < common; index++) {
+      if (previous[index] !== shape[index]) return index;
     }
-    if (differences === 0) return "same";
-    const leafGrew =
-      differences === 1 && previous[length - 1] !== shape[length - 1] && end?.kind === "string";
-    return leafGrew ? "leaf" : "changed";
+    return previous.length === length ? -1 : common;
   }
 
   /** Fold every reading whose text is finished into the running best, once, in answer order. */

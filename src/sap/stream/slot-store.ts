@@ -12,50 +12,30 @@ export interface Slot {
   readonly type: Type;
   readonly path: string;
   final?: CoerceResult;
-  /** The type appears only whole (computed once). */
-  done?: boolean;
   last?: unknown;
   /** The last `{ value, state }` wrapper handed out, for `@stream.with_state` types. */
   wrapped?: unknown;
+  /** A coercer's incremental state; dropped once `final` is set (a complete node is never read again). */
   state?: unknown;
   /** Another slot of the same node (a different type or path); nodes rarely have more than one. */
   next?: Slot;
 }
 
-/** Per node: its slots, and the types being coerced on it right now (to refuse a type wrapping itself). */
-export interface NodeSlots {
-  first: Slot | undefined;
-  busy: Type[];
-}
-
 /**
  * Slots keyed by node identity (weakly: nodes of discarded trees are collected), then by type and path.
  * The fixing parser's nodes grow in place, so the same node object is met again on every chunk. One weak
- * lookup per call, then a short list: this runs for every value on every chunk.
+ * lookup per call, then a short list (nodes rarely have more than one slot): this runs on every chunk.
  */
 export class SlotStore {
-  private readonly byNode = new WeakMap<JsonishNode, NodeSlots>();
+  private readonly byNode = new WeakMap<JsonishNode, Slot>();
 
   slot(node: JsonishNode, type: Type, path: string): Slot {
-    return this.find(this.of(node), type, path);
-  }
-
-  /** The slots of a node (one weak lookup; then `find` and `busy` without another). */
-  of(node: JsonishNode): NodeSlots {
-    let slots = this.byNode.get(node);
-    if (!slots) {
-      slots = { first: undefined, busy: [] };
-      this.byNode.set(node, slots);
-    }
-    return slots;
-  }
-
-  find(slots: NodeSlots, type: Type, path: string): Slot {
-    for (let slot = slots.first; slot !== undefined; slot = slot.next) {
+    const first = this.byNode.get(node);
+    for (let slot = first; slot !== undefined; slot = slot.next) {
       if (slot.type === type && slot.path === path) return slot;
     }
-    const slot: Slot = { type, path, next: slots.first };
-    slots.first = slot;
+    const slot: Slot = { type, path, next: first };
+    this.byNode.set(node, slot);
     return slot;
   }
 }

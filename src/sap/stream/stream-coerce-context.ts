@@ -66,6 +66,13 @@ export function createStreamCoerceContext(
     constraintEvaluator: options.constraintEvaluator,
   });
   const entry = (type: Type) => table[type.kind] as KindCoercer<Type>;
+  /** Per type: whether its values appear only whole (asked for every value on every chunk). */
+  const doneTypes = new Map<Type, boolean>();
+  // The (node, type) pairs being coerced right now, innermost last: a type asked again of a node it is
+  // already being coerced on is a recursive type wrapping itself (a value read as a one-element list of
+  // itself, and so on). That reading can never end; it is refused at once.
+  const busyNodes: JsonishNode[] = [];
+  const busyTypes: Type[] = [];
   let current: Slot | undefined;
   let currentNode: JsonishNode | undefined;
   const context = base as StreamCoerceContext;
@@ -79,37 +86,50 @@ export function createStreamCoerceContext(
         ? current
         : slots.slot(node, type, path),
     coerce(type: Type, node: JsonishNode, path: string): CoerceResult {
-      const nodeSlots = slots.of(node);
-      const slot = slots.find(nodeSlots, type, path);
-      if (slot.final) return slot.final;
-      // The same type asked of the same node further up: a recursive type wrapping itself (a value read
-      // as a one-element list of itself, and so on). That reading can never end; refuse it at once.
-      const busy = nodeSlots.busy;
-      if (busy.includes(type)) {
-        return failure(
-          "circular",
-          path,
-          context.describe(type),
-          node,
-          "The value would have to contain itself.",
-        );
+      // Scalars keep nothing between chunks: a complete one is read once by the container that freezes
+      // it, an open one changes with every chunk. Containers (and `{ value, state }` wrappers, whose
+      // identity is kept) have a slot.
+      const kept = node.kind === "object" || node.kind === "array" || type.attrs?.streamWithState === true;
+      const slot = kept ? slots.slot(node, type, path) : undefined;
+      if (slot?.final) return slot.final;
+      for (let index = busyNodes.length - 1; index >= 0; index--) {
+        if (busyNodes[index] === node && busyTypes[index] === type) {
+          return failure(
+            "circular",
+            path,
+            context.describe(type),
+            node,
+            "The value would have to contain itself.",
+          );
+        }
       }
-      busy.push(type);
+      busyNodes.push(node);
+      busyTypes.push(type);
       let result: CoerceResult;
       try {
         result = coerceOnce(type, node, path, slot);
       } finally {
-        busy.pop();
+        busyNodes.pop();
+        busyTypes.pop();
       }
-      if (node.complete) slot.final = result;
+      if (slot !== undefined && node.complete) {
+        // Final: the coercer's state between chunks is no longer needed.
+        slot.final = result;
+        slot.state = undefined;
+        slot.last = undefined;
+      }
       return result;
     },
   });
 
-  function coerceOnce(type: Type, node: JsonishNode, path: string, slot: Slot): CoerceResult {
+  function coerceOnce(type: Type, node: JsonishNode, path: string, slot: Slot | undefined): CoerceResult {
     const attrs = type.attrs;
-    if (slot.done === undefined) slot.done = attrs?.streamDone === true || inherentlyDone(type, index);
-    if (!node.complete && slot.done) {
+    let done = doneTypes.get(type);
+    if (done === undefined) {
+      done = attrs?.streamDone === true || inherentlyDone(type, index);
+      doneTypes.set(type, done);
+    }
+    if (!node.complete && done) {
       // Not an error, only not yet: no message is built (this runs on every chunk).
       return NOT_READY;
     }
@@ -124,7 +144,7 @@ export function createStreamCoerceContext(
     }
     const coercer = entry(type);
     current = slot;
-    currentNode = node;
+    currentNode = slot ? node : undefined;
     context.depth++;
     let result: CoerceResult;
     try {
@@ -154,8 +174,8 @@ export function createStreamCoerceContext(
     }
     if (attrs?.streamWithState) {
       const state = node.complete ? "Complete" : "Incomplete";
-      result = { ...result, value: stableObject(slot.wrapped, { value: result.value, state }) };
-      slot.wrapped = result.value;
+      result = { ...result, value: stableObject(slot?.wrapped, { value: result.value, state }) };
+      if (slot) slot.wrapped = result.value;
     }
     return result;
   }
