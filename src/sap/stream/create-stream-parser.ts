@@ -65,7 +65,7 @@ export function createStreamParser(
       reader.push(chunk);
       const reading = reader.read();
       const value = reading ? reading.value : reader.nothingYet();
-      const changed = !samePartial(value, last);
+      const changed = reader.changed || !samePartial(value, last);
       // An equal partial from another reading is not news: keep handing out the previous one.
       if (changed) last = value;
       return { changed, value: last };

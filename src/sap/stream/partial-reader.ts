@@ -7,6 +7,7 @@ import type { ArrayNode, JsonishNode, StringNode } from "../lenient/jsonish-node
 import { SapConfigurationError } from "../sap-parse-error.js";
 import { type AnswerRegion, AnswerScanner } from "./answer-scanner.js";
 import { pick } from "./prefer-reading.js";
+import { samePartial } from "./same-partial.js";
 import { patchSpine, type SpineTrail, traceSpine } from "./spine-trail.js";
 import { createStreamCoerceContext, pendingOf, type StreamCoerceContext } from "./stream-coerce-context.js";
 import { streamCoercers } from "./stream-coercer-table.js";
@@ -81,11 +82,18 @@ export class PartialReader {
   private choice: PartialReading | undefined;
   private shape: number[] = [];
   private nextShape: number[] = [];
-  private shaped = false;
+  /** How much of `shape` is this read's (-1 before the first read). */
+  private shapeLength = -1;
   /** The nodes of the open spine at the last read (root first), and where they sit in the partial. */
   private spineNodes: JsonishNode[] = [];
+  private spineLength = 0;
   private trail: SpineTrail | undefined;
   private readonly collectFlags: boolean;
+  /**
+   * The last `read` patched a value into the partial that differs from the one there before, so the
+   * partial differs from the previous one (false: it may or may not; compare them).
+   */
+  changed = false;
   /**
    * All object roots as one list (the "combined" reading). A new list each time a root is added, so a
    * list once complete (its last object closed) never changes; and where the roots seen so far end.
@@ -150,11 +158,12 @@ export class PartialReader {
   }
 
   private choose(): PartialReading | undefined {
+    this.changed = false;
     const first = this.compareShape();
     // Most chunks change nothing a reading depends on (a key, a number or whitespace being typed).
     if (first < 0) return this.choice;
     // Most of the others change one node on the open spine of the chosen reading: patch it in.
-    if (first >= SPINE_START && this.patch((first - SPINE_START) >> 1, first === this.shape.length - 1)) {
+    if (first >= SPINE_START && this.patch((first - SPINE_START) >> 1, first === this.shapeLength - 1)) {
       return this.choice;
     }
     this.trail = undefined;
@@ -222,18 +231,29 @@ export class PartialReader {
     const depth = Math.min(level, trail.length);
     if (depth === 0) return false;
     const step = trail[depth - 1]!;
-    if (this.spineNodes[depth] !== step.node) return false;
+    if (depth >= this.spineLength || this.spineNodes[depth] !== step.node) return false;
     const grewString =
       leafOnly && depth === level && step.type.kind === "primitive" && step.type.name === "string";
     if (this.frozenBest !== undefined && !grewString) return false;
-    this.context.active.clear();
-    const result = this.context.coerce(step.type, step.node, step.path);
-    if (!result.ok) return false;
-    // The node reads as before (an unchanged value keeps its identity): the partial is the same.
-    if (result.value === (step.container as Record<string | number, unknown>)[step.key]) return true;
-    const value = patchSpine(trail, depth, result.value);
-    traceSpine(step.type, step.node, step.path, result.value, this.context, trail);
-    this.choice = { ...choice, value };
+    const before = (step.container as Record<string | number, unknown>)[step.key];
+    let child: unknown;
+    if (grewString && step.node.kind === "string") {
+      // The string being written grew (most chunks of a long answer): it reads as its text so far.
+      child = shownText(step.node, this.context);
+    } else {
+      this.context.active.clear();
+      const result = this.context.coerce(step.type, step.node, step.path);
+      if (!result.ok) return false;
+      child = result.value;
+    }
+    // The node reads as before: the partial is the same (an equal value is not news either).
+    if (samePartial(child, before)) return true;
+    this.changed = true;
+    const value = patchSpine(trail, depth, child);
+    traceSpine(step.type, step.node, step.path, child, this.context, trail);
+    // The reading is the parser's own (handed out only as its value): update it in place.
+    choice.value = value;
+    choice.empty = undefined;
     return true;
   }
 
@@ -272,20 +292,19 @@ export class PartialReader {
         node = undefined;
       }
     }
-    shape.length = length;
-    nodes.length = level;
+    // Lengths are kept apart (setting an array's length is a slow path in V8; this runs on every chunk).
+    this.spineLength = level;
     const previous = this.shape;
+    const previousLength = this.shapeLength;
     this.shape = shape;
     this.nextShape = previous;
-    if (!this.shaped) {
-      this.shaped = true;
-      return 0;
-    }
-    const common = Math.min(previous.length, length);
+    this.shapeLength = length;
+    if (previousLength < 0) return 0;
+    const common = Math.min(previousLength, length);
     for (let index = 0; index < common; index++) {
       if (previous[index] !== shape[index]) return index;
     }
-    return previous.length === length ? -1 : common;
+    return previousLength === length ? -1 : common;
   }
 
   /** Fold every reading whose text is finished into the running best, once, in answer order. */
@@ -388,6 +407,14 @@ export class PartialReader {
       source,
     };
   }
+}
+
+/** A string being written as the streaming context shows it: never half of an escaped surrogate pair. */
+function shownText(node: StringNode, context: StreamCoerceContext): string {
+  const value = node.value;
+  if (!context.escapes) return value;
+  const last = value.charCodeAt(value.length - 1);
+  return last >= 0xd800 && last <= 0xdbff ? value.slice(0, -1) : value;
 }
 
 function orderOf(region: AnswerRegion, rootStart: number): number {

@@ -94,7 +94,7 @@ export function traceSpine(
  * now the copies); the caller traces on below it.
  */
 export function patchSpine(trail: SpineTrail, depth: number, value: unknown): unknown {
-  trail.length = depth;
+  if (trail.length !== depth) trail.length = depth;
   let child = value;
   for (let index = depth - 1; index >= 0; index--) {
     const step = trail[index]!;
