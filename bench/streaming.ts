@@ -16,6 +16,7 @@ import { IrIndex, type Type } from "../src/ir/index.js";
 import { createStreamParser, parsePartial, parseValue } from "../src/sap/index.js";
 import { formatDuration, formatRatio, markdownTable } from "./compare/markdown-table.js";
 import { measureTime, median } from "./compare/measure-time.js";
+import { type CopyRecord, emptyCopyRecord, recordCopies, timeCopies } from "./compare/partial-copy-floor.js";
 import { loadSaplingProject } from "./compare/sapling-project.js";
 import { loadCorpus } from "./corpus/corpus-files.js";
 
@@ -50,7 +51,10 @@ function streamCost(chunks: string[], type: Type, index: IrIndex): { pushMs: num
     const parser = createStreamParser(type, index);
     const pushStarted = performance.now();
     let shown = 0;
-    for (const chunk of chunks) if (parser.push(chunk).changed) shown++;
+    for (const chunk of chunks) {
+      const pushed = parser.push(chunk);
+      if (pushed.changed && pushed.value !== undefined) shown++;
+    }
     const finishStarted = performance.now();
     try {
       parser.finish();
@@ -62,6 +66,20 @@ function streamCost(chunks: string[], type: Type, index: IrIndex): { pushMs: num
     if (shown === 0) throw new Error("the stream showed no partial at all");
   }
   return { pushMs: median(pushes), finishMs: median(finishes) };
+}
+
+/** The containers every new partial of the stream had to build (see partial-copy-floor.ts). */
+function copiesOf(chunks: string[], type: Type, index: IrIndex): CopyRecord {
+  const record = emptyCopyRecord();
+  const parser = createStreamParser(type, index);
+  let previous: unknown = null;
+  for (const chunk of chunks) {
+    const { changed, value } = parser.push(chunk);
+    if (!changed) continue;
+    recordCopies(value, previous, record);
+    previous = value;
+  }
+  return record;
 }
 
 /** Total time of a prefix-mode parse after every chunk (sampled 1 in k when that would take too long). */
@@ -112,6 +130,7 @@ export async function benchStreaming(): Promise<string> {
         minSamples: 5,
       });
       const stream = streamCost(chunks, type, index);
+      const copiesMs = await timeCopies(copiesOf(chunks, type, index));
       const reparse = reparseCost(entry.answer, chunks, type, index);
       ratios.push(stream.pushMs / final.medianMs);
       rows.push([
@@ -121,6 +140,8 @@ export async function benchStreaming(): Promise<string> {
         formatDuration(stream.pushMs),
         formatRatio(stream.pushMs, final.medianMs),
         formatDuration(stream.pushMs / chunks.length),
+        formatDuration(copiesMs),
+        formatRatio(copiesMs, final.medianMs),
         formatDuration(stream.finishMs),
         `${formatDuration(reparse.totalMs)}${reparse.stride > 1 ? ` (est., 1 in ${reparse.stride})` : ""}`,
         formatRatio(reparse.totalMs, stream.pushMs),
@@ -133,8 +154,13 @@ export async function benchStreaming(): Promise<string> {
     `Answers from the bench corpus cut into ${chunkSize}-character chunks; after every chunk a partial value ` +
       "is produced. *Final parse*: one `parseValue` of the whole text (median). *Incremental*: Sapling's " +
       "`createStreamParser`, every chunk pushed and its partial read, whole stream (median of runs); " +
-      "*÷ final* compares it with one final parse; `finish()` (the final-mode parse at the end) is listed " +
-      "apart. *Re-parse every prefix*: `parsePartial` of the text so far after every chunk, the way BAML's " +
+      "*÷ final* compares it with one final parse. *Copies alone (floor)*: a partial handed out never changes " +
+      "afterwards, so each one builds new containers on the way from the root to what the chunk changed — " +
+      "for a list of n items being written, a copy of n references per chunk, which over a stream grows " +
+      "with the square of the list's length; the containers each partial of this stream built are recorded " +
+      "and only those copies are replayed and timed (on a small heap: a lower bound for any parser handing " +
+      "out a new partial per chunk). `finish()` (the final-mode parse at the end) is listed apart. " +
+      "*Re-parse every prefix*: `parsePartial` of the text so far after every chunk, the way BAML's " +
       "runtime produces partials; for long streams one prefix in k is timed and the sum multiplied by k " +
       "(marked *est.*). `messy` answers need the fixing parser in final mode too; `chatty-fenced` ones hold " +
       "valid JSON in a fence, which the final parse reads with `JSON.parse`, while a stream has to scan " +
@@ -148,6 +174,8 @@ export async function benchStreaming(): Promise<string> {
         "incremental, all chunks",
         "÷ final",
         "per chunk",
+        "copies alone (floor)",
+        "copies ÷ final",
         "finish()",
         "re-parse every prefix",
         "re-parse ÷ incremental",
