@@ -5,8 +5,8 @@
  *   one-shot final `parseValue` gives (the same value, or the same error code and path);
  * - after every chunk the partial equals the one-shot `parsePartial` of the text so far (answers up to
  *   1,500 characters; longer ones are checked at the random split points only);
- * - `changed` is false exactly when the partial equals the previous one, and every partial has the shape
- *   of the type's partial type (`partialType`);
+ * - `changed` is false exactly when the partial equals the previous one, every partial has the shape
+ *   of the type's partial type (`partialType`), and no partial handed out changes afterwards;
  * - prefix-mode cases (`partial: true`) give the table's stated value through `parsePartial` too.
  */
 import { readdirSync, readFileSync } from "node:fs";
@@ -59,6 +59,8 @@ function stream(type: Type, ir: Ir, text: string, chunks: string[], agree: boole
   const shape = partialType(type, ir);
   let previous: unknown = null;
   let soFar = "";
+  // Every partial handed out, with a copy taken then: none may change afterwards.
+  const handedOut: { value: unknown; copy: unknown }[] = [];
   for (const chunk of chunks) {
     soFar += chunk;
     const step = parser.push(chunk);
@@ -69,8 +71,10 @@ function stream(type: Type, ir: Ir, text: string, chunks: string[], agree: boole
     if (step.changed) expect(checkPartialValue(step.value, shape, ir)).toBeUndefined();
     if (!step.changed) expect(step.value).toEqual(previous);
     else expect(step.value).not.toEqual(previous);
+    if (step.changed && agree) handedOut.push({ value: step.value, copy: structuredClone(step.value) });
     previous = step.value;
   }
+  for (const { value, copy } of handedOut) expect(value).toEqual(copy);
   expect(parser.text).toBe(text);
   return outcomeOf(() => parser.finish());
 }
