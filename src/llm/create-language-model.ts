@@ -11,12 +11,13 @@ import { LlmOptionsError } from "./llm-error.js";
 import { createAnthropicMessagesAdapter } from "./providers/anthropic-messages-adapter.js";
 import { createGoogleGenerateContentAdapter } from "./providers/google-generate-content-adapter.js";
 import { createOpenAiChatAdapter } from "./providers/openai-chat-adapter.js";
+import { createOpenAiResponsesAdapter } from "./providers/openai-responses-adapter.js";
 import type { ProviderAdapter } from "./providers/provider-adapter.js";
 
 /** What a provider string means. */
 export interface ProviderDefinition {
   /** The wire format. */
-  wire: "openai-chat" | "anthropic-messages" | "google-generate-content";
+  wire: "openai-chat" | "openai-responses" | "anthropic-messages" | "google-generate-content";
   defaultBaseUrl?: string;
   /** The environment variable holding the default `api_key`. */
   apiKeyEnv?: string;
@@ -32,6 +33,12 @@ export const providerDefinitions: Readonly<Record<string, ProviderDefinition>> =
     defaultBaseUrl: "https://api.openai.com/v1",
     apiKeyEnv: "OPENAI_API_KEY",
     extraKeys: [],
+  },
+  "openai-responses": {
+    wire: "openai-responses",
+    defaultBaseUrl: "https://api.openai.com/v1",
+    apiKeyEnv: "OPENAI_API_KEY",
+    extraKeys: ["client_response_type"],
   },
   "openai-generic": { wire: "openai-chat", extraKeys: ["client_response_type"] },
   "azure-openai": {
@@ -133,6 +140,16 @@ function createAdapter(
         options,
         options.baseUrl ?? (definition.defaultBaseUrl as string),
       );
+    case "openai-responses": {
+      // BAML documents `client_response_type "openai-responses"` as this provider's default; nothing else fits.
+      const responseType = options.extra.client_response_type ?? "openai-responses";
+      if (responseType !== "openai-responses")
+        fail("client_response_type", 'openai-responses answers only in "openai-responses" format.');
+      const headers: Record<string, string> = {};
+      if (options.apiKey !== undefined) headers.authorization = `Bearer ${options.apiKey}`;
+      const baseUrl = options.baseUrl ?? (definition.defaultBaseUrl as string);
+      return createOpenAiResponsesAdapter({ provider: name, url: `${baseUrl}/responses`, headers, options });
+    }
     case "openai-chat": {
       const headers: Record<string, string> = {};
       const query: Record<string, string> = {};
