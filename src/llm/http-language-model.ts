@@ -155,7 +155,12 @@ export class HttpLanguageModel implements LanguageModel {
       fetch: this.fetchFunction,
       ...(signal === undefined ? {} : { signal }),
     });
-    return this.adapter.buildRequest(resolved, stream);
+    const request = this.adapter.buildRequest(resolved, stream);
+    if (this.adapter.authorize === undefined) return request;
+    return this.adapter.authorize(request, {
+      fetch: this.fetchFunction,
+      ...(signal === undefined ? {} : { signal }),
+    });
   }
 
   private async send(request: HttpRequest, deadline: CallDeadline): Promise<Response> {

@@ -21,7 +21,15 @@ import {
 
 export const googleDefaultModel = "gemini-2.5-flash";
 
-export function createGoogleGenerateContentAdapter(options: ClientOptions, baseUrl: string): ProviderAdapter {
+/**
+ * `modelsUrl` is the URL the model name is appended to: `{baseUrl}/models` for the Gemini API, a project's
+ * `…/publishers/google/models` on Vertex AI.
+ */
+export function createGoogleGenerateContentAdapter(
+  options: ClientOptions,
+  baseUrl: string,
+  modelsUrl = `${baseUrl}/models`,
+): ProviderAdapter {
   // Google's own names carry a `models/` prefix (`models/gemini-2.5-flash`); the URL adds it already.
   const model = (options.model ?? googleDefaultModel).replace(/^models\//, "");
   return {
@@ -36,7 +44,7 @@ export function createGoogleGenerateContentAdapter(options: ClientOptions, baseU
         role: message.role === "assistant" ? "model" : message.role,
         parts: toParts(message),
       }));
-      const path = `${baseUrl}/models/${encodeURIComponent(model)}:${stream ? "streamGenerateContent" : "generateContent"}`;
+      const path = `${modelsUrl}/${encodeURIComponent(model)}:${stream ? "streamGenerateContent" : "generateContent"}`;
       const headers: Record<string, string> = { "content-type": "application/json" };
       if (options.apiKey !== undefined) headers["x-goog-api-key"] = options.apiKey;
       return {

@@ -35,6 +35,18 @@ export interface ProviderAdapter {
   /** Throws `ResponseShapeError` when the JSON does not have the provider's shape. */
   parseResponse(body: unknown): ParsedAnswer;
   createStreamParser(): StreamParser;
+  /**
+   * Finishes a shaped request with credentials that need I/O or async crypto (an OAuth access token, a
+   * request signature), so `buildRequest` stays synchronous data shaping. Called for every request that is
+   * sent or shown (`b.request`), after `buildRequest`. Throws an `LlmError` when no credential can be had.
+   */
+  authorize?(request: HttpRequest, context: AuthorizeContext): Promise<HttpRequest>;
+}
+
+/** What `authorize` may use: the model's injected `fetch` and the caller's abort signal. */
+export interface AuthorizeContext {
+  fetch: typeof fetch;
+  signal?: AbortSignal;
 }
 
 /** The answer does not have the documented shape; the model turns it into `LlmMalformedResponseError`. */
