@@ -2,6 +2,12 @@
  * `sapling/testing`: a mock LLM server (OpenAI, Anthropic and Gemini wire formats, fault injection) and a
  * replaying fake `fetch`, so tests, demos and benchmarks never touch a real provider. Node only.
  */
+export type {
+  TestServiceAccount,
+  TestServiceAccountKeyFile,
+  TestServiceAccountOptions,
+} from "./create-test-service-account.js";
+export { createTestServiceAccount } from "./create-test-service-account.js";
 export type { MockAnswer, MockFault, MockRoute } from "./mock-answer.js";
 export {
   answer,
@@ -13,6 +19,8 @@ export {
   serverError,
   slowFirstToken,
 } from "./mock-answer.js";
+export type { MockTokenEndpointOptions, RecordedTokenRequest } from "./mock-google-token-endpoint.js";
+export { MockGoogleTokenEndpoint } from "./mock-google-token-endpoint.js";
 export type { ReplayCall, ReplayFetch, ReplayResponse } from "./replay-fetch.js";
 export { createReplayFetch, randomSplitPoints } from "./replay-fetch.js";
 export type { MockLlmServer, MockLlmServerOptions, RecordedRequest } from "./start-mock-llm-server.js";
