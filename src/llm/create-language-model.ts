@@ -13,6 +13,7 @@ import { createGoogleGenerateContentAdapter } from "./providers/google-generate-
 import { createOpenAiChatAdapter } from "./providers/openai-chat-adapter.js";
 import { createOpenAiResponsesAdapter } from "./providers/openai-responses-adapter.js";
 import type { ProviderAdapter } from "./providers/provider-adapter.js";
+import { createVertexAiAdapter, vertexAiOptionKeys } from "./providers/vertex-ai-adapter.js";
 
 /** What a provider string means. */
 export interface ProviderDefinition {
@@ -70,6 +71,8 @@ export const providerDefinitions: Readonly<Record<string, ProviderDefinition>> =
     apiKeyEnv: "GOOGLE_API_KEY",
     extraKeys: [],
   },
+  // Gemini on Vertex AI: the URL comes from project_id and location, auth from a service-account key.
+  "vertex-ai": { wire: "google-generate-content", extraKeys: vertexAiOptionKeys },
 };
 
 /** BAML's legacy provider names. */
@@ -117,7 +120,7 @@ export function createLanguageModel(
     const fromEnv = dependencies.env?.[definition.apiKeyEnv];
     if (fromEnv !== undefined && fromEnv !== "") read.apiKey = fromEnv;
   }
-  const adapter = createAdapter(name, definition, read);
+  const adapter = createAdapter(name, definition, read, dependencies.env);
   return new HttpLanguageModel(name, read, adapter, dependencies.fetch);
 }
 
@@ -125,6 +128,7 @@ function createAdapter(
   name: string,
   definition: ProviderDefinition,
   options: ClientOptions,
+  env: LanguageModelDependencies["env"],
 ): ProviderAdapter {
   const fail = (option: string, detail: string): never => {
     throw new LlmOptionsError(option, detail, { provider: name });
@@ -136,6 +140,9 @@ function createAdapter(
         options.baseUrl ?? (definition.defaultBaseUrl as string),
       );
     case "google-generate-content":
+      if (name === "vertex-ai") {
+        return createVertexAiAdapter(options, { provider: name, ...(env === undefined ? {} : { env }) });
+      }
       return createGoogleGenerateContentAdapter(
         options,
         options.baseUrl ?? (definition.defaultBaseUrl as string),
