@@ -85,7 +85,8 @@ describe("createLanguageModel", () => {
   it("accepts BAML's legacy provider names", () => {
     expect(resolveProviderName("baml-openai-chat")).toBe("openai");
     expect(resolveProviderName("baml-anthropic-chat")).toBe("anthropic");
-    expect(resolveProviderName("vertex-ai")).toBeUndefined();
+    expect(resolveProviderName("vertex-ai")).toBe("vertex-ai");
+    expect(resolveProviderName("aws-bedrock")).toBeUndefined();
     expect(createLanguageModel("baml-ollama-chat", {}, { fetch }).provider).toBe("ollama");
   });
 
