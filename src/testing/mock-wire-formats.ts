@@ -1,7 +1,8 @@
 /**
  * How the mock server writes each provider's answers, following the documented wire formats: OpenAI chat
  * completions (chunks, then a usage chunk when `stream_options.include_usage`, then `[DONE]`), Anthropic
- * messages (named events), Gemini (`alt=sse` events that are each a whole GenerateContentResponse).
+ * messages (named events), Gemini (`alt=sse` events that are each a whole GenerateContentResponse), OpenAI
+ * Responses (named `response.*` events ending with the whole response, no `[DONE]`).
  */
 import type { MockRoute } from "./mock-answer.js";
 
@@ -202,15 +203,107 @@ function geminiResponse(context: RenderContext, text: string, last: boolean) {
   return { candidates: [candidate], usageMetadata, modelVersion: context.model, responseId: context.id };
 }
 
+/** Numbers a Responses stream's events in order (`sequence_number`), per answer. */
+const responsesSequence = new WeakMap<RenderContext, number>();
+
+function responsesEvent(context: RenderContext, type: string, fields: Record<string, unknown>): string {
+  const sequence = responsesSequence.get(context) ?? 0;
+  responsesSequence.set(context, sequence + 1);
+  return sseFrame({ type, sequence_number: sequence, ...fields }, type);
+}
+
+function responsesObject(context: RenderContext, status: "in_progress" | "final") {
+  const cut = context.finishReason === "length";
+  const { inputTokens, outputTokens, cachedInputTokens } = context.usage;
+  const done = status === "final";
+  return {
+    id: `resp_${context.id}`,
+    object: "response",
+    created_at: 1_700_000_000,
+    status: done ? (cut ? "incomplete" : "completed") : "in_progress",
+    error: null,
+    incomplete_details: done && cut ? { reason: "max_output_tokens" } : null,
+    model: context.model,
+    output: done ? [responsesMessage(context, cut ? "incomplete" : "completed")] : [],
+    usage: done
+      ? {
+          input_tokens: inputTokens,
+          input_tokens_details: { cached_tokens: cachedInputTokens ?? 0 },
+          output_tokens: outputTokens,
+          output_tokens_details: { reasoning_tokens: 0 },
+          total_tokens: inputTokens + outputTokens,
+        }
+      : null,
+  };
+}
+
+function responsesMessage(context: RenderContext, status: string) {
+  return {
+    type: "message",
+    id: `msg_${context.id}`,
+    status,
+    role: "assistant",
+    content: [{ type: "output_text", text: context.text, annotations: [] }],
+  };
+}
+
+const responsesWire: MockWireFormat = {
+  route: "responses",
+  isStream: (_path, _query, body) => body.stream === true,
+  requestedModel: (_path, body) => (typeof body.model === "string" ? body.model : undefined),
+  completeBody: (context) => responsesObject(context, "final"),
+  streamStart: (context) => {
+    const pending = responsesObject(context, "in_progress");
+    const item = { ...responsesMessage(context, "in_progress"), content: [] };
+    return [
+      responsesEvent(context, "response.created", { response: pending }),
+      responsesEvent(context, "response.in_progress", { response: pending }),
+      responsesEvent(context, "response.output_item.added", { output_index: 0, item }),
+      responsesEvent(context, "response.content_part.added", {
+        item_id: item.id,
+        output_index: 0,
+        content_index: 0,
+        part: { type: "output_text", text: "", annotations: [] },
+      }),
+    ];
+  },
+  streamChunk: (context, text) =>
+    responsesEvent(context, "response.output_text.delta", {
+      item_id: `msg_${context.id}`,
+      output_index: 0,
+      content_index: 0,
+      delta: text,
+    }),
+  streamEnd: (context) => {
+    const final = responsesObject(context, "final");
+    const location = { item_id: `msg_${context.id}`, output_index: 0, content_index: 0 };
+    return [
+      responsesEvent(context, "response.output_text.done", { ...location, text: context.text }),
+      responsesEvent(context, "response.content_part.done", {
+        ...location,
+        part: { type: "output_text", text: context.text, annotations: [] },
+      }),
+      responsesEvent(context, "response.output_item.done", { output_index: 0, item: final.output[0] }),
+      responsesEvent(context, `response.${final.status}`, { response: final }),
+    ];
+  },
+  errorBody: openAiWire.errorBody,
+};
+
 export const mockWireFormats: Readonly<Record<MockRoute, MockWireFormat>> = {
   openai: openAiWire,
+  responses: responsesWire,
   anthropic: anthropicWire,
   gemini: geminiWire,
 };
 
-/** Which wire format a request path speaks: any `…/chat/completions`, `…/v1/messages`, `…/models/x:…`. */
+/**
+ * Which wire format a request path speaks: any `…/chat/completions`, `…/responses`, `…/v1/messages`,
+ * `…/models/x:…`.
+ */
 export function routeForPath(path: string): MockRoute | undefined {
   if (path.endsWith("/chat/completions")) return "openai";
+  if (path.endsWith("/responses")) return "responses";
   if (path.endsWith("/v1/messages")) return "anthropic";
   if (/\/models\/[^/:]+:(generateContent|streamGenerateContent)$/.test(path)) return "gemini";
   return undefined;

@@ -35,6 +35,8 @@ const messages: ChatMessage[] = [
 
 const providers = [
   { route: "openai", provider: "openai", lengthReason: "length" },
+  // The Responses API reports a length cut as status `incomplete` (reason `max_output_tokens`).
+  { route: "responses", provider: "openai-responses", lengthReason: "incomplete" },
   { route: "anthropic", provider: "anthropic", lengthReason: "max_tokens" },
   { route: "gemini", provider: "google-ai", lengthReason: "MAX_TOKENS" },
 ] as const;
@@ -290,6 +292,55 @@ describe("mock LLM server", () => {
       });
       expect(local.requests[0]?.headers["x-goog-api-key"]).toBe("AIza-key");
       expect(local.requests[0]?.body).toHaveProperty("system_instruction");
+    } finally {
+      await local.close();
+    }
+  });
+
+  it("speaks the Responses API on /v1/responses: named events in sequence, ending with the whole response", async () => {
+    const local = await startMockLlmServer();
+    try {
+      local.scriptFor("responses", answer("Hi there", { chunkSize: 3, usage: { cachedInputTokens: 2 } }));
+      const model = createLanguageModel(
+        "openai-responses",
+        { model: "gpt-x", base_url: local.baseUrls.responses, max_tokens: 50 },
+        { fetch },
+      );
+      const events = await collect(model);
+      const raw = events.flatMap((event) => (event.type === "raw" ? [event] : []));
+      expect(raw.map((event) => event.event)).toEqual([
+        "response.created",
+        "response.in_progress",
+        "response.output_item.added",
+        "response.content_part.added",
+        "response.output_text.delta",
+        "response.output_text.delta",
+        "response.output_text.delta",
+        "response.output_text.done",
+        "response.content_part.done",
+        "response.output_item.done",
+        "response.completed",
+      ]);
+      const sequence = raw.map(
+        (event) => (JSON.parse(event.data) as { sequence_number: number }).sequence_number,
+      );
+      expect(sequence).toEqual(sequence.map((_, index) => index));
+      expect(events.at(-1)).toMatchObject({ rawFinishReason: "completed", usage: { cachedInputTokens: 2 } });
+      expect(local.requests[0]).toMatchObject({
+        route: "responses",
+        path: "/v1/responses",
+        stream: true,
+        body: { max_output_tokens: 50 },
+      });
+      expect(local.requests[0]?.body.input).toEqual(
+        messages.map((message) => ({
+          role: message.role,
+          content: message.parts.map((part) => ({
+            type: "input_text",
+            text: (part as { text: string }).text,
+          })),
+        })),
+      );
     } finally {
       await local.close();
     }

@@ -1,8 +1,9 @@
 /**
- * A mock LLM server on 127.0.0.1 for tests, demos and benchmarks: it speaks the OpenAI, Anthropic and
- * Gemini wire formats (whole answers and SSE), replays scripted answers with chosen chunking and delays, and
- * injects faults (HTTP errors with `retry-after`, connection resets, slow first tokens, malformed events,
- * length cuts, hangs). It records every request, and `close()` destroys every socket it ever accepted.
+ * A mock LLM server on 127.0.0.1 for tests, demos and benchmarks: it speaks the OpenAI (chat completions
+ * and Responses), Anthropic and Gemini wire formats (whole answers and SSE), replays scripted answers with
+ * chosen chunking and delays, and injects faults (HTTP errors with `retry-after`, connection resets, slow
+ * first tokens, malformed events, length cuts, hangs). It records every request, and `close()` destroys
+ * every socket it ever accepted.
  */
 import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
 import type { Socket } from "node:net";
@@ -35,7 +36,10 @@ export interface MockLlmServer {
   /** `http://127.0.0.1:<port>` */
   readonly url: string;
   readonly port: number;
-  /** Base URLs to put in client options: OpenAI-style `…/v1`, Anthropic root, Gemini `…/v1beta`. */
+  /**
+   * Base URLs to put in client options: OpenAI-style `…/v1` (chat completions and Responses), Anthropic
+   * root, Gemini `…/v1beta`.
+   */
   readonly baseUrls: Readonly<Record<MockRoute, string>>;
   /** Every request received, in order. */
   readonly requests: RecordedRequest[];
@@ -56,7 +60,12 @@ export interface MockLlmServer {
 /** Starts a server on 127.0.0.1 with a free port. */
 export async function startMockLlmServer(options: MockLlmServerOptions = {}): Promise<MockLlmServer> {
   const sharedQueue: MockAnswer[] = [];
-  const routeQueues: Record<MockRoute, MockAnswer[]> = { openai: [], anthropic: [], gemini: [] };
+  const routeQueues: Record<MockRoute, MockAnswer[]> = {
+    openai: [],
+    responses: [],
+    anthropic: [],
+    gemini: [],
+  };
   const requests: RecordedRequest[] = [];
   const sockets = new Set<Socket>();
   const timers = new Set<ReturnType<typeof setTimeout>>();
@@ -173,15 +182,12 @@ export async function startMockLlmServer(options: MockLlmServerOptions = {}): Pr
   return {
     url,
     port: address.port,
-    baseUrls: { openai: `${url}/v1`, anthropic: url, gemini: `${url}/v1beta` },
+    baseUrls: { openai: `${url}/v1`, responses: `${url}/v1`, anthropic: url, gemini: `${url}/v1beta` },
     requests,
     script: (...answers) => void sharedQueue.push(...answers),
     scriptFor: (route, ...answers) => void routeQueues[route].push(...answers),
     pendingAnswers: () =>
-      sharedQueue.length +
-      routeQueues.openai.length +
-      routeQueues.anthropic.length +
-      routeQueues.gemini.length,
+      sharedQueue.length + Object.values(routeQueues).reduce((total, queue) => total + queue.length, 0),
     connectionCount: () => sockets.size,
     activeRequests: () => active.size,
     close: async () => {
