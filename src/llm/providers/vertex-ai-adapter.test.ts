@@ -1,0 +1,292 @@
+/**
+ * The vertex-ai provider through `createLanguageModel` with a replaying fetch: the URL it builds, where its
+ * credentials come from (in BAML's order), and the bearer token it mints. The mock-server round trip (calls,
+ * streams, usage, token caching) is in `src/runtime/vertex-ai.test.ts`.
+ */
+import { beforeAll, describe, expect, it } from "vitest";
+import { createReplayFetch, createTestServiceAccount, type TestServiceAccount } from "../../testing/index.js";
+import type { ChatMessage } from "../../util/index.js";
+import { createLanguageModel } from "../create-language-model.js";
+import { LlmAbortError, LlmError, LlmOptionsError } from "../llm-error.js";
+
+const tokenUri = "https://oauth.test/token";
+const messages: ChatMessage[] = [
+  { role: "system", parts: [{ type: "text", text: "Be brief." }] },
+  { role: "user", parts: [{ type: "text", text: "hi" }] },
+];
+let account: TestServiceAccount;
+let tokenCount = 0;
+
+beforeAll(async () => {
+  account = await createTestServiceAccount({ tokenUri, projectId: "key-project" });
+});
+
+/** Answers token requests with a new token each time, and everything else with a Gemini answer. */
+function vertexFetch() {
+  return createReplayFetch((call) =>
+    call.url === tokenUri
+      ? { body: JSON.stringify({ access_token: `ya29.unit-${++tokenCount}`, expires_in: 3600 }) }
+      : {
+          body: JSON.stringify({
+            candidates: [{ content: { role: "model", parts: [{ text: "hello" }] }, finishReason: "STOP" }],
+            usageMetadata: { promptTokenCount: 3, candidatesTokenCount: 1 },
+          }),
+        },
+  );
+}
+
+function optionsError(run: () => unknown): LlmOptionsError {
+  try {
+    run();
+  } catch (error) {
+    if (LlmOptionsError.isInstance(error)) return error;
+    throw error;
+  }
+  throw new Error("expected an options error");
+}
+
+const base = { model: "gemini-2.5-flash", location: "us-central1" };
+
+describe("vertex-ai requests", () => {
+  it("builds the regional Vertex URL from project_id and location, with the Gemini body and a minted bearer token", async () => {
+    const fetch = vertexFetch();
+    const model = createLanguageModel(
+      "vertex-ai",
+      {
+        ...base,
+        project_id: "my-project",
+        credentials: account.keyFile,
+        generationConfig: { temperature: 0 },
+      },
+      { fetch },
+    );
+    const request = await model.buildRequest(messages, { stream: false });
+    expect(request.url).toBe(
+      "https://us-central1-aiplatform.googleapis.com/v1/projects/my-project/locations/us-central1/publishers/google/models/gemini-2.5-flash:generateContent",
+    );
+    expect(request.headers.authorization).toMatch(/^Bearer ya29\.unit-\d+$/);
+    expect(request.body).toEqual({
+      generationConfig: { temperature: 0 },
+      system_instruction: { parts: [{ text: "Be brief." }] },
+      contents: [{ role: "user", parts: [{ text: "hi" }] }],
+    });
+    const streamed = await model.buildRequest(messages, { stream: true });
+    expect(streamed.url).toMatch(/\/models\/gemini-2\.5-flash:streamGenerateContent\?alt=sse$/);
+    expect(fetch.calls.filter((call) => call.url === tokenUri)).toHaveLength(1);
+  });
+
+  it("uses the global host for location global and the key's project_id when none is given", async () => {
+    const model = createLanguageModel(
+      "vertex-ai",
+      { ...base, location: "global", credentials: account.keyFile },
+      { fetch: vertexFetch() },
+    );
+    expect((await model.buildRequest(messages, { stream: false })).url).toBe(
+      "https://aiplatform.googleapis.com/v1/projects/key-project/locations/global/publishers/google/models/gemini-2.5-flash:generateContent",
+    );
+  });
+
+  it("appends the model to base_url, which replaces the whole prefix (project_id and location unused)", async () => {
+    const model = createLanguageModel(
+      "vertex-ai",
+      {
+        model: "gemini-2.5-pro",
+        base_url: "https://proxy.test/v1/projects/p/locations/europe-west4/publishers/google/models/",
+        credentials: account.keyFile,
+      },
+      { fetch: vertexFetch() },
+    );
+    expect((await model.buildRequest(messages, { stream: false })).url).toBe(
+      "https://proxy.test/v1/projects/p/locations/europe-west4/publishers/google/models/gemini-2.5-pro:generateContent",
+    );
+  });
+
+  it("answers a call with the Gemini reader (text, finish reason, usage)", async () => {
+    const model = createLanguageModel(
+      "vertex-ai",
+      { ...base, credentials: account.keyFile },
+      { fetch: vertexFetch() },
+    );
+    const result = await model.generate(messages);
+    expect(result).toMatchObject({
+      text: "hello",
+      finishReason: "stop",
+      rawFinishReason: "STOP",
+      usage: { inputTokens: 3, outputTokens: 1 },
+    });
+  });
+
+  it("sends media given by URL as file_data with its MIME type by default (BAML's Vertex behaviour)", async () => {
+    const model = createLanguageModel(
+      "vertex-ai",
+      { ...base, credentials: account.keyFile },
+      { fetch: vertexFetch() },
+    );
+    const withImage: ChatMessage[] = [
+      {
+        role: "user",
+        parts: [
+          { type: "text", text: "describe" },
+          {
+            type: "media",
+            media: { kind: "media", type: "image", url: "gs://bucket/cat.png", mediaType: "image/png" },
+          },
+        ],
+      },
+    ];
+    const request = await model.buildRequest(withImage, { stream: false });
+    expect(request.body.contents).toEqual([
+      {
+        role: "user",
+        parts: [
+          { text: "describe" },
+          { file_data: { file_uri: "gs://bucket/cat.png", mime_type: "image/png" } },
+        ],
+      },
+    ]);
+  });
+
+  it("ends promptly with LlmAbortError when the caller aborts while the token is being fetched", async () => {
+    const other = await createTestServiceAccount({ tokenUri: "https://slow-oauth.test/token" });
+    const slow = createReplayFetch(
+      () => new Promise((resolve) => setTimeout(() => resolve({ body: '{"access_token":"late"}' }), 200)),
+    );
+    const model = createLanguageModel("vertex-ai", { ...base, credentials: other.keyFile }, { fetch: slow });
+    const controller = new AbortController();
+    const pending = model.generate(messages, { signal: controller.signal });
+    setTimeout(() => controller.abort(new Error("user left")), 10);
+    const error = await pending.catch((caught: unknown) => caught);
+    expect(LlmAbortError.isInstance(error)).toBe(true);
+  });
+});
+
+describe("vertex-ai credentials", () => {
+  const json = () => JSON.stringify(account.keyFile);
+  const tokenRequests = async (options: Record<string, unknown>, env: Record<string, string> = {}) => {
+    const fetch = vertexFetch();
+    const model = createLanguageModel("vertex-ai", { ...base, ...options }, { fetch, env });
+    const request = await model.buildRequest(messages, { stream: false });
+    return { request, tokenCalls: fetch.calls.filter((call) => call.url === tokenUri).length };
+  };
+
+  it.each<[string, Record<string, unknown>, Record<string, string>]>([
+    ["credentials as a JSON object", { credentials: "object" }, {}],
+    ["credentials as a JSON string", { credentials: "json" }, {}],
+    ["credentials_content", { credentials_content: "json" }, {}],
+    ["GOOGLE_APPLICATION_CREDENTIALS holding JSON", {}, { GOOGLE_APPLICATION_CREDENTIALS: "json" }],
+    ["GOOGLE_APPLICATION_CREDENTIALS_CONTENT", {}, { GOOGLE_APPLICATION_CREDENTIALS_CONTENT: "json" }],
+    [
+      "GOOGLE_APPLICATION_CREDENTIALS_CONTENT beside a GOOGLE_APPLICATION_CREDENTIALS path",
+      {},
+      { GOOGLE_APPLICATION_CREDENTIALS: "/keys/sa.json", GOOGLE_APPLICATION_CREDENTIALS_CONTENT: "json" },
+    ],
+  ])("mints a bearer token from %s", async (_name, options, env) => {
+    const fill = (value: unknown) =>
+      value === "object" ? account.keyFile : value === "json" ? json() : value;
+    const { request } = await tokenRequests(
+      Object.fromEntries(Object.entries(options).map(([name, value]) => [name, fill(value)])),
+      Object.fromEntries(Object.entries(env).map(([name, value]) => [name, fill(value) as string])),
+    );
+    expect(request.headers.authorization).toMatch(/^Bearer ya29\.unit-\d+$/);
+  });
+
+  it("sends an access token given as the authorization option, and a headers authorization as is", async () => {
+    const fromOption = await tokenRequests({ project_id: "p", authorization: "ya29.given" });
+    expect(fromOption.request.headers.authorization).toBe("Bearer ya29.given");
+    expect(fromOption.tokenCalls).toBe(0);
+    const fromHeader = await tokenRequests({
+      project_id: "p",
+      headers: { Authorization: "Bearer ya29.header" },
+    });
+    expect(fromHeader.request.headers.authorization).toBe("Bearer ya29.header");
+    expect(fromHeader.tokenCalls).toBe(0);
+  });
+
+  it("sends no bearer token with an express-mode API key, even when the environment has credentials", async () => {
+    const { request, tokenCalls } = await tokenRequests(
+      { project_id: "p", query_params: { key: "vertex-express-key" } },
+      { GOOGLE_APPLICATION_CREDENTIALS_CONTENT: json() },
+    );
+    expect(request.headers).not.toHaveProperty("authorization");
+    expect(request.url).toMatch(/:generateContent\?key=vertex-express-key$/);
+    expect(tokenCalls).toBe(0);
+  });
+
+  it.each<[string, Record<string, unknown>, Record<string, string>, string, RegExp]>([
+    [
+      "a credentials file path",
+      { credentials: "keys/sa.json" },
+      {},
+      "credentials",
+      /looks like a file path.*JSON content instead/,
+    ],
+    [
+      "a GOOGLE_APPLICATION_CREDENTIALS path",
+      { project_id: "p" },
+      { GOOGLE_APPLICATION_CREDENTIALS: "/keys/sa.json" },
+      "GOOGLE_APPLICATION_CREDENTIALS",
+      /looks like a file path/,
+    ],
+    [
+      "no credentials at all",
+      { project_id: "p" },
+      {},
+      "credentials",
+      /no credentials found.*GOOGLE_APPLICATION_CREDENTIALS_CONTENT/,
+    ],
+    [
+      "credentials and credentials_content",
+      { credentials: "{}", credentials_content: "{}" },
+      {},
+      "credentials",
+      /keep only one/,
+    ],
+    [
+      "credentials_content that is not JSON",
+      { credentials_content: "{oops" },
+      {},
+      "credentials_content",
+      /not valid JSON/,
+    ],
+    [
+      "a key without project_id and no project_id option",
+      { credentials: "no-project" },
+      {},
+      "project_id",
+      /is required/,
+    ],
+    [
+      "no location and no base_url",
+      { location: undefined, credentials: "object" },
+      {},
+      "location",
+      /is required/,
+    ],
+    ["no model", { model: undefined, credentials: "object" }, {}, "model", /is required/],
+    [
+      "Claude on Vertex",
+      { model: "claude-sonnet-4", anthropic_version: "vertex-2023-10-16" },
+      {},
+      "anthropic_version",
+      /not supported/,
+    ],
+  ])("refuses %s with an options error", (_name, options, env, option, message) => {
+    const { project_id: _unused, ...withoutProject } = account.keyFile;
+    const fill = (value: unknown) =>
+      value === "object" ? account.keyFile : value === "no-project" ? withoutProject : value;
+    const error = optionsError(() =>
+      createLanguageModel(
+        "vertex-ai",
+        {
+          ...base,
+          ...Object.fromEntries(Object.entries(options).map(([name, value]) => [name, fill(value)])),
+        },
+        { fetch: vertexFetch(), env },
+      ),
+    );
+    expect(error.option).toBe(option);
+    expect(error.message).toMatch(message);
+    expect(error.message).not.toContain("PRIVATE KEY");
+    expect(LlmError.isInstance(error)).toBe(true);
+  });
+});
