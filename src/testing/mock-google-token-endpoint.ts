@@ -31,15 +31,38 @@ interface TokenAnswer {
 
 const jwtBearerGrant = "urn:ietf:params:oauth:grant-type:jwt-bearer";
 
+/** Vertex AI's answer to a request without valid credentials. */
+export const vertexUnauthenticatedBody = {
+  error: {
+    code: 401,
+    message:
+      "Request had invalid authentication credentials. Expected OAuth 2 access token, login cookie or other valid authentication credential.",
+    status: "UNAUTHENTICATED",
+  },
+};
+
+/** Whether a path is a Vertex AI publisher-model path (`/v1/projects/…/publishers/google/models/m:…`). */
+export function isVertexPath(path: string): boolean {
+  return /^\/v1\/projects\/[^/]+\/locations\/[^/]+\/publishers\/google\/models\/[^/:]+:/.test(path);
+}
+
 export class MockGoogleTokenEndpoint {
   readonly requests: RecordedTokenRequest[] = [];
   readonly #issued = new Map<string, number>();
   readonly #failures: { status: number; error: string; description: string }[] = [];
+  readonly #publicKeys: CryptoKey[];
 
   constructor(
     readonly tokenUri: string,
     private readonly options: MockTokenEndpointOptions = {},
-  ) {}
+  ) {
+    this.#publicKeys = [...(options.publicKeys ?? [])];
+  }
+
+  /** Accepts signatures made with this key from now on (and checks every signature from then on). */
+  trust(publicKey: CryptoKey): void {
+    this.#publicKeys.push(publicKey);
+  }
 
   /** Makes the next token request fail with this OAuth error (e.g. 400 `invalid_grant`, 503). */
   failNext(status: number, error: string, description: string): void {
@@ -51,6 +74,15 @@ export class MockGoogleTokenEndpoint {
     const token = /^Bearer (.+)$/.exec(authorization ?? "")?.[1];
     const expiresAt = token === undefined ? undefined : this.#issued.get(token);
     return expiresAt !== undefined && expiresAt > Date.now();
+  }
+
+  /** A Vertex AI request is let in with a token issued here or an API key (express mode). */
+  authorizes(headers: Readonly<Record<string, string>>, query: Readonly<Record<string, string>>): boolean {
+    return (
+      this.accepts(headers.authorization) ||
+      query.key !== undefined ||
+      headers["x-goog-api-key"] !== undefined
+    );
   }
 
   async handle(rawBody: string, contentType: string | undefined): Promise<TokenAnswer> {
@@ -89,7 +121,7 @@ export class MockGoogleTokenEndpoint {
     }
     const problem = this.#claimProblem(recorded);
     if (problem !== undefined) return refuse("invalid_grant", problem);
-    const publicKeys = this.options.publicKeys ?? [];
+    const publicKeys = this.#publicKeys;
     if (publicKeys.length > 0) {
       const signed = new TextEncoder().encode(`${encodedHeader}.${encodedClaims}`);
       const signature = fromBase64Url(encodedSignature);

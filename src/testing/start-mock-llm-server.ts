@@ -2,12 +2,19 @@
  * A mock LLM server on 127.0.0.1 for tests, demos and benchmarks: it speaks the OpenAI (chat completions
  * and Responses), Anthropic and Gemini wire formats (whole answers and SSE), replays scripted answers with
  * chosen chunking and delays, and injects faults (HTTP errors with `retry-after`, connection resets, slow
- * first tokens, malformed events, length cuts, hangs). It records every request, and `close()` destroys
+ * first tokens, malformed events, length cuts, hangs). Google's token endpoint (`POST /token`) guards the
+ * Vertex AI paths, which answer in the Gemini format. It records every request, and `close()` destroys
  * every socket it ever accepted.
  */
 import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
 import type { Socket } from "node:net";
 import type { MockAnswer, MockRoute } from "./mock-answer.js";
+import {
+  isVertexPath,
+  MockGoogleTokenEndpoint,
+  type MockTokenEndpointOptions,
+  vertexUnauthenticatedBody,
+} from "./mock-google-token-endpoint.js";
 import { mockWireFormats, routeForPath } from "./mock-wire-formats.js";
 import { sendJson, writeMockAnswer } from "./write-mock-answer.js";
 
@@ -30,6 +37,8 @@ export interface MockLlmServerOptions {
   respond?: (request: RecordedRequest) => MockAnswer | undefined;
   /** Answers any request left after the queues and `respond` (default: an HTTP 500 saying nothing was scripted). */
   defaultAnswer?: MockAnswer;
+  /** The Google token endpoint at `POST /token` (e.g. the public keys whose signatures it accepts). */
+  tokenEndpoint?: MockTokenEndpointOptions;
 }
 
 export interface MockLlmServer {
@@ -43,6 +52,14 @@ export interface MockLlmServer {
   readonly baseUrls: Readonly<Record<MockRoute, string>>;
   /** Every request received, in order. */
   readonly requests: RecordedRequest[];
+  /**
+   * Google's OAuth token endpoint (`{url}/token`, a service-account key's `token_uri` in tests). Vertex AI
+   * paths (`/v1/projects/{project}/locations/{location}/publishers/google/models/{model}:…`, answered in the
+   * Gemini format) require a bearer token it issued, or an API key.
+   */
+  readonly tokenEndpoint: MockGoogleTokenEndpoint;
+  /** The `base_url` of a vertex-ai client for this project and location. */
+  vertexModelsUrl(projectId: string, location: string): string;
   /** Queues answers for the next requests of any route. */
   script(...answers: MockAnswer[]): void;
   /** Queues answers for the next requests of one route (served before the shared queue). */
@@ -99,9 +116,16 @@ export async function startMockLlmServer(options: MockLlmServerOptions = {}): Pr
     options.respond?.(request) ??
     options.defaultAnswer;
 
+  // Set once the port is known (it is the token URI's); requests are only handled after that.
+  let tokenEndpoint: MockGoogleTokenEndpoint;
   const handle = async (incoming: IncomingMessage, response: ServerResponse): Promise<void> => {
     const raw = await readBody(incoming);
     const target = new URL(incoming.url ?? "/", "http://127.0.0.1");
+    if (target.pathname === "/token" && incoming.method === "POST") {
+      const answer = await tokenEndpoint.handle(raw, incoming.headers["content-type"]);
+      sendJson(response, answer.status, answer.body);
+      return;
+    }
     const route = routeForPath(target.pathname);
     if (route === undefined || incoming.method !== "POST") {
       sendJson(response, 404, {
@@ -136,6 +160,10 @@ export async function startMockLlmServer(options: MockLlmServerOptions = {}): Pr
       model: wire.requestedModel(target.pathname, body),
     };
     requests.push(recorded);
+    if (isVertexPath(recorded.path) && !tokenEndpoint.authorizes(recorded.headers, recorded.query)) {
+      sendJson(response, 401, vertexUnauthenticatedBody);
+      return;
+    }
     const scripted = takeAnswer(recorded);
     if (scripted === undefined) {
       sendJson(
@@ -178,12 +206,16 @@ export async function startMockLlmServer(options: MockLlmServerOptions = {}): Pr
   const address = server.address();
   if (address === null || typeof address === "string") throw new Error("mock LLM server: no TCP address");
   const url = `http://127.0.0.1:${address.port}`;
+  tokenEndpoint = new MockGoogleTokenEndpoint(`${url}/token`, options.tokenEndpoint);
 
   return {
     url,
     port: address.port,
     baseUrls: { openai: `${url}/v1`, responses: `${url}/v1`, anthropic: url, gemini: `${url}/v1beta` },
     requests,
+    tokenEndpoint,
+    vertexModelsUrl: (projectId, location) =>
+      `${url}/v1/projects/${projectId}/locations/${location}/publishers/google/models`,
     script: (...answers) => void sharedQueue.push(...answers),
     scriptFor: (route, ...answers) => void routeQueues[route].push(...answers),
     pendingAnswers: () =>
