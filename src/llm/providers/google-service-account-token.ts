@@ -239,7 +239,7 @@ export class ServiceAccountTokenError extends LlmHttpError {
   constructor(status: number, body: string, account: string, context: LlmErrorContext) {
     super(status, body, undefined, context);
     this.name = "ServiceAccountTokenError";
-    this.message = `${context.provider} could not get an access token for ${account}: ${context.url} answered HTTP ${status}: ${describeOAuthError(body)}. ${
+    this.message = `${context.provider} could not get an access token for ${account}: ${context.url} answered HTTP ${status}: ${asSentence(describeOAuthError(body))} ${
       status >= 500
         ? "Google's token endpoint failed; a retry_policy can recover."
         : "Check that the key still exists and is enabled, that the machine's clock is right, and that the account may use Vertex AI."
@@ -261,6 +261,10 @@ function describeOAuthError(body: string): string {
   const flat = body.replace(/\s+/g, " ").trim();
   if (flat === "") return "(empty body)";
   return flat.length > 300 ? `${flat.slice(0, 300)}…` : flat;
+}
+
+function asSentence(text: string): string {
+  return /[.!?…]$/.test(text) ? text : `${text}.`;
 }
 
 function utf8(text: string): Uint8Array<ArrayBuffer> {
