@@ -101,7 +101,9 @@ function openAiUsage(context: RenderContext) {
 const anthropicWire: MockWireFormat = {
   route: "anthropic",
   isStream: (_path, _query, body) => body.stream === true,
-  requestedModel: (_path, body) => (typeof body.model === "string" ? body.model : undefined),
+  // Claude on Vertex AI names the model in the path (`…/models/claude-…:rawPredict`), not the body.
+  requestedModel: (path, body) =>
+    typeof body.model === "string" ? body.model : /\/models\/([^/:]+):/.exec(path)?.[1],
   completeBody: (context) => ({
     id: context.id,
     type: "message",
@@ -299,12 +301,13 @@ export const mockWireFormats: Readonly<Record<MockRoute, MockWireFormat>> = {
 
 /**
  * Which wire format a request path speaks: any `…/chat/completions`, `…/responses`, `…/v1/messages`,
- * `…/models/x:…`.
+ * `…/models/x:generateContent` (Gemini), `…/models/x:rawPredict` (Claude on Vertex AI: Anthropic's format).
  */
 export function routeForPath(path: string): MockRoute | undefined {
   if (path.endsWith("/chat/completions")) return "openai";
   if (path.endsWith("/responses")) return "responses";
   if (path.endsWith("/v1/messages")) return "anthropic";
   if (/\/models\/[^/:]+:(generateContent|streamGenerateContent)$/.test(path)) return "gemini";
+  if (/\/models\/[^/:]+:(rawPredict|streamRawPredict)$/.test(path)) return "anthropic";
   return undefined;
 }
