@@ -3,7 +3,7 @@
  * and Responses), Anthropic and Gemini wire formats (whole answers and SSE), replays scripted answers with
  * chosen chunking and delays, and injects faults (HTTP errors with `retry-after`, connection resets, slow
  * first tokens, malformed events, length cuts, hangs). Google's token endpoint (`POST /token`) guards the
- * Vertex AI paths, which answer in the Gemini format. It records every request, and `close()` destroys
+ * Vertex AI paths, which answer in the Gemini format (Claude's `:rawPredict`: Anthropic's). It records every request, and `close()` destroys
  * every socket it ever accepted.
  */
 import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
@@ -58,8 +58,8 @@ export interface MockLlmServer {
    * Gemini format) require a bearer token it issued, or an API key.
    */
   readonly tokenEndpoint: MockGoogleTokenEndpoint;
-  /** The `base_url` of a vertex-ai client for this project and location. */
-  vertexModelsUrl(projectId: string, location: string): string;
+  /** The `base_url` of a vertex-ai client for this project and location (publisher `anthropic` for Claude). */
+  vertexModelsUrl(projectId: string, location: string, publisher?: "google" | "anthropic"): string;
   /** Queues answers for the next requests of any route. */
   script(...answers: MockAnswer[]): void;
   /** Queues answers for the next requests of one route (served before the shared queue). */
@@ -214,8 +214,8 @@ export async function startMockLlmServer(options: MockLlmServerOptions = {}): Pr
     baseUrls: { openai: `${url}/v1`, responses: `${url}/v1`, anthropic: url, gemini: `${url}/v1beta` },
     requests,
     tokenEndpoint,
-    vertexModelsUrl: (projectId, location) =>
-      `${url}/v1/projects/${projectId}/locations/${location}/publishers/google/models`,
+    vertexModelsUrl: (projectId, location, publisher = "google") =>
+      `${url}/v1/projects/${projectId}/locations/${location}/publishers/${publisher}/models`,
     script: (...answers) => void sharedQueue.push(...answers),
     scriptFor: (route, ...answers) => void routeQueues[route].push(...answers),
     pendingAnswers: () =>
