@@ -1,7 +1,7 @@
 /**
  * A BAML project whose clients are `provider vertex-ai` (Gemini on Vertex AI), end to end: compiled to IR,
  * prompts rendered, an access token minted from a throwaway service-account key at the mock server's token
- * endpoint, the Gemini request sent to the project's Vertex path over HTTP and SSE, parsed by the
+ * endpoint, the Gemini request (Anthropic's, for Claude) sent to the project's Vertex path over HTTP and SSE, parsed by the
  * Schema-Aligned Parser, with usage, errors, media and `b.request` as the runtime reports them.
  */
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
@@ -47,6 +47,17 @@ client<llm> VertexFromEnvironment {
     model "gemini-2.5-pro"
     location "us-central1"
     base_url env.VERTEX_URL
+  }
+}
+
+client<llm> VertexClaude {
+  provider vertex-ai
+  options {
+    model "claude-sonnet-4@20250514"
+    location "us-east5"
+    base_url env.VERTEX_CLAUDE_URL
+    credentials env.VERTEX_KEY_JSON
+    max_tokens 1000
   }
 }
 
@@ -113,7 +124,12 @@ beforeEach(() => {
 
 function runtime(env: Record<string, string> = {}) {
   return SaplingRuntime.fromIr(ir, {
-    env: { VERTEX_URL: modelsUrl, VERTEX_KEY_JSON: JSON.stringify(account.keyFile), ...env },
+    env: {
+      VERTEX_URL: modelsUrl,
+      VERTEX_CLAUDE_URL: server.vertexModelsUrl("vertex-e2e", "us-east5", "anthropic"),
+      VERTEX_KEY_JSON: JSON.stringify(account.keyFile),
+      ...env,
+    },
     sleep: async () => {},
   });
 }
@@ -184,6 +200,38 @@ describe("provider vertex-ai through the runtime", () => {
     expect(value).toEqual({ name: "Ada Lovelace", age: 36 });
     expect(server.requests[0]?.model).toBe("gemini-2.5-pro");
     expect(server.requests[0]?.headers.authorization).toMatch(/^Bearer ya29\.mock-/);
+  });
+
+  it("calls and streams Claude on Vertex: Anthropic body and events at :rawPredict / :streamRawPredict", async () => {
+    server.scriptFor(
+      "anthropic",
+      answer(PERSON, { usage: { inputTokens: 20, outputTokens: 9 } }),
+      answer(PERSON, { chunkSize: 6 }),
+    );
+    const collector = new Collector();
+    const sapling = runtime();
+    const options = { client: "VertexClaude", collector };
+    expect(await sapling.call("ExtractPerson", { text: "Ada" }, options)).toEqual({
+      name: "Ada Lovelace",
+      age: 36,
+    });
+    const stream = sapling.stream("ExtractPerson", { text: "Ada" }, options);
+    const partials: unknown[] = [];
+    for await (const partial of stream) partials.push(partial);
+    expect(await stream.getFinalResponse()).toEqual({ name: "Ada Lovelace", age: 36 });
+    expect(partials.length).toBeGreaterThan(2);
+    const [whole, streamed] = server.requests;
+    expect(whole).toMatchObject({
+      route: "anthropic",
+      path: "/v1/projects/vertex-e2e/locations/us-east5/publishers/anthropic/models/claude-sonnet-4@20250514:rawPredict",
+      model: "claude-sonnet-4@20250514",
+      body: { anthropic_version: "vertex-2023-10-16", max_tokens: 1000 },
+    });
+    expect(whole?.body).not.toHaveProperty("model");
+    expect(whole?.headers.authorization).toMatch(/^Bearer ya29\.mock-/);
+    expect(streamed?.path).toMatch(/:streamRawPredict$/);
+    expect(streamed?.body.stream).toBe(true);
+    expect(collector.logs[0]?.usage).toMatchObject({ inputTokens: 20, outputTokens: 9 });
   });
 
   it("sends an image URL as file_data with its MIME type", async () => {

@@ -41,9 +41,9 @@ export const vertexUnauthenticatedBody = {
   },
 };
 
-/** Whether a path is a Vertex AI publisher-model path (`/v1/projects/…/publishers/google/models/m:…`). */
+/** Whether a path is a Vertex AI publisher-model path (`/v1/projects/…/publishers/{google|anthropic}/models/m:…`). */
 export function isVertexPath(path: string): boolean {
-  return /^\/v1\/projects\/[^/]+\/locations\/[^/]+\/publishers\/google\/models\/[^/:]+:/.test(path);
+  return /^\/v1\/projects\/[^/]+\/locations\/[^/]+\/publishers\/[^/]+\/models\/[^/:]+:/.test(path);
 }
 
 export class MockGoogleTokenEndpoint {

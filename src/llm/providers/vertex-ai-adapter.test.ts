@@ -263,13 +263,6 @@ describe("vertex-ai credentials", () => {
       /is required/,
     ],
     ["no model", { model: undefined, credentials: "object" }, {}, "model", /is required/],
-    [
-      "Claude on Vertex",
-      { model: "claude-sonnet-4", anthropic_version: "vertex-2023-10-16" },
-      {},
-      "anthropic_version",
-      /not supported/,
-    ],
   ])("refuses %s with an options error", (_name, options, env, option, message) => {
     const { project_id: _unused, ...withoutProject } = account.keyFile;
     const fill = (value: unknown) =>
@@ -288,5 +281,81 @@ describe("vertex-ai credentials", () => {
     expect(error.message).toMatch(message);
     expect(error.message).not.toContain("PRIVATE KEY");
     expect(LlmError.isInstance(error)).toBe(true);
+  });
+});
+
+describe("Claude on vertex-ai", () => {
+  const claudeFetch = () =>
+    createReplayFetch((call) =>
+      call.url === tokenUri
+        ? { body: JSON.stringify({ access_token: `ya29.unit-${++tokenCount}`, expires_in: 3600 }) }
+        : {
+            body: JSON.stringify({
+              id: "msg_1",
+              type: "message",
+              role: "assistant",
+              model: "claude-sonnet-4@20250514",
+              content: [{ type: "text", text: "Bonjour" }],
+              stop_reason: "end_turn",
+              usage: { input_tokens: 9, output_tokens: 2 },
+            }),
+          },
+    );
+
+  it("sends a claude model the Anthropic body at publishers/anthropic …:rawPredict, version in the body", async () => {
+    const model = createLanguageModel(
+      "vertex-ai",
+      {
+        model: "claude-sonnet-4@20250514",
+        location: "us-east5",
+        credentials: account.keyFile,
+        temperature: 0,
+      },
+      { fetch: claudeFetch() },
+    );
+    const request = await model.buildRequest(messages, { stream: false });
+    expect(request.url).toBe(
+      "https://us-east5-aiplatform.googleapis.com/v1/projects/key-project/locations/us-east5/publishers/anthropic/models/claude-sonnet-4@20250514:rawPredict",
+    );
+    expect(request.body).toEqual({
+      anthropic_version: "vertex-2023-10-16",
+      max_tokens: 4096,
+      temperature: 0,
+      system: "Be brief.",
+      messages: [{ role: "user", content: [{ type: "text", text: "hi" }] }],
+    });
+    expect(request.headers).not.toHaveProperty("anthropic-version");
+    expect(request.headers.authorization).toMatch(/^Bearer ya29\.unit-\d+$/);
+    const streamed = await model.buildRequest(messages, { stream: true });
+    expect(streamed.url).toMatch(/claude-sonnet-4@20250514:streamRawPredict$/);
+    expect(streamed.body.stream).toBe(true);
+    expect(await model.generate(messages)).toMatchObject({
+      text: "Bonjour",
+      finishReason: "stop",
+      rawFinishReason: "end_turn",
+      usage: { inputTokens: 9, outputTokens: 2 },
+    });
+  });
+
+  it("takes anthropic_version and base_url as given (BAML's documented Claude setup)", async () => {
+    const model = createLanguageModel(
+      "vertex-ai",
+      {
+        model: "claude-3-5-haiku",
+        anthropic_version: "vertex-2099-01-01",
+        base_url:
+          "https://europe-west1-aiplatform.googleapis.com/v1/projects/p/locations/europe-west1/publishers/anthropic/models",
+        authorization: "ya29.given",
+        max_tokens: 512,
+      },
+      { fetch: claudeFetch() },
+    );
+    const request = await model.buildRequest(messages, { stream: false });
+    expect(request.url).toBe(
+      "https://europe-west1-aiplatform.googleapis.com/v1/projects/p/locations/europe-west1/publishers/anthropic/models/claude-3-5-haiku:rawPredict",
+    );
+    expect(request.body).toMatchObject({ anthropic_version: "vertex-2099-01-01", max_tokens: 512 });
+    expect(request.body).not.toHaveProperty("model");
+    expect(request.headers.authorization).toBe("Bearer ya29.given");
   });
 });

@@ -1,7 +1,8 @@
 /**
  * Gemini on Google Cloud Vertex AI: the Gemini wire format (shared with `google-ai`) at a project's
  * `…/projects/{project}/locations/{location}/publishers/google/models/{model}:generateContent`, authorized by
- * an OAuth bearer token minted from a service-account key. Credentials are looked up in BAML's order:
+ * an OAuth bearer token minted from a service-account key. Claude models (`anthropic_version`, or a model
+ * named `claude…`) speak the Anthropic format at `…/publishers/anthropic/models/{model}:rawPredict`. Credentials are looked up in BAML's order:
  * `credentials` (a JSON object or a JSON string), `credentials_content`, then the environment's
  * `GOOGLE_APPLICATION_CREDENTIALS` (JSON content) and `GOOGLE_APPLICATION_CREDENTIALS_CONTENT`. A request that
  * already carries an `authorization` header, the `authorization` option (an access token) or an API key
@@ -23,6 +24,7 @@ import {
   sharedServiceAccountTokenCache,
 } from "./google-service-account-token.js";
 import type { AuthorizeContext, ProviderAdapter } from "./provider-adapter.js";
+import { createVertexAnthropicAdapter, vertexAnthropicVersion } from "./vertex-anthropic-adapter.js";
 
 /** The `vertex-ai` options consumed here (everything else passes into the body, as in BAML). */
 export const vertexAiOptionKeys = [
@@ -64,14 +66,11 @@ export function createVertexAiAdapter(
     if (typeof value !== "string" || value === "") return fail(name, "expected a non-empty string.");
     return value;
   };
-  if (extra.anthropic_version !== undefined || /^claude/i.test(options.model ?? "")) {
-    fail(
-      "anthropic_version",
-      "Claude on Vertex AI is not supported by Sapling yet; only Gemini models (publishers/google) are. Call Claude through the anthropic provider meanwhile.",
-    );
-  }
-  if (options.model === undefined)
-    fail("model", 'is required for vertex-ai (e.g. model "gemini-2.5-flash").');
+  const model = options.model ?? fail("model", 'is required for vertex-ai (e.g. model "gemini-2.5-flash").');
+  // As in BAML: `anthropic_version`, or a model named claude…, means Claude (publisher anthropic).
+  const anthropicVersion =
+    text("anthropic_version") ?? (/^claude/i.test(model) ? vertexAnthropicVersion : undefined);
+  const publisher = anthropicVersion === undefined ? "google" : "anthropic";
   const credential = resolveCredential(options, settings.env ?? {}, provider, text);
   let modelsUrl = options.baseUrl;
   if (modelsUrl === undefined) {
@@ -84,14 +83,19 @@ export function createVertexAiAdapter(
       fail("project_id", 'is required: the credentials name no project_id (e.g. project_id "my-project").');
     const host =
       location === "global" ? "aiplatform.googleapis.com" : `${location}-aiplatform.googleapis.com`;
-    modelsUrl = `https://${host}/v1/projects/${encodeURIComponent(projectId)}/locations/${encodeURIComponent(location)}/publishers/google/models`;
+    modelsUrl = `https://${host}/v1/projects/${encodeURIComponent(projectId)}/locations/${encodeURIComponent(location)}/publishers/${publisher}/models`;
   }
-  const gemini = createGoogleGenerateContentAdapter(options, modelsUrl, modelsUrl);
+  const wire: ProviderAdapter =
+    anthropicVersion === undefined
+      ? {
+          ...createGoogleGenerateContentAdapter(options, modelsUrl, modelsUrl),
+          // BAML sends Vertex media URLs as `file_data` with their MIME type; Vertex fetches gs:// and https.
+          defaultMediaUrlMode: (_kind: MediaKind): MediaUrlMode => "send_url_add_mime_type",
+        }
+      : createVertexAnthropicAdapter(options, model, modelsUrl, anthropicVersion);
   const tokenCache = settings.tokenCache ?? sharedServiceAccountTokenCache;
   return {
-    ...gemini,
-    // BAML sends Vertex media URLs as `file_data` with their MIME type; Vertex fetches gs:// and https URLs.
-    defaultMediaUrlMode: (_kind: MediaKind): MediaUrlMode => "send_url_add_mime_type",
+    ...wire,
     async authorize(request: HttpRequest, context: AuthorizeContext): Promise<HttpRequest> {
       if (credential.type === "as-built") return request;
       if (credential.type === "access-token") {
