@@ -82,7 +82,11 @@ export const requiredOptions: Record<string, OptionRequirement[]> = {
   ],
   "vertex-ai": [
     { anyOf: [["model"]], why: 'name the model, e.g. model "gemini-1.5-pro"', level: "warning" },
-    { anyOf: [["location"]], why: 'give the region, e.g. location "us-central1"', level: "error" },
+    {
+      anyOf: [["location"], ["base_url"]],
+      why: 'give the region, e.g. location "us-central1" (or the full base_url of the models)',
+      level: "error",
+    },
   ],
   "aws-bedrock": [
     { anyOf: [["model"], ["model_id"]], why: "name the model with model (or model_id)", level: "warning" },
