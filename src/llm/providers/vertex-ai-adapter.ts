@@ -2,8 +2,9 @@
  * Gemini on Google Cloud Vertex AI: the Gemini wire format (shared with `google-ai`) at a project's
  * `…/projects/{project}/locations/{location}/publishers/google/models/{model}:generateContent`, authorized by
  * an OAuth bearer token minted from a service-account key. Claude models (`anthropic_version`, or a model
- * named `claude…`) speak the Anthropic format at `…/publishers/anthropic/models/{model}:rawPredict`. Credentials are looked up in BAML's order:
- * `credentials` (a JSON object or a JSON string), `credentials_content`, then the environment's
+ * named `claude…`) speak the Anthropic format at `…/publishers/anthropic/models/{model}:rawPredict`.
+ * Credentials are looked up in BAML's order: `credentials` (a JSON object or a JSON string),
+ * `credentials_content`, then the environment's
  * `GOOGLE_APPLICATION_CREDENTIALS` (JSON content) and `GOOGLE_APPLICATION_CREDENTIALS_CONTENT`. A request that
  * already carries an `authorization` header, the `authorization` option (an access token) or an API key
  * (`api_key`, `query_params { key … }`: Vertex express mode) is sent as it is. Where BAML would read the
