@@ -13,6 +13,7 @@ import {
   LlmTimeoutError,
   type TimeoutKind,
 } from "./llm-error.js";
+import { raceAbort } from "./race-abort.js";
 
 export class CallDeadline {
   private readonly controller = new AbortController();
@@ -81,25 +82,7 @@ export class CallDeadline {
 
   /** `promise`, or a rejection as soon as the call is aborted (some bodies ignore the fetch signal). */
   race<T>(promise: Promise<T>): Promise<T> {
-    const signal = this.controller.signal;
-    if (signal.aborted) {
-      promise.catch(() => {});
-      return Promise.reject(signal.reason);
-    }
-    return new Promise<T>((resolve, reject) => {
-      const onAbort = () => reject(signal.reason);
-      signal.addEventListener("abort", onAbort, { once: true });
-      promise.then(
-        (value) => {
-          signal.removeEventListener("abort", onAbort);
-          resolve(value);
-        },
-        (error: unknown) => {
-          signal.removeEventListener("abort", onAbort);
-          reject(error);
-        },
-      );
-    });
+    return raceAbort(promise, this.controller.signal);
   }
 
   /** Any failure during the call, as a typed `LlmError` (the abort reason wins over the symptom it caused). */

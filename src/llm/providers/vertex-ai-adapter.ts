@@ -17,6 +17,7 @@ import type { MediaKind } from "../../util/index.js";
 import type { ClientOptions, MediaUrlMode } from "../client-options.js";
 import type { HttpRequest } from "../language-model.js";
 import { LlmAbortError, LlmOptionsError } from "../llm-error.js";
+import { raceAbort } from "../race-abort.js";
 import { createGoogleGenerateContentAdapter } from "./google-generate-content-adapter.js";
 import {
   readServiceAccountKey,
@@ -102,11 +103,12 @@ export function createVertexAiAdapter(
       if (credential.type === "access-token") {
         return { ...request, headers: { ...request.headers, authorization: credential.token } };
       }
-      const token = await untilAborted(
-        tokenCache.accessToken(credential.key, { fetch: context.fetch, provider }),
-        context.signal,
-        provider,
-      );
+      // The token request is shared with other callers: a caller who aborts stops waiting, not the request.
+      const pending = tokenCache.accessToken(credential.key, { fetch: context.fetch, provider });
+      const signal = context.signal;
+      const token = await (signal === undefined
+        ? pending
+        : raceAbort(pending, signal, (reason) => new LlmAbortError(reason, { provider })));
       return { ...request, headers: { ...request.headers, authorization: `Bearer ${token}` } };
     },
   };
@@ -177,24 +179,4 @@ function resolveCredential(
 
 function looksLikeJson(text: string): boolean {
   return text.trimStart().startsWith("{");
-}
-
-/** The token, unless the caller aborts first (the shared token request itself keeps going for others). */
-function untilAborted<T>(promise: Promise<T>, signal: AbortSignal | undefined, provider: string): Promise<T> {
-  if (signal === undefined) return promise;
-  if (signal.aborted) return Promise.reject(new LlmAbortError(signal.reason, { provider }));
-  return new Promise<T>((resolve, reject) => {
-    const onAbort = () => reject(new LlmAbortError(signal.reason, { provider }));
-    signal.addEventListener("abort", onAbort, { once: true });
-    promise.then(
-      (value) => {
-        signal.removeEventListener("abort", onAbort);
-        resolve(value);
-      },
-      (error: unknown) => {
-        signal.removeEventListener("abort", onAbort);
-        reject(error);
-      },
-    );
-  });
 }
