@@ -19,6 +19,7 @@ import {
   type StreamParser,
   withQuery,
 } from "./provider-adapter.js";
+import { readTypedEvent } from "./read-typed-event.js";
 
 export const anthropicVersion = "2023-06-01";
 export const anthropicDefaultMaxTokens = 4096;
@@ -89,15 +90,7 @@ export function createAnthropicMessagesAdapter(options: ClientOptions, baseUrl: 
       let model = options.model;
       return {
         push(event) {
-          let data: unknown;
-          try {
-            data = JSON.parse(event.data);
-          } catch {
-            throw new ResponseShapeError("an SSE event's data is not JSON");
-          }
-          if (!isRecord(data) || typeof data.type !== "string") {
-            throw new ResponseShapeError("an SSE event has no `type`");
-          }
+          const data = readTypedEvent(event);
           switch (data.type) {
             case "message_start":
               if (isRecord(data.message)) {

@@ -24,6 +24,7 @@ import {
   type StreamParser,
   withQuery,
 } from "./provider-adapter.js";
+import { readTypedEvent } from "./read-typed-event.js";
 
 export interface OpenAiResponsesSettings {
   provider: string;
@@ -92,15 +93,7 @@ export function createOpenAiResponsesAdapter(settings: OpenAiResponsesSettings):
         push(event) {
           // Not part of the Responses API, but some compatible gateways end every stream with it.
           if (event.data === "[DONE]") return "";
-          let data: unknown;
-          try {
-            data = JSON.parse(event.data);
-          } catch {
-            throw new ResponseShapeError("an SSE event's data is not JSON");
-          }
-          if (!isRecord(data) || typeof data.type !== "string") {
-            throw new ResponseShapeError("an SSE event has no `type`");
-          }
+          const data = readTypedEvent(event);
           switch (data.type) {
             case "response.output_text.delta":
               if (typeof data.delta !== "string") {
