@@ -88,6 +88,24 @@ describe("sapling call", () => {
     expect(server.requests[0]?.model).toBe("other-model");
   });
 
+  it("reads the client's variables from a .env file with --dotenv / --dotenv-path", async () => {
+    const envFile = `MOCK_URL=${server.baseUrls.openai}\nMOCK_KEY="sk-from-dotenv-123456"\n`;
+    writeFileSync(join(root, ".env"), envFile);
+    writeFileSync(join(root, "staging.env"), envFile.replace("sk-from-dotenv", "sk-from-staging"));
+    const bare = () => captureContext({ cwd: root, env: {} });
+    server.script(answer('{"name": "Ada", "age": 36}'));
+    expect(await main(["call", "ExtractPerson", "--dotenv", "--args", '{"text": "Ada"}'], bare())).toBe(0);
+    expect(server.requests[0]?.headers.authorization).toBe("Bearer sk-from-dotenv-123456");
+    server.script(answer('{"name": "Ada", "age": 36}'));
+    const staging = ["call", "ExtractPerson", "--dotenv-path", "staging.env", "--args", '{"text": "Ada"}'];
+    expect(await main(staging, bare())).toBe(0);
+    expect(server.requests[1]?.headers.authorization).toBe("Bearer sk-from-staging-123456");
+    // Without the flag the file is not read: the client's env.MOCK_URL is missing.
+    const run = bare();
+    expect(await main(["call", "ExtractPerson", "--args", '{"text": "Ada"}'], run)).toBe(1);
+    expect(run.output().stderr).toContain("MOCK_URL");
+  });
+
   it("reads arguments from standard input with --args -", async () => {
     server.script(answer('{"name": "Bo", "age": 5}'));
     const run = context('{"text": "Bo"}');

@@ -2,20 +2,23 @@ import { readFile } from "node:fs/promises";
 import { resolve } from "node:path";
 import { BamlError, BamlValidationError, SaplingRuntime } from "../../runtime/index.js";
 import { type CliContext, CliError, type Command, UsageError } from "../cli-context.js";
+import { dotenvFlags, dotenvUsage, environmentFor } from "../dotenv.js";
 import { loadCompiledProject, projectDirectory } from "../load-project.js";
 import { booleanFlag, parseFlags, stringFlag } from "../parse-flags.js";
 
 const usage = `Usage: sapling call <Function> [--from DIR] [--args JSON|@FILE|-] [--stream] [--client NAME]
+                    [--dotenv | --dotenv-path FILE]
 
 Runs a function of the project with its configured clients (retries and fallbacks included) and prints
 the parsed value as JSON. Client options read env.NAME from the environment at call time.
 
 Options:
-  --from DIR      the baml_src folder (default ./baml_src)
-  --args JSON     the arguments as a JSON object keyed by parameter name; @FILE reads them from a file,
-                  - from standard input (default {})
-  --stream        stream the answer: print each partial value as a JSON line, then the final value
-  --client NAME   use this client (a declared name or "provider/model") instead of the function's own
+  --from DIR          the baml_src folder (default ./baml_src)
+  --args JSON         the arguments as a JSON object keyed by parameter name; @FILE reads them from a file,
+                      - from standard input (default {})
+  --stream            stream the answer: print each partial value as a JSON line, then the final value
+  --client NAME       use this client (a declared name or "provider/model") instead of the function's own
+${dotenvUsage(20)}
 
 Example:
   sapling call ExtractResume --args '{"resume": "Jane Doe, Rust engineer…"}' --stream
@@ -34,6 +37,7 @@ export const callCommand: Command = {
         args: { type: "string" },
         stream: { type: "boolean" },
         client: { type: "string" },
+        ...dotenvFlags,
       },
       1,
     );
@@ -45,7 +49,7 @@ export const callCommand: Command = {
       const known = ir.functions.map((fn) => fn.name).join(", ") || "none";
       throw new CliError(`the project has no function ${functionName} (functions: ${known}).`);
     }
-    const runtime = SaplingRuntime.fromIr(ir, { env: context.env });
+    const runtime = SaplingRuntime.fromIr(ir, { env: await environmentFor(flags, context) });
     const controller = new AbortController();
     void context.interrupted.then(() => controller.abort(new Error("interrupted")));
     const client = stringFlag(flags, "client");

@@ -1,11 +1,13 @@
 import { SaplingRuntime } from "../../runtime/index.js";
 import { createSaplingHandler } from "../../server/index.js";
 import { type CliContext, CliError, type Command, UsageError } from "../cli-context.js";
+import { dotenvFlags, dotenvUsage, environmentFor } from "../dotenv.js";
 import { loadCompiledProject, projectDirectory } from "../load-project.js";
 import { booleanFlag, parseFlags, stringFlag } from "../parse-flags.js";
 import { serveOverNodeHttp } from "./serve-over-node-http.js";
 
 const usage = `Usage: sapling serve [--from DIR] [--port N] [--host HOST] [--max-body-bytes N] [--timeout-ms N] [--quiet]
+                     [--dotenv | --dotenv-path FILE]
 
 Serves the project's functions over HTTP until interrupted (Ctrl-C):
 
@@ -27,6 +29,7 @@ Options:
   --max-body-bytes N    refuse larger request bodies with 413 (default 16777216)
   --timeout-ms N        answer 504 when a model call takes longer (default: the clients' own timeouts)
   --quiet               no access log
+${dotenvUsage(22)}
 
 Environment:
   SAPLING_API_KEY (or BAML_PASSWORD)  when set, requests must carry it in the x-sapling-api-key or
@@ -49,6 +52,7 @@ export const serveCommand: Command = {
         "max-body-bytes": { type: "string" },
         "timeout-ms": { type: "string" },
         quiet: { type: "boolean" },
+        ...dotenvFlags,
       },
       0,
     );
@@ -62,9 +66,10 @@ export const serveCommand: Command = {
     const timeout = stringFlag(flags, "timeout-ms");
     const host = stringFlag(flags, "host") ?? "127.0.0.1";
     const { ir } = await loadCompiledProject(projectDirectory(context, stringFlag(flags, "from")), context);
-    const apiKey = context.env.SAPLING_API_KEY || context.env.BAML_PASSWORD || undefined;
+    const env = await environmentFor(flags, context);
+    const apiKey = env.SAPLING_API_KEY || env.BAML_PASSWORD || undefined;
     const handler = createSaplingHandler({
-      runtime: SaplingRuntime.fromIr(ir, { env: context.env }),
+      runtime: SaplingRuntime.fromIr(ir, { env }),
       ir,
       maxBodyBytes,
       ...(apiKey ? { apiKey } : {}),

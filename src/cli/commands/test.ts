@@ -3,6 +3,7 @@ import { resolve } from "node:path";
 import { IrIndex } from "../../ir/index.js";
 import { SaplingRuntime } from "../../runtime/index.js";
 import { type CliContext, CliError, type Command, UsageError } from "../cli-context.js";
+import { dotenvFlags, dotenvUsage, environmentFor } from "../dotenv.js";
 import { loadCompiledProject, projectDirectory } from "../load-project.js";
 import { booleanFlag, parseFlags, stringFlag } from "../parse-flags.js";
 import { renderJunitReport } from "./render-junit-report.js";
@@ -12,7 +13,7 @@ import { TestProgress } from "./test-progress.js";
 import { renderSummaryTable } from "./test-summary.js";
 
 const usage = `Usage: sapling test [--from DIR] [-i PATTERN]… [-x PATTERN]… [--list] [--parallel N] [--junit FILE]
-                    [--pass-if-no-tests]
+                    [--pass-if-no-tests] [--dotenv | --dotenv-path FILE]
 
 Runs the project's test blocks against their functions' configured clients (real model calls; client
 options read env.NAME from the environment) and evaluates each test's @@check and @@assert over the
@@ -28,6 +29,7 @@ Options:
   --parallel N           run up to N tests at once (default 10)
   --junit FILE           also write a JUnit XML report to FILE
   --pass-if-no-tests     exit 0 instead of 4 when no test is selected
+${dotenvUsage(23)}
 
 Exit codes: 0 every test passed, 1 a test failed, 3 interrupted, 4 no tests selected.
 `;
@@ -48,6 +50,7 @@ export const testCommand: Command = {
         parallel: { type: "string" },
         junit: { type: "string" },
         "pass-if-no-tests": { type: "boolean" },
+        ...dotenvFlags,
       },
       0,
     );
@@ -79,7 +82,8 @@ export const testCommand: Command = {
       interrupted = true;
       controller.abort(new Error("interrupted"));
     });
-    const runtime = SaplingRuntime.fromIr(ir, { env: context.env });
+    const env = await environmentFor(flags, context);
+    const runtime = SaplingRuntime.fromIr(ir, { env });
     const index = new IrIndex(ir);
     const progress = new TestProgress(context.stdout, cases.length, context.isTTY === true);
     context.stdout(
@@ -93,7 +97,7 @@ export const testCommand: Command = {
         progress.started(item);
         const result = await runTestCase(item, runtime, index, {
           projectDir,
-          env: context.env,
+          env,
           signal: controller.signal,
         });
         progress.finished(result);
