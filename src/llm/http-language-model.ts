@@ -114,7 +114,8 @@ export class HttpLanguageModel implements LanguageModel {
         throw new LlmMalformedResponseError("the stream has no body", "", this.context(request));
       }
       const parser = this.adapter.createStreamParser();
-      for await (const events of readSseBatches(response.body, deadline)) {
+      const decoder = this.adapter.createStreamDecoder?.();
+      for await (const events of readSseBatches(response.body, deadline, decoder)) {
         for (const event of events) {
           yield event.event === undefined
             ? { type: "raw", data: event.data }
@@ -129,7 +130,8 @@ export class HttpLanguageModel implements LanguageModel {
       finished = true;
       yield finishEvent(parser.result());
     } catch (error) {
-      throw deadline.translate(error);
+      // A stream decoder fails like a parser (undecodable bytes, an in-stream provider error).
+      throw deadline.translate(this.typedError(error, "", request));
     } finally {
       // A consumer that stops early (break, abort, error) must not leave the connection open: aborting the
       // fetch closes it; the body is cancelled too, for fetch implementations that ignore the signal.
@@ -196,14 +198,19 @@ export class HttpLanguageModel implements LanguageModel {
     try {
       return step();
     } catch (error) {
-      if (error instanceof ResponseShapeError) {
-        throw new LlmMalformedResponseError(error.message, this.redact(raw), this.context(request));
-      }
-      if (error instanceof ProviderStreamError) {
-        throw new LlmHttpError(error.status, this.redact(error.body), undefined, this.context(request));
-      }
-      throw error;
+      throw this.typedError(error, raw, request);
     }
+  }
+
+  /** An adapter's shape or in-stream error as the matching `LlmError`; anything else unchanged. */
+  private typedError(error: unknown, raw: string, request: HttpRequest): unknown {
+    if (error instanceof ResponseShapeError) {
+      return new LlmMalformedResponseError(error.message, this.redact(raw), this.context(request));
+    }
+    if (error instanceof ProviderStreamError) {
+      return new LlmHttpError(error.status, this.redact(error.body), undefined, this.context(request));
+    }
+    return error;
   }
 
   private redact(text: string): string {

@@ -25,6 +25,19 @@ export interface StreamParser {
   result(): Omit<ParsedAnswer, "text">;
 }
 
+/**
+ * Turns a stream body that is not Server-Sent Events (Bedrock's binary event stream) into SSE-shaped events
+ * (`event` = the event's type, `data` = its payload text) for the adapter's `StreamParser`. Throws
+ * `ResponseShapeError` for bytes it cannot decode and `ProviderStreamError` for an error the provider sent
+ * in the stream.
+ */
+export interface StreamDecoder {
+  /** Decodes a chunk of the body (split anywhere); returns the events it completed. */
+  push(chunk: Uint8Array): SseEvent[];
+  /** The body ended: the last events, or a throw when it ended inside one. */
+  end(): SseEvent[];
+}
+
 export interface ProviderAdapter {
   /** The requested model, if any. */
   readonly modelId: string | undefined;
@@ -35,6 +48,8 @@ export interface ProviderAdapter {
   /** Throws `ResponseShapeError` when the JSON does not have the provider's shape. */
   parseResponse(body: unknown): ParsedAnswer;
   createStreamParser(): StreamParser;
+  /** Reads a stream body that is not SSE (absent: the body is SSE). */
+  createStreamDecoder?(): StreamDecoder;
   /**
    * Finishes a shaped request with credentials that need I/O or async crypto (an OAuth access token, a
    * request signature), so `buildRequest` stays synchronous data shaping. Called for every request that is
