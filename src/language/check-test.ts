@@ -7,6 +7,7 @@ import { checkMediaArgument } from "./check-media-argument.js";
 import { builderTypes, checkTypeBuilder } from "./check-type-builder.js";
 import { isOptional } from "./check-type-declarations.js";
 import { entriesByKey, reportInvalidValue, textOf } from "./config-values.js";
+import { projectExistingTypes } from "./existing-types.js";
 import { projectScope } from "./project-scope.js";
 import type { Reporter } from "./reporter.js";
 
@@ -47,7 +48,7 @@ export function checkTest(declaration: TestDecl, symbols: ProjectSymbols, report
       }
     }
   }
-  if (body.typeBuilder) checkTypeBuilder(body.typeBuilder, symbols, report);
+  if (body.typeBuilder) checkTypeBuilder(body.typeBuilder, projectExistingTypes(symbols), scope, report);
 }
 
 /** The known functions a test names; unknown ones are reported. */

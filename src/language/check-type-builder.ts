@@ -1,10 +1,11 @@
 import { suggestName } from "../diagnostics/index.js";
 import type { TypeBuilderBlock, TypeDeclaration } from "./ast.js";
-import { type ProjectSymbols, suggestion } from "./check-context.js";
+import { suggestion } from "./check-context.js";
 import { checkTypeDeclaration } from "./check-type-declarations.js";
-import { projectScope } from "./project-scope.js";
+import type { ExistingTypes } from "./existing-types.js";
 import type { Reporter } from "./reporter.js";
 import { resolveDynamicKind } from "./resolve-dynamic-kind.js";
+import type { TypeScope } from "./resolve-type.js";
 
 /** New (non-dynamic) declarations of a type_builder, by name. */
 export function builderTypes(builder: TypeBuilderBlock | undefined): Map<string, TypeDeclaration> {
@@ -18,15 +19,19 @@ export function builderTypes(builder: TypeBuilderBlock | undefined): Map<string,
 }
 
 /**
- * A test's type_builder: new declarations must not reuse project names; `dynamic` ones must extend an
- * existing `@@dynamic` class or enum of the same kind.
+ * A type_builder (a test's block, or a `TypeBuilder.addBaml` snippet): new declarations must not reuse
+ * existing names; `dynamic` ones must extend an existing `@@dynamic` class or enum of the same kind.
+ * `scope` sees the existing types and the builder's new ones.
  */
-export function checkTypeBuilder(builder: TypeBuilderBlock, symbols: ProjectSymbols, report: Reporter): void {
-  const local = builderTypes(builder);
-  const scope = projectScope(symbols, local);
+export function checkTypeBuilder(
+  builder: TypeBuilderBlock,
+  existing: ExistingTypes,
+  scope: TypeScope,
+  report: Reporter,
+): void {
   const seen = new Map<string, TypeDeclaration>();
   for (const written of builder.declarations) {
-    const declaration = written.kind === "type-alias" ? written : resolveDynamicKind(written, symbols);
+    const declaration = written.kind === "type-alias" ? written : resolveDynamicKind(written, existing);
     const name = declaration.name.name;
     const dynamic = declaration.kind !== "type-alias" && declaration.dynamic;
     const key = `${dynamic ? "dynamic " : ""}${name}`;
@@ -37,35 +42,26 @@ export function checkTypeBuilder(builder: TypeBuilderBlock, symbols: ProjectSymb
       ]);
     }
     seen.set(key, declaration);
+    const target = existing.find(name);
     if (dynamic) {
-      const target = symbols.types.get(name)?.node;
       if (target && target.kind !== "type-alias" && target.kind !== declaration.kind) {
         const [targetKind, adds] =
           target.kind === "class" ? ["a class", "enum values"] : ["an enum", "class fields"];
         report("dynamic-kind-mismatch", { name, target: targetKind, adds }, declaration.name.span);
       } else if (!target || target.kind !== declaration.kind) {
-        const candidates = [...symbols.types.values()]
-          .filter((type) => type.node.kind === declaration.kind)
-          .map((type) => type.node.name.name);
+        const candidates = [...existing.names()].filter(
+          (candidate) => existing.find(candidate)?.kind === declaration.kind,
+        );
         report("unknown-type", { name, ...suggestion(suggestName(name, candidates)) }, declaration.name.span);
-      } else if (!target.attributes.some((attribute) => attribute.block && attribute.name === "dynamic")) {
+      } else if (!target.dynamic) {
         report(
           "not-dynamic",
           { name, kind: declaration.kind === "class" ? "Class" : "Enum" },
           declaration.name.span,
         );
       }
-    } else {
-      const existing = symbols.types.get(name);
-      if (existing) {
-        report("duplicate-declaration", { name, kind: "type" }, declaration.name.span, [
-          {
-            message: "already declared in the project; extend it with `dynamic` instead",
-            file: existing.file,
-            span: existing.node.name.span,
-          },
-        ]);
-      }
+    } else if (target) {
+      report("duplicate-declaration", { name, kind: "type" }, declaration.name.span, [target.declaredAt]);
     }
     checkTypeDeclaration(declaration, scope, report, true);
   }

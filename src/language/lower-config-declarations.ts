@@ -1,11 +1,13 @@
 import type * as ir from "../ir/index.js";
 import type * as ast from "./ast.js";
 import type { ProjectSymbols } from "./check-context.js";
+import { builderTypes } from "./check-type-builder.js";
+import { projectExistingTypes } from "./existing-types.js";
 import { lowerConfigBlock } from "./lower-config-value.js";
 import { lowerConstraints } from "./lower-type.js";
-import { type Locate, lowerAlias, lowerClass, lowerEnum } from "./lower-type-declarations.js";
+import { lowerTypeBuilder } from "./lower-type-builder.js";
+import type { Locate } from "./lower-type-declarations.js";
 import { projectScope } from "./project-scope.js";
-import { resolveDynamicKind } from "./resolve-dynamic-kind.js";
 
 /** A client: provider, retry policy and options as written (`env.NAME` stays a reference). */
 export function lowerClient(declaration: ast.ClientDecl, locate: Locate): ir.Client {
@@ -87,33 +89,9 @@ export function lowerTest(declaration: ast.TestDecl, symbols: ProjectSymbols, lo
     source: locate(declaration.span.start),
   };
   const builder = declaration.body.typeBuilder;
-  if (builder) result.typeBuilder = lowerTypeBuilder(builder, symbols);
-  return result;
-}
-
-function lowerTypeBuilder(builder: ast.TypeBuilderBlock, symbols: ProjectSymbols): ir.TestTypeBuilder {
-  const local = new Map<string, ast.TypeDeclaration>();
-  for (const declaration of builder.declarations) {
-    if (declaration.kind === "type-alias" || !declaration.dynamic)
-      local.set(declaration.name.name, declaration);
-  }
-  const scope = projectScope(symbols, local);
-  const result: ir.TestTypeBuilder = {
-    classes: [],
-    enums: [],
-    aliases: [],
-    dynamicClasses: [],
-    dynamicEnums: [],
-  };
-  for (const written of builder.declarations) {
-    const declaration = written.kind === "type-alias" ? written : resolveDynamicKind(written, symbols);
-    if (declaration.kind === "class") {
-      (declaration.dynamic ? result.dynamicClasses : result.classes).push(lowerClass(declaration, scope));
-    } else if (declaration.kind === "enum") {
-      (declaration.dynamic ? result.dynamicEnums : result.enums).push(lowerEnum(declaration));
-    } else {
-      result.aliases.push(lowerAlias(declaration, scope));
-    }
+  if (builder) {
+    const scope = projectScope(symbols, builderTypes(builder));
+    result.typeBuilder = lowerTypeBuilder(builder, projectExistingTypes(symbols), scope);
   }
   return result;
 }

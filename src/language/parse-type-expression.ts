@@ -1,9 +1,9 @@
 import { createDiagnostic, type Diagnostic, hasErrors } from "../diagnostics/index.js";
 import type { Ir, Type } from "../ir/index.js";
 import { checkTypeExpression } from "./check-type-expression.js";
+import { irTypeScope } from "./ir-type-scope.js";
 import { lowerType } from "./lower-type.js";
 import { parseType } from "./parse-type.js";
-import type { DeclaredTypeKind, TypeScope } from "./resolve-type.js";
 import { TokenStream } from "./token-stream.js";
 
 /** The file name diagnostics of a standalone type expression carry. */
@@ -19,18 +19,10 @@ export function parseTypeExpression(text: string, ir: Ir): { type?: Type; diagno
   const { type } = parseType(stream);
   if (!stream.at("eof")) stream.reportUnexpected("the end of the type");
   const diagnostics = stream.diagnostics;
-  const scope = irScope(ir);
+  const scope = irTypeScope(ir);
   checkTypeExpression(type, scope, (name, args, span, notes) =>
     diagnostics.push(createDiagnostic(name, args, { file: typeExpressionFile, span }, notes)),
   );
   if (hasErrors(diagnostics)) return { diagnostics };
   return { type: lowerType(type, scope), diagnostics };
-}
-
-function irScope(ir: Ir): TypeScope {
-  const kinds = new Map<string, DeclaredTypeKind>();
-  for (const item of ir.aliases) kinds.set(item.name, "alias");
-  for (const item of ir.enums) kinds.set(item.name, "enum");
-  for (const item of ir.classes) kinds.set(item.name, "class");
-  return { kindOf: (name) => kinds.get(name), names: () => kinds.keys() };
 }

@@ -1,5 +1,5 @@
 import type { ClassDecl, EnumDecl } from "./ast.js";
-import type { ProjectSymbols } from "./check-context.js";
+import type { ExistingTypes } from "./existing-types.js";
 
 /**
  * A keywordless `dynamic X { … }` takes its kind from its members; one without members (only `@@`
@@ -7,11 +7,11 @@ import type { ProjectSymbols } from "./check-context.js";
  */
 export function resolveDynamicKind(
   declaration: ClassDecl | EnumDecl,
-  symbols: ProjectSymbols,
+  existing: ExistingTypes,
 ): ClassDecl | EnumDecl {
   if (!declaration.keywordless || declaration.kind !== "class" || declaration.fields.length > 0)
     return declaration;
-  if (symbols.types.get(declaration.name.name)?.node.kind !== "enum") return declaration;
+  if (existing.find(declaration.name.name)?.kind !== "enum") return declaration;
   const { fields: _fields, kind: _kind, ...rest } = declaration;
   return { ...rest, kind: "enum", values: [] };
 }
