@@ -86,7 +86,8 @@ describe("createLanguageModel", () => {
     expect(resolveProviderName("baml-openai-chat")).toBe("openai");
     expect(resolveProviderName("baml-anthropic-chat")).toBe("anthropic");
     expect(resolveProviderName("vertex-ai")).toBe("vertex-ai");
-    expect(resolveProviderName("aws-bedrock")).toBeUndefined();
+    expect(resolveProviderName("aws-bedrock")).toBe("aws-bedrock");
+    expect(resolveProviderName("aws-sagemaker")).toBeUndefined();
     expect(createLanguageModel("baml-ollama-chat", {}, { fetch }).provider).toBe("ollama");
   });
 

@@ -9,6 +9,7 @@ import { HttpLanguageModel } from "./http-language-model.js";
 import type { LanguageModel, LanguageModelDependencies } from "./language-model.js";
 import { LlmOptionsError } from "./llm-error.js";
 import { createAnthropicMessagesAdapter } from "./providers/anthropic-messages-adapter.js";
+import { awsBedrockOptionKeys, createAwsBedrockAdapter } from "./providers/aws-bedrock-adapter.js";
 import { createGoogleGenerateContentAdapter } from "./providers/google-generate-content-adapter.js";
 import { createOpenAiChatAdapter } from "./providers/openai-chat-adapter.js";
 import { createOpenAiResponsesAdapter } from "./providers/openai-responses-adapter.js";
@@ -18,7 +19,12 @@ import { createVertexAiAdapter, vertexAiOptionKeys } from "./providers/vertex-ai
 /** What a provider string means. */
 export interface ProviderDefinition {
   /** The wire format. */
-  wire: "openai-chat" | "openai-responses" | "anthropic-messages" | "google-generate-content";
+  wire:
+    | "openai-chat"
+    | "openai-responses"
+    | "anthropic-messages"
+    | "google-generate-content"
+    | "bedrock-converse";
   defaultBaseUrl?: string;
   /** The environment variable holding the default `api_key`. */
   apiKeyEnv?: string;
@@ -73,6 +79,8 @@ export const providerDefinitions: Readonly<Record<string, ProviderDefinition>> =
   },
   // Gemini on Vertex AI: the URL comes from project_id and location, auth from a service-account key.
   "vertex-ai": { wire: "google-generate-content", extraKeys: vertexAiOptionKeys },
+  // Bedrock's Converse API, SigV4-signed with keys and region from the options or the environment.
+  "aws-bedrock": { wire: "bedrock-converse", extraKeys: awsBedrockOptionKeys },
 };
 
 /** BAML's legacy provider names. */
@@ -111,8 +119,8 @@ export function createLanguageModel(
   const settings: ReadOptionsSettings = {
     provider: name,
     extraKeys: definition.extraKeys,
-    // Gemini names the model in the URL path. (Azure picks it by deployment but accepts a `model` field.)
-    modelInBody: definition.wire !== "google-generate-content",
+    // Gemini and Bedrock name the model in the URL path. (Azure picks it by deployment but accepts `model`.)
+    modelInBody: definition.wire !== "google-generate-content" && definition.wire !== "bedrock-converse",
     ...(definition.defaultRole === undefined ? {} : { defaultRole: definition.defaultRole }),
   };
   const read = readClientOptions(options, settings);
@@ -134,6 +142,8 @@ function createAdapter(
     throw new LlmOptionsError(option, detail, { provider: name });
   };
   switch (definition.wire) {
+    case "bedrock-converse":
+      return createAwsBedrockAdapter(options, { provider: name, ...(env === undefined ? {} : { env }) });
     case "anthropic-messages":
       return createAnthropicMessagesAdapter(
         options,

@@ -1,0 +1,224 @@
+/**
+ * `aws-bedrock`: the Bedrock Runtime Converse API (`POST /model/{modelId}/converse`, and
+ * `/converse-stream` answering in the binary AWS event stream), signed with SigV4 (service `bedrock`).
+ * Options as in BAML: `model` or `model_id`, `region`, `access_key_id` / `secret_access_key` /
+ * `session_token`, `endpoint_url`, `inference_configuration { max_tokens temperature top_p stop_sequences }`,
+ * `additional_model_request_fields`. Other options pass into the body (`guardrailConfig`, `toolConfig`, …).
+ *
+ * Credentials come from the options, else the environment (`AWS_ACCESS_KEY_ID`, `AWS_SECRET_ACCESS_KEY`,
+ * `AWS_SESSION_TOKEN`); the region from `region`, else `AWS_REGION`, else `AWS_DEFAULT_REGION`. The `llm`
+ * room runs in browsers too and reads no files, so `profile` (~/.aws), SSO and instance roles fail with a
+ * message naming what to pass instead. A request that carries an `authorization` header, or `api_key` (a
+ * Bedrock API key, sent as a bearer token), is sent unsigned.
+ */
+import type { ChatMessage, MediaKind } from "../../util/index.js";
+import type { ClientOptions, MediaUrlMode } from "../client-options.js";
+import type { HttpRequest } from "../language-model.js";
+import { LlmOptionsError } from "../llm-error.js";
+import { type AwsCredentials, signAwsRequest } from "./aws-sigv4.js";
+import {
+  createConverseStreamDecoder,
+  createConverseStreamParser,
+  parseConverseResponse,
+  toConverseMessages,
+} from "./bedrock-converse-format.js";
+import { mergeHeaders, type ProviderAdapter, withQuery } from "./provider-adapter.js";
+
+/** The `aws-bedrock` options consumed here (everything else passes into the body). */
+export const awsBedrockOptionKeys = [
+  "model_id",
+  "region",
+  "access_key_id",
+  "secret_access_key",
+  "session_token",
+  "profile",
+  "endpoint_url",
+  "inference_configuration",
+  "additional_model_request_fields",
+] as const;
+
+export interface AwsBedrockAdapterSettings {
+  provider: string;
+  /** The environment, for credentials and region. */
+  env?: Readonly<Record<string, string | undefined>>;
+  /** The signing clock (tests). */
+  now?: () => Date;
+}
+
+/** `inference_configuration` keys (BAML's snake case) → Converse `inferenceConfig` fields. */
+const inferenceFields: Record<string, { field: string; type: "number" | "strings" }> = {
+  max_tokens: { field: "maxTokens", type: "number" },
+  temperature: { field: "temperature", type: "number" },
+  top_p: { field: "topP", type: "number" },
+  stop_sequences: { field: "stopSequences", type: "strings" },
+};
+
+export function createAwsBedrockAdapter(
+  options: ClientOptions,
+  settings: AwsBedrockAdapterSettings,
+): ProviderAdapter {
+  const { provider } = settings;
+  const env = settings.env ?? {};
+  const fail = (option: string, detail: string): never => {
+    throw new LlmOptionsError(option, detail, { provider });
+  };
+  const text = (name: string): string | undefined => {
+    const value = options.extra[name];
+    if (value === undefined || value === null) return undefined;
+    if (typeof value !== "string" || value === "") return fail(name, "expected a non-empty string.");
+    return value;
+  };
+  const environment = (name: string): string | undefined => {
+    const value = env[name];
+    return value === undefined || value === "" ? undefined : value;
+  };
+
+  const modelId = text("model_id");
+  if (modelId !== undefined && options.model !== undefined && modelId !== options.model) {
+    fail("model_id", "both model and model_id are set; keep only one.");
+  }
+  const model =
+    options.model ??
+    modelId ??
+    fail("model", 'is required for aws-bedrock (e.g. model "anthropic.claude-3-5-haiku-20241022-v1:0").');
+  const region =
+    text("region") ??
+    environment("AWS_REGION") ??
+    environment("AWS_DEFAULT_REGION") ??
+    fail(
+      "region",
+      'is required for aws-bedrock: set region "us-east-1" in the client options, or the AWS_REGION (or AWS_DEFAULT_REGION) environment variable.',
+    );
+  const headerNames = Object.keys(options.headers).map((name) => name.toLowerCase());
+  const unsigned = options.apiKey !== undefined || headerNames.includes("authorization");
+  const credentials = unsigned ? undefined : resolveCredentials(text, environment, fail);
+  const inferenceConfig = readInferenceConfiguration(options.extra.inference_configuration, fail);
+  const additional = options.extra.additional_model_request_fields;
+  if (additional !== undefined && additional !== null && !isPlainObject(additional)) {
+    fail("additional_model_request_fields", "expected a map (e.g. { top_k 40 }).");
+  }
+  const endpoint = (
+    text("endpoint_url") ??
+    options.baseUrl ??
+    `https://bedrock-runtime.${region}.amazonaws.com`
+  ).replace(/\/+$/, "");
+  const now = settings.now ?? (() => new Date());
+
+  return {
+    modelId: model,
+    // Converse takes media as bytes (or s3:// locations); it never downloads an https URL itself.
+    defaultMediaUrlMode: (_kind: MediaKind): MediaUrlMode => "send_base64",
+    buildRequest(messages: readonly ChatMessage[], stream: boolean): HttpRequest {
+      const converse = toConverseMessages(messages, provider);
+      const body: Record<string, unknown> = { ...options.passthrough, messages: converse.messages };
+      if (converse.system.length > 0) body.system = converse.system;
+      if (inferenceConfig !== undefined) body.inferenceConfig = inferenceConfig;
+      if (isPlainObject(additional)) body.additionalModelRequestFields = additional;
+      const headers: Record<string, string> = { "content-type": "application/json" };
+      if (options.apiKey !== undefined) headers.authorization = `Bearer ${options.apiKey}`;
+      const operation = stream ? "converse-stream" : "converse";
+      return {
+        url: withQuery(`${endpoint}/model/${encodeURIComponent(model)}/${operation}`, options.queryParams),
+        method: "POST",
+        headers: mergeHeaders(headers, options.headers),
+        body,
+      };
+    },
+    parseResponse: (body) => parseConverseResponse(body, model),
+    createStreamParser: () => createConverseStreamParser(model),
+    createStreamDecoder: createConverseStreamDecoder,
+    async authorize(request: HttpRequest): Promise<HttpRequest> {
+      if (credentials === undefined) return request;
+      // The signature covers the exact body bytes: `HttpLanguageModel` sends `JSON.stringify(body)` too.
+      const signed = await signAwsRequest(
+        {
+          method: request.method,
+          url: request.url,
+          headers: request.headers,
+          body: JSON.stringify(request.body),
+        },
+        { credentials, region, service: "bedrock", now: now() },
+      );
+      return { ...request, headers: signed.headers };
+    },
+  };
+}
+
+function resolveCredentials(
+  text: (name: string) => string | undefined,
+  environment: (name: string) => string | undefined,
+  fail: (option: string, detail: string) => never,
+): AwsCredentials {
+  const accessKeyId = text("access_key_id");
+  const secretAccessKey = text("secret_access_key");
+  const sessionToken = text("session_token");
+  if (accessKeyId !== undefined || secretAccessKey !== undefined) {
+    if (accessKeyId === undefined) fail("access_key_id", "is required with secret_access_key.");
+    if (secretAccessKey === undefined) fail("secret_access_key", "is required with access_key_id.");
+    return {
+      accessKeyId: accessKeyId as string,
+      secretAccessKey: secretAccessKey as string,
+      ...(sessionToken === undefined ? {} : { sessionToken }),
+    };
+  }
+  if (sessionToken !== undefined) fail("session_token", "needs access_key_id and secret_access_key.");
+  const profile = text("profile");
+  const passKeys =
+    "pass access_key_id and secret_access_key (e.g. access_key_id env.AWS_ACCESS_KEY_ID), or set the AWS_ACCESS_KEY_ID and AWS_SECRET_ACCESS_KEY environment variables (with AWS_SESSION_TOKEN for temporary credentials)";
+  if (profile !== undefined) {
+    fail(
+      "profile",
+      `names a profile in ~/.aws, which Sapling's LLM clients cannot read (they run in browsers too and read no files): ${passKeys} instead.`,
+    );
+  }
+  const fromEnvironment = {
+    accessKeyId: environment("AWS_ACCESS_KEY_ID"),
+    secretAccessKey: environment("AWS_SECRET_ACCESS_KEY"),
+    sessionToken: environment("AWS_SESSION_TOKEN"),
+  };
+  if (fromEnvironment.accessKeyId !== undefined && fromEnvironment.secretAccessKey !== undefined) {
+    return {
+      accessKeyId: fromEnvironment.accessKeyId,
+      secretAccessKey: fromEnvironment.secretAccessKey,
+      ...(fromEnvironment.sessionToken === undefined ? {} : { sessionToken: fromEnvironment.sessionToken }),
+    };
+  }
+  const partly =
+    fromEnvironment.accessKeyId !== undefined
+      ? " (AWS_ACCESS_KEY_ID is set but AWS_SECRET_ACCESS_KEY is not)"
+      : fromEnvironment.secretAccessKey !== undefined
+        ? " (AWS_SECRET_ACCESS_KEY is set but AWS_ACCESS_KEY_ID is not)"
+        : "";
+  return fail(
+    "access_key_id",
+    `no AWS credentials found${partly}: ${passKeys}. Sapling does not read ~/.aws files (AWS_PROFILE), SSO or instance roles.`,
+  );
+}
+
+function readInferenceConfiguration(
+  value: unknown,
+  fail: (option: string, detail: string) => never,
+): Record<string, unknown> | undefined {
+  if (value === undefined || value === null) return undefined;
+  if (!isPlainObject(value))
+    return fail("inference_configuration", "expected a map (e.g. { max_tokens 1000 }).");
+  const config: Record<string, unknown> = {};
+  for (const [key, entry] of Object.entries(value)) {
+    const spec = inferenceFields[key];
+    const option = `inference_configuration.${key}`;
+    if (spec === undefined) fail(option, `unknown key; use ${Object.keys(inferenceFields).join(", ")}.`);
+    else if (spec.type === "number" && (typeof entry !== "number" || !Number.isFinite(entry))) {
+      fail(option, `expected a number, got ${JSON.stringify(entry)}.`);
+    } else if (
+      spec.type === "strings" &&
+      (!Array.isArray(entry) || entry.some((item) => typeof item !== "string"))
+    ) {
+      fail(option, `expected a list of strings, got ${JSON.stringify(entry)}.`);
+    } else config[spec.field] = entry;
+  }
+  return config;
+}
+
+function isPlainObject(value: unknown): value is Record<string, unknown> {
+  return typeof value === "object" && value !== null && !Array.isArray(value);
+}
