@@ -5,6 +5,11 @@
 export { renderDiagnostics } from "../diagnostics/index.js";
 export type * as ast from "./ast.js";
 export { type CompileResult, compile } from "./compile.js";
+export {
+  compileTypeBuilderSource,
+  type TypeBuilderSourceResult,
+  typeBuilderSourceFile,
+} from "./compile-type-builder-source.js";
 export { formatBaml } from "./format-baml.js";
 export { parseTypeExpression, typeExpressionFile } from "./parse-type-expression.js";
 export { parseSource } from "./parser.js";
