@@ -33,6 +33,19 @@ export {
   LlmTimeoutError,
 } from "./llm-error.js";
 export { parseRetryAfter } from "./parse-retry-after.js";
+export type { AwsEventStreamHeaderValue, AwsEventStreamMessage } from "./providers/aws-event-stream.js";
+export {
+  AwsEventStreamDecoder,
+  AwsEventStreamError,
+  encodeAwsEventStreamMessage,
+} from "./providers/aws-event-stream.js";
+export type {
+  AwsCredentials,
+  AwsSignableRequest,
+  AwsSignature,
+  AwsSigningSettings,
+} from "./providers/aws-sigv4.js";
+export { signAwsRequest } from "./providers/aws-sigv4.js";
 export { redactedText, redactHeaders, redactRequest, redactSecrets, redactUrl } from "./redact.js";
 export type { SseEvent } from "./sse-decoder.js";
 export { decodeSseStream, SseDecoder } from "./sse-decoder.js";

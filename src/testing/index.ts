@@ -19,6 +19,7 @@ export {
   serverError,
   slowFirstToken,
 } from "./mock-answer.js";
+export { mockAwsCredentials } from "./mock-bedrock-auth.js";
 export type { MockTokenEndpointOptions, RecordedTokenRequest } from "./mock-google-token-endpoint.js";
 export { MockGoogleTokenEndpoint } from "./mock-google-token-endpoint.js";
 export type { ReplayCall, ReplayFetch, ReplayResponse } from "./replay-fetch.js";

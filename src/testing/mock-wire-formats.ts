@@ -2,9 +2,11 @@
  * How the mock server writes each provider's answers, following the documented wire formats: OpenAI chat
  * completions (chunks, then a usage chunk when `stream_options.include_usage`, then `[DONE]`), Anthropic
  * messages (named events), Gemini (`alt=sse` events that are each a whole GenerateContentResponse), OpenAI
- * Responses (named `response.*` events ending with the whole response, no `[DONE]`).
+ * Responses (named `response.*` events ending with the whole response, no `[DONE]`), Bedrock Converse
+ * (binary event-stream frames, in `mock-bedrock-wire.ts`).
  */
 import type { MockRoute } from "./mock-answer.js";
+import { bedrockWire } from "./mock-bedrock-wire.js";
 
 /** Everything a wire format needs to write one answer. */
 export interface RenderContext {
@@ -23,12 +25,19 @@ export interface MockWireFormat {
   isStream(path: string, query: URLSearchParams, body: Record<string, unknown>): boolean;
   requestedModel(path: string, body: Record<string, unknown>): string | undefined;
   completeBody(context: RenderContext): unknown;
+  /** The stream's content type (default `text/event-stream`). */
+  streamContentType?: string;
   /** Frames sent right after the headers, before the first text chunk. */
-  streamStart(context: RenderContext): string[];
-  streamChunk(context: RenderContext, text: string, index: number): string;
-  streamEnd(context: RenderContext): string[];
+  streamStart(context: RenderContext): MockFrame[];
+  streamChunk(context: RenderContext, text: string, index: number): MockFrame;
+  streamEnd(context: RenderContext): MockFrame[];
+  /** The `malformed` fault's frame: one whose data is cut-off JSON (default: such an SSE event). */
+  malformedFrame?(): MockFrame;
   errorBody(status: number, message: string): unknown;
 }
+
+/** SSE text, or the bytes of a binary frame. */
+export type MockFrame = string | Uint8Array;
 
 export function sseFrame(data: unknown, event?: string): string {
   const text = typeof data === "string" ? data : JSON.stringify(data);
@@ -297,11 +306,13 @@ export const mockWireFormats: Readonly<Record<MockRoute, MockWireFormat>> = {
   responses: responsesWire,
   anthropic: anthropicWire,
   gemini: geminiWire,
+  bedrock: bedrockWire,
 };
 
 /**
  * Which wire format a request path speaks: any `…/chat/completions`, `…/responses`, `…/v1/messages`,
- * `…/models/x:generateContent` (Gemini), `…/models/x:rawPredict` (Claude on Vertex AI: Anthropic's format).
+ * `…/models/x:generateContent` (Gemini), `…/models/x:rawPredict` (Claude on Vertex AI: Anthropic's format),
+ * `/model/x/converse` and `/model/x/converse-stream` (Bedrock).
  */
 export function routeForPath(path: string): MockRoute | undefined {
   if (path.endsWith("/chat/completions")) return "openai";
@@ -309,5 +320,6 @@ export function routeForPath(path: string): MockRoute | undefined {
   if (path.endsWith("/v1/messages")) return "anthropic";
   if (/\/models\/[^/:]+:(generateContent|streamGenerateContent)$/.test(path)) return "gemini";
   if (/\/models\/[^/:]+:(rawPredict|streamRawPredict)$/.test(path)) return "anthropic";
+  if (/^\/model\/[^/]+\/(converse|converse-stream)$/.test(path)) return "bedrock";
   return undefined;
 }

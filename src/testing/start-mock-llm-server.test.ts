@@ -19,12 +19,14 @@ import {
   answer,
   cutByLength,
   hang,
+  type MockRoute,
   malformedStream,
   rateLimited,
   resetMidStream,
   serverError,
   slowFirstToken,
 } from "./mock-answer.js";
+import { mockAwsCredentials } from "./mock-bedrock-auth.js";
 import { type MockLlmServer, startMockLlmServer } from "./start-mock-llm-server.js";
 
 const apiKey = "sk-test-SECRET-0123456789";
@@ -33,13 +35,64 @@ const messages: ChatMessage[] = [
   { role: "user", parts: [{ type: "text", text: "Say hello." }] },
 ];
 
-const providers = [
-  { route: "openai", provider: "openai", lengthReason: "length" },
+/** How a client reaches the mock for one wire format, and the secret that must never show in errors. */
+interface ProviderCase {
+  route: MockRoute;
+  provider: string;
+  lengthReason: string;
+  connection: (server: MockLlmServer) => Record<string, unknown>;
+  secret: string;
+}
+
+const withApiKey = (route: MockRoute) => (server: MockLlmServer) => ({
+  base_url: server.baseUrls[route],
+  api_key: apiKey,
+});
+
+const providers: ProviderCase[] = [
+  {
+    route: "openai",
+    provider: "openai",
+    lengthReason: "length",
+    connection: withApiKey("openai"),
+    secret: apiKey,
+  },
   // The Responses API reports a length cut as status `incomplete` (reason `max_output_tokens`).
-  { route: "responses", provider: "openai-responses", lengthReason: "incomplete" },
-  { route: "anthropic", provider: "anthropic", lengthReason: "max_tokens" },
-  { route: "gemini", provider: "google-ai", lengthReason: "MAX_TOKENS" },
-] as const;
+  {
+    route: "responses",
+    provider: "openai-responses",
+    lengthReason: "incomplete",
+    connection: withApiKey("responses"),
+    secret: apiKey,
+  },
+  {
+    route: "anthropic",
+    provider: "anthropic",
+    lengthReason: "max_tokens",
+    connection: withApiKey("anthropic"),
+    secret: apiKey,
+  },
+  {
+    route: "gemini",
+    provider: "google-ai",
+    lengthReason: "MAX_TOKENS",
+    connection: withApiKey("gemini"),
+    secret: apiKey,
+  },
+  // SigV4-signed with the key pair the mock knows; streams are binary event-stream frames.
+  {
+    route: "bedrock",
+    provider: "aws-bedrock",
+    lengthReason: "max_tokens",
+    connection: (server) => ({
+      endpoint_url: server.baseUrls.bedrock,
+      region: "us-east-1",
+      access_key_id: mockAwsCredentials.accessKeyId,
+      secret_access_key: mockAwsCredentials.secretAccessKey,
+    }),
+    secret: mockAwsCredentials.secretAccessKey,
+  },
+];
 
 let server: MockLlmServer;
 beforeAll(async () => {
@@ -74,14 +127,10 @@ async function waitFor(condition: () => boolean, timeoutMs = 2000): Promise<void
   }
 }
 
-for (const { route, provider, lengthReason } of providers) {
+for (const { route, provider, lengthReason, connection, secret } of providers) {
   describe(`${provider} against the mock server`, () => {
     const model = (extra: Record<string, unknown> = {}) =>
-      createLanguageModel(
-        provider,
-        { model: "test-model", base_url: server.baseUrls[route], api_key: apiKey, ...extra },
-        { fetch },
-      );
+      createLanguageModel(provider, { model: "test-model", ...connection(server), ...extra }, { fetch });
 
     it("answers a whole request and records it", async () => {
       server.scriptFor(route, answer("Hello, world!", { usage: { inputTokens: 11, outputTokens: 4 } }));
@@ -122,7 +171,7 @@ for (const { route, provider, lengthReason } of providers) {
       const error = await failure(collect(model()));
       expect(LlmHttpError.isInstance(error)).toBe(true);
       expect(error).toMatchObject({ code: "llm_http_error", status: 429, retryAfterMs: 3000 });
-      expect(`${error.message} ${(error as LlmHttpError).body}`).not.toContain(apiKey);
+      expect(`${error.message} ${(error as LlmHttpError).body}`).not.toContain(secret);
     });
 
     it("500: an HTTP error with status and body", async () => {
@@ -341,6 +390,96 @@ describe("mock LLM server", () => {
           })),
         })),
       );
+    } finally {
+      await local.close();
+    }
+  });
+
+  it("checks Bedrock SigV4 signatures as Bedrock does: unsigned, unknown key and wrong secret are 403", async () => {
+    const local = await startMockLlmServer({ defaultAnswer: answer("signed") });
+    try {
+      const bedrock = (keys: Record<string, unknown>) =>
+        createLanguageModel(
+          "aws-bedrock",
+          {
+            model: "amazon.nova-lite-v1:0",
+            region: "eu-central-1",
+            endpoint_url: local.baseUrls.bedrock,
+            ...keys,
+          },
+          { fetch },
+        );
+      const known = {
+        access_key_id: mockAwsCredentials.accessKeyId,
+        secret_access_key: mockAwsCredentials.secretAccessKey,
+      };
+      expect((await bedrock({ ...known, session_token: "session-1234" }).generate(messages)).text).toBe(
+        "signed",
+      );
+      expect(local.requests[0]).toMatchObject({
+        route: "bedrock",
+        path: "/model/amazon.nova-lite-v1%3A0/converse",
+        model: "amazon.nova-lite-v1:0",
+        stream: false,
+      });
+
+      const refusal = async (keys: Record<string, unknown>) =>
+        (await failure(bedrock(keys).generate(messages))) as LlmHttpError;
+      const wrongSecret = await refusal({ ...known, secret_access_key: "not-the-secret-key" });
+      expect(wrongSecret).toMatchObject({ status: 403 });
+      expect(wrongSecret.body).toContain("The request signature we calculated does not match");
+      const unknownKey = await refusal({ ...known, access_key_id: "AKIAUNKNOWN" });
+      expect(unknownKey.body).toContain("The security token included in the request is invalid.");
+      const unsigned = await fetch(`${local.url}/model/m/converse`, { method: "POST", body: "{}" });
+      expect(unsigned.status).toBe(403);
+      expect(await unsigned.json()).toEqual({ message: "Missing Authentication Token" });
+      // A tampered body no longer matches its signature.
+      const signed = await bedrock(known).buildRequest(messages, { stream: false });
+      const tampered = await fetch(signed.url, {
+        method: "POST",
+        headers: signed.headers,
+        body: JSON.stringify({ ...signed.body, messages: [] }),
+      });
+      expect(tampered.status).toBe(403);
+      expect(local.requests).toHaveLength(5);
+      expect(local.pendingAnswers()).toBe(0);
+    } finally {
+      await local.close();
+    }
+  });
+
+  it("speaks Bedrock ConverseStream as binary event-stream frames", async () => {
+    const local = await startMockLlmServer();
+    try {
+      local.scriptFor("bedrock", answer("Hi there", { chunkSize: 3, usage: { cachedInputTokens: 2 } }));
+      const model = createLanguageModel(
+        "aws-bedrock",
+        {
+          model: "m",
+          region: "us-east-1",
+          endpoint_url: local.baseUrls.bedrock,
+          access_key_id: mockAwsCredentials.accessKeyId,
+          secret_access_key: mockAwsCredentials.secretAccessKey,
+        },
+        { fetch },
+      );
+      const events = await collect(model);
+      expect(events[0]).toMatchObject({
+        type: "response-start",
+        response: { headers: { "content-type": "application/vnd.amazon.eventstream" } },
+      });
+      const raw = events.flatMap((event) => (event.type === "raw" ? [event] : []));
+      expect(raw.map((event) => event.event)).toEqual([
+        "messageStart",
+        "contentBlockDelta",
+        "contentBlockDelta",
+        "contentBlockDelta",
+        "contentBlockStop",
+        "messageStop",
+        "metadata",
+      ]);
+      expect(events.at(-1)).toMatchObject({ rawFinishReason: "end_turn", usage: { cachedInputTokens: 2 } });
+      expect(local.requests[0]).toMatchObject({ path: "/model/m/converse-stream", stream: true });
     } finally {
       await local.close();
     }

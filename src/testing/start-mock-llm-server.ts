@@ -3,12 +3,14 @@
  * and Responses), Anthropic and Gemini wire formats (whole answers and SSE), replays scripted answers with
  * chosen chunking and delays, and injects faults (HTTP errors with `retry-after`, connection resets, slow
  * first tokens, malformed events, length cuts, hangs). Google's token endpoint (`POST /token`) guards the
- * Vertex AI paths, which answer in the Gemini format (Claude's `:rawPredict`: Anthropic's). It records every request, and `close()` destroys
- * every socket it ever accepted.
+ * Vertex AI paths, which answer in the Gemini format (Claude's `:rawPredict`: Anthropic's). Bedrock's
+ * Converse paths answer in JSON and binary event streams, and check each request's SigV4 signature. It
+ * records every request, and `close()` destroys every socket it ever accepted.
  */
 import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
 import type { Socket } from "node:net";
 import type { MockAnswer, MockRoute } from "./mock-answer.js";
+import { checkBedrockAuthorization, mockAwsCredentials } from "./mock-bedrock-auth.js";
 import {
   isVertexPath,
   MockGoogleTokenEndpoint,
@@ -39,6 +41,11 @@ export interface MockLlmServerOptions {
   defaultAnswer?: MockAnswer;
   /** The Google token endpoint at `POST /token` (e.g. the public keys whose signatures it accepts). */
   tokenEndpoint?: MockTokenEndpointOptions;
+  /**
+   * The AWS keys whose SigV4 signatures the Bedrock paths accept, by access key id (default: the AWS
+   * documentation's example pair, `mockAwsCredentials`). Other keys are refused like Bedrock does, HTTP 403.
+   */
+  awsCredentials?: Readonly<Record<string, string>>;
 }
 
 export interface MockLlmServer {
@@ -47,7 +54,7 @@ export interface MockLlmServer {
   readonly port: number;
   /**
    * Base URLs to put in client options: OpenAI-style `…/v1` (chat completions and Responses), Anthropic
-   * root, Gemini `…/v1beta`.
+   * root, Gemini `…/v1beta`, Bedrock root (an aws-bedrock client's `endpoint_url`).
    */
   readonly baseUrls: Readonly<Record<MockRoute, string>>;
   /** Every request received, in order. */
@@ -82,6 +89,10 @@ export async function startMockLlmServer(options: MockLlmServerOptions = {}): Pr
     responses: [],
     anthropic: [],
     gemini: [],
+    bedrock: [],
+  };
+  const awsSecrets = options.awsCredentials ?? {
+    [mockAwsCredentials.accessKeyId]: mockAwsCredentials.secretAccessKey,
   };
   const requests: RecordedRequest[] = [];
   const sockets = new Set<Socket>();
@@ -164,6 +175,16 @@ export async function startMockLlmServer(options: MockLlmServerOptions = {}): Pr
       sendJson(response, 401, vertexUnauthenticatedBody);
       return;
     }
+    if (route === "bedrock") {
+      const refusal = await checkBedrockAuthorization(
+        { method: incoming.method, target: incoming.url ?? "/", headers: recorded.headers, body: raw },
+        awsSecrets,
+      );
+      if (refusal !== undefined) {
+        sendJson(response, 403, refusal, { "x-amzn-errortype": "AccessDeniedException" });
+        return;
+      }
+    }
     const scripted = takeAnswer(recorded);
     if (scripted === undefined) {
       sendJson(
@@ -211,7 +232,13 @@ export async function startMockLlmServer(options: MockLlmServerOptions = {}): Pr
   return {
     url,
     port: address.port,
-    baseUrls: { openai: `${url}/v1`, responses: `${url}/v1`, anthropic: url, gemini: `${url}/v1beta` },
+    baseUrls: {
+      openai: `${url}/v1`,
+      responses: `${url}/v1`,
+      anthropic: url,
+      gemini: `${url}/v1beta`,
+      bedrock: url,
+    },
     requests,
     tokenEndpoint,
     vertexModelsUrl: (projectId, location, publisher = "google") =>

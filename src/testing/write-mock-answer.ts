@@ -65,14 +65,17 @@ export async function writeMockAnswer(exchange: MockExchange): Promise<void> {
     return;
   }
 
-  response.writeHead(200, { "content-type": "text/event-stream", "cache-control": "no-cache" });
+  response.writeHead(200, {
+    "content-type": wire.streamContentType ?? "text/event-stream",
+    "cache-control": "no-cache",
+  });
   response.flushHeaders();
   for (const frame of wire.streamStart(context)) response.write(frame);
   if (!(await sleep(scripted.firstTokenDelayMs ?? 0, response))) return;
   for (const [index, chunk] of chunks.entries()) {
     if (fault?.type === "reset" && index === fault.afterChunks) return resetAfterDelivery(exchange);
     if (fault?.type === "malformed" && index === fault.afterChunks) {
-      response.end('data: {"unterminated": "event\n\n');
+      response.end(malformedFrame(wire));
       return;
     }
     if (index > 0 && !(await sleep(scripted.chunkDelayMs ?? 0, response))) return;
@@ -80,11 +83,15 @@ export async function writeMockAnswer(exchange: MockExchange): Promise<void> {
   }
   if (fault?.type === "reset") return resetAfterDelivery(exchange);
   if (fault?.type === "malformed") {
-    response.end('data: {"unterminated": "event\n\n');
+    response.end(malformedFrame(wire));
     return;
   }
   for (const frame of wire.streamEnd(context)) response.write(frame);
   response.end();
+}
+
+function malformedFrame(wire: MockWireFormat): string | Uint8Array {
+  return wire.malformedFrame?.() ?? 'data: {"unterminated": "event\n\n';
 }
 
 export function sendJson(
