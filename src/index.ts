@@ -1,13 +1,21 @@
 /**
  * The `sapling` package root: the compile API (BAML text → IR), diagnostics rendering, and the IR types.
- * Runtime code lives behind `sapling/runtime`; generated clients never import this entry point.
+ * Runtime code lives behind `sapling/runtime`. Generated clients import only `typeBuilderCompiler` from
+ * here (for `TypeBuilder.addBaml`), so this entry point stays browser-safe.
  */
 
 export { CodegenError, generateClient, type ResolvedGenerator, resolveGenerators } from "./codegen/index.js";
 export type { Diagnostic, DiagnosticNote, Severity, Span } from "./diagnostics/index.js";
 export { renderDiagnostics } from "./diagnostics/index.js";
 export type * from "./ir/index.js";
-export { type CompileResult, compile, formatBaml, parseTypeExpression } from "./language/index.js";
+export {
+  type CompileResult,
+  compile,
+  compileTypeBuilderSource,
+  formatBaml,
+  parseTypeExpression,
+  type TypeBuilderSourceResult,
+} from "./language/index.js";
 export { type CompiledSchema, compileSchema, parseWithSchema, SchemaError } from "./parse-with-schema.js";
 export {
   type JsonSchema,
@@ -45,3 +53,4 @@ export {
   type StreamParserOptions,
   type StreamPush,
 } from "./sap/index.js";
+export { typeBuilderCompiler } from "./type-builder-compiler.js";

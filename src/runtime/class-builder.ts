@@ -48,14 +48,22 @@ export class ClassBuilder {
   #alias: string | undefined;
   #description: string | undefined;
 
+  readonly #base: Class;
+
+  /**
+   * `declared` is the class from the IR when extending one; a new class starts from `template` (a class
+   * written in `addBaml`, with its fields, checks and docs) or empty. A new class stays changeable.
+   */
   constructor(
     readonly name: string,
     private readonly declared: Class | undefined,
+    template?: Class,
   ) {
-    this.#fields = (declared?.fields ?? []).map((field) => ({ ...field }));
-    this.#declaredNames = new Set(this.#fields.map((field) => field.name));
-    this.#alias = declared?.alias;
-    this.#description = declared?.description;
+    this.#base = declared ?? { ...(template ?? { name, fields: [], constraints: [] }), name, dynamic: true };
+    this.#fields = this.#base.fields.map((field) => ({ ...field }));
+    this.#declaredNames = new Set((declared?.fields ?? []).map((field) => field.name));
+    this.#alias = this.#base.alias;
+    this.#description = this.#base.description;
   }
 
   /** Whether properties may be added or changed (a new class, or a declared `@@dynamic` one). */
@@ -70,15 +78,28 @@ export class ClassBuilder {
 
   /** Adds a property; an existing name is an error (use `property(name)` to change one). */
   addProperty(name: string, type: FieldType): ClassPropertyBuilder {
+    return this.addField({ name, type: type.type });
+  }
+
+  /**
+   * Adds a property given as IR data (with `@alias`, `@description`, `@skip`, docs), as `addBaml` does;
+   * the same rules as `addProperty`.
+   */
+  addField(field: Field): ClassPropertyBuilder {
     this.#guard();
+    this.assertNoProperty(field.name);
+    const added: Field = { ...field };
+    this.#fields.push(added);
+    return new ClassPropertyBuilder(added.name, added, () => this.#guard());
+  }
+
+  /** Throws when the class already has a property `name` (what `addProperty` refuses). */
+  assertNoProperty(name: string): void {
     if (this.#fields.some((field) => field.name === name)) {
       throw new BamlInvalidArgumentError(
         `Class ${this.name} already has a property "${name}"; use .property("${name}") to change it.`,
       );
     }
-    const field: Field = { name, type: type.type };
-    this.#fields.push(field);
-    return new ClassPropertyBuilder(name, field, () => this.#guard());
   }
 
   /** The builder of an existing property. */
@@ -136,10 +157,7 @@ export class ClassBuilder {
 
   /** The class as IR data, with this builder's changes. */
   toClass(): Class {
-    const result: Class = {
-      ...(this.declared ?? { name: this.name, fields: [], dynamic: true, constraints: [] }),
-      fields: this.#fields.map((field) => ({ ...field })),
-    };
+    const result: Class = { ...this.#base, fields: this.#fields.map((field) => ({ ...field })) };
     if (this.#alias !== undefined) result.alias = this.#alias;
     else delete result.alias;
     if (this.#description !== undefined) result.description = this.#description;

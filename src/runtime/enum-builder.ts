@@ -38,12 +38,19 @@ export class EnumValueBuilder {
 /** An enum added by a TypeBuilder, or a declared `@@dynamic` enum being extended. */
 export class EnumBuilder {
   readonly #values: EnumValue[];
+  readonly #base: Enum;
 
+  /**
+   * `declared` is the enum from the IR when extending one; a new enum starts from `template` (an enum
+   * written in `addBaml`) or empty. A new enum stays changeable.
+   */
   constructor(
     readonly name: string,
     private readonly declared: Enum | undefined,
+    template?: Enum,
   ) {
-    this.#values = (declared?.values ?? []).map((value) => ({ ...value }));
+    this.#base = declared ?? { ...(template ?? { name, values: [], constraints: [] }), name, dynamic: true };
+    this.#values = this.#base.values.map((value) => ({ ...value }));
   }
 
   get isDynamic(): boolean {
@@ -57,15 +64,28 @@ export class EnumBuilder {
 
   /** Adds a value; an existing name is an error (use `value(name)` to change one). */
   addValue(name: string): EnumValueBuilder {
+    return this.addEnumValue({ name });
+  }
+
+  /**
+   * Adds a value given as IR data (with `@alias`, `@description`, `@skip`, docs), as `addBaml` does; the
+   * same rules as `addValue`.
+   */
+  addEnumValue(value: EnumValue): EnumValueBuilder {
     this.#guard();
+    this.assertNoValue(value.name);
+    const added: EnumValue = { ...value };
+    this.#values.push(added);
+    return new EnumValueBuilder(added.name, added, () => this.#guard());
+  }
+
+  /** Throws when the enum already has a value `name` (what `addValue` refuses). */
+  assertNoValue(name: string): void {
     if (this.#values.some((value) => value.name === name)) {
       throw new BamlInvalidArgumentError(
         `Enum ${this.name} already has a value "${name}"; use .value("${name}").`,
       );
     }
-    const value: EnumValue = { name };
-    this.#values.push(value);
-    return new EnumValueBuilder(name, value, () => this.#guard());
   }
 
   /** The builder of an existing value. */
@@ -88,10 +108,7 @@ export class EnumBuilder {
 
   /** The enum as IR data, with this builder's changes. */
   toEnum(): Enum {
-    return {
-      ...(this.declared ?? { name: this.name, values: [], dynamic: true, constraints: [] }),
-      values: this.#values.map((value) => ({ ...value })),
-    };
+    return { ...this.#base, values: this.#values.map((value) => ({ ...value })) };
   }
 
   #guard(): void {

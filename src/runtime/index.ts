@@ -4,6 +4,7 @@
  * (ClientRegistry) and types (TypeBuilder) per call. Browser-safe: `fetch`, env, clock, sleep and logger
  * are injected. Never imports the compiler.
  */
+export type { BamlSourceCompilation, BamlSourceCompiler } from "./baml-source-compiler.js";
 export type { CallOptions, ParseRecovery, SchemaExtension } from "./call-options.js";
 export type { Clock } from "./call-recorder.js";
 export { ClassBuilder, ClassPropertyBuilder } from "./class-builder.js";
@@ -34,5 +35,5 @@ export type { Environment } from "./resolve-options.js";
 export type { RuntimeLogger, RuntimeOptions } from "./sapling-runtime.js";
 export { SaplingRuntime } from "./sapling-runtime.js";
 export { SaplingStream } from "./sapling-stream.js";
-export { TypeBuilder } from "./type-builder.js";
+export { TypeBuilder, type TypeBuilderOptions } from "./type-builder.js";
 export type { CheckOutcome } from "./wrap-checked.js";

@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { emptyIr, type Ir, t } from "../ir/index.js";
+import { emptyIr, type Ir, type TestTypeBuilder, t } from "../ir/index.js";
+import type { BamlSourceCompiler } from "./baml-source-compiler.js";
 import { BamlInvalidArgumentError } from "./errors.js";
 import { TypeBuilder } from "./type-builder.js";
 
@@ -88,5 +89,72 @@ describe("TypeBuilder", () => {
     expect(tb.applyTo(ir).classes[0]?.fields.map((field) => field.name)).toEqual(["name", "b"]);
     resume.reset();
     expect(tb.applyTo(ir).classes[0]?.fields.map((field) => field.name)).toEqual(["name"]);
+  });
+
+  describe("addBaml (the compiler is injected; test/type-builder-add-baml.test.ts uses the real one)", () => {
+    const none: TestTypeBuilder = {
+      classes: [],
+      enums: [],
+      aliases: [],
+      dynamicClasses: [],
+      dynamicEnums: [],
+    };
+
+    it("compiles against the IR as extended so far and keeps what the declarations carry", () => {
+      const seen: Ir[] = [];
+      const compileBaml: BamlSourceCompiler = (_source, current) => {
+        seen.push(current);
+        return {
+          problems: "",
+          additions: {
+            ...none,
+            classes: [
+              {
+                name: "Job",
+                fields: [{ name: "title", type: t.string(), skip: true, docs: "Shown nowhere." }],
+                dynamic: false,
+                constraints: [{ level: "assert", expression: "this.title != ''" }],
+                docs: "A job.",
+              },
+            ],
+            dynamicEnums: [
+              { name: "Category", values: [{ name: "ART", skip: true }], dynamic: false, constraints: [] },
+            ],
+          },
+        };
+      };
+      const tb = new TypeBuilder(ir, { compileBaml });
+      tb.classBuilder("Resume").addProperty("age", tb.int());
+      tb.addBaml("ignored by this compiler");
+      expect(seen[0]?.classes[0]?.fields.map((field) => field.name)).toEqual(["name", "age"]);
+      expect(tb.applyTo(ir).classes.find((item) => item.name === "Job")).toEqual({
+        name: "Job",
+        fields: [{ name: "title", type: t.string(), skip: true, docs: "Shown nowhere." }],
+        dynamic: true,
+        constraints: [{ level: "assert", expression: "this.title != ''" }],
+        docs: "A job.",
+      });
+      expect(
+        tb
+          .enumBuilder("Category")
+          .listValues()
+          .map(([name]) => name),
+      ).toEqual(["TECH", "ART"]);
+      tb.classBuilder("Job").addProperty("company", tb.string());
+    });
+
+    it("throws the rendered problems and adds nothing", () => {
+      const tb = new TypeBuilder(ir, { compileBaml: () => ({ problems: "error[E0101]: Unknown type" }) });
+      expect(() => tb.addBaml("class A {\n  x Nope\n}")).toThrow(
+        "TypeBuilder.addBaml: the BAML text has errors.\n\nerror[E0101]: Unknown type",
+      );
+      expect(tb.applyTo(ir)).toEqual({ ...ir, aliases: [] });
+    });
+
+    it("says how to enable it when no compiler was given", () => {
+      expect(() => new TypeBuilder(ir).addBaml("class A {\n  x int\n}")).toThrow(
+        /compileBaml: typeBuilderCompiler/,
+      );
+    });
   });
 });

@@ -1,23 +1,36 @@
-import { type Ir, loadIr, type Type } from "../ir/index.js";
+import { type Ir, loadIr, type TestTypeBuilder, type Type, type TypeAlias } from "../ir/index.js";
+import type { BamlSourceCompiler } from "./baml-source-compiler.js";
 import { ClassBuilder } from "./class-builder.js";
 import { EnumBuilder } from "./enum-builder.js";
 import { BamlInvalidArgumentError } from "./errors.js";
 import { FieldType } from "./field-type.js";
 
+/** Options of a `TypeBuilder`. */
+export interface TypeBuilderOptions {
+  /** Compiles the text of `addBaml`: `typeBuilderCompiler` from the `sapling` package. */
+  compileBaml?: BamlSourceCompiler | undefined;
+}
+
 /**
  * Changes the schema for one call (BAML's TypeBuilder): add classes and enums, add properties to
- * `@@dynamic` classes and values to `@@dynamic` enums. Pass it as the `tb` call option; the runtime applies
- * it to a copy of the IR, so other calls are unaffected. The generated client subclasses this with typed
- * accessors for each dynamic type.
+ * `@@dynamic` classes and values to `@@dynamic` enums, in code or as BAML text (`addBaml`). Pass it as the
+ * `tb` call option; the runtime applies it to a copy of the IR, so other calls are unaffected. The
+ * generated client subclasses this with typed accessors for each dynamic type.
  */
 export class TypeBuilder {
   readonly #ir: Ir;
   readonly #classes = new Map<string, ClassBuilder>();
   readonly #enums = new Map<string, EnumBuilder>();
+  readonly #aliases = new Map<string, TypeAlias>();
+  readonly #compileBaml: BamlSourceCompiler | undefined;
 
-  /** `ir` is the project's IR (the generated client passes its embedded copy). */
-  constructor(ir: unknown) {
+  /**
+   * `ir` is the project's IR (the generated client passes its embedded copy); `options.compileBaml`
+   * enables `addBaml` (the generated client passes it too).
+   */
+  constructor(ir: unknown, options: TypeBuilderOptions = {}) {
     this.#ir = loadIr(ir);
+    this.#compileBaml = options.compileBaml;
   }
 
   string(): FieldType {
@@ -109,6 +122,28 @@ export class TypeBuilder {
     return builder;
   }
 
+  /**
+   * Adds BAML declarations, as a test's `type_builder { … }` does: new `class`, `enum` and `type`
+   * declarations, and `dynamic class X { … }` / `dynamic enum E { … }` blocks that add properties or values
+   * to `@@dynamic` types, with their attributes. The text may use the project's types and everything this
+   * builder added before. Throws `BamlInvalidArgumentError` on any problem (the message shows the
+   * diagnostics with code frames in `<addBaml>`), and then adds nothing.
+   */
+  addBaml(source: string): void {
+    if (!this.#compileBaml) {
+      throw new BamlInvalidArgumentError(
+        "TypeBuilder.addBaml needs the BAML compiler, which sapling/runtime does not include. Use the " +
+          "generated client's TypeBuilder (it passes one), or construct this one with " +
+          '`new TypeBuilder(ir, { compileBaml: typeBuilderCompiler })`, importing typeBuilderCompiler from "sapling".',
+      );
+    }
+    const { additions, problems } = this.#compileBaml(source, this.applyTo(this.#ir));
+    if (!additions) {
+      throw new BamlInvalidArgumentError(`TypeBuilder.addBaml: the BAML text has errors.\n\n${problems}`);
+    }
+    this.#addAll(additions);
+  }
+
   /** A copy of `ir` with this builder's classes and enums added or extended. `ir` is left unchanged. */
   applyTo(ir: Ir): Ir {
     const classes = ir.classes.map((item) => this.#classes.get(item.name)?.toClass() ?? item);
@@ -118,13 +153,47 @@ export class TypeBuilder {
     for (const [name, builder] of this.#classes)
       if (!declaredClasses.has(name)) classes.push(builder.toClass());
     for (const [name, builder] of this.#enums) if (!declaredEnums.has(name)) enums.push(builder.toEnum());
-    return { ...ir, classes, enums };
+    const aliases = [...ir.aliases, ...[...this.#aliases.values()].map((alias) => ({ ...alias }))];
+    return { ...ir, classes, enums, aliases };
+  }
+
+  /**
+   * Adds compiled `addBaml` declarations. Every conflict with what the builder already holds is found
+   * before anything changes, so a failing `addBaml` leaves the builder as it was.
+   */
+  #addAll(additions: TestTypeBuilder): void {
+    for (const item of [...additions.classes, ...additions.enums, ...additions.aliases])
+      this.#assertNew(item.name);
+    for (const extension of additions.dynamicClasses) {
+      const builder = this.classBuilder(extension.name);
+      for (const field of extension.fields) builder.assertNoProperty(field.name);
+    }
+    for (const extension of additions.dynamicEnums) {
+      const builder = this.enumBuilder(extension.name);
+      for (const value of extension.values) builder.assertNoValue(value.name);
+    }
+    for (const item of additions.classes)
+      this.#classes.set(item.name, new ClassBuilder(item.name, undefined, item));
+    for (const item of additions.enums)
+      this.#enums.set(item.name, new EnumBuilder(item.name, undefined, item));
+    for (const item of additions.aliases) this.#aliases.set(item.name, item);
+    for (const extension of additions.dynamicClasses) {
+      const builder = this.classBuilder(extension.name);
+      for (const field of extension.fields) builder.addField(field);
+      if (extension.alias !== undefined) builder.alias(extension.alias);
+      if (extension.description !== undefined) builder.description(extension.description);
+    }
+    for (const extension of additions.dynamicEnums) {
+      const builder = this.enumBuilder(extension.name);
+      for (const value of extension.values) builder.addEnumValue(value);
+    }
   }
 
   #assertNew(name: string): void {
     const taken =
       this.#classes.has(name) ||
       this.#enums.has(name) ||
+      this.#aliases.has(name) ||
       this.#ir.classes.some((item) => item.name === name) ||
       this.#ir.enums.some((item) => item.name === name) ||
       this.#ir.aliases.some((item) => item.name === name);
