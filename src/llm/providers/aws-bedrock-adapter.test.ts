@@ -217,6 +217,30 @@ describe("aws-bedrock requests", () => {
     expect(sent[0]?.headers).not.toHaveProperty("x-amz-date");
   });
 
+  it("sends a request with your own authorization header as it is, unsigned", async () => {
+    const { fetch, sent } = bedrockFetch();
+    await createLanguageModel(
+      "aws-bedrock",
+      { model, region: "us-east-1", headers: { Authorization: "Bearer from-a-proxy" } },
+      { fetch },
+    ).generate(messages);
+    expect(sent[0]?.headers.authorization).toBe("Bearer from-a-proxy");
+    expect(sent[0]?.headers).not.toHaveProperty("x-amz-date");
+  });
+
+  it("signs headers you add, so a proxy cannot change them unnoticed", async () => {
+    const { fetch, sent } = bedrockFetch();
+    await createLanguageModel(
+      "aws-bedrock",
+      { model, region: "us-east-1", ...keys, headers: { "X-Amzn-Bedrock-Trace": "ENABLED" } },
+      { fetch },
+    ).generate(messages);
+    expect(sent[0]?.headers.authorization).toContain(
+      "SignedHeaders=content-type;host;x-amz-date;x-amzn-bedrock-trace,",
+    );
+    await expectValidSignature(sent[0] as SentRequest, "us-east-1");
+  });
+
   it("sends images as bytes with their format, PDFs as named documents; audio is refused", async () => {
     const { fetch, sent } = bedrockFetch();
     const withMedia: ChatMessage[] = [
