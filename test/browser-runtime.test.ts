@@ -26,6 +26,13 @@ function resumeIr(): unknown {
   return ir;
 }
 
+/** The example's IR with CandidateEvaluation made `@@dynamic`, for addBaml to extend. */
+function dynamicResumeIr(): unknown {
+  const ir = resumeIr() as { classes: { name: string; dynamic: boolean }[] };
+  for (const item of ir.classes) if (item.name === "CandidateEvaluation") item.dynamic = true;
+  return ir;
+}
+
 describe.skipIf(!chromiumPath && !required)("runtime in a browser", () => {
   it("bundles with no Node built-ins and parses a fenced, chatty answer in Chromium", async () => {
     expect(chromiumPath, "Chromium is required on CI (.ci/run installs it)").toBeDefined();
@@ -73,6 +80,63 @@ describe.skipIf(!chromiumPath && !required)("runtime in a browser", () => {
         decision: "STRONG_HIRE",
         work_history: [{ company: "Streamline", achievements: ["Led the Kubernetes migration"] }],
       });
+    } finally {
+      await browser.close();
+    }
+  }, 60_000);
+
+  it("bundles the package root too (generated type_builder.ts imports it) and runs addBaml in Chromium", async () => {
+    expect(chromiumPath, "Chromium is required on CI (.ci/run installs it)").toBeDefined();
+    const bundle = await build({
+      entryPoints: [join(root, "test", "browser", "add-baml-entry.ts")],
+      bundle: true,
+      platform: "browser",
+      format: "iife",
+      write: false,
+      logLevel: "silent",
+    });
+    const code = bundle.outputFiles[0]?.text ?? "";
+    expect(code).not.toMatch(/require\(["']node:/);
+    const browser = await chromium.launch({
+      executablePath: chromiumPath as string,
+      args: [
+        "--no-sandbox",
+        "--disable-gpu",
+        "--disable-background-networking",
+        "--disable-component-update",
+      ],
+    });
+    try {
+      const page = await browser.newPage();
+      await page.setContent("<!doctype html><title>sapling</title>");
+      await page.addScriptTag({ content: code });
+      const value = await page.evaluate((ir) => {
+        interface Builder {
+          addBaml(source: string): void;
+        }
+        const { SaplingRuntime, TypeBuilder, typeBuilderCompiler } = (
+          globalThis as unknown as {
+            sapling: {
+              SaplingRuntime: {
+                fromIr(ir: unknown): { parse(fn: string, text: string, options: object): unknown };
+              };
+              TypeBuilder: new (ir: unknown, options: object) => Builder;
+              typeBuilderCompiler: unknown;
+            };
+          }
+        ).sapling;
+        const tb = new TypeBuilder(ir, { compileBaml: typeBuilderCompiler });
+        tb.addBaml(
+          "class Referee {\n  name string\n}\ndynamic class CandidateEvaluation {\n  referee Referee\n}",
+        );
+        return SaplingRuntime.fromIr(ir).parse(
+          "EvaluateResume",
+          '{"candidate_name": "Ann", "years_of_experience": 3, "skills": [], "work_history": [],' +
+            ' "decision": "HIRE", "reasoning": "ok", "referee": {"name": "Bo"}}',
+          { tb },
+        );
+      }, dynamicResumeIr());
+      expect(value).toMatchObject({ candidate_name: "Ann", referee: { name: "Bo" } });
     } finally {
       await browser.close();
     }

@@ -23,7 +23,7 @@ const messyAnswer = readFileSync(
 
 /** The application: BAML-style imports and calls only. */
 const application = `
-import { b, ClientRegistry, Collector, type partial_types } from "./baml_client/index.js";
+import { b, ClientRegistry, Collector, type partial_types, TypeBuilder } from "./baml_client/index.js";
 
 const resume = "Jane Doe — 8 years building distributed systems in Rust and Go.";
 const collector = new Collector("e2e");
@@ -41,6 +41,29 @@ const parsed = b.parse.EvaluateResume('{"candidate_name": "Ann", "years_of_exper
   + ' "work_history": [], "decision": "hire", "reasoning": "ok"}');
 const request = await b.request.EvaluateResume(resume, { client: "Local" });
 
+const tb = new TypeBuilder();
+tb.addBaml(\`class Address {
+  city string @alias("town")
+}
+
+enum Tier {
+  GOLD
+  SILVER
+}
+
+dynamic class Contact {
+  address Address?
+  tier Tier
+}\`);
+tb.Contact.addProperty("email", tb.string().optional());
+const contact = await b.ExtractContact("Ann, gold member, lives in Paris.", { tb });
+let addBamlError = "";
+try {
+  tb.addBaml("dynamic class Contact {\\n  phone Phone\\n}");
+} catch (error) {
+  addBamlError = (error as Error).message;
+}
+
 console.log(JSON.stringify({
   evaluation,
   partialCount: partials.length,
@@ -49,14 +72,37 @@ console.log(JSON.stringify({
   parsed,
   requestUrl: request.url,
   logged: collector.logs.length,
+  contact,
+  addBamlError,
 }));
 `;
+
+/** A `@@dynamic` class the application extends with `tb.addBaml`, as a user's project would declare it. */
+const contactBaml = `class Contact {
+  name string
+  @@dynamic
+}
+
+function ExtractContact(text: string) -> Contact {
+  client Local
+  prompt #"
+    Fill in the contact card for: {{ text }}
+    {{ ctx.output_format }}
+  "#
+}
+`;
+const contactAnswer =
+  '{"name": "Ann", "address": {"town": "Paris"}, "tier": "GOLD", "email": null, "unknown": 1}';
 
 let server: MockLlmServer;
 let root: string;
 
 beforeAll(async () => {
-  server = await startMockLlmServer({ defaultAnswer: answer(messyAnswer, { chunkSize: 16 }) });
+  server = await startMockLlmServer({
+    defaultAnswer: answer(messyAnswer, { chunkSize: 16 }),
+    respond: (request) =>
+      JSON.stringify(request.body).includes("contact card") ? answer(contactAnswer) : undefined,
+  });
   root = mkdtempSync(join(tmpdir(), "sapling-e2e-"));
 });
 
@@ -67,6 +113,7 @@ afterAll(async () => {
 describe("init → generate → compile → run against the mock server", () => {
   it("scaffolds and generates a client", async () => {
     expect(await main(["init"], captureContext({ cwd: root }))).toBe(0);
+    writeFileSync(join(root, "baml_src", "contact.baml"), contactBaml);
     const context = captureContext({ cwd: root });
     expect(await main(["generate"], context)).toBe(0);
     expect(readdirSync(join(root, "baml_client"))).toContain("index.ts");
@@ -75,7 +122,15 @@ describe("init → generate → compile → run against the mock server", () => 
     mkdirSync(packageFolder, { recursive: true });
     writeFileSync(
       join(packageFolder, "package.json"),
-      JSON.stringify({ name: "sapling", type: "module", exports: { "./runtime": "./runtime.ts" } }),
+      JSON.stringify({
+        name: "sapling",
+        type: "module",
+        exports: { ".": "./index.ts", "./runtime": "./runtime.ts" },
+      }),
+    );
+    writeFileSync(
+      join(packageFolder, "index.ts"),
+      `export * from ${JSON.stringify(join(repository, "src", "index.ts"))};\n`,
     );
     writeFileSync(
       join(packageFolder, "runtime.ts"),
@@ -101,7 +156,7 @@ describe("init → generate → compile → run against the mock server", () => 
     expect(diagnostics).toEqual([]);
   }, 60_000);
 
-  it("runs the application: a call, a stream with partials, a parse and a request", async () => {
+  it("runs the application: a call, a stream with partials, a parse, a request and addBaml", async () => {
     const { stdout } = await promisify(execFile)(
       join(repository, "node_modules", ".bin", "tsx"),
       ["app.ts"],
@@ -139,6 +194,8 @@ describe("init → generate → compile → run against the mock server", () => 
     });
     expect(output.requestUrl).toBe(`${server.baseUrls.openai}/chat/completions`);
     expect(output.logged).toBe(1);
-    expect(server.requests.map((request) => request.stream)).toEqual([false, true]);
+    expect(output.contact).toEqual({ name: "Ann", address: { city: "Paris" }, tier: "GOLD", email: null });
+    expect(output.addBamlError).toContain('error[E0101]: Unknown type "Phone".\n  --> <addBaml>:2:9');
+    expect(server.requests.map((request) => request.stream)).toEqual([false, true, false]);
   }, 60_000);
 });

@@ -1,13 +1,15 @@
 /**
  * Type-checks generated clients with the TypeScript compiler API, under options stricter than most
  * applications use (an application compiles `baml_client/` with *its* tsconfig, so generated code must
- * pass the strictest common settings), with `sapling/runtime` resolved to src/runtime/index.ts and no
+ * pass the strictest common settings), with `sapling/runtime` resolved to src/runtime/index.ts, `sapling`
+ * (the compiler `type_builder.ts` imports for addBaml) to src/index.ts, and no
  * `@types/node` (generated code must not need Node to type-check: it also runs in browsers).
  */
 import { resolve } from "node:path";
 import ts from "typescript";
 
 const runtimeEntry = resolve(import.meta.dirname, "..", "src", "runtime", "index.ts");
+const rootEntry = resolve(import.meta.dirname, "..", "src", "index.ts");
 
 /** "declared but never used" diagnostics. */
 const unusedCodes = new Set([6133, 6192, 6196, 6198, 6205]);
@@ -37,7 +39,7 @@ export function typeCheck(input: TypeCheckInput): string[] {
     skipLibCheck: true,
     noEmit: true,
     types: [],
-    paths: { "sapling/runtime": [runtimeEntry] },
+    paths: { "sapling/runtime": [runtimeEntry], sapling: [rootEntry] },
     ...(input.moduleFormat === "esm"
       ? {
           module: ts.ModuleKind.NodeNext,

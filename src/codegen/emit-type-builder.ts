@@ -1,6 +1,6 @@
 import { CodegenError } from "./codegen-error.js";
 import type { GenerationContext } from "./generation-context.js";
-import { banner, byName, RUNTIME_MODULE, relativeModule } from "./module-text.js";
+import { banner, byName, COMPILER_MODULE, RUNTIME_MODULE, relativeModule } from "./module-text.js";
 
 /** Members of the runtime's TypeBuilder; a declared type with one of these names cannot get a handle. */
 const builderMembers = new Set([
@@ -17,6 +17,7 @@ const builderMembers = new Set([
   "union",
   "addClass",
   "addEnum",
+  "addBaml",
   "classBuilder",
   "enumBuilder",
   "applyTo",
@@ -59,16 +60,18 @@ export function emitTypeBuilder(generation: GenerationContext): string {
       return `  /** ${what} */\n  get ${handle.name}(): ${builder} {\n    return this.${method}(${JSON.stringify(handle.name)});\n  }\n`;
     })
     .join("\n");
-  return `${banner()}import { ${runtimeImports.join(", ")} } from "${RUNTIME_MODULE}";
+  return `${banner()}import { typeBuilderCompiler } from "${COMPILER_MODULE}";
+import { ${runtimeImports.join(", ")} } from "${RUNTIME_MODULE}";
 import { ir } from "${relativeModule("ir", generation.moduleFormat)}";
 
 /**
  * Changes the schema for one call: \`const tb = new TypeBuilder(); tb.Person.addProperty("age", tb.int());
- * await b.Fn(input, { tb })\`. Other calls keep the declared schema.
+ * await b.Fn(input, { tb })\`, or in BAML: \`tb.addBaml("dynamic class Person {\\n  age int\\n}")\`. Other
+ * calls keep the declared schema.
  */
 export class TypeBuilder extends RuntimeTypeBuilder {
   constructor() {
-    super(ir);
+    super(ir, { compileBaml: typeBuilderCompiler });
   }
 ${getters === "" ? "" : `\n${getters}`}}
 
