@@ -196,18 +196,21 @@ error[E0101]: Unknown type "Categori".
   |
 1 | function Other(x: string) -> string {
   | ^^^^^^^^^^^^^^
+  = note: addBaml only adds types; declare functions, clients and tests in baml_src/
 
 error[E0707]: A type_builder block may contain only class, enum, type and dynamic declarations.
   --> <addBaml>:5:1
   |
 5 | client<llm> Fast {
   | ^^^^^^^^^^^^^^^^
+  = note: addBaml only adds types; declare functions, clients and tests in baml_src/
 
 error[E0707]: A type_builder block may contain only class, enum, type and dynamic declarations.
   --> <addBaml>:8:1
   |
 8 | test T {
-  | ^^^^^^`,
+  | ^^^^^^
+  = note: addBaml only adds types; declare functions, clients and tests in baml_src/`,
     );
   });
 

@@ -38,6 +38,7 @@ export function compileTypeBuilderSource(source: string, ir: Ir): TypeBuilderSou
         "invalid-type-builder-entry",
         {},
         { start: declaration.span.start, end: declaration.name.span.end },
+        [{ message: "addBaml only adds types; declare functions, clients and tests in baml_src/" }],
       );
     }
   }

@@ -162,15 +162,21 @@ export class TypeBuilder {
    * before anything changes, so a failing `addBaml` leaves the builder as it was.
    */
   #addAll(additions: TestTypeBuilder): void {
-    for (const item of [...additions.classes, ...additions.enums, ...additions.aliases])
-      this.#assertNew(item.name);
-    for (const extension of additions.dynamicClasses) {
-      const builder = this.classBuilder(extension.name);
-      for (const field of extension.fields) builder.assertNoProperty(field.name);
-    }
-    for (const extension of additions.dynamicEnums) {
-      const builder = this.enumBuilder(extension.name);
-      for (const value of extension.values) builder.assertNoValue(value.name);
+    try {
+      for (const item of [...additions.classes, ...additions.enums, ...additions.aliases])
+        this.#assertNew(item.name);
+      for (const extension of additions.dynamicClasses) {
+        const builder = this.classBuilder(extension.name);
+        for (const field of extension.fields) builder.assertNoProperty(field.name);
+      }
+      for (const extension of additions.dynamicEnums) {
+        const builder = this.enumBuilder(extension.name);
+        for (const value of extension.values) builder.assertNoValue(value.name);
+      }
+    } catch (error) {
+      // Say which call found the conflict: the builder API's message alone points at addProperty.
+      if (!BamlInvalidArgumentError.isInstance(error)) throw error;
+      throw new BamlInvalidArgumentError(`TypeBuilder.addBaml: ${error.message}`);
     }
     for (const item of additions.classes)
       this.#classes.set(item.name, new ClassBuilder(item.name, undefined, item));
