@@ -1,7 +1,8 @@
 /**
  * The `llm` room: a provider-neutral model interface and adapters for OpenAI chat (and compatible servers),
- * OpenAI Responses, Anthropic messages and Gemini, over an injected `fetch`. Browser-safe. One model call
- * = one HTTP attempt; retries, fallback and parsing belong to the runtime.
+ * OpenAI Responses, Anthropic messages, Gemini and Bedrock Converse (SigV4, AWS event streams), over an
+ * injected `fetch`. Browser-safe. One model call = one HTTP attempt; retries, fallback and parsing belong to
+ * the runtime.
  */
 export { applyRolePolicy } from "./apply-role-policy.js";
 export type { ClientOptions, HttpTimeouts, MediaUrlMode, RolePolicy } from "./client-options.js";

@@ -448,6 +448,13 @@ describe("aws-bedrock option errors", () => {
       "unknown key; use max_tokens, temperature, top_p, stop_sequences",
     ],
     [
+      "a fractional max_tokens",
+      { model, region: "us-east-1", ...keys, inference_configuration: { max_tokens: 10.5 } },
+      {},
+      "inference_configuration.max_tokens",
+      "expected a positive whole number, got 10.5",
+    ],
+    [
       "a non-number temperature",
       { model, region: "us-east-1", ...keys, inference_configuration: { temperature: "hot" } },
       {},

@@ -46,8 +46,8 @@ export interface AwsBedrockAdapterSettings {
 }
 
 /** `inference_configuration` keys (BAML's snake case) → Converse `inferenceConfig` fields. */
-const inferenceFields: Record<string, { field: string; type: "number" | "strings" }> = {
-  max_tokens: { field: "maxTokens", type: "number" },
+const inferenceFields: Record<string, { field: string; type: "integer" | "number" | "strings" }> = {
+  max_tokens: { field: "maxTokens", type: "integer" },
   temperature: { field: "temperature", type: "number" },
   top_p: { field: "topP", type: "number" },
   stop_sequences: { field: "stopSequences", type: "strings" },
@@ -207,7 +207,9 @@ function readInferenceConfiguration(
     const spec = inferenceFields[key];
     const option = `inference_configuration.${key}`;
     if (spec === undefined) fail(option, `unknown key; use ${Object.keys(inferenceFields).join(", ")}.`);
-    else if (spec.type === "number" && (typeof entry !== "number" || !Number.isFinite(entry))) {
+    else if (spec.type === "integer" && (!Number.isInteger(entry) || (entry as number) < 1)) {
+      fail(option, `expected a positive whole number, got ${JSON.stringify(entry)}.`);
+    } else if (spec.type === "number" && (typeof entry !== "number" || !Number.isFinite(entry))) {
       fail(option, `expected a number, got ${JSON.stringify(entry)}.`);
     } else if (
       spec.type === "strings" &&

@@ -24,10 +24,11 @@ const preludeLength = 12;
 const checksumLength = 4;
 const utf8 = new TextDecoder("utf-8", { fatal: true });
 const encoder = new TextEncoder();
+const empty = new Uint8Array(0);
 
 /** Decodes messages incrementally from chunks split at any byte. */
 export class AwsEventStreamDecoder {
-  private buffer = new Uint8Array(0);
+  private buffer = empty;
   /** Stream position of `buffer[0]`, for error messages. */
   private position = 0;
 
@@ -42,10 +43,10 @@ export class AwsEventStreamDecoder {
     const messages: AwsEventStreamMessage[] = [];
     let offset = 0;
     while (buffer.length - offset >= preludeLength) {
-      const view = new DataView(buffer.buffer, buffer.byteOffset + offset, buffer.length - offset);
-      const totalLength = view.getUint32(0);
-      const headersLength = view.getUint32(4);
-      if (view.getUint32(8) !== crc32(buffer, offset, offset + 8)) {
+      // Plain byte reads, no DataView per message: a stream is hundreds of token-sized messages.
+      const totalLength = readUint32(buffer, offset);
+      const headersLength = readUint32(buffer, offset + 4);
+      if (readUint32(buffer, offset + 8) !== crc32(buffer, offset, offset + 8)) {
         throw new AwsEventStreamError(
           `event stream message at byte ${this.position + offset}: the prelude checksum does not match (corrupt or not an event stream)`,
         );
@@ -60,7 +61,7 @@ export class AwsEventStreamDecoder {
       }
       if (buffer.length - offset < totalLength) break;
       const end = offset + totalLength;
-      if (view.getUint32(totalLength - checksumLength) !== crc32(buffer, offset, end - checksumLength)) {
+      if (readUint32(buffer, end - checksumLength) !== crc32(buffer, offset, end - checksumLength)) {
         throw new AwsEventStreamError(
           `event stream message at byte ${this.position + offset}: the message checksum does not match (corrupt data)`,
         );
@@ -73,7 +74,7 @@ export class AwsEventStreamDecoder {
       });
       offset = end;
     }
-    this.buffer = buffer.slice(offset);
+    this.buffer = offset === buffer.length ? empty : buffer.slice(offset);
     this.position += offset;
     return messages;
   }
@@ -88,6 +89,16 @@ export class AwsEventStreamDecoder {
   }
 }
 
+function readUint32(bytes: Uint8Array, at: number): number {
+  return (
+    (((bytes[at] as number) << 24) |
+      ((bytes[at + 1] as number) << 16) |
+      ((bytes[at + 2] as number) << 8) |
+      (bytes[at + 3] as number)) >>>
+    0
+  );
+}
+
 function readHeaders(bytes: Uint8Array): Record<string, AwsEventStreamHeaderValue> {
   const headers: Record<string, AwsEventStreamHeaderValue> = {};
   const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.length);
@@ -99,7 +110,7 @@ function readHeaders(bytes: Uint8Array): Record<string, AwsEventStreamHeaderValu
   while (offset < bytes.length) {
     const nameLength = view.getUint8(offset++);
     need(nameLength + 1);
-    const name = text(bytes.subarray(offset, offset + nameLength));
+    const name = text(bytes, offset, offset + nameLength);
     offset += nameLength;
     const type = view.getUint8(offset++);
     let value: AwsEventStreamHeaderValue;
@@ -137,8 +148,7 @@ function readHeaders(bytes: Uint8Array): Record<string, AwsEventStreamHeaderValu
         const length = view.getUint16(offset);
         offset += 2;
         need(length);
-        const raw = bytes.slice(offset, offset + length);
-        value = type === 6 ? raw : text(raw);
+        value = type === 6 ? bytes.slice(offset, offset + length) : text(bytes, offset, offset + length);
         offset += length;
         break;
       }
@@ -158,12 +168,46 @@ function readHeaders(bytes: Uint8Array): Record<string, AwsEventStreamHeaderValu
   return headers;
 }
 
-function text(bytes: Uint8Array): string {
-  try {
-    return utf8.decode(bytes);
-  } catch {
-    throw new AwsEventStreamError("an event stream header is not valid UTF-8");
+/** `bytes[start, end)` as UTF-8; header names and values are almost always ASCII, decoded without a TextDecoder. */
+function text(bytes: Uint8Array, start: number, end: number): string {
+  let ascii = "";
+  for (let index = start; index < end; index++) {
+    const byte = bytes[index] as number;
+    if (byte >= 0x80) {
+      try {
+        return utf8.decode(bytes.subarray(start, end));
+      } catch {
+        throw new AwsEventStreamError("an event stream header is not valid UTF-8");
+      }
+    }
+    ascii += String.fromCharCode(byte);
   }
+  return ascii;
+}
+
+/** Encoded headers by name and value: a stream repeats the same few on every message. */
+const headerCache = new Map<string, Uint8Array>();
+const headerCacheLimit = 64;
+
+function encodeHeader(name: string, value: string): Uint8Array {
+  const key = `${name}\u0000${value}`;
+  const cached = headerCache.get(key);
+  if (cached !== undefined) return cached;
+  const nameBytes = encoder.encode(name);
+  const valueBytes = encoder.encode(value);
+  if (nameBytes.length > 255 || valueBytes.length > 65535) {
+    throw new AwsEventStreamError(`event stream header "${name}" is too long to encode`);
+  }
+  const header = new Uint8Array(1 + nameBytes.length + 1 + 2 + valueBytes.length);
+  header[0] = nameBytes.length;
+  header.set(nameBytes, 1);
+  header[1 + nameBytes.length] = 7;
+  header[2 + nameBytes.length] = valueBytes.length >>> 8;
+  header[3 + nameBytes.length] = valueBytes.length & 0xff;
+  header.set(valueBytes, 4 + nameBytes.length);
+  if (headerCache.size >= headerCacheLimit) headerCache.clear();
+  headerCache.set(key, header);
+  return header;
 }
 
 /** One message with string headers (wire type 7) and a payload (text is UTF-8 encoded). */
@@ -172,20 +216,7 @@ export function encodeAwsEventStreamMessage(
   payload: Uint8Array | string,
 ): Uint8Array {
   const body = typeof payload === "string" ? encoder.encode(payload) : payload;
-  const encodedHeaders = Object.entries(headers).map(([name, value]) => {
-    const nameBytes = encoder.encode(name);
-    const valueBytes = encoder.encode(value);
-    if (nameBytes.length > 255 || valueBytes.length > 65535) {
-      throw new AwsEventStreamError(`event stream header "${name}" is too long to encode`);
-    }
-    const header = new Uint8Array(1 + nameBytes.length + 1 + 2 + valueBytes.length);
-    header[0] = nameBytes.length;
-    header.set(nameBytes, 1);
-    header[1 + nameBytes.length] = 7;
-    new DataView(header.buffer).setUint16(2 + nameBytes.length, valueBytes.length);
-    header.set(valueBytes, 4 + nameBytes.length);
-    return header;
-  });
+  const encodedHeaders = Object.entries(headers).map(([name, value]) => encodeHeader(name, value));
   const headersLength = encodedHeaders.reduce((total, header) => total + header.length, 0);
   const totalLength = preludeLength + headersLength + body.length + checksumLength;
   const message = new Uint8Array(totalLength);
