@@ -141,6 +141,17 @@ describe("encodeAwsEventStreamMessage", () => {
   });
 });
 
+describe("non-ASCII headers", () => {
+  it("round-trips UTF-8 header values and refuses invalid UTF-8", () => {
+    const encoded = encodeAwsEventStreamMessage({ ":event-type": "délta ✓" }, "");
+    expect(new AwsEventStreamDecoder().push(encoded)[0]?.headers).toEqual({ ":event-type": "délta ✓" });
+    const invalid = frame(bytes(header("x", 7, [0, 2, 0xc3, 0x28])), []);
+    expect(() => new AwsEventStreamDecoder().push(invalid)).toThrow(
+      "an event stream header is not valid UTF-8",
+    );
+  });
+});
+
 describe("crc32", () => {
   it("gives the standard check value", () => {
     expect(crc32(new TextEncoder().encode("123456789"))).toBe(0xcbf43926);
