@@ -1,7 +1,7 @@
 /**
  * The `sapling` package root: the compile API (BAML text → IR), diagnostics rendering, and the IR types.
- * Runtime code lives behind `sapling/runtime`. Generated clients import only `typeBuilderCompiler` from
- * here (for `TypeBuilder.addBaml`), so this entry point stays browser-safe.
+ * Runtime code lives behind `sapling/runtime`, which generated clients import. This entry point stays
+ * browser-safe: an application may pass its `typeBuilderCompiler` to a TypeBuilder for `addBaml`.
  */
 
 export { CodegenError, generateClient, type ResolvedGenerator, resolveGenerators } from "./codegen/index.js";

@@ -23,6 +23,7 @@ const messyAnswer = readFileSync(
 
 /** The application: BAML-style imports and calls only. */
 const application = `
+import { typeBuilderCompiler } from "sapling";
 import { b, ClientRegistry, Collector, type partial_types, TypeBuilder } from "./baml_client/index.js";
 
 const resume = "Jane Doe — 8 years building distributed systems in Rust and Go.";
@@ -41,7 +42,7 @@ const parsed = b.parse.EvaluateResume('{"candidate_name": "Ann", "years_of_exper
   + ' "work_history": [], "decision": "hire", "reasoning": "ok"}');
 const request = await b.request.EvaluateResume(resume, { client: "Local" });
 
-const tb = new TypeBuilder();
+const tb = new TypeBuilder({ compileBaml: typeBuilderCompiler });
 tb.addBaml(\`class Address {
   city string @alias("town")
 }

@@ -1,6 +1,6 @@
 import { CodegenError } from "./codegen-error.js";
 import type { GenerationContext } from "./generation-context.js";
-import { banner, byName, COMPILER_MODULE, RUNTIME_MODULE, relativeModule } from "./module-text.js";
+import { banner, byName, RUNTIME_MODULE, relativeModule } from "./module-text.js";
 
 /** Members of the runtime's TypeBuilder; a declared type with one of these names cannot get a handle. */
 const builderMembers = new Set([
@@ -49,6 +49,7 @@ export function emitTypeBuilder(generation: GenerationContext): string {
     ...(usesClass ? ["type ClassBuilder"] : []),
     ...(usesEnum ? ["type EnumBuilder"] : []),
     "TypeBuilder as RuntimeTypeBuilder",
+    "type TypeBuilderOptions",
   ];
   const getters = handles
     .map((handle) => {
@@ -60,18 +61,19 @@ export function emitTypeBuilder(generation: GenerationContext): string {
       return `  /** ${what} */\n  get ${handle.name}(): ${builder} {\n    return this.${method}(${JSON.stringify(handle.name)});\n  }\n`;
     })
     .join("\n");
-  return `${banner()}import { typeBuilderCompiler } from "${COMPILER_MODULE}";
-import { ${runtimeImports.join(", ")} } from "${RUNTIME_MODULE}";
+  return `${banner()}import { ${runtimeImports.join(", ")} } from "${RUNTIME_MODULE}";
 import { ir } from "${relativeModule("ir", generation.moduleFormat)}";
 
 /**
  * Changes the schema for one call: \`const tb = new TypeBuilder(); tb.Person.addProperty("age", tb.int());
- * await b.Fn(input, { tb })\`, or in BAML: \`tb.addBaml("dynamic class Person {\\n  age int\\n}")\`. Other
- * calls keep the declared schema.
+ * await b.Fn(input, { tb })\`. Other calls keep the declared schema. To add declarations written in BAML
+ * (\`tb.addBaml("dynamic class Person {\\n  age int\\n}")\`), pass the compiler, which the runtime leaves
+ * out of the call path: \`new TypeBuilder({ compileBaml: typeBuilderCompiler })\`, importing
+ * \`typeBuilderCompiler\` from "sapling".
  */
 export class TypeBuilder extends RuntimeTypeBuilder {
-  constructor() {
-    super(ir, { compileBaml: typeBuilderCompiler });
+  constructor(options: TypeBuilderOptions = {}) {
+    super(ir, options);
   }
 ${getters === "" ? "" : `\n${getters}`}}
 

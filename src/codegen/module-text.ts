@@ -3,14 +3,8 @@
  * specifiers for the chosen module format, and `///` docs as JSDoc.
  */
 
-/** The package entry generated code imports; every import that leaves `baml_client/` but one. */
+/** The package entry generated code imports: the only import that leaves `baml_client/`. */
 export const RUNTIME_MODULE = "sapling/runtime";
-
-/**
- * The package root, which holds the compiler: only `type_builder.ts` imports it, for `TypeBuilder.addBaml`
- * (the runtime does not bundle the compiler).
- */
-export const COMPILER_MODULE = "sapling";
 
 export type ModuleFormat = "esm" | "cjs";
 

@@ -26,7 +26,7 @@ export class TypeBuilder {
 
   /**
    * `ir` is the project's IR (the generated client passes its embedded copy); `options.compileBaml`
-   * enables `addBaml` (the generated client passes it too).
+   * enables `addBaml` (`typeBuilderCompiler` from "sapling": the runtime leaves the compiler out).
    */
   constructor(ir: unknown, options: TypeBuilderOptions = {}) {
     this.#ir = loadIr(ir);
@@ -132,9 +132,9 @@ export class TypeBuilder {
   addBaml(source: string): void {
     if (!this.#compileBaml) {
       throw new BamlInvalidArgumentError(
-        "TypeBuilder.addBaml needs the BAML compiler, which sapling/runtime does not include. Use the " +
-          "generated client's TypeBuilder (it passes one), or construct this one with " +
-          '`new TypeBuilder(ir, { compileBaml: typeBuilderCompiler })`, importing typeBuilderCompiler from "sapling".',
+        "TypeBuilder.addBaml needs the BAML compiler, which sapling/runtime leaves out of the call path. " +
+          "Pass it when creating the builder: `new TypeBuilder({ compileBaml: typeBuilderCompiler })` (the " +
+          'generated client\'s; `new TypeBuilder(ir, { … })` for this class), importing typeBuilderCompiler from "sapling".',
       );
     }
     const { additions, problems } = this.#compileBaml(source, this.applyTo(this.#ir));
