@@ -236,7 +236,8 @@ describe("provider aws-bedrock through the runtime", () => {
   it("sends an image as bytes with its format", async () => {
     server.scriptFor("bedrock", answer(PERSON));
     await runtime().call("DescribePicture", { photo: Image.fromBase64("image/jpeg", "/9j/4AAQSkZJRg==") });
-    const content = (server.requests[0]?.body.messages as { content: unknown[] }[])[0]?.content;
+    const messages = server.requests[0]?.body.messages as { content: unknown[] }[] | undefined;
+    const content = messages?.[0]?.content;
     expect(content).toContainEqual({ image: { format: "jpeg", source: { bytes: "/9j/4AAQSkZJRg==" } } });
   });
 
