@@ -13,6 +13,21 @@ describe("redaction", () => {
     expect(secrets).toEqual(["sk-live-1234567890", "tok-abcdef"]);
   });
 
+  it("keeps a credential object's identifying fields visible and everything else in it secret", () => {
+    const key = {
+      type: "service_account",
+      project_id: "acme-prod",
+      private_key_id: "0123456789abcdef",
+      private_key: "-----BEGIN PRIVATE KEY-----\nMIIE\n-----END PRIVATE KEY-----\n",
+      client_email: "llm@acme-prod.iam.gserviceaccount.com",
+      token_uri: "https://oauth2.googleapis.com/token",
+      unexpected_field: "kept-secret-by-default",
+    };
+    expect(collectSecrets({ credentials: key, location: "us-central1" }).sort()).toEqual(
+      [key.private_key, key.private_key_id, key.unexpected_field].sort(),
+    );
+  });
+
   it("masks secrets wherever they appear in text, plus Bearer tokens and key= parameters", () => {
     expect(redactText("bad key sk-live-1234567890 given", secrets)).toBe(`bad key ${REDACTED} given`);
     expect(redactText("Authorization: Bearer abcdefghijkl", [])).toBe(`Authorization: Bearer ${REDACTED}`);

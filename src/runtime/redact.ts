@@ -9,6 +9,10 @@ export const REDACTED = "[REDACTED]";
 
 const secretName = /(api[-_]?key|authorization|token|secret|password|credential|access[-_]?key|session)/i;
 
+/** Fields of a credential object that identify it rather than prove it (Google service-account keys). */
+const identifyingField =
+  /^(type|project_id|client_email|client_id|auth_uri|token_uri|auth_provider_x509_cert_url|client_x509_cert_url|universe_domain)$/;
+
 /** The values among resolved client options that must never be shown (searched recursively). */
 export function collectSecrets(options: Record<string, unknown>): string[] {
   const secrets = new Set<string>();
@@ -19,7 +23,13 @@ export function collectSecrets(options: Record<string, unknown>): string[] {
     } else if (Array.isArray(value)) {
       for (const item of value) visit(item, name);
     } else if (value !== null && typeof value === "object") {
-      for (const [key, item] of Object.entries(value)) visit(item, secretName.test(name) ? name : key);
+      for (const [key, item] of Object.entries(value)) {
+        // Inside a credential (a service-account key object) everything is secret but the fields that
+        // only identify it: those show up in URLs and messages (the project in a Vertex URL), where
+        // masking them would hide where a call went and help no one.
+        if (!secretName.test(name)) visit(item, key);
+        else if (!identifyingField.test(key)) visit(item, name);
+      }
     }
   };
   visit(options, "");
