@@ -287,6 +287,32 @@ describe("aws-bedrock requests", () => {
   });
 });
 
+describe("aws-bedrock conversation shape", () => {
+  it("joins consecutive messages of one role, as Converse wants the roles to alternate", async () => {
+    const { fetch, sent } = bedrockFetch();
+    const bedrock = createLanguageModel("aws-bedrock", { model, region: "us-east-1", ...keys }, { fetch });
+    const text = (role: ChatMessage["role"], value: string): ChatMessage => ({
+      role,
+      parts: [{ type: "text", text: value }],
+    });
+    await bedrock.generate([
+      text("system", "Be brief."),
+      text("user", "Context: a resume."),
+      text("user", "Question: who is it?"),
+      text("assistant", "Ada."),
+      text("assistant", "Ada Lovelace."),
+      text("user", "Thanks."),
+    ]);
+    const body = JSON.parse(sent[0]?.body ?? "");
+    expect(body.system).toEqual([{ text: "Be brief." }]);
+    expect(body.messages).toEqual([
+      { role: "user", content: [{ text: "Context: a resume." }, { text: "Question: who is it?" }] },
+      { role: "assistant", content: [{ text: "Ada." }, { text: "Ada Lovelace." }] },
+      { role: "user", content: [{ text: "Thanks." }] },
+    ]);
+  });
+});
+
 describe("aws-bedrock answers", () => {
   it("maps stopReason to finish reasons (max_tokens → length)", async () => {
     for (const [raw, finishReason] of [

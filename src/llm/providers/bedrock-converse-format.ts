@@ -24,7 +24,10 @@ import {
   type StreamParser,
 } from "./provider-adapter.js";
 
-/** The body's `system` and `messages`: system messages are hoisted, blank text blocks dropped. */
+/**
+ * The body's `system` and `messages`: system messages are hoisted, blank text blocks dropped, and
+ * consecutive messages of one role joined.
+ */
 export function toConverseMessages(
   messages: readonly ChatMessage[],
   provider: string,
@@ -51,7 +54,11 @@ export function toConverseMessages(
     if (blocks.length === 0) continue;
     if (message.role === "system") system.push(...blocks);
     else if (message.role === "user" || message.role === "assistant") {
-      conversation.push({ role: message.role, content: blocks });
+      // Converse wants the roles to alternate ("conversation must alternate between user and assistant
+      // roles"): a prompt with two user parts in a row becomes one message with both parts' blocks.
+      const previous = conversation[conversation.length - 1];
+      if (previous?.role === message.role) (previous.content as Record<string, unknown>[]).push(...blocks);
+      else conversation.push({ role: message.role, content: blocks });
     } else {
       throw new LlmOptionsError(
         "remap_roles",
