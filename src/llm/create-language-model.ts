@@ -128,7 +128,7 @@ export function createLanguageModel(
     const fromEnv = dependencies.env?.[definition.apiKeyEnv];
     if (fromEnv !== undefined && fromEnv !== "") read.apiKey = fromEnv;
   }
-  const adapter = createAdapter(name, definition, read, dependencies.env);
+  const adapter = createAdapter(name, definition, read, dependencies);
   return new HttpLanguageModel(name, read, adapter, dependencies.fetch);
 }
 
@@ -136,7 +136,7 @@ function createAdapter(
   name: string,
   definition: ProviderDefinition,
   options: ClientOptions,
-  env: LanguageModelDependencies["env"],
+  { env, readTextFile }: LanguageModelDependencies,
 ): ProviderAdapter {
   const fail = (option: string, detail: string): never => {
     throw new LlmOptionsError(option, detail, { provider: name });
@@ -151,7 +151,11 @@ function createAdapter(
       );
     case "google-generate-content":
       if (name === "vertex-ai") {
-        return createVertexAiAdapter(options, { provider: name, ...(env === undefined ? {} : { env }) });
+        return createVertexAiAdapter(options, {
+          provider: name,
+          ...(env === undefined ? {} : { env }),
+          ...(readTextFile === undefined ? {} : { readTextFile }),
+        });
       }
       return createGoogleGenerateContentAdapter(
         options,

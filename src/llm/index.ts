@@ -19,6 +19,7 @@ export type {
   HttpRequest,
   LanguageModel,
   LanguageModelDependencies,
+  ReadTextFile,
   ResponseInfo,
   StreamEvent,
   Usage,

@@ -104,6 +104,9 @@ export interface LanguageModel {
   isFinishReasonAllowed(rawFinishReason: string | undefined): boolean;
 }
 
+/** Reads a whole UTF-8 text file; the host decides how relative paths resolve (Node: the working directory). */
+export type ReadTextFile = (path: string) => Promise<string>;
+
 /** What a model needs from its environment. */
 export interface LanguageModelDependencies {
   fetch: typeof fetch;
@@ -112,4 +115,10 @@ export interface LanguageModelDependencies {
    * in the options. Options themselves arrive already resolved.
    */
   env?: Record<string, string | undefined>;
+  /**
+   * Reads a text file (UTF-8), for credentials given as a file path (a `vertex-ai` key file). Hosts that
+   * can read files pass one (the runtime does on Node); without it such a path is refused with a message
+   * saying to pass the file's content.
+   */
+  readTextFile?: ReadTextFile;
 }

@@ -43,11 +43,17 @@ export interface ServiceAccountKey {
 /**
  * Reads a parsed key file. Throws `LlmOptionsError` naming `source` when a field is missing or the key is
  * not a service-account key (an `authorized_user` file from `gcloud auth application-default login` has no
- * private key).
+ * private key). `origin` (e.g. `the key file "keys/sa.json"`) starts each message when the key came from a
+ * file, so the message names the file as well as the option.
  */
-export function readServiceAccountKey(value: unknown, source: string, provider: string): ServiceAccountKey {
+export function readServiceAccountKey(
+  value: unknown,
+  source: string,
+  provider: string,
+  origin?: string,
+): ServiceAccountKey {
   const fail = (detail: string): never => {
-    throw new LlmOptionsError(source, detail, { provider });
+    throw new LlmOptionsError(source, origin === undefined ? detail : `${origin}: ${detail}`, { provider });
   };
   if (!isRecord(value)) return fail("expected a service-account key (a JSON object).");
   if (value.type !== undefined && value.type !== "service_account") {

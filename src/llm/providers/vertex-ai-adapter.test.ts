@@ -284,6 +284,145 @@ describe("vertex-ai credentials", () => {
   });
 });
 
+describe("vertex-ai key files read through readTextFile", () => {
+  /** A fake file system: the files it holds, and every path read. */
+  function fakeFiles(files: Record<string, string>) {
+    const reads: string[] = [];
+    const readTextFile = async (path: string): Promise<string> => {
+      reads.push(path);
+      const text = files[path];
+      if (text === undefined) throw new Error(`ENOENT: no such file or directory, open '${path}'`);
+      return text;
+    };
+    return { files, reads, readTextFile };
+  }
+  const rejection = async (pending: Promise<unknown>): Promise<LlmOptionsError> => {
+    const error = await pending.catch((caught: unknown) => caught);
+    if (LlmOptionsError.isInstance(error)) return error;
+    throw new Error(`expected an options error, got ${String(error)}`);
+  };
+
+  it("reads a credentials path once for many requests and models, and takes the project from the key", async () => {
+    const disk = fakeFiles({ "keys/sa.json": JSON.stringify(account.keyFile) });
+    const fetch = vertexFetch();
+    const create = () =>
+      createLanguageModel(
+        "vertex-ai",
+        { ...base, credentials: "keys/sa.json" },
+        { fetch, readTextFile: disk.readTextFile },
+      );
+    const first = await create().buildRequest(messages, { stream: false });
+    expect(first.url).toBe(
+      "https://us-central1-aiplatform.googleapis.com/v1/projects/key-project/locations/us-central1/publishers/google/models/gemini-2.5-flash:generateContent",
+    );
+    expect(first.headers.authorization).toMatch(/^Bearer ya29\.unit-\d+$/);
+    const [streamed, called] = await Promise.all([
+      create().buildRequest(messages, { stream: true }),
+      create().generate(messages),
+    ]);
+    expect(streamed.url).toMatch(/\/projects\/key-project\/.*:streamGenerateContent\?alt=sse$/);
+    expect(called.text).toBe("hello");
+    expect(fetch.calls.find((call) => call.url.includes(":generateContent"))?.url).toContain(
+      "/projects/key-project/",
+    );
+    expect(disk.reads).toEqual(["keys/sa.json"]);
+  });
+
+  it("reads the GOOGLE_APPLICATION_CREDENTIALS path before GOOGLE_APPLICATION_CREDENTIALS_CONTENT (BAML's order)", async () => {
+    const disk = fakeFiles({ "/etc/keys/vertex.json": JSON.stringify(account.keyFile) });
+    const model = createLanguageModel(
+      "vertex-ai",
+      { ...base, project_id: "given-project" },
+      {
+        fetch: vertexFetch(),
+        readTextFile: disk.readTextFile,
+        env: {
+          GOOGLE_APPLICATION_CREDENTIALS: "/etc/keys/vertex.json",
+          GOOGLE_APPLICATION_CREDENTIALS_CONTENT: "{not json, never read",
+        },
+      },
+    );
+    const request = await model.buildRequest(messages, { stream: false });
+    expect(request.url).toContain("/projects/given-project/");
+    expect(request.headers.authorization).toMatch(/^Bearer ya29\.unit-\d+$/);
+    expect(disk.reads).toEqual(["/etc/keys/vertex.json"]);
+  });
+
+  it("names the path and its variable when the file cannot be read, and reads it again on the next call", async () => {
+    const disk = fakeFiles({});
+    const create = () =>
+      createLanguageModel("vertex-ai", base, {
+        fetch: vertexFetch(),
+        readTextFile: disk.readTextFile,
+        env: { GOOGLE_APPLICATION_CREDENTIALS: "missing/key.json" },
+      });
+    // Creating the model reads nothing: the file is read when a request is authorized.
+    const model = create();
+    expect(disk.reads).toEqual([]);
+    const error = await rejection(model.generate(messages));
+    expect(error.option).toBe("GOOGLE_APPLICATION_CREDENTIALS");
+    expect(error.message).toContain('names the key file "missing/key.json", which cannot be read (ENOENT');
+    expect(error.message).toContain("relative path resolves against the current working directory");
+    disk.files["missing/key.json"] = JSON.stringify(account.keyFile);
+    const request = await create().buildRequest(messages, { stream: false });
+    expect(request.url).toContain("/projects/key-project/");
+    expect(disk.reads).toEqual(["missing/key.json", "missing/key.json"]);
+  });
+
+  it.each<[string, string, RegExp]>([
+    ["a file that is not JSON", "project = acme", /the key file "k\.json", which is not valid JSON/],
+    [
+      "a gcloud user credential",
+      JSON.stringify({ type: "authorized_user", client_id: "x", refresh_token: "y" }),
+      /the key file "k\.json": is a "authorized_user" credential; only service-account keys/,
+    ],
+    [
+      "a key without a private key",
+      JSON.stringify({ type: "service_account", client_email: "a@b.iam.gserviceaccount.com" }),
+      /the key file "k\.json": the key has no `private_key`/,
+    ],
+  ])("refuses %s, naming the file and the option", async (_name, text, message) => {
+    const disk = fakeFiles({ "k.json": text });
+    const model = createLanguageModel(
+      "vertex-ai",
+      { ...base, project_id: "p", credentials: "k.json" },
+      { fetch: vertexFetch(), readTextFile: disk.readTextFile },
+    );
+    const error = await rejection(model.buildRequest(messages, { stream: false }));
+    expect(error.option).toBe("credentials");
+    expect(error.message).toMatch(message);
+  });
+
+  it("asks for project_id when neither the options nor the key file name one", async () => {
+    const { project_id: _unused, ...withoutProject } = account.keyFile;
+    const disk = fakeFiles({ "k.json": JSON.stringify(withoutProject) });
+    const fetch = vertexFetch();
+    const model = createLanguageModel(
+      "vertex-ai",
+      { ...base, credentials: "k.json" },
+      { fetch, readTextFile: disk.readTextFile },
+    );
+    const error = await rejection(model.generate(messages));
+    expect(error.option).toBe("project_id");
+    expect(error.message).toContain('the key file "k.json" names no project_id');
+    expect(fetch.calls).toHaveLength(0);
+  });
+
+  it("without readTextFile (browsers, edge) refuses a path and says that paths work on Node", () => {
+    const error = optionsError(() =>
+      createLanguageModel(
+        "vertex-ai",
+        { ...base, project_id: "p" },
+        { fetch: vertexFetch(), env: { GOOGLE_APPLICATION_CREDENTIALS: "/keys/sa.json" } },
+      ),
+    );
+    expect(error.option).toBe("GOOGLE_APPLICATION_CREDENTIALS");
+    expect(error.message).toMatch(
+      /looks like a file path, and this host cannot read files \(key file paths work on Node.*GOOGLE_APPLICATION_CREDENTIALS_CONTENT/,
+    );
+  });
+});
+
 describe("Claude on vertex-ai", () => {
   const claudeFetch = () =>
     createReplayFetch((call) =>

@@ -5,17 +5,21 @@
  * named `claude…`) speak the Anthropic format at `…/publishers/anthropic/models/{model}:rawPredict`.
  * Credentials are looked up in BAML's order: `credentials` (a JSON object or a JSON string),
  * `credentials_content`, then the environment's
- * `GOOGLE_APPLICATION_CREDENTIALS` (JSON content) and `GOOGLE_APPLICATION_CREDENTIALS_CONTENT`. A request that
+ * `GOOGLE_APPLICATION_CREDENTIALS` (JSON content or a key file path) and
+ * `GOOGLE_APPLICATION_CREDENTIALS_CONTENT`. A request that
  * already carries an `authorization` header, the `authorization` option (an access token) or an API key
- * (`api_key`, `query_params { key … }`: Vertex express mode) is sent as it is. Where BAML would read the
- * file `GOOGLE_APPLICATION_CREDENTIALS` names, `GOOGLE_APPLICATION_CREDENTIALS_CONTENT` is used if set.
+ * (`api_key`, `query_params { key … }`: Vertex express mode) is sent as it is.
  *
- * The `llm` room is browser-safe and never reads files: a key file *path* fails with a message saying to
- * pass the file's content. Application default credentials (gcloud, the metadata server) are not looked up.
+ * A key file *path* (in `credentials` or `GOOGLE_APPLICATION_CREDENTIALS`) is read at `authorize` time
+ * through the injected `readTextFile` (the `llm` room is browser-safe and imports no file system; Node hosts
+ * inject one). Without a reader a path fails with a message saying what to pass instead, and
+ * `GOOGLE_APPLICATION_CREDENTIALS_CONTENT` is preferred over a `GOOGLE_APPLICATION_CREDENTIALS` path. When the
+ * project comes from a key file, the URL is finished once the file is read (`authorize` runs before any
+ * request is sent or shown). Application default credentials (gcloud, the metadata server) are not looked up.
  */
 import type { MediaKind } from "../../util/index.js";
 import type { ClientOptions, MediaUrlMode } from "../client-options.js";
-import type { HttpRequest } from "../language-model.js";
+import type { HttpRequest, ReadTextFile } from "../language-model.js";
 import { LlmAbortError, LlmOptionsError } from "../llm-error.js";
 import { raceAbort } from "../race-abort.js";
 import { createGoogleGenerateContentAdapter } from "./google-generate-content-adapter.js";
@@ -26,6 +30,7 @@ import {
   sharedServiceAccountTokenCache,
 } from "./google-service-account-token.js";
 import type { AuthorizeContext, ProviderAdapter } from "./provider-adapter.js";
+import { loadServiceAccountKeyFile } from "./service-account-key-file.js";
 import { createVertexAnthropicAdapter, vertexAnthropicVersion } from "./vertex-anthropic-adapter.js";
 
 /** The `vertex-ai` options consumed here (everything else passes into the body, as in BAML). */
@@ -44,10 +49,14 @@ export interface VertexAiAdapterSettings {
   env?: Readonly<Record<string, string | undefined>>;
   /** Defaults to the process-wide cache, so tokens outlive the per-call model. */
   tokenCache?: ServiceAccountTokenCache;
+  /** Reads key files named by path; absent (browsers, edge workers): a path is refused. */
+  readTextFile?: ReadTextFile;
 }
 
 type Credential =
   | { type: "service-account"; key: ServiceAccountKey }
+  /** A key file path, read through `readTextFile` when the first request is authorized. */
+  | { type: "service-account-file"; path: string; source: string; readTextFile: ReadTextFile }
   /** An access token given as the `authorization` option. */
   | { type: "access-token"; token: string }
   /** The request is sent as built: an `authorization` header or an API key authorizes it. */
@@ -73,19 +82,31 @@ export function createVertexAiAdapter(
   const anthropicVersion =
     text("anthropic_version") ?? (/^claude/i.test(model) ? vertexAnthropicVersion : undefined);
   const publisher = anthropicVersion === undefined ? "google" : "anthropic";
-  const credential = resolveCredential(options, settings.env ?? {}, provider, text);
+  const credential = resolveCredential(options, settings.env ?? {}, provider, text, settings.readTextFile);
   let modelsUrl = options.baseUrl;
+  // Set when the project id is in a key file not read yet: the URL is built around a placeholder project,
+  // and `authorize` puts the key's project there.
+  let modelsUrlFor: ((projectId: string) => string) | undefined;
   if (modelsUrl === undefined) {
     const location =
       text("location") ??
       fail("location", 'is required for vertex-ai (e.g. location "us-central1"), or give base_url.');
-    const projectId =
-      text("project_id") ??
-      (credential.type === "service-account" ? credential.key.projectId : undefined) ??
-      fail("project_id", 'is required: the credentials name no project_id (e.g. project_id "my-project").');
     const host =
       location === "global" ? "aiplatform.googleapis.com" : `${location}-aiplatform.googleapis.com`;
-    modelsUrl = `https://${host}/v1/projects/${encodeURIComponent(projectId)}/locations/${encodeURIComponent(location)}/publishers/${publisher}/models`;
+    const urlFor = (projectId: string): string =>
+      `https://${host}/v1/projects/${encodeURIComponent(projectId)}/locations/${encodeURIComponent(location)}/publishers/${publisher}/models`;
+    const projectId =
+      text("project_id") ?? (credential.type === "service-account" ? credential.key.projectId : undefined);
+    if (projectId !== undefined) modelsUrl = urlFor(projectId);
+    else if (credential.type === "service-account-file") {
+      modelsUrlFor = urlFor;
+      modelsUrl = urlFor(pendingProjectId);
+    } else {
+      modelsUrl = fail(
+        "project_id",
+        'is required: the credentials name no project_id (e.g. project_id "my-project").',
+      );
+    }
   }
   const wire: ProviderAdapter =
     anthropicVersion === undefined
@@ -103,22 +124,44 @@ export function createVertexAiAdapter(
       if (credential.type === "access-token") {
         return { ...request, headers: { ...request.headers, authorization: credential.token } };
       }
-      // The token request is shared with other callers: a caller who aborts stops waiting, not the request.
-      const pending = tokenCache.accessToken(credential.key, { fetch: context.fetch, provider });
       const signal = context.signal;
-      const token = await (signal === undefined
-        ? pending
-        : raceAbort(pending, signal, (reason) => new LlmAbortError(reason, { provider })));
-      return { ...request, headers: { ...request.headers, authorization: `Bearer ${token}` } };
+      const waitFor = <T>(pending: Promise<T>): Promise<T> =>
+        signal === undefined
+          ? pending
+          : raceAbort(pending, signal, (reason) => new LlmAbortError(reason, { provider }));
+      let key: ServiceAccountKey;
+      let url = request.url;
+      if (credential.type === "service-account-file") {
+        key = await waitFor(
+          loadServiceAccountKeyFile(credential.path, credential.source, credential.readTextFile, provider),
+        );
+        if (modelsUrlFor !== undefined) {
+          const projectId =
+            key.projectId ??
+            fail(
+              "project_id",
+              `is required: the key file ${JSON.stringify(credential.path)} names no project_id (e.g. project_id "my-project").`,
+            );
+          const pendingPrefix = modelsUrlFor(pendingProjectId);
+          if (url.startsWith(pendingPrefix)) url = modelsUrlFor(projectId) + url.slice(pendingPrefix.length);
+        }
+      } else key = credential.key;
+      // The token request is shared with other callers: a caller who aborts stops waiting, not the request.
+      const token = await waitFor(tokenCache.accessToken(key, { fetch: context.fetch, provider }));
+      return { ...request, url, headers: { ...request.headers, authorization: `Bearer ${token}` } };
     },
   };
 }
+
+/** Stands in for the project id of a key file not read yet; never sent (`authorize` replaces it). */
+const pendingProjectId = "{project_id from the key file}";
 
 function resolveCredential(
   options: ClientOptions,
   env: Readonly<Record<string, string | undefined>>,
   provider: string,
   text: (name: string) => string | undefined,
+  readTextFile: ReadTextFile | undefined,
 ): Credential {
   const fail = (option: string, detail: string): never => {
     throw new LlmOptionsError(option, detail, { provider });
@@ -132,11 +175,13 @@ function resolveCredential(
     }
     return { type: "service-account", key: readServiceAccountKey(parsed, source, provider) };
   };
-  const filePath = (source: string): never =>
-    fail(
-      source,
-      "looks like a file path. Sapling's LLM clients run in browsers too and never read files: pass the key file's JSON content instead (credentials_content env.MY_KEY_JSON, or the JSON in the GOOGLE_APPLICATION_CREDENTIALS_CONTENT environment variable).",
-    );
+  const filePath = (path: string, source: string): Credential =>
+    readTextFile === undefined
+      ? fail(
+          source,
+          "looks like a file path, and this host cannot read files (key file paths work on Node: the runtime and the sapling CLI read them). Here, pass the key file's JSON content instead (credentials_content env.MY_KEY_JSON, or the JSON in the GOOGLE_APPLICATION_CREDENTIALS_CONTENT environment variable), or SaplingRuntime.fromIr(ir, { readTextFile }).",
+        )
+      : { type: "service-account-file", path, source, readTextFile };
   const headerNames = Object.keys(options.headers).map((name) => name.toLowerCase());
 
   if (headerNames.includes("authorization")) return { type: "as-built" };
@@ -157,7 +202,9 @@ function resolveCredential(
       return { type: "service-account", key: readServiceAccountKey(credentials, "credentials", provider) };
     }
     if (typeof credentials !== "string") return fail("credentials", "expected a JSON object or a string.");
-    return looksLikeJson(credentials) ? fromJson(credentials, "credentials") : filePath("credentials");
+    return looksLikeJson(credentials)
+      ? fromJson(credentials, "credentials")
+      : filePath(credentials, "credentials");
   }
   if (credentialsContent !== undefined) return fromJson(credentialsContent, "credentials_content");
   const hasApiKey =
@@ -166,14 +213,18 @@ function resolveCredential(
   const applicationCredentials = env.GOOGLE_APPLICATION_CREDENTIALS ?? "";
   if (looksLikeJson(applicationCredentials))
     return fromJson(applicationCredentials, "GOOGLE_APPLICATION_CREDENTIALS");
-  // BAML reads the file GOOGLE_APPLICATION_CREDENTIALS names; Sapling cannot, so the content variable wins.
+  // BAML reads the file GOOGLE_APPLICATION_CREDENTIALS names before the content variable; a host that
+  // cannot read files uses the content variable when it is set.
+  if (applicationCredentials !== "" && readTextFile !== undefined)
+    return filePath(applicationCredentials, "GOOGLE_APPLICATION_CREDENTIALS");
   const content = env.GOOGLE_APPLICATION_CREDENTIALS_CONTENT;
   if (content !== undefined && content !== "")
     return fromJson(content, "GOOGLE_APPLICATION_CREDENTIALS_CONTENT");
-  if (applicationCredentials !== "") filePath("GOOGLE_APPLICATION_CREDENTIALS");
+  if (applicationCredentials !== "")
+    return filePath(applicationCredentials, "GOOGLE_APPLICATION_CREDENTIALS");
   return fail(
     "credentials",
-    "no credentials found. Set credentials (a service-account key as a JSON object or string), credentials_content, or the GOOGLE_APPLICATION_CREDENTIALS_CONTENT environment variable; or use an API key (query_params { key env.VERTEX_API_KEY }). Application default credentials (gcloud, the metadata server) are not read by Sapling.",
+    "no credentials found. Set credentials (a service-account key as a JSON object or string, or on Node its file path), credentials_content, the GOOGLE_APPLICATION_CREDENTIALS environment variable (on Node, the key file path) or GOOGLE_APPLICATION_CREDENTIALS_CONTENT (the key file's JSON); or use an API key (query_params { key env.VERTEX_API_KEY }). Application default credentials (gcloud, the metadata server) are not read by Sapling.",
   );
 }
 
