@@ -28,6 +28,15 @@ describe("redaction", () => {
     );
   });
 
+  it("shows a credentials key file path (the file's content is the secret) but masks credentials JSON", () => {
+    const json = '{"type":"service_account","private_key":"-----BEGIN PRIVATE KEY-----"}';
+    expect(collectSecrets({ credentials: "keys/service-account.json" })).toEqual([]);
+    expect(collectSecrets({ credentials: ` ${json}` })).toEqual([` ${json}`]);
+    expect(collectSecrets({ credentials_content: "not-json-but-still-secret" })).toEqual([
+      "not-json-but-still-secret",
+    ]);
+  });
+
   it("masks secrets wherever they appear in text, plus Bearer tokens and key= parameters", () => {
     expect(redactText("bad key sk-live-1234567890 given", secrets)).toBe(`bad key ${REDACTED} given`);
     expect(redactText("Authorization: Bearer abcdefghijkl", [])).toBe(`Authorization: Bearer ${REDACTED}`);

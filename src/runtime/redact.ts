@@ -16,24 +16,35 @@ const identifyingField =
 /** The values among resolved client options that must never be shown (searched recursively). */
 export function collectSecrets(options: Record<string, unknown>): string[] {
   const secrets = new Set<string>();
-  const visit = (value: unknown, name: string): void => {
+  // `insideCredential`: a field of a credential object (whose strings are all secret, paths or not).
+  const visit = (value: unknown, name: string, insideCredential = false): void => {
     if (typeof value === "string") {
       // Very short values (e.g. "x") would mask unrelated text; no real credential is that short.
-      if (secretName.test(name) && value.length >= 4) secrets.add(value);
+      if (secretName.test(name) && value.length >= 4 && (insideCredential || !isKeyFilePath(name, value))) {
+        secrets.add(value);
+      }
     } else if (Array.isArray(value)) {
-      for (const item of value) visit(item, name);
+      for (const item of value) visit(item, name, insideCredential);
     } else if (value !== null && typeof value === "object") {
       for (const [key, item] of Object.entries(value)) {
         // Inside a credential (a service-account key object) everything is secret but the fields that
         // only identify it: those show up in URLs and messages (the project in a Vertex URL), where
         // masking them would hide where a call went and help no one.
         if (!secretName.test(name)) visit(item, key);
-        else if (!identifyingField.test(key)) visit(item, name);
+        else if (!identifyingField.test(key)) visit(item, name, true);
       }
     }
   };
   visit(options, "");
   return [...secrets].sort((left, right) => right.length - left.length);
+}
+
+/**
+ * `credentials "keys/sa.json"` (vertex-ai) names a key file: the secret is the file's content, never in the
+ * options, while the path is what an error about a missing file must show.
+ */
+function isKeyFilePath(name: string, value: string): boolean {
+  return name === "credentials" && !value.trimStart().startsWith("{");
 }
 
 const credentialHint = /Bearer|key=|access_token=/i;

@@ -4,6 +4,7 @@ import {
   type LanguageModel,
   LlmError,
   providerDefinitions,
+  type ReadTextFile,
   resolveProviderName,
 } from "../llm/index.js";
 import { SapParseError } from "../sap/index.js";
@@ -22,6 +23,8 @@ export interface AttemptContext {
   pipeline: FunctionPipeline;
   env: Environment;
   fetch: typeof fetch;
+  /** Reads credential files given by path (absent: such a path is refused). */
+  readTextFile?: ReadTextFile;
   recorder: CallRecorder;
   signal?: AbortSignal;
   /** Opt-in: how many times to re-ask the same client with the parse error before giving up (0: never). */
@@ -54,6 +57,7 @@ export async function runAttempt(
         call.httpRequest = request;
       }),
       env: context.env,
+      ...(context.readTextFile === undefined ? {} : { readTextFile: context.readTextFile }),
     });
     messages = context.pipeline.render({ name: client.name, provider: client.provider });
   } catch (error) {

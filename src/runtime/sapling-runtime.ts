@@ -1,11 +1,12 @@
 import { type Ir, IrIndex, type LlmFunction, loadIr } from "../ir/index.js";
-import { createLanguageModel } from "../llm/index.js";
+import { createLanguageModel, type ReadTextFile } from "../llm/index.js";
 import { explainFlags, type Flag } from "../sap/index.js";
 import { CallDeadline } from "./call-deadline.js";
 import type { CallOptions, ParseRecovery } from "./call-options.js";
 import { CallRecorder, type Clock } from "./call-recorder.js";
 import { resolveClientTree, totalTimeoutMs } from "./client-tree.js";
 import { createFunctionPipeline } from "./create-function-pipeline.js";
+import { defaultReadTextFile } from "./default-read-text-file.js";
 import { BamlInvalidArgumentError } from "./errors.js";
 import { defaultSleep, executePlan, type Sleep } from "./execute-plan.js";
 import type { FunctionPipeline } from "./function-pipeline.js";
@@ -29,6 +30,13 @@ export interface RuntimeOptions {
   fetch?: typeof fetch;
   /** Environment for `env.NAME` in client options and providers' default API keys (default: none). */
   env?: Environment;
+  /**
+   * Reads credential files given by path (a `vertex-ai` key file in `credentials` or
+   * `GOOGLE_APPLICATION_CREDENTIALS`). Default on Node: `fs.promises.readFile` (relative paths resolve
+   * against the working directory); elsewhere none, and a path is refused with a message. `null` reads no
+   * file even on Node (as in a browser).
+   */
+  readTextFile?: ReadTextFile | null;
   /** Waits between retries (default: a timer; tests inject an instant one). */
   sleep?: Sleep;
   /** Wall clock for Collector timings (default `Date.now`). */
@@ -65,6 +73,7 @@ export class SaplingRuntime {
   readonly #index: IrIndex;
   readonly #fetch: typeof fetch;
   readonly #env: Environment;
+  readonly #readTextFile: ReadTextFile | undefined;
   readonly #sleep: Sleep;
   readonly #clock: Clock;
   readonly #logger: RuntimeLogger;
@@ -76,6 +85,8 @@ export class SaplingRuntime {
     this.#index = new IrIndex(ir);
     this.#fetch = options.fetch ?? ((input, init) => globalThis.fetch(input, init));
     this.#env = options.env ?? {};
+    this.#readTextFile =
+      options.readTextFile === null ? undefined : (options.readTextFile ?? defaultReadTextFile());
     this.#sleep = options.sleep ?? defaultSleep;
     this.#clock = options.clock ?? Date.now;
     this.#logger = options.logger ?? (() => {});
@@ -133,6 +144,7 @@ export class SaplingRuntime {
     const model = createLanguageModel(client.provider, resolveOptions(client, prepared.env), {
       fetch: this.#fetch,
       env: prepared.env,
+      ...(this.#readTextFile === undefined ? {} : { readTextFile: this.#readTextFile }),
     });
     const messages = prepared.pipeline.render({ name: client.name, provider: client.provider });
     return toHttpRequest(await model.buildRequest(messages, { stream: request.stream }));
@@ -231,6 +243,7 @@ export class SaplingRuntime {
               pipeline: prepared.pipeline,
               env: prepared.env,
               fetch: this.#fetch,
+              ...(this.#readTextFile === undefined ? {} : { readTextFile: this.#readTextFile }),
               recorder,
               reaskOnParseFailure: Math.max(0, Math.floor(recovery.reask ?? 0)),
               ...(signal ? { signal } : {}),

@@ -4,6 +4,9 @@
  * endpoint, the Gemini request (Anthropic's, for Claude) sent to the project's Vertex path over HTTP and SSE, parsed by the
  * Schema-Aligned Parser, with usage, errors, media and `b.request` as the runtime reports them.
  */
+import { mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import type { Ir } from "../ir/index.js";
 import { compile } from "../language/index.js";
@@ -66,7 +69,8 @@ client<llm> VertexKeyFile {
   options {
     model "gemini-2.5-flash"
     location "us-central1"
-    credentials "keys/service-account.json"
+    base_url env.VERTEX_URL
+    credentials env.VERTEX_KEY_PATH
   }
 }
 
@@ -100,6 +104,9 @@ let ir: Ir;
 let account: TestServiceAccount;
 let stranger: TestServiceAccount;
 let modelsUrl: string;
+/** A folder holding `service-account.json`, the main key written as Google issues it. */
+let keyFolder: string;
+let keyPath: string;
 
 beforeAll(async () => {
   server = await startMockLlmServer();
@@ -114,16 +121,24 @@ beforeAll(async () => {
   });
   server.tokenEndpoint.trust(account.publicKey);
   modelsUrl = server.vertexModelsUrl("vertex-e2e", "us-central1");
+  keyFolder = await mkdtemp(join(tmpdir(), "sapling-vertex-"));
+  keyPath = join(keyFolder, "service-account.json");
+  await writeFile(keyPath, JSON.stringify(account.keyFile, null, 2));
 });
 afterAll(async () => {
   await server.close();
+  await rm(keyFolder, { recursive: true, force: true });
 });
 beforeEach(() => {
   server.requests.length = 0;
 });
 
-function runtime(env: Record<string, string> = {}) {
+function runtime(
+  env: Record<string, string> = {},
+  readTextFile?: ((path: string) => Promise<string>) | null,
+) {
   return SaplingRuntime.fromIr(ir, {
+    ...(readTextFile === undefined ? {} : { readTextFile }),
     env: {
       VERTEX_URL: modelsUrl,
       VERTEX_CLAUDE_URL: server.vertexModelsUrl("vertex-e2e", "us-east5", "anthropic"),
@@ -264,12 +279,58 @@ describe("provider vertex-ai through the runtime", () => {
     expect(server.requests).toHaveLength(0);
   });
 
-  it("refuses a credentials file path with a way out, before any request", async () => {
-    const error = await runtime()
+  it("reads the key file GOOGLE_APPLICATION_CREDENTIALS names with the default reader (Node's fs)", async () => {
+    server.scriptFor("gemini", answer(PERSON), answer(PERSON));
+    const sapling = runtime({ GOOGLE_APPLICATION_CREDENTIALS: keyPath });
+    const options = { client: "VertexFromEnvironment" };
+    expect(await sapling.call("ExtractPerson", { text: "Ada" }, options)).toEqual({
+      name: "Ada Lovelace",
+      age: 36,
+    });
+    const request = await sapling.buildRequest("ExtractPerson", { text: "Ada" }, { stream: false }, options);
+    expect(server.requests[0]?.headers.authorization).toMatch(/^Bearer ya29\.mock-/);
+    expect(request.headers.authorization).toBe(server.requests[0]?.headers.authorization);
+  });
+
+  it("reads a credentials path through an explicit readTextFile, once for several calls", async () => {
+    server.scriptFor("gemini", answer(PERSON), answer(PERSON));
+    const reads: string[] = [];
+    const readTextFile = (path: string) => {
+      reads.push(path);
+      return readFile(join(keyFolder, path), "utf8");
+    };
+    const sapling = runtime({ VERTEX_KEY_PATH: "service-account.json" }, readTextFile);
+    const options = { client: "VertexKeyFile" };
+    await sapling.call("ExtractPerson", { text: "Ada" }, options);
+    const stream = sapling.stream("ExtractPerson", { text: "Ada" }, options);
+    expect(await stream.getFinalResponse()).toEqual({ name: "Ada Lovelace", age: 36 });
+    expect(reads).toEqual(["service-account.json"]);
+    expect(server.requests.map((sent) => sent.headers.authorization)).toEqual([
+      expect.stringMatching(/^Bearer ya29\.mock-/),
+      server.requests[0]?.headers.authorization,
+    ]);
+  });
+
+  it("names a key file that does not exist, before any request", async () => {
+    const missing = join(keyFolder, "absent.json");
+    const error = await runtime({ VERTEX_KEY_PATH: missing })
       .call("ExtractPerson", { text: "Ada" }, { client: "VertexKeyFile" })
       .catch((caught: unknown) => caught);
     expect(BamlClientOptionsError.isInstance(error)).toBe(true);
-    expect(String(error)).toMatch(/looks like a file path.*pass the key file's JSON content instead/);
+    expect(String(error)).toContain(
+      `credentials\`: names the key file ${JSON.stringify(missing)}, which cannot be read (ENOENT`,
+    );
+    expect(server.requests).toHaveLength(0);
+  });
+
+  it("refuses a key file path with a way out when the runtime reads no files (readTextFile null, as in a browser)", async () => {
+    const error = await runtime({ VERTEX_KEY_PATH: keyPath }, null)
+      .call("ExtractPerson", { text: "Ada" }, { client: "VertexKeyFile" })
+      .catch((caught: unknown) => caught);
+    expect(BamlClientOptionsError.isInstance(error)).toBe(true);
+    expect(String(error)).toMatch(
+      /looks like a file path, and this host cannot read files.*pass the key file's JSON content instead/,
+    );
     expect(server.requests).toHaveLength(0);
   });
 });
