@@ -2,7 +2,12 @@ import { mkdirSync, mkdtempSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
-import { answer, type MockLlmServer, startMockLlmServer } from "../../testing/index.js";
+import {
+  answer,
+  createTestServiceAccount,
+  type MockLlmServer,
+  startMockLlmServer,
+} from "../../testing/index.js";
 import { captureContext } from "../cli-context.js";
 import { main } from "../main.js";
 
@@ -134,6 +139,75 @@ describe("sapling call", () => {
     const wrong = context();
     expect(await main(["call", "ExtractPerson", "--args", '{"text": 1}'], wrong)).toBe(1);
     expect(wrong.output().stderr).toContain("expected a string, got number 1");
+    expect(server.requests).toHaveLength(0);
+  });
+});
+
+describe("sapling call with a Vertex AI key file", () => {
+  const vertexSource = `
+class Person {
+  name string
+  age int
+}
+
+client<llm> Vertex {
+  provider vertex-ai
+  options {
+    model "gemini-2.5-flash"
+    location "us-central1"
+    base_url env.VERTEX_URL
+  }
+}
+
+function ExtractPerson(text: string) -> Person {
+  client Vertex
+  prompt #"
+    Extract: {{ text }}
+    {{ ctx.output_format }}
+  "#
+}
+`;
+  let project: string;
+  let vertexEnv: Record<string, string>;
+
+  beforeAll(async () => {
+    project = mkdtempSync(join(tmpdir(), "sapling-call-vertex-"));
+    mkdirSync(join(project, "baml_src"));
+    mkdirSync(join(project, "keys"));
+    writeFileSync(join(project, "baml_src", "main.baml"), vertexSource);
+    const account = await createTestServiceAccount({
+      tokenUri: server.tokenEndpoint.tokenUri,
+      projectId: "cli-project",
+    });
+    server.tokenEndpoint.trust(account.publicKey);
+    writeFileSync(join(project, "keys", "service-account.json"), JSON.stringify(account.keyFile, null, 2));
+    vertexEnv = { VERTEX_URL: server.vertexModelsUrl("cli-project", "us-central1") };
+  });
+
+  it("reads the key file GOOGLE_APPLICATION_CREDENTIALS names, relative to the working directory", async () => {
+    server.scriptFor("gemini", answer('{"name": "Ada", "age": 36}'));
+    const run = captureContext({
+      cwd: project,
+      env: { ...vertexEnv, GOOGLE_APPLICATION_CREDENTIALS: join("keys", "service-account.json") },
+    });
+    expect(await main(["call", "ExtractPerson", "--args", '{"text": "Ada, 36"}'], run)).toBe(0);
+    expect(JSON.parse(run.output().stdout)).toEqual({ name: "Ada", age: 36 });
+    expect(server.requests[0]).toMatchObject({
+      route: "gemini",
+      path: "/v1/projects/cli-project/locations/us-central1/publishers/google/models/gemini-2.5-flash:generateContent",
+    });
+    expect(server.requests[0]?.headers.authorization).toMatch(/^Bearer ya29\.mock-/);
+  });
+
+  it("names the key file and the variable when the file does not exist, exit code 1", async () => {
+    const run = captureContext({
+      cwd: project,
+      env: { ...vertexEnv, GOOGLE_APPLICATION_CREDENTIALS: "keys/absent.json" },
+    });
+    expect(await main(["call", "ExtractPerson", "--args", '{"text": "Ada"}'], run)).toBe(1);
+    expect(run.output().stderr).toContain(
+      'client option `GOOGLE_APPLICATION_CREDENTIALS`: names the key file "keys/absent.json", which cannot be read (ENOENT',
+    );
     expect(server.requests).toHaveLength(0);
   });
 });

@@ -5,6 +5,7 @@ import { type CliContext, CliError, type Command, UsageError } from "../cli-cont
 import { dotenvFlags, dotenvUsage, environmentFor } from "../dotenv.js";
 import { loadCompiledProject, projectDirectory } from "../load-project.js";
 import { booleanFlag, parseFlags, stringFlag } from "../parse-flags.js";
+import { textFileReader } from "../text-file-reader.js";
 
 const usage = `Usage: sapling call <Function> [--from DIR] [--args JSON|@FILE|-] [--stream] [--client NAME]
                     [--dotenv | --dotenv-path FILE]
@@ -49,7 +50,10 @@ export const callCommand: Command = {
       const known = ir.functions.map((fn) => fn.name).join(", ") || "none";
       throw new CliError(`the project has no function ${functionName} (functions: ${known}).`);
     }
-    const runtime = SaplingRuntime.fromIr(ir, { env: await environmentFor(flags, context) });
+    const runtime = SaplingRuntime.fromIr(ir, {
+      env: await environmentFor(flags, context),
+      readTextFile: textFileReader(context.cwd),
+    });
     const controller = new AbortController();
     void context.interrupted.then(() => controller.abort(new Error("interrupted")));
     const client = stringFlag(flags, "client");

@@ -4,6 +4,7 @@ import { type CliContext, CliError, type Command, UsageError } from "../cli-cont
 import { dotenvFlags, dotenvUsage, environmentFor } from "../dotenv.js";
 import { loadCompiledProject, projectDirectory } from "../load-project.js";
 import { booleanFlag, parseFlags, stringFlag } from "../parse-flags.js";
+import { textFileReader } from "../text-file-reader.js";
 import { serveOverNodeHttp } from "./serve-over-node-http.js";
 
 const usage = `Usage: sapling serve [--from DIR] [--port N] [--host HOST] [--max-body-bytes N] [--timeout-ms N] [--quiet]
@@ -69,7 +70,7 @@ export const serveCommand: Command = {
     const env = await environmentFor(flags, context);
     const apiKey = env.SAPLING_API_KEY || env.BAML_PASSWORD || undefined;
     const handler = createSaplingHandler({
-      runtime: SaplingRuntime.fromIr(ir, { env }),
+      runtime: SaplingRuntime.fromIr(ir, { env, readTextFile: textFileReader(context.cwd) }),
       ir,
       maxBodyBytes,
       ...(apiKey ? { apiKey } : {}),
