@@ -1,7 +1,7 @@
 /**
  * The vertex-ai provider through `createLanguageModel` with a replaying fetch: the URL it builds, where its
  * credentials come from (in BAML's order), and the bearer token it mints. The mock-server round trip (calls,
- * streams, usage, token caching) is in `src/runtime/vertex-ai.test.ts`.
+ * streams, usage, token caching, key files on disk) is in `src/runtime/vertex-ai-provider.test.ts`.
  */
 import { beforeAll, describe, expect, it } from "vitest";
 import { createReplayFetch, createTestServiceAccount, type TestServiceAccount } from "../../testing/index.js";
