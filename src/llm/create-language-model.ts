@@ -143,7 +143,11 @@ function createAdapter(
   };
   switch (definition.wire) {
     case "bedrock-converse":
-      return createAwsBedrockAdapter(options, { provider: name, ...(env === undefined ? {} : { env }) });
+      return createAwsBedrockAdapter(options, {
+        provider: name,
+        ...(env === undefined ? {} : { env }),
+        ...(readTextFile === undefined ? {} : { readTextFile }),
+      });
     case "anthropic-messages":
       return createAnthropicMessagesAdapter(
         options,

@@ -1,10 +1,14 @@
 /**
  * A BAML project whose clients are `provider aws-bedrock`, end to end: compiled to IR, prompts rendered,
- * the Converse request SigV4-signed with keys from the options or the environment and sent to the mock
+ * the Converse request SigV4-signed with keys from the options, the environment or an AWS profile in a
+ * temporary shared credentials file (read by the runtime's default Node file reader), and sent to the mock
  * server (which recomputes the signature), answers read as JSON and as binary event streams, parsed by the
  * Schema-Aligned Parser, with usage, finish reasons, media, errors and `b.request` as the runtime reports
  * them — and the secret key nowhere in what the runtime records.
  */
+import { mkdtemp, rm, writeFile } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import type { Ir } from "../ir/index.js";
 import { compile } from "../language/index.js";
@@ -72,6 +76,7 @@ client<llm> BedrockProfile {
   options {
     model "${MODEL}"
     region "us-east-1"
+    endpoint_url env.BEDROCK_URL
     profile "dev"
   }
 }
@@ -262,12 +267,73 @@ describe("provider aws-bedrock through the runtime", () => {
     expect(String(error)).not.toContain("definitely-not-the-secret");
   });
 
-  it("refuses a profile with a way out, before any request", async () => {
-    const error = await runtime()
+  it("signs with the keys of a profile in the shared credentials file, its region from the config file", async () => {
+    const folder = await mkdtemp(join(tmpdir(), "sapling-aws-"));
+    try {
+      const credentialsPath = join(folder, "credentials");
+      await writeFile(
+        credentialsPath,
+        `[default]\naws_access_key_id = AKIAWRONGPROFILE\naws_secret_access_key = wrong\n\n[dev]\naws_access_key_id = ${accessKeyId}\naws_secret_access_key = ${secretAccessKey}\n`,
+      );
+      const configPath = join(folder, "config");
+      await writeFile(configPath, "[profile dev]\nregion = eu-central-1\n");
+      const files = { AWS_SHARED_CREDENTIALS_FILE: credentialsPath, AWS_CONFIG_FILE: configPath };
+      server.scriptFor("bedrock", answer(PERSON), answer(PERSON));
+      // The profile option wins over keys in the environment (which the mock would refuse).
+      const collector = new Collector();
+      const value = await runtime({
+        ...files,
+        AWS_ACCESS_KEY_ID: "AKIAENVIRONMENT",
+        AWS_SECRET_ACCESS_KEY: "environment-secret",
+      }).call("ExtractPerson", { text: "Ada" }, { client: "BedrockProfile", collector });
+      expect(value).toEqual({ name: "Ada Lovelace", age: 36 });
+      expect(server.requests[0]?.headers.authorization).toMatch(
+        /^AWS4-HMAC-SHA256 Credential=AKIDEXAMPLE\/\d{8}\/us-east-1\/bedrock\/aws4_request, /,
+      );
+      expect(JSON.stringify(collector.logs)).not.toContain(secretAccessKey);
+      // AWS_PROFILE picks the profile for a client with no keys, and the config file gives its region.
+      await runtime({ ...files, AWS_PROFILE: "dev" }).call(
+        "ExtractPerson",
+        { text: "Ada" },
+        { client: "BedrockFromEnvironment" },
+      );
+      expect(server.requests[1]?.headers.authorization).toContain("/eu-central-1/bedrock/aws4_request");
+    } finally {
+      await rm(folder, { recursive: true, force: true });
+    }
+  });
+
+  it("refuses a profile with a way out when the runtime reads no files, before any request", async () => {
+    const error = await SaplingRuntime.fromIr(ir, {
+      env: { BEDROCK_URL: server.baseUrls.bedrock },
+      readTextFile: null,
+    })
       .call("ExtractPerson", { text: "Ada" }, { client: "BedrockProfile" })
       .catch((caught: unknown) => caught);
     expect(BamlClientOptionsError.isInstance(error)).toBe(true);
-    expect(String(error)).toMatch(/profile.*cannot read.*pass access_key_id and secret_access_key/);
+    expect(String(error)).toMatch(
+      /profile.*cannot read files.*work on Node.*pass access_key_id and secret_access_key/,
+    );
     expect(server.requests).toHaveLength(0);
+  });
+
+  it("names the profile and both files when neither has it", async () => {
+    const folder = await mkdtemp(join(tmpdir(), "sapling-aws-"));
+    try {
+      const env = {
+        AWS_SHARED_CREDENTIALS_FILE: join(folder, "credentials"),
+        AWS_CONFIG_FILE: join(folder, "config"),
+      };
+      const error = await runtime(env)
+        .call("ExtractPerson", { text: "Ada" }, { client: "BedrockProfile" })
+        .catch((caught: unknown) => caught);
+      expect(BamlClientOptionsError.isInstance(error)).toBe(true);
+      expect(String(error)).toContain(
+        `the AWS profile "dev" is in neither ${JSON.stringify(env.AWS_SHARED_CREDENTIALS_FILE)} nor ${JSON.stringify(env.AWS_CONFIG_FILE)}`,
+      );
+      expect(server.requests).toHaveLength(0);
+    } finally {
+      await rm(folder, { recursive: true, force: true });
+    }
   });
 });

@@ -464,7 +464,7 @@ describe("aws-bedrock option errors", () => {
       { model, region: "us-east-1", profile: "dev" },
       {},
       "profile",
-      "cannot read (they run in browsers too",
+      "this host cannot read files (AWS profiles in ~/.aws work on Node",
     ],
     [
       "an unknown inference key",

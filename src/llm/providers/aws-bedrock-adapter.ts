@@ -5,16 +5,21 @@
  * `session_token`, `endpoint_url`, `inference_configuration { max_tokens temperature top_p stop_sequences }`,
  * `additional_model_request_fields`. Other options pass into the body (`guardrailConfig`, `toolConfig`, …).
  *
- * Credentials come from the options, else the environment (`AWS_ACCESS_KEY_ID`, `AWS_SECRET_ACCESS_KEY`,
- * `AWS_SESSION_TOKEN`); the region from `region`, else `AWS_REGION`, else `AWS_DEFAULT_REGION`. The `llm`
- * room runs in browsers too and reads no files, so `profile` (~/.aws), SSO and instance roles fail with a
- * message naming what to pass instead. A request that carries an `authorization` header, or `api_key` (a
+ * Credentials come from the options, a `profile` option, the environment (`AWS_ACCESS_KEY_ID`,
+ * `AWS_SECRET_ACCESS_KEY`, `AWS_SESSION_TOKEN`), then the `AWS_PROFILE` (else `default`) profile of the
+ * shared files (see `resolveCredentialSource`); the region from `region`, `AWS_REGION`,
+ * `AWS_DEFAULT_REGION`, then the profile in the config file. The `llm` room runs in browsers too and
+ * imports no file system: profiles are read through the host's `readTextFile` when the first request is
+ * authorized, and without one they fail with a message naming what to pass instead. SSO, assumed roles and
+ * instance roles are not supported. A request that carries an `authorization` header, or `api_key` (a
  * Bedrock API key, sent as a bearer token), is sent unsigned.
  */
 import type { ChatMessage, MediaKind } from "../../util/index.js";
 import type { ClientOptions, MediaUrlMode } from "../client-options.js";
-import type { HttpRequest } from "../language-model.js";
+import type { HttpRequest, ReadTextFile } from "../language-model.js";
 import { LlmOptionsError } from "../llm-error.js";
+import { awsProfileCredentials } from "./aws-profile-credentials.js";
+import { awsSharedFilePaths, loadAwsSharedProfile } from "./aws-shared-config-files.js";
 import { type AwsCredentials, signAwsRequest } from "./aws-sigv4.js";
 import {
   createConverseStreamDecoder,
@@ -41,6 +46,11 @@ export interface AwsBedrockAdapterSettings {
   provider: string;
   /** The environment, for credentials and region. */
   env?: Readonly<Record<string, string | undefined>>;
+  /**
+   * Reads the AWS shared credentials and config files (profiles); hosts that can read files pass one
+   * (the runtime does on Node). Without it profiles are refused with what to pass instead.
+   */
+  readTextFile?: ReadTextFile;
   /** The signing clock (tests). */
   now?: () => Date;
 }
@@ -81,17 +91,26 @@ export function createAwsBedrockAdapter(
     options.model ??
     modelId ??
     fail("model", 'is required for aws-bedrock (e.g. model "anthropic.claude-3-5-haiku-20241022-v1:0").');
-  const region =
-    text("region") ??
-    environment("AWS_REGION") ??
-    environment("AWS_DEFAULT_REGION") ??
+  const knownRegion = text("region") ?? environment("AWS_REGION") ?? environment("AWS_DEFAULT_REGION");
+  const regionHelp =
+    'set region "us-east-1" in the client options, or the AWS_REGION (or AWS_DEFAULT_REGION) environment variable';
+  const readTextFile = settings.readTextFile;
+  if (knownRegion === undefined && readTextFile === undefined) {
     fail(
       "region",
-      'is required for aws-bedrock: set region "us-east-1" in the client options, or the AWS_REGION (or AWS_DEFAULT_REGION) environment variable.',
+      `is required for aws-bedrock: ${regionHelp} (on Node, the region of an AWS profile in ~/.aws/config is read too).`,
     );
+  }
   const headerNames = Object.keys(options.headers).map((name) => name.toLowerCase());
   const unsigned = options.apiKey !== undefined || headerNames.includes("authorization");
-  const credentials = unsigned ? undefined : resolveCredentials(text, environment, fail);
+  const credentialSource: CredentialSource = unsigned
+    ? { type: "unsigned" }
+    : resolveCredentialSource(text, environment, readTextFile !== undefined, fail);
+  const profileOption = text("profile");
+  const awsProfile = environment("AWS_PROFILE");
+  const profileName = profileOption ?? awsProfile ?? "default";
+  const profileOrigin = profileOption === undefined && awsProfile !== undefined ? " (from AWS_PROFILE)" : "";
+  const paths = awsSharedFilePaths(environment);
   const inferenceConfig = readInferenceConfiguration(options.extra.inference_configuration, fail);
   const additional = options.extra.additional_model_request_fields;
   if (additional !== undefined && additional !== null && !isPlainObject(additional)) {
@@ -100,7 +119,7 @@ export function createAwsBedrockAdapter(
   const endpoint = (
     text("endpoint_url") ??
     options.baseUrl ??
-    `https://bedrock-runtime.${region}.amazonaws.com`
+    `https://bedrock-runtime.${knownRegion ?? pendingRegion}.amazonaws.com`
   ).replace(/\/+$/, "");
   const now = settings.now ?? (() => new Date());
 
@@ -128,60 +147,103 @@ export function createAwsBedrockAdapter(
     createStreamParser: () => createConverseStreamParser(model),
     createStreamDecoder: createConverseStreamDecoder,
     async authorize(request: HttpRequest): Promise<HttpRequest> {
-      if (credentials === undefined) return request;
+      const needsProfile = credentialSource.type === "profile" || knownRegion === undefined;
+      const profile =
+        needsProfile && readTextFile !== undefined
+          ? await loadAwsSharedProfile(profileName, paths, readTextFile, "profile", provider)
+          : undefined;
+      let credentials: AwsCredentials | undefined;
+      if (credentialSource.type === "static") credentials = credentialSource.credentials;
+      else if (credentialSource.type === "profile") {
+        if (profile !== undefined) credentials = awsProfileCredentials(profile, paths, "profile", provider);
+        else if (profileOption === undefined && awsProfile === undefined) {
+          fail(
+            "access_key_id",
+            `no AWS credentials found: none in the client options or the environment, and no [default] profile in ${JSON.stringify(paths.credentials)} or ${JSON.stringify(paths.config)}. To fix: ${passKeys}, or add a default profile (aws configure).`,
+          );
+        } else {
+          fail(
+            "profile",
+            `the AWS profile ${JSON.stringify(profileName)}${profileOrigin} is in neither ${JSON.stringify(paths.credentials)} nor ${JSON.stringify(paths.config)}. Add it (aws configure --profile ${profileName}), point AWS_SHARED_CREDENTIALS_FILE or AWS_CONFIG_FILE at the files that have it, or ${passKeys}.`,
+          );
+        }
+      }
+      const region =
+        knownRegion ??
+        profile?.values.region ??
+        fail(
+          "region",
+          `is required for aws-bedrock: ${regionHelp}, or region in the AWS profile ${JSON.stringify(profileName)}${profileOrigin} of ${JSON.stringify(paths.config)}.`,
+        );
+      let url = request.url;
+      const pendingEndpoint = `https://bedrock-runtime.${pendingRegion}.amazonaws.com`;
+      if (url.startsWith(pendingEndpoint)) {
+        url = `https://bedrock-runtime.${region}.amazonaws.com${url.slice(pendingEndpoint.length)}`;
+      }
+      if (credentials === undefined) return { ...request, url };
       // The signature covers the exact body bytes: `HttpLanguageModel` sends `JSON.stringify(body)` too.
       const signed = await signAwsRequest(
-        {
-          method: request.method,
-          url: request.url,
-          headers: request.headers,
-          body: JSON.stringify(request.body),
-        },
+        { method: request.method, url, headers: request.headers, body: JSON.stringify(request.body) },
         { credentials, region, service: "bedrock", now: now() },
       );
-      return { ...request, headers: signed.headers };
+      return { ...request, url, headers: signed.headers };
     },
   };
 }
 
-function resolveCredentials(
+/** Stands in for a region an AWS profile gives, not read yet; never sent (`authorize` replaces it). */
+const pendingRegion = "{region from the AWS profile}";
+
+/** How requests are authorized: as built, with known keys, or with a profile's keys read at `authorize`. */
+type CredentialSource =
+  | { type: "unsigned" }
+  | { type: "static"; credentials: AwsCredentials }
+  | { type: "profile" };
+
+const passKeys =
+  "pass access_key_id and secret_access_key (e.g. access_key_id env.AWS_ACCESS_KEY_ID), or set the AWS_ACCESS_KEY_ID and AWS_SECRET_ACCESS_KEY environment variables (with AWS_SESSION_TOKEN for temporary credentials)";
+
+/**
+ * Where the keys come from, in this order: the options' keys; a `profile` option (an explicit choice in
+ * the client, so it wins over keys in the environment, as an explicitly named profile does in the AWS
+ * SDKs for JavaScript and Python; BAML lets environment keys win); the environment's keys (they win over
+ * `AWS_PROFILE`, as in the AWS CLI, boto3 and the Rust SDK BAML uses); then the `AWS_PROFILE` or
+ * `default` profile from the shared files, when the host can read files.
+ */
+function resolveCredentialSource(
   text: (name: string) => string | undefined,
   environment: (name: string) => string | undefined,
+  canReadFiles: boolean,
   fail: (option: string, detail: string) => never,
-): AwsCredentials {
+): CredentialSource {
   const accessKeyId = text("access_key_id");
   const secretAccessKey = text("secret_access_key");
   const sessionToken = text("session_token");
   if (accessKeyId !== undefined || secretAccessKey !== undefined) {
     if (accessKeyId === undefined) fail("access_key_id", "is required with secret_access_key.");
     if (secretAccessKey === undefined) fail("secret_access_key", "is required with access_key_id.");
-    return {
-      accessKeyId: accessKeyId as string,
-      secretAccessKey: secretAccessKey as string,
-      ...(sessionToken === undefined ? {} : { sessionToken }),
-    };
+    return staticCredentials(accessKeyId as string, secretAccessKey as string, sessionToken);
   }
   if (sessionToken !== undefined) fail("session_token", "needs access_key_id and secret_access_key.");
-  const profile = text("profile");
-  const passKeys =
-    "pass access_key_id and secret_access_key (e.g. access_key_id env.AWS_ACCESS_KEY_ID), or set the AWS_ACCESS_KEY_ID and AWS_SECRET_ACCESS_KEY environment variables (with AWS_SESSION_TOKEN for temporary credentials)";
-  if (profile !== undefined) {
+  const noFiles =
+    "this host cannot read files (AWS profiles in ~/.aws work on Node: the runtime and the sapling CLI read them)";
+  if (text("profile") !== undefined) {
+    if (canReadFiles) return { type: "profile" };
     fail(
       "profile",
-      `names a profile in ~/.aws, which Sapling's LLM clients cannot read (they run in browsers too and read no files): ${passKeys} instead.`,
+      `names an AWS profile, and ${noFiles}. Here, ${passKeys} instead, or give the runtime a file reader: SaplingRuntime.fromIr(ir, { readTextFile }).`,
     );
   }
   const fromEnvironment = {
     accessKeyId: environment("AWS_ACCESS_KEY_ID"),
     secretAccessKey: environment("AWS_SECRET_ACCESS_KEY"),
-    sessionToken: environment("AWS_SESSION_TOKEN"),
   };
   if (fromEnvironment.accessKeyId !== undefined && fromEnvironment.secretAccessKey !== undefined) {
-    return {
-      accessKeyId: fromEnvironment.accessKeyId,
-      secretAccessKey: fromEnvironment.secretAccessKey,
-      ...(fromEnvironment.sessionToken === undefined ? {} : { sessionToken: fromEnvironment.sessionToken }),
-    };
+    return staticCredentials(
+      fromEnvironment.accessKeyId,
+      fromEnvironment.secretAccessKey,
+      environment("AWS_SESSION_TOKEN"),
+    );
   }
   const partly =
     fromEnvironment.accessKeyId !== undefined
@@ -189,10 +251,22 @@ function resolveCredentials(
       : fromEnvironment.secretAccessKey !== undefined
         ? " (AWS_SECRET_ACCESS_KEY is set but AWS_ACCESS_KEY_ID is not)"
         : "";
+  if (partly === "" && canReadFiles) return { type: "profile" };
   return fail(
     "access_key_id",
-    `no AWS credentials found${partly}: ${passKeys}. Sapling does not read ~/.aws files (AWS_PROFILE), SSO or instance roles.`,
+    `no AWS credentials found${partly}: ${passKeys}.${canReadFiles ? "" : ` Profiles (AWS_PROFILE, ~/.aws) are not read: ${noFiles}.`} SSO, assumed roles and instance roles are not supported.`,
   );
+}
+
+function staticCredentials(
+  accessKeyId: string,
+  secretAccessKey: string,
+  sessionToken: string | undefined,
+): CredentialSource {
+  return {
+    type: "static",
+    credentials: { accessKeyId, secretAccessKey, ...(sessionToken === undefined ? {} : { sessionToken }) },
+  };
 }
 
 function readInferenceConfiguration(
