@@ -6,6 +6,7 @@ import {
   answer,
   createTestServiceAccount,
   type MockLlmServer,
+  mockAwsCredentials,
   startMockLlmServer,
 } from "../../testing/index.js";
 import { captureContext } from "../cli-context.js";
@@ -207,6 +208,82 @@ function ExtractPerson(text: string) -> Person {
     expect(await main(["call", "ExtractPerson", "--args", '{"text": "Ada"}'], run)).toBe(1);
     expect(run.output().stderr).toContain(
       'client option `GOOGLE_APPLICATION_CREDENTIALS`: names the key file "keys/absent.json", which cannot be read (ENOENT',
+    );
+    expect(server.requests).toHaveLength(0);
+  });
+});
+
+describe("sapling call with an AWS profile", () => {
+  const bedrockSource = `
+class Person {
+  name string
+  age int
+}
+
+client<llm> Bedrock {
+  provider aws-bedrock
+  options {
+    model "anthropic.claude-3-5-haiku-20241022-v1:0"
+    endpoint_url env.BEDROCK_URL
+  }
+}
+
+function ExtractPerson(text: string) -> Person {
+  client Bedrock
+  prompt #"
+    Extract: {{ text }}
+    {{ ctx.output_format }}
+  "#
+}
+`;
+  let project: string;
+
+  beforeAll(() => {
+    project = mkdtempSync(join(tmpdir(), "sapling-call-bedrock-"));
+    mkdirSync(join(project, "baml_src"));
+    mkdirSync(join(project, "aws"));
+    writeFileSync(join(project, "baml_src", "main.baml"), bedrockSource);
+    const { accessKeyId, secretAccessKey } = mockAwsCredentials;
+    writeFileSync(
+      join(project, "aws", "credentials"),
+      `[ci]\naws_access_key_id = ${accessKeyId}\naws_secret_access_key = ${secretAccessKey}\n`,
+    );
+    writeFileSync(join(project, "aws", "config"), "[profile ci]\nregion = eu-west-1\n");
+  });
+
+  it("signs with the keys AWS_SHARED_CREDENTIALS_FILE holds for AWS_PROFILE (relative to the working directory)", async () => {
+    server.scriptFor("bedrock", answer('{"name": "Ada", "age": 36}'));
+    const run = captureContext({
+      cwd: project,
+      env: {
+        HOME: project,
+        BEDROCK_URL: server.baseUrls.bedrock,
+        AWS_PROFILE: "ci",
+        AWS_SHARED_CREDENTIALS_FILE: join("aws", "credentials"),
+        AWS_CONFIG_FILE: join("aws", "config"),
+      },
+    });
+    expect(await main(["call", "ExtractPerson", "--args", '{"text": "Ada, 36"}'], run)).toBe(0);
+    expect(JSON.parse(run.output().stdout)).toEqual({ name: "Ada", age: 36 });
+    expect(server.requests[0]?.headers.authorization).toMatch(
+      /^AWS4-HMAC-SHA256 Credential=AKIDEXAMPLE\/\d{8}\/eu-west-1\/bedrock\/aws4_request, /,
+    );
+  });
+
+  it("names the profile and both files when neither has it, exit code 1", async () => {
+    const run = captureContext({
+      cwd: project,
+      env: {
+        HOME: project,
+        BEDROCK_URL: server.baseUrls.bedrock,
+        AWS_REGION: "us-east-1",
+        AWS_PROFILE: "prod",
+        AWS_SHARED_CREDENTIALS_FILE: join("aws", "credentials"),
+      },
+    });
+    expect(await main(["call", "ExtractPerson", "--args", '{"text": "Ada"}'], run)).toBe(1);
+    expect(run.output().stderr).toContain(
+      `the AWS profile "prod" (from AWS_PROFILE) is in neither "${join("aws", "credentials")}" nor "${project}/.aws/config"`,
     );
     expect(server.requests).toHaveLength(0);
   });
