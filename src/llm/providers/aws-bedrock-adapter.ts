@@ -18,6 +18,7 @@ import type { ChatMessage, MediaKind } from "../../util/index.js";
 import type { ClientOptions, MediaUrlMode } from "../client-options.js";
 import type { HttpRequest, ReadTextFile } from "../language-model.js";
 import { LlmOptionsError } from "../llm-error.js";
+import { type CredentialSource, passKeys, resolveCredentialSource } from "./aws-credential-source.js";
 import { awsProfileCredentials } from "./aws-profile-credentials.js";
 import { awsSharedFilePaths, loadAwsSharedProfile } from "./aws-shared-config-files.js";
 import { type AwsCredentials, signAwsRequest } from "./aws-sigv4.js";
@@ -193,81 +194,6 @@ export function createAwsBedrockAdapter(
 
 /** Stands in for a region an AWS profile gives, not read yet; never sent (`authorize` replaces it). */
 const pendingRegion = "{region from the AWS profile}";
-
-/** How requests are authorized: as built, with known keys, or with a profile's keys read at `authorize`. */
-type CredentialSource =
-  | { type: "unsigned" }
-  | { type: "static"; credentials: AwsCredentials }
-  | { type: "profile" };
-
-const passKeys =
-  "pass access_key_id and secret_access_key (e.g. access_key_id env.AWS_ACCESS_KEY_ID), or set the AWS_ACCESS_KEY_ID and AWS_SECRET_ACCESS_KEY environment variables (with AWS_SESSION_TOKEN for temporary credentials)";
-
-/**
- * Where the keys come from, in this order: the options' keys; a `profile` option (an explicit choice in
- * the client, so it wins over keys in the environment, as an explicitly named profile does in the AWS
- * SDKs for JavaScript and Python; BAML lets environment keys win); the environment's keys (they win over
- * `AWS_PROFILE`, as in the AWS CLI, boto3 and the Rust SDK BAML uses); then the `AWS_PROFILE` or
- * `default` profile from the shared files, when the host can read files.
- */
-function resolveCredentialSource(
-  text: (name: string) => string | undefined,
-  environment: (name: string) => string | undefined,
-  canReadFiles: boolean,
-  fail: (option: string, detail: string) => never,
-): CredentialSource {
-  const accessKeyId = text("access_key_id");
-  const secretAccessKey = text("secret_access_key");
-  const sessionToken = text("session_token");
-  if (accessKeyId !== undefined || secretAccessKey !== undefined) {
-    if (accessKeyId === undefined) fail("access_key_id", "is required with secret_access_key.");
-    if (secretAccessKey === undefined) fail("secret_access_key", "is required with access_key_id.");
-    return staticCredentials(accessKeyId as string, secretAccessKey as string, sessionToken);
-  }
-  if (sessionToken !== undefined) fail("session_token", "needs access_key_id and secret_access_key.");
-  const noFiles =
-    "this host cannot read files (AWS profiles in ~/.aws work on Node: the runtime and the sapling CLI read them)";
-  if (text("profile") !== undefined) {
-    if (canReadFiles) return { type: "profile" };
-    fail(
-      "profile",
-      `names an AWS profile, and ${noFiles}. Here, ${passKeys} instead, or give the runtime a file reader: SaplingRuntime.fromIr(ir, { readTextFile }).`,
-    );
-  }
-  const fromEnvironment = {
-    accessKeyId: environment("AWS_ACCESS_KEY_ID"),
-    secretAccessKey: environment("AWS_SECRET_ACCESS_KEY"),
-  };
-  if (fromEnvironment.accessKeyId !== undefined && fromEnvironment.secretAccessKey !== undefined) {
-    return staticCredentials(
-      fromEnvironment.accessKeyId,
-      fromEnvironment.secretAccessKey,
-      environment("AWS_SESSION_TOKEN"),
-    );
-  }
-  const partly =
-    fromEnvironment.accessKeyId !== undefined
-      ? " (AWS_ACCESS_KEY_ID is set but AWS_SECRET_ACCESS_KEY is not)"
-      : fromEnvironment.secretAccessKey !== undefined
-        ? " (AWS_SECRET_ACCESS_KEY is set but AWS_ACCESS_KEY_ID is not)"
-        : "";
-  if (partly === "" && canReadFiles) return { type: "profile" };
-  return fail(
-    "access_key_id",
-    `no AWS credentials found${partly}: ${passKeys}.${canReadFiles ? "" : ` Profiles (AWS_PROFILE, ~/.aws) are not read: ${noFiles}.`} SSO, assumed roles and instance roles are not supported.`,
-  );
-}
-
-function staticCredentials(
-  accessKeyId: string,
-  secretAccessKey: string,
-  sessionToken: string | undefined,
-): CredentialSource {
-  return {
-    type: "static",
-    credentials: { accessKeyId, secretAccessKey, ...(sessionToken === undefined ? {} : { sessionToken }) },
-  };
-}
 
 function readInferenceConfiguration(
   value: unknown,
