@@ -1,7 +1,8 @@
 /**
  * The file reader the CLI gives the runtime, for credentials named by path (a `vertex-ai` key file in
- * `GOOGLE_APPLICATION_CREDENTIALS` or `credentials`). Relative paths resolve against the command's working
- * directory, as Google's libraries and BAML resolve them.
+ * `GOOGLE_APPLICATION_CREDENTIALS` or `credentials`; the AWS shared files of `aws-bedrock` profiles).
+ * Relative paths resolve against the command's working directory, as Google's libraries and BAML resolve
+ * them.
  */
 import { readFile } from "node:fs/promises";
 import { resolve } from "node:path";

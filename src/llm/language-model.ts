@@ -116,9 +116,10 @@ export interface LanguageModelDependencies {
    */
   env?: Record<string, string | undefined>;
   /**
-   * Reads a text file (UTF-8), for credentials given as a file path (a `vertex-ai` key file). Hosts that
-   * can read files pass one (the runtime does on Node); without it such a path is refused with a message
-   * saying to pass the file's content.
+   * Reads a text file (UTF-8), for credentials given as a file path (a `vertex-ai` key file) and the AWS
+   * shared credentials and config files (`aws-bedrock` profiles; a missing file must fail with
+   * `code: "ENOENT"`, as Node's does). Hosts that can read files pass one (the runtime does on Node);
+   * without it such a path or profile is refused with a message saying what to pass instead.
    */
   readTextFile?: ReadTextFile;
 }

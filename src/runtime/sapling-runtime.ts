@@ -32,9 +32,9 @@ export interface RuntimeOptions {
   env?: Environment;
   /**
    * Reads credential files given by path (a `vertex-ai` key file in `credentials` or
-   * `GOOGLE_APPLICATION_CREDENTIALS`). Default on Node: `fs.promises.readFile` (relative paths resolve
-   * against the working directory); elsewhere none, and a path is refused with a message. `null` reads no
-   * file even on Node (as in a browser).
+   * `GOOGLE_APPLICATION_CREDENTIALS`) and the AWS shared files of `aws-bedrock` profiles. Default on
+   * Node: `fs.promises.readFile` (relative paths resolve against the working directory); elsewhere none,
+   * and a path or profile is refused with a message. `null` reads no file even on Node (as in a browser).
    */
   readTextFile?: ReadTextFile | null;
   /** Waits between retries (default: a timer; tests inject an instant one). */
