@@ -11,6 +11,7 @@
  */
 import type { ReadTextFile } from "../language-model.js";
 import { LlmOptionsError } from "../llm-error.js";
+import { ReadCache } from "./read-cache.js";
 
 /** Where the two files are, and what named each path (for messages). */
 export interface AwsSharedFilePaths {
@@ -28,8 +29,8 @@ export interface AwsSharedProfile {
 
 type Sections = ReadonlyMap<string, Readonly<Record<string, string>>>;
 
-/** Parsed files by path, per reader; `undefined` when the file does not exist. */
-const filesByReader = new WeakMap<ReadTextFile, Map<string, Promise<Sections | undefined>>>();
+/** Parsed files by kind and path, per reader (see `ReadCache`); `undefined` when the file does not exist. */
+const loadedFiles = new ReadCache<Sections | undefined>();
 
 /**
  * The file paths: `AWS_SHARED_CREDENTIALS_FILE` and `AWS_CONFIG_FILE`, else `.aws/credentials` and
@@ -84,21 +85,9 @@ function loadFile(
   option: string,
   provider: string,
 ): Promise<Sections | undefined> {
-  let files = filesByReader.get(readTextFile);
-  if (files === undefined) {
-    files = new Map();
-    filesByReader.set(readTextFile, files);
-  }
-  const key = `${kind}\u0000${path}`;
-  const cached = files.get(key);
-  if (cached !== undefined) return cached;
-  const loading = readFile(path, kind, readTextFile, option, provider);
-  files.set(key, loading);
-  // Concurrent callers share the one read; a failure is forgotten so the next call reads the file again.
-  loading.catch(() => {
-    if (files.get(key) === loading) files.delete(key);
-  });
-  return loading;
+  return loadedFiles.get(readTextFile, `${kind}\u0000${path}`, () =>
+    readFile(path, kind, readTextFile, option, provider),
+  );
 }
 
 async function readFile(

@@ -10,9 +10,10 @@
 import type { ReadTextFile } from "../language-model.js";
 import { LlmOptionsError } from "../llm-error.js";
 import { readServiceAccountKey, type ServiceAccountKey } from "./google-service-account-token.js";
+import { ReadCache } from "./read-cache.js";
 
-/** Keys by path, per reader: a test's fake reader never sees another reader's keys. */
-const keysByReader = new WeakMap<ReadTextFile, Map<string, Promise<ServiceAccountKey>>>();
+/** Keys by path, per reader (see `ReadCache`). */
+const loadedKeys = new ReadCache<ServiceAccountKey>();
 
 /**
  * The key in the file at `path`. `source` names the option or environment variable that gave the path.
@@ -25,20 +26,7 @@ export function loadServiceAccountKeyFile(
   readTextFile: ReadTextFile,
   provider: string,
 ): Promise<ServiceAccountKey> {
-  let keys = keysByReader.get(readTextFile);
-  if (keys === undefined) {
-    keys = new Map();
-    keysByReader.set(readTextFile, keys);
-  }
-  const cached = keys.get(path);
-  if (cached !== undefined) return cached;
-  const loading = readKey(path, source, readTextFile, provider);
-  keys.set(path, loading);
-  // Concurrent callers share the one read; a failure is forgotten so the next call reads the file again.
-  loading.catch(() => {
-    if (keys.get(path) === loading) keys.delete(path);
-  });
-  return loading;
+  return loadedKeys.get(readTextFile, path, () => readKey(path, source, readTextFile, provider));
 }
 
 async function readKey(
