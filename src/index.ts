@@ -1,6 +1,6 @@
 /**
- * The `sapling` package root: the compile API (BAML text → IR), diagnostics rendering, and the IR types.
- * Runtime code lives behind `sapling/runtime`, which generated clients import. This entry point stays
+ * The `sapling-llm` package root: the compile API (BAML text → IR), diagnostics rendering, and the IR types.
+ * Runtime code lives behind `sapling-llm/runtime`, which generated clients import. This entry point stays
  * browser-safe: an application may pass its `typeBuilderCompiler` to a TypeBuilder for `addBaml`.
  */
 

@@ -3,7 +3,7 @@ import { compileTypeBuilderSource, typeBuilderSourceFile } from "./language/inde
 import type { BamlSourceCompiler } from "./runtime/index.js";
 
 /**
- * The BAML compiler `TypeBuilder.addBaml` needs, which `sapling/runtime` does not include: compiles the
+ * The BAML compiler `TypeBuilder.addBaml` needs, which `sapling-llm/runtime` does not include: compiles the
  * text against the IR and renders any diagnostics with code frames. Pass it to the builder that calls
  * `addBaml`: `new TypeBuilder({ compileBaml: typeBuilderCompiler })` with the generated client's class,
  * `new TypeBuilder(ir, { compileBaml: typeBuilderCompiler })` with the runtime's.

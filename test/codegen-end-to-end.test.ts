@@ -2,7 +2,7 @@
  * End to end, as a user would: `sapling init` and `sapling generate` in a fresh folder, the generated
  * client type-checked under strict settings together with a small application written against BAML's
  * TypeScript surface, then that application run in its own Node process (tsx) against the mock LLM server
- * over real HTTP and SSE. `sapling/runtime` resolves to this repository's source through a tiny package in
+ * over real HTTP and SSE. `sapling-llm/runtime` resolves to this repository's source through a tiny package in
  * the folder's node_modules, as an installed package would.
  */
 import { execFile } from "node:child_process";
@@ -23,7 +23,7 @@ const messyAnswer = readFileSync(
 
 /** The application: BAML-style imports and calls only. */
 const application = `
-import { typeBuilderCompiler } from "sapling";
+import { typeBuilderCompiler } from "sapling-llm";
 import { b, ClientRegistry, Collector, type partial_types, TypeBuilder } from "./baml_client/index.js";
 
 const resume = "Jane Doe — 8 years building distributed systems in Rust and Go.";
@@ -119,12 +119,12 @@ describe("init → generate → compile → run against the mock server", () => 
     expect(await main(["generate"], context)).toBe(0);
     expect(readdirSync(join(root, "baml_client"))).toContain("index.ts");
     writeFileSync(join(root, "app.ts"), application);
-    const packageFolder = join(root, "node_modules", "sapling");
+    const packageFolder = join(root, "node_modules", "sapling-llm");
     mkdirSync(packageFolder, { recursive: true });
     writeFileSync(
       join(packageFolder, "package.json"),
       JSON.stringify({
-        name: "sapling",
+        name: "sapling-llm",
         type: "module",
         exports: { ".": "./index.ts", "./runtime": "./runtime.ts" },
       }),

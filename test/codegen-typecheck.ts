@@ -1,7 +1,7 @@
 /**
  * Type-checks generated clients with the TypeScript compiler API, under options stricter than most
  * applications use (an application compiles `baml_client/` with *its* tsconfig, so generated code must
- * pass the strictest common settings), with `sapling/runtime` resolved to src/runtime/index.ts, `sapling`
+ * pass the strictest common settings), with `sapling-llm/runtime` resolved to src/runtime/index.ts, `sapling`
  * (the compiler `type_builder.ts` imports for addBaml) to src/index.ts, and no
  * `@types/node` (generated code must not need Node to type-check: it also runs in browsers).
  */
@@ -39,7 +39,7 @@ export function typeCheck(input: TypeCheckInput): string[] {
     skipLibCheck: true,
     noEmit: true,
     types: [],
-    paths: { "sapling/runtime": [runtimeEntry], sapling: [rootEntry] },
+    paths: { "sapling-llm/runtime": [runtimeEntry], "sapling-llm": [rootEntry] },
     ...(input.moduleFormat === "esm"
       ? {
           module: ts.ModuleKind.NodeNext,

@@ -198,7 +198,7 @@ error[E0101]: Unknown type "strin".
     const tb = new TypeBuilder(projectIr());
     expect(() => tb.addBaml("class A {\n  x int\n}")).toThrow(BamlInvalidArgumentError);
     expect(() => tb.addBaml("class A {\n  x int\n}")).toThrow(
-      /Pass it when creating the builder: `new TypeBuilder\(\{ compileBaml: typeBuilderCompiler \}\)`.*importing typeBuilderCompiler from "sapling"/,
+      /Pass it when creating the builder: `new TypeBuilder\(\{ compileBaml: typeBuilderCompiler \}\)`.*importing typeBuilderCompiler from "sapling-llm"/,
     );
   });
 });

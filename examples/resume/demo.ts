@@ -7,7 +7,7 @@
  */
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
-import { answer, serverError, startMockLlmServer } from "sapling/testing";
+import { answer, serverError, startMockLlmServer } from "sapling-llm/testing";
 import {
   BamlValidationError,
   b,

@@ -22,7 +22,7 @@ export function emitIr(generation: GenerationContext): string {
     generators: [],
     tests: [],
   };
-  return `${banner()}/** The project's IR (version ${ir.version}), read by the runtime; see \`sapling/runtime\`. */
+  return `${banner()}/** The project's IR (version ${ir.version}), read by the runtime; see \`sapling-llm/runtime\`. */
 export const ir: unknown = ${stableStringify(embedded, 2)};
 `;
 }

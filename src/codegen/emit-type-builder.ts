@@ -69,7 +69,7 @@ import { ir } from "${relativeModule("ir", generation.moduleFormat)}";
  * await b.Fn(input, { tb })\`. Other calls keep the declared schema. To add declarations written in BAML
  * (\`tb.addBaml("dynamic class Person {\\n  age int\\n}")\`), pass the compiler, which the runtime leaves
  * out of the call path: \`new TypeBuilder({ compileBaml: typeBuilderCompiler })\`, importing
- * \`typeBuilderCompiler\` from "sapling".
+ * \`typeBuilderCompiler\` from "sapling-llm".
  */
 export class TypeBuilder extends RuntimeTypeBuilder {
   constructor(options: TypeBuilderOptions = {}) {

@@ -4,7 +4,7 @@
  */
 
 /** The package entry generated code imports: the only import that leaves `baml_client/`. */
-export const RUNTIME_MODULE = "sapling/runtime";
+export const RUNTIME_MODULE = "sapling-llm/runtime";
 
 export type ModuleFormat = "esm" | "cjs";
 

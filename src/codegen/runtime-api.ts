@@ -1,5 +1,5 @@
 /**
- * The names generated code uses from `sapling/runtime` (its public contract, docs/architecture.md), in
+ * The names generated code uses from `sapling-llm/runtime` (its public contract, docs/architecture.md), in
  * one place so the emitters and a reader agree on them.
  */
 export const runtimeApi = {

@@ -10,7 +10,7 @@ export interface BamlSourceCompilation {
 
 /**
  * Compiles the BAML text of `TypeBuilder.addBaml` against an IR. The runtime does not bundle the BAML
- * compiler (it stays out of the call path), so the compiler is passed in: the `sapling` package exports
+ * compiler (it stays out of the call path), so the compiler is passed in: the `sapling-llm` package exports
  * one as `typeBuilderCompiler`; pass it to the TypeBuilder that calls `addBaml`.
  */
 export type BamlSourceCompiler = (source: string, ir: Ir) => BamlSourceCompilation;

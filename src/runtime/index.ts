@@ -1,5 +1,5 @@
 /**
- * `sapling/runtime`: what generated clients import. Runs functions (render → call → parse) with retries,
+ * `sapling-llm/runtime`: what generated clients import. Runs functions (render → call → parse) with retries,
  * fallback and round-robin; streams partial values; records calls in Collectors; overrides clients
  * (ClientRegistry) and types (TypeBuilder) per call. Browser-safe: `fetch`, env, clock, sleep and logger
  * are injected. Never imports the compiler.

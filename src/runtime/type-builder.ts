@@ -7,7 +7,7 @@ import { FieldType } from "./field-type.js";
 
 /** Options of a `TypeBuilder`. */
 export interface TypeBuilderOptions {
-  /** Compiles the text of `addBaml`: `typeBuilderCompiler` from the `sapling` package. */
+  /** Compiles the text of `addBaml`: `typeBuilderCompiler` from the `sapling-llm` package. */
   compileBaml?: BamlSourceCompiler | undefined;
 }
 
@@ -26,7 +26,7 @@ export class TypeBuilder {
 
   /**
    * `ir` is the project's IR (the generated client passes its embedded copy); `options.compileBaml`
-   * enables `addBaml` (`typeBuilderCompiler` from "sapling": the runtime leaves the compiler out).
+   * enables `addBaml` (`typeBuilderCompiler` from "sapling-llm": the runtime leaves the compiler out).
    */
   constructor(ir: unknown, options: TypeBuilderOptions = {}) {
     this.#ir = loadIr(ir);
@@ -132,9 +132,9 @@ export class TypeBuilder {
   addBaml(source: string): void {
     if (!this.#compileBaml) {
       throw new BamlInvalidArgumentError(
-        "TypeBuilder.addBaml needs the BAML compiler, which sapling/runtime leaves out of the call path. " +
+        "TypeBuilder.addBaml needs the BAML compiler, which sapling-llm/runtime leaves out of the call path. " +
           "Pass it when creating the builder: `new TypeBuilder({ compileBaml: typeBuilderCompiler })` (the " +
-          'generated client\'s; `new TypeBuilder(ir, { … })` for this class), importing typeBuilderCompiler from "sapling".',
+          'generated client\'s; `new TypeBuilder(ir, { … })` for this class), importing typeBuilderCompiler from "sapling-llm".',
       );
     }
     const { additions, problems } = this.#compileBaml(source, this.applyTo(this.#ir));

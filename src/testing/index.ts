@@ -1,5 +1,5 @@
 /**
- * `sapling/testing`: a mock LLM server (OpenAI, Anthropic and Gemini wire formats, fault injection) and a
+ * `sapling-llm/testing`: a mock LLM server (OpenAI, Anthropic and Gemini wire formats, fault injection) and a
  * replaying fake `fetch`, so tests, demos and benchmarks never touch a real provider. Node only.
  */
 export type {

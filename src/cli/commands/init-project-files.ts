@@ -16,7 +16,7 @@ client<llm> GPT4oMini {
 }
 
 // Any OpenAI-compatible server: vLLM, Ollama, LM Studio, or Sapling's mock LLM server
-// (\`startMockLlmServer\` from "sapling/testing"). Use it for one call with
+// (\`startMockLlmServer\` from "sapling-llm/testing"). Use it for one call with
 // \`b.EvaluateResume(text, { client: "Local" })\`.
 client<llm> Local {
   provider "openai-generic"
