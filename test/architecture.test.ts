@@ -33,6 +33,10 @@ const allowed: Record<string, readonly string[]> = {
     "root",
   ],
   root: ["util", "diagnostics", "language", "ir", "sap", "prompt", "llm", "runtime", "codegen"],
+  "typed-schema": ["ir", "sap"],
+  zod: ["ir", "prompt", "typed-schema"],
+  "json-schema": ["ir", "prompt", "typed-schema"],
+  "ai-sdk": ["prompt", "typed-schema", "zod", "json-schema"],
 };
 
 /** Rooms that must run in browsers and edge workers: no Node built-ins. */
@@ -47,6 +51,10 @@ const browserSafe = new Set([
   "runtime",
   "codegen",
   "server",
+  "typed-schema",
+  "zod",
+  "json-schema",
+  "ai-sdk",
 ]);
 
 const srcRoot = resolve(import.meta.dirname, "..", "src");

@@ -18,6 +18,8 @@ const builderMembers = new Set([
   "addClass",
   "addEnum",
   "addBaml",
+  "addZod",
+  "addJsonSchema",
   "classBuilder",
   "enumBuilder",
   "applyTo",

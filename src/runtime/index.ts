@@ -35,5 +35,6 @@ export type { Environment } from "./resolve-options.js";
 export type { RuntimeLogger, RuntimeOptions } from "./sapling-runtime.js";
 export { SaplingRuntime } from "./sapling-runtime.js";
 export { SaplingStream } from "./sapling-stream.js";
+export type { SchemaTypeAdditions, SchemaTypeConverter } from "./schema-type-converter.js";
 export { TypeBuilder, type TypeBuilderOptions } from "./type-builder.js";
 export type { CheckOutcome } from "./wrap-checked.js";

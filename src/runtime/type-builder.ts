@@ -4,11 +4,16 @@ import { ClassBuilder } from "./class-builder.js";
 import { EnumBuilder } from "./enum-builder.js";
 import { BamlInvalidArgumentError } from "./errors.js";
 import { FieldType } from "./field-type.js";
+import type { SchemaTypeAdditions, SchemaTypeConverter } from "./schema-type-converter.js";
 
 /** Options of a `TypeBuilder`. */
 export interface TypeBuilderOptions {
   /** Compiles the text of `addBaml`: `typeBuilderCompiler` from the `sapling-llm` package. */
   compileBaml?: BamlSourceCompiler | undefined;
+  /** Converts the Zod schemas of `addZod`: `zodTypeConverter` from "sapling-llm/zod". */
+  convertZod?: SchemaTypeConverter | undefined;
+  /** Converts the JSON Schemas of `addJsonSchema`: `jsonSchemaTypeConverter` from "sapling-llm/json-schema". */
+  convertJsonSchema?: SchemaTypeConverter | undefined;
 }
 
 /**
@@ -23,6 +28,8 @@ export class TypeBuilder {
   readonly #enums = new Map<string, EnumBuilder>();
   readonly #aliases = new Map<string, TypeAlias>();
   readonly #compileBaml: BamlSourceCompiler | undefined;
+  readonly #convertZod: SchemaTypeConverter | undefined;
+  readonly #convertJsonSchema: SchemaTypeConverter | undefined;
 
   /**
    * `ir` is the project's IR (the generated client passes its embedded copy); `options.compileBaml`
@@ -31,6 +38,8 @@ export class TypeBuilder {
   constructor(ir: unknown, options: TypeBuilderOptions = {}) {
     this.#ir = loadIr(ir);
     this.#compileBaml = options.compileBaml;
+    this.#convertZod = options.convertZod;
+    this.#convertJsonSchema = options.convertJsonSchema;
   }
 
   string(): FieldType {
@@ -144,6 +153,70 @@ export class TypeBuilder {
     this.#addAll(additions);
   }
 
+  /**
+   * Adds a type named `name` from a Zod 4 schema (objects become classes, enums enums, …, as
+   * `toBamlType` from "sapling-llm/zod" maps them) and returns a reference to it, for `addProperty` or a
+   * union. Nested objects and enums get names of their own (`.meta({ id })`, else from their key). Needs
+   * `convertZod: zodTypeConverter` in the builder's options. Zod's refinements and defaults do not run on
+   * values parsed through a TypeBuilder: the runtime reads the type, not the schema.
+   */
+  addZod(name: string, schema: unknown): FieldType {
+    return this.#addSchema(
+      "addZod",
+      "convertZod",
+      "zodTypeConverter",
+      "sapling-llm/zod",
+      this.#convertZod,
+      name,
+      schema,
+    );
+  }
+
+  /** As `addZod`, from a JSON Schema (the subset `sapling-llm/json-schema` reads). Needs `convertJsonSchema`. */
+  addJsonSchema(name: string, schema: unknown): FieldType {
+    return this.#addSchema(
+      "addJsonSchema",
+      "convertJsonSchema",
+      "jsonSchemaTypeConverter",
+      "sapling-llm/json-schema",
+      this.#convertJsonSchema,
+      name,
+      schema,
+    );
+  }
+
+  #addSchema(
+    method: string,
+    option: string,
+    converterName: string,
+    entry: string,
+    converter: SchemaTypeConverter | undefined,
+    name: string,
+    schema: unknown,
+  ): FieldType {
+    if (!converter) {
+      throw new BamlInvalidArgumentError(
+        `TypeBuilder.${method} needs a schema converter, which sapling-llm/runtime leaves out of the call path. ` +
+          `Pass it when creating the builder: \`new TypeBuilder({ ${option}: ${converterName} })\`, importing ` +
+          `${converterName} from "${entry}".`,
+      );
+    }
+    this.#assertNew(name);
+    let additions: SchemaTypeAdditions;
+    try {
+      additions = converter(schema, name, (candidate) => this.#isTaken(candidate));
+    } catch (error) {
+      const message = error instanceof Error ? error.message : String(error);
+      throw new BamlInvalidArgumentError(`TypeBuilder.${method}("${name}"): ${message}`);
+    }
+    for (const item of additions.classes)
+      this.#classes.set(item.name, new ClassBuilder(item.name, undefined, item));
+    for (const item of additions.enums)
+      this.#enums.set(item.name, new EnumBuilder(item.name, undefined, item));
+    for (const item of additions.aliases) this.#aliases.set(item.name, item);
+    return new FieldType(additions.type);
+  }
+
   /** A copy of `ir` with this builder's classes and enums added or extended. `ir` is left unchanged. */
   applyTo(ir: Ir): Ir {
     const classes = ir.classes.map((item) => this.#classes.get(item.name)?.toClass() ?? item);
@@ -195,15 +268,19 @@ export class TypeBuilder {
     }
   }
 
-  #assertNew(name: string): void {
-    const taken =
+  #isTaken(name: string): boolean {
+    return (
       this.#classes.has(name) ||
       this.#enums.has(name) ||
       this.#aliases.has(name) ||
       this.#ir.classes.some((item) => item.name === name) ||
       this.#ir.enums.some((item) => item.name === name) ||
-      this.#ir.aliases.some((item) => item.name === name);
-    if (taken) {
+      this.#ir.aliases.some((item) => item.name === name)
+    );
+  }
+
+  #assertNew(name: string): void {
+    if (this.#isTaken(name)) {
       throw new BamlInvalidArgumentError(
         `TypeBuilder: a type named ${name} already exists; use classBuilder/enumBuilder to extend a @@dynamic one.`,
       );

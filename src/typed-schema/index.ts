@@ -1,0 +1,26 @@
+/**
+ * The shared core of the schema entry points (`sapling-llm/zod`, `sapling-llm/json-schema`, and the AI
+ * SDK output on top of them): a schema converted into Sapling's types plus the steps after parsing, the
+ * typed parse functions over it, and their errors.
+ */
+
+export { namedRoot, type TypeBuilderAdditions, type TypeBuilderConverter } from "./named-root.js";
+export type { PartialOf } from "./partial-of.js";
+export {
+  createTypedStreamParser,
+  parsePartialTyped,
+  parseTyped,
+  parseTypedAsync,
+  type SchemaParseResult,
+  type SchemaStreamParser,
+} from "./schema-functions.js";
+export {
+  issuePath,
+  type SchemaIssue,
+  SchemaParseError,
+  type SchemaParseErrorCode,
+  type SchemaParseErrorInit,
+} from "./schema-parse-error.js";
+export { itemHint, TypeCollector, toIdentifier, unionOf } from "./type-collector.js";
+export type { TypedSchema, ValidationOutcome, ValueAdapter } from "./typed-schema.js";
+export { UnsupportedSchemaError } from "./unsupported-schema-error.js";

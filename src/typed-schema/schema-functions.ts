@@ -1,0 +1,126 @@
+import {
+  type Flag,
+  type ParseResult,
+  parsePartial,
+  parseValue,
+  SapParseError,
+  createStreamParser as sapStreamParser,
+} from "../sap/index.js";
+import { issuePath, SchemaParseError } from "./schema-parse-error.js";
+import type { TypedSchema, ValidationOutcome } from "./typed-schema.js";
+
+/** A value read through a schema, with every repair the parser made (`flags`, see docs/sap.md). */
+export interface SchemaParseResult<T> {
+  value: T;
+  flags: Flag[];
+}
+
+/** An incremental parser of one streamed answer, typed by its schema. */
+export interface SchemaStreamParser<T, P> {
+  /** Feed the next chunk; `changed` is false when the partial is the one shown after the previous chunk. */
+  push(chunk: string): { changed: boolean; value: P };
+  /** The answer is complete: the final value, exactly as `parse(schema, wholeText)` gives it. */
+  finish(): SchemaParseResult<T>;
+  /** The whole answer so far. */
+  readonly text: string;
+}
+
+/** The answer → the schema's value, or a `SchemaParseError`. Sync: async Zod refinements need `parseTypedAsync`. */
+export function parseTyped<T>(schema: TypedSchema, text: string): SchemaParseResult<T> {
+  return complete<T>(schema, readFinal(schema, text), text);
+}
+
+/** As `parseTyped`, awaiting async refinements. */
+export async function parseTypedAsync<T>(schema: TypedSchema, text: string): Promise<SchemaParseResult<T>> {
+  const result = readFinal(schema, text);
+  const adapted = schema.adaptFinal ? schema.adaptFinal(result.value) : result.value;
+  return outcomeToResult<T>(await schema.validate(adapted), result.flags, text);
+}
+
+/** A prefix of an answer → its partial value (never throws for any text; no validation runs). */
+export function parsePartialTyped<P>(schema: TypedSchema, text: string): SchemaParseResult<P> {
+  const result = parsePartial(text, schema.type, schema.index);
+  const value = schema.adaptPartial ? schema.adaptPartial(result.value) : result.value;
+  return { value: value as P, flags: result.flags };
+}
+
+/** Sapling's incremental stream parser over a schema: partials adapted once per change, final validated. */
+export function createTypedStreamParser<T, P>(schema: TypedSchema): SchemaStreamParser<T, P> {
+  const parser = sapStreamParser(schema.type, schema.index);
+  let last: unknown = null;
+  let started = false;
+  return {
+    push(chunk) {
+      const push = parser.push(chunk);
+      if (push.changed || !started) {
+        last = schema.adaptPartial ? schema.adaptPartial(push.value) : push.value;
+        started = true;
+      }
+      return { changed: push.changed, value: last as P };
+    },
+    finish() {
+      let result: ParseResult;
+      try {
+        result = parser.finish();
+      } catch (error) {
+        throw fromSapError(error, parser.text);
+      }
+      return complete<T>(schema, result, parser.text);
+    },
+    get text() {
+      return parser.text;
+    },
+  };
+}
+
+function readFinal(schema: TypedSchema, text: string): ParseResult {
+  try {
+    return parseValue(text, schema.type, schema.index);
+  } catch (error) {
+    throw fromSapError(error, text);
+  }
+}
+
+function complete<T>(schema: TypedSchema, result: ParseResult, text: string): SchemaParseResult<T> {
+  const adapted = schema.adaptFinal ? schema.adaptFinal(result.value) : result.value;
+  const outcome = schema.validate(adapted);
+  if (outcome instanceof Promise) {
+    // Nothing awaits it here; keep an unhandled rejection from surfacing later.
+    outcome.catch(() => undefined);
+    throw new TypeError(
+      "The schema has async refinements, which parse() cannot wait for. Use parseAsync(schema, text), " +
+        "or make the refinements synchronous.",
+    );
+  }
+  return outcomeToResult<T>(outcome, result.flags, text);
+}
+
+function outcomeToResult<T>(outcome: ValidationOutcome, flags: Flag[], text: string): SchemaParseResult<T> {
+  if ("value" in outcome) return { value: outcome.value as T, flags };
+  const [first] = outcome.issues;
+  const listed = outcome.issues
+    .slice(0, 5)
+    .map((issue) => `  - ${issuePath(issue.path)}: ${issue.message}`)
+    .join("\n");
+  const more = outcome.issues.length > 5 ? `\n  - … ${outcome.issues.length - 5} more` : "";
+  throw new SchemaParseError({
+    code: "validation-failed",
+    message:
+      `The answer was parsed, but the value breaks the schema's own rules:\n${listed}${more}\n` +
+      "Say the rules in the prompt (or describe the field), or relax the schema.",
+    raw: text,
+    path: first ? issuePath(first.path) : "$",
+    issues: outcome.issues,
+  });
+}
+
+function fromSapError(error: unknown, text: string): unknown {
+  if (!SapParseError.isInstance(error)) return error;
+  return new SchemaParseError({
+    code: error.code,
+    message: error.message,
+    raw: text,
+    path: error.path,
+    cause: error,
+  });
+}

@@ -1,0 +1,33 @@
+import type { Ir, IrIndex, Type } from "../ir/index.js";
+import type { SchemaIssue } from "./schema-parse-error.js";
+
+/** Turns a value as the parser gives it into the value the schema's validation expects. */
+export type ValueAdapter = (value: unknown) => unknown;
+
+/** What a schema's own validation says about a parsed value: the value to return, or what is wrong. */
+export type ValidationOutcome = { value: unknown } | { issues: readonly SchemaIssue[] };
+
+/**
+ * A Zod or JSON Schema converted for the parser: Sapling's type for it (in an IR of its own) and the steps
+ * that run after parsing. The Zod and JSON Schema entry points build one per schema; the four functions
+ * (`parse`, `parsePartial`, `createStreamParser`, `outputFormat`) and the AI SDK output read it.
+ */
+export interface TypedSchema {
+  readonly ir: Ir;
+  /** The same IR indexed once, for the parser. */
+  readonly index: IrIndex;
+  readonly type: Type;
+  /**
+   * Final values: a field the model left out is `null` to the parser, but `undefined` to a Zod
+   * `.optional()` / `.default()` that does not accept null; enum names the model wrote become the enum's
+   * values. Absent when the parser's value is already what validation expects.
+   */
+  readonly adaptFinal?: ValueAdapter | undefined;
+  /** Partial values: only the enum mapping (a missing field stays `null`: not written yet). */
+  readonly adaptPartial?: ValueAdapter | undefined;
+  /**
+   * The schema's own rules (Zod refinements, defaults and transforms; JSON Schema bounds) on the adapted
+   * value. A promise only for a Zod schema with async refinements.
+   */
+  validate(value: unknown): ValidationOutcome | Promise<ValidationOutcome>;
+}
