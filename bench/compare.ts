@@ -12,6 +12,7 @@ import { createJsonrepairZodParser } from "./compare/jsonrepair-zod-parser.js";
 import { createPartialJsonZodParser } from "./compare/partial-json-zod-parser.js";
 import { runtimeSection } from "./compare/runtime-section.js";
 import { createSaplingParser } from "./compare/sapling-parser.js";
+import { createSaplingZodParser } from "./compare/sapling-zod-parser.js";
 import { loadSaplingProject } from "./compare/sapling-project.js";
 import { saplingIncrementalStrategy } from "./compare/sapling-stream-strategy.js";
 import { speedSection } from "./compare/speed-section.js";
@@ -51,9 +52,10 @@ export async function benchCompare(): Promise<string> {
   const baml = await createBamlParser();
   const jsonrepair = createJsonrepairZodParser();
   const partialJson = createPartialJsonZodParser();
+  const saplingZod = createSaplingZodParser();
 
   progress("accuracy");
-  const accuracy = await accuracySection([sapling, baml, jsonrepair, partialJson], committed);
+  const accuracy = await accuracySection([sapling, saplingZod, baml, jsonrepair, partialJson], committed);
   const notes = [sapling, baml].map((parser) => {
     const misses = committed.flatMap((corpusCase) => {
       const judgement = accuracy.judgements.get(parser.name)?.get(corpusCase.id);
@@ -103,7 +105,8 @@ export async function benchCompare(): Promise<string> {
       "(the real Rust runtime through its Node addon, offline: `parseLlmResponse` on the same .baml files — " +
       "what `b.parse.Fn` / `b.parseStream.Fn` call), **jsonrepair + Zod** (jsonrepair 3.15.0, `JSON.parse`, a " +
       "hand-written Zod 4 mirror of each schema) and **AI SDK parsePartialJson + Zod** (ai 6.0.325, the same " +
-      "mirrors). BAML, jsonrepair, Zod and the AI SDK are dev dependencies used only under bench/.",
+      "mirrors). **Sapling via Zod** is Sapling's parser reached through `sapling-llm/zod` with those Zod mirrors " +
+      "(`parse(schema, text)`: no .baml file). BAML, jsonrepair, Zod and the AI SDK are dev dependencies used only under bench/.",
     "",
     accuracy.markdown,
     "",

@@ -3,11 +3,13 @@
  * the prompt, for each corpus function: BAML's `{{ ctx.output_format }}` (rendered offline by the real
  * runtime's `buildRequest`, which builds the HTTP request without sending it), Sapling's
  * `renderOutputFormat`, and JSON Schema for the same type, minified and pretty — both Sapling's
- * `toJsonSchema` and Zod's `z.toJSONSchema` of the hand-written mirrors.
+ * `toJsonSchema` and Zod's `z.toJSONSchema` of the hand-written mirrors — and `outputFormat(zodSchema)` from
+ * `sapling-llm/zod`, the compact text for those same mirrors.
  */
 import { getEncoding } from "js-tiktoken";
 import { z } from "zod";
 import { renderOutputFormat, toJsonSchema } from "../../src/prompt/index.js";
+import { outputFormat } from "../../src/zod/index.js";
 import { objectSchemas, ticketSchema } from "../corpus/build-corpus.js";
 import { loadBaml, readBamlSources } from "./baml-parser.js";
 import { formatRatio, markdownTable } from "./markdown-table.js";
@@ -63,6 +65,7 @@ export async function tokensSection(): Promise<string> {
     const jsonSchema = toJsonSchema(project.ir, type);
     const zodJsonSchema = z.toJSONSchema(zodSchemaFor(schema.key));
     const saplingTokens = tokens(sapling);
+    const zodTokens = tokens(outputFormat(zodSchemaFor(schema.key)));
     const columns = [
       tokens(JSON.stringify(jsonSchema)),
       tokens(JSON.stringify(jsonSchema, null, 2)),
@@ -74,6 +77,7 @@ export async function tokensSection(): Promise<string> {
       String(tokens(bamlText)),
       `${saplingTokens}${sapling === bamlText ? "" : " (differs)"}`,
       ...columns.map((count) => `${count} (${formatRatio(count, saplingTokens)})`),
+      `${zodTokens} (JSON Schema ${formatRatio(tokens(JSON.stringify(zodJsonSchema)), zodTokens)})`,
     ];
   });
   return [
@@ -82,7 +86,8 @@ export async function tokensSection(): Promise<string> {
     "o200k_base tokens (js-tiktoken) of the schema text each approach puts in the prompt. BAML's text is taken " +
       "from the request its real runtime builds offline (`runtime.buildRequest`, nothing sent); Sapling's from " +
       "`renderOutputFormat(ir, type)` with default options. JSON Schema columns in parentheses: how many times " +
-      "Sapling's token count.",
+      "Sapling's token count. The last column is `outputFormat(zodSchema)` from `sapling-llm/zod` for the same " +
+      "Zod mirrors, against `JSON.stringify(z.toJSONSchema(zodSchema))`.",
     "",
     `Sapling's rendering is byte-identical to BAML's for ${identical} of ${schemas.length} schemas.`,
     "",
@@ -95,6 +100,7 @@ export async function tokensSection(): Promise<string> {
         "pretty",
         "JSON Schema (Zod), minified",
         "pretty",
+        "`outputFormat(zodSchema)`",
       ],
       rows,
     ),

@@ -1,11 +1,12 @@
 /**
  * Zod mirrors of the corpus schemas (bench/corpus/baml_src), written the way a user of jsonrepair or the
  * AI SDK would write them: exact types, no coercion (`z.number().int()` for `int`, `z.enum` for enums,
- * `.nullable()` for `T?`). Unknown keys are stripped, as Zod does by default.
+ * `.nullable()` for `T?`, `z.literal([…])` for a literal union), with the same descriptions (`.describe()`) and the recursive class's name
+ * (`.meta({ id })`). Unknown keys are stripped, as Zod does by default.
  */
 import { z } from "zod";
 
-const decision = z.enum(["STRONG_HIRE", "HIRE", "LEAN_REJECT", "REJECT"]);
+const decision = z.enum(["STRONG_HIRE", "HIRE", "LEAN_REJECT", "REJECT"]).meta({ id: "Decision" });
 
 const candidateEvaluation = z.object({
   candidate_name: z.string(),
@@ -20,13 +21,13 @@ const candidateEvaluation = z.object({
     }),
   ),
   decision,
-  reasoning: z.string(),
+  reasoning: z.string().describe("채용 결정에 대한 논리적 근거 요약"),
 });
 
 const receipt = z.object({
   merchant: z.string(),
-  date: z.string(),
-  currency: z.enum(["USD", "EUR", "GBP"]),
+  date: z.string().describe("ISO 8601, YYYY-MM-DD"),
+  currency: z.literal(["USD", "EUR", "GBP"]),
   items: z.array(
     z.object({
       description: z.string(),
@@ -45,21 +46,18 @@ const receipt = z.object({
 const entities = z.array(
   z.object({
     name: z.string(),
-    entity_type: z.enum(["PERSON", "ORGANIZATION", "LOCATION", "PRODUCT", "EVENT"]),
+    entity_type: z
+      .enum(["PERSON", "ORGANIZATION", "LOCATION", "PRODUCT", "EVENT"])
+      .meta({ id: "EntityType" }),
     mentions: z.number().int(),
-    salience: z.number().nullable(),
+    salience: z.number().nullable().describe("0 to 1; null when unsure"),
     aliases: z.array(z.string()),
   }),
 );
 
-const ticketCategory = z.enum([
-  "BILLING",
-  "TECHNICAL_ISSUE",
-  "ACCOUNT_ACCESS",
-  "FEATURE_REQUEST",
-  "SHIPPING",
-  "OTHER",
-]);
+const ticketCategory = z
+  .enum(["BILLING", "TECHNICAL_ISSUE", "ACCOUNT_ACCESS", "FEATURE_REQUEST", "SHIPPING", "OTHER"])
+  .meta({ id: "TicketCategory" });
 
 interface SectionShape {
   heading: string;
@@ -67,13 +65,15 @@ interface SectionShape {
   subsections: SectionShape[];
 }
 
-const section: z.ZodType<SectionShape> = z.object({
-  heading: z.string(),
-  summary: z.string(),
-  get subsections() {
-    return z.array(section);
-  },
-});
+const section: z.ZodType<SectionShape> = z
+  .object({
+    heading: z.string(),
+    summary: z.string(),
+    get subsections() {
+      return z.array(section);
+    },
+  })
+  .meta({ id: "Section" });
 
 const documentOutline = z.object({
   title: z.string(),
