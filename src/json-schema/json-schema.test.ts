@@ -1,0 +1,143 @@
+import { describe, expect, it } from "vitest";
+import {
+  createStreamParser,
+  fromJsonSchema,
+  outputFormat,
+  parse,
+  parsePartial,
+  SchemaParseError,
+  UnsupportedSchemaError,
+} from "./index.js";
+
+/** The shape OpenAI structured outputs and MCP tool schemas use: $defs, refs, anyOf with null, enums. */
+const Invoice = {
+  type: "object",
+  description: "An invoice",
+  properties: {
+    number: { type: "string", pattern: "^INV-[0-9]+$" },
+    status: { type: "string", enum: ["DRAFT", "SENT", "PAID"], description: "where it stands" },
+    kind: { const: "invoice" },
+    lines: { type: "array", items: { $ref: "#/$defs/Line" }, minItems: 1 },
+    discount: { anyOf: [{ type: "number" }, { type: "null" }] },
+    notes: { type: "string", nullable: true },
+    currency: { type: "string", default: "EUR" },
+    tags: { type: "object", additionalProperties: { type: "string" } },
+  },
+  required: ["number", "status", "kind", "lines", "discount", "notes", "tags"],
+  additionalProperties: false,
+  $defs: {
+    Line: {
+      type: "object",
+      properties: { item: { type: "string" }, quantity: { type: "integer", minimum: 1 } },
+      required: ["item", "quantity"],
+      additionalProperties: false,
+    },
+  },
+};
+
+describe("fromJsonSchema", () => {
+  it("maps objects to classes, $defs to named classes, enum to an enum, const to a literal, anyOf null to T?", () => {
+    const { ir, type } = fromJsonSchema(Invoice, { name: "Invoice" });
+    expect(type).toEqual({ kind: "class", name: "Invoice" });
+    const fields = Object.fromEntries(ir.classes[0]?.fields.map((field) => [field.name, field]) ?? []);
+    expect(fields.status).toEqual({
+      name: "status",
+      type: { kind: "enum", name: "Status" },
+      description: "where it stands",
+    });
+    expect(fields.kind?.type).toEqual({ kind: "literal", value: "invoice" });
+    expect(fields.lines?.type).toEqual({ kind: "list", item: { kind: "class", name: "Line" } });
+    expect(fields.discount?.type).toEqual({ kind: "optional", inner: { kind: "primitive", name: "float" } });
+    expect(fields.notes?.type).toEqual({ kind: "optional", inner: { kind: "primitive", name: "string" } });
+    // Not required: the model may leave it out.
+    expect(fields.currency?.type).toEqual({ kind: "optional", inner: { kind: "primitive", name: "string" } });
+    expect(fields.tags?.type).toEqual({
+      kind: "map",
+      key: { kind: "primitive", name: "string" },
+      value: { kind: "primitive", name: "string" },
+    });
+    expect(ir.enums[0]?.values.map((value) => value.name)).toEqual(["DRAFT", "SENT", "PAID"]);
+  });
+
+  it("follows recursive $refs", () => {
+    const tree = {
+      $ref: "#/$defs/Node",
+      $defs: {
+        Node: {
+          type: "object",
+          properties: {
+            label: { type: "string" },
+            children: { type: "array", items: { $ref: "#/$defs/Node" } },
+          },
+          required: ["label", "children"],
+        },
+      },
+    };
+    expect(fromJsonSchema(tree).type).toEqual({ kind: "class", name: "Node" });
+    expect(parse(tree, "{label: root, children: [{label: leaf, children: []}]}").value).toEqual({
+      label: "root",
+      children: [{ label: "leaf", children: [] }],
+    });
+  });
+
+  it("names an unsupported keyword and its path", () => {
+    const schema = {
+      type: "object",
+      properties: { a: { type: "string", not: { const: "x" } } },
+      required: ["a"],
+    };
+    expect(() => fromJsonSchema(schema)).toThrow(UnsupportedSchemaError);
+    expect(() => fromJsonSchema(schema)).toThrow(/the keyword "not" at \$\.a is not supported/);
+    expect(() => fromJsonSchema({ type: "object" })).toThrow(/an object without properties at \$/);
+    expect(() => fromJsonSchema({ $ref: "https://example.com/x.json" })).toThrow(
+      /the \$ref "https:\/\/example.com\/x.json"/,
+    );
+  });
+});
+
+describe("parse", () => {
+  const answer =
+    "Here it is:\n```json\n{number: 'INV-7', status: 'sent', kind: 'invoice', lines: [{item: 'Tea', quantity: '2'}], discount: null, notes: None, tags: {}}\n```";
+
+  it("reads a messy answer; a missing property with a default gets it", () => {
+    expect(parse(Invoice, answer).value).toEqual({
+      number: "INV-7",
+      status: "SENT",
+      kind: "invoice",
+      lines: [{ item: "Tea", quantity: 2 }],
+      discount: null,
+      notes: null,
+      currency: "EUR",
+      tags: {},
+    });
+  });
+
+  it("checks bounds after parsing: a broken one is a validation-failed SchemaParseError with the raw answer", () => {
+    const broken = answer.replace("INV-7", "7").replace("'2'", "0");
+    let caught: unknown;
+    try {
+      parse(Invoice, broken);
+    } catch (error) {
+      caught = error;
+    }
+    expect(SchemaParseError.isInstance(caught)).toBe(true);
+    expect(caught).toMatchObject({ code: "validation-failed", raw: broken, path: "$.number" });
+    expect((caught as SchemaParseError).issues.map((issue) => [issue.path, issue.code])).toEqual([
+      [["number"], "pattern"],
+      [["lines", 0, "quantity"], "minimum"],
+    ]);
+  });
+
+  it("streams partials and renders the compact schema", () => {
+    const parser = createStreamParser(Invoice);
+    for (const chunk of answer.match(/[\s\S]{1,10}/g) ?? []) parser.push(chunk);
+    expect(parser.finish().value).toEqual(parse(Invoice, answer).value);
+    expect(parsePartial(Invoice, answer.slice(0, answer.indexOf("discount"))).value).toMatchObject({
+      number: "INV-7",
+      status: "SENT",
+      lines: [{ item: "Tea", quantity: 2 }],
+      discount: null,
+    });
+    expect(outputFormat(Invoice)).toContain("// where it stands\n  status: 'DRAFT' or 'SENT' or 'PAID',");
+  });
+});
