@@ -12,9 +12,9 @@ import { createJsonrepairZodParser } from "./compare/jsonrepair-zod-parser.js";
 import { createPartialJsonZodParser } from "./compare/partial-json-zod-parser.js";
 import { runtimeSection } from "./compare/runtime-section.js";
 import { createSaplingParser } from "./compare/sapling-parser.js";
-import { createSaplingZodParser } from "./compare/sapling-zod-parser.js";
 import { loadSaplingProject } from "./compare/sapling-project.js";
 import { saplingIncrementalStrategy } from "./compare/sapling-stream-strategy.js";
+import { createSaplingZodParser } from "./compare/sapling-zod-parser.js";
 import { speedSection } from "./compare/speed-section.js";
 import { reparseEveryPrefix } from "./compare/stream-strategy.js";
 import { streamingSection } from "./compare/streaming-section.js";
@@ -56,7 +56,7 @@ export async function benchCompare(): Promise<string> {
 
   progress("accuracy");
   const accuracy = await accuracySection([sapling, saplingZod, baml, jsonrepair, partialJson], committed);
-  const notes = [sapling, baml].map((parser) => {
+  const notes = [sapling, saplingZod, baml].map((parser) => {
     const misses = committed.flatMap((corpusCase) => {
       const judgement = accuracy.judgements.get(parser.name)?.get(corpusCase.id);
       if (judgement === undefined || judgement.verdict === "correct") return [];
@@ -106,7 +106,8 @@ export async function benchCompare(): Promise<string> {
       "what `b.parse.Fn` / `b.parseStream.Fn` call), **jsonrepair + Zod** (jsonrepair 3.15.0, `JSON.parse`, a " +
       "hand-written Zod 4 mirror of each schema) and **AI SDK parsePartialJson + Zod** (ai 6.0.325, the same " +
       "mirrors). **Sapling via Zod** is Sapling's parser reached through `sapling-llm/zod` with those Zod mirrors " +
-      "(`parse(schema, text)`: no .baml file). BAML, jsonrepair, Zod and the AI SDK are dev dependencies used only under bench/.",
+      "(`parse(schema, text)`: no .baml file). BAML and jsonrepair are dev dependencies used only under bench/; Zod " +
+      "and the AI SDK are optional peer dependencies of the `sapling-llm/zod` and `sapling-llm/ai-sdk` entry points.",
     "",
     accuracy.markdown,
     "",

@@ -2,7 +2,7 @@
  * Zod 4 schema → Sapling type, in one walk that also builds the steps after parsing (the adapters: a
  * missing `.optional()` field becomes `undefined`, a numeric enum's name its number). Each Zod kind has its
  * own small handler in a table; wrappers (`optional`, `nullable`, `default`, …) pass through to their inner
- * schema. The mapping and its reasons are in docs/decisions/0004-zod-and-json-schema-in.md.
+ * schema. The mapping and its reasons are in docs/decisions/0004-zod-json-schema-and-ai-sdk-entry-points.md.
  */
 import type { Class, Enum, Type } from "../ir/index.js";
 import {
