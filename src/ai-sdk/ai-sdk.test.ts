@@ -127,7 +127,9 @@ describe("saplingOutput with streamText", () => {
     expect(partials.length).toBeGreaterThan(3);
     // Strings show their text so far: the name grows before it is complete.
     const names = partials.map((partial) => (partial as { name: string | null }).name);
-    expect(names.some((name) => name !== null && name !== "Pancakes" && "Pancakes".startsWith(name))).toBe(true);
+    expect(names.some((name) => name !== null && name !== "Pancakes" && "Pancakes".startsWith(name))).toBe(
+      true,
+    );
     // Never backwards: every partial's ingredients extend the previous ones.
     const counts = partials.map((partial) => (partial as { ingredients: string[] }).ingredients.length);
     expect(counts).toEqual([...counts].sort((a, b) => a - b));

@@ -7,6 +7,9 @@
  */
 import type { Class, Type } from "../ir/index.js";
 import {
+  adaptEntries,
+  adaptFields,
+  adaptItems,
   itemHint,
   type SchemaIssue,
   TypeCollector,
@@ -160,7 +163,7 @@ export class JsonSchemaConverter {
         return {
           type: { kind: "list", item: item.type },
           acceptsNull: false,
-          final: item.final ? adaptItems(item.final) : undefined,
+          final: item.final ? adaptItems(() => item.final) : undefined,
           validate: item.validate ? validateItems(item.validate) : undefined,
         };
       }
@@ -370,39 +373,6 @@ function missingAllowed(property: JsonSchemaConversion, fallback: unknown): Valu
     if (value === null) return fallback === undefined ? undefined : structuredClone(fallback);
     return inner ? inner(value) : value;
   };
-}
-
-function adaptFields(adapters: readonly [string, ValueAdapter][]): ValueAdapter {
-  return (value) => {
-    if (typeof value !== "object" || value === null || Array.isArray(value)) return value;
-    let copy: Record<string, unknown> | undefined;
-    for (const [key, adapt] of adapters) {
-      const before = (value as Record<string, unknown>)[key];
-      const after = adapt(before);
-      if (after === before) continue;
-      copy ??= { ...(value as Record<string, unknown>) };
-      if (after === undefined) delete copy[key];
-      else
-        Object.defineProperty(copy, key, {
-          value: after,
-          enumerable: true,
-          writable: true,
-          configurable: true,
-        });
-    }
-    return copy ?? value;
-  };
-}
-
-function adaptItems(adapt: ValueAdapter): ValueAdapter {
-  return (value) => (Array.isArray(value) ? value.map(adapt) : value);
-}
-
-function adaptEntries(adapt: ValueAdapter): ValueAdapter {
-  return (value) =>
-    typeof value === "object" && value !== null && !Array.isArray(value)
-      ? adaptFields(Object.keys(value).map((key) => [key, adapt]))(value)
-      : value;
 }
 
 function validateItems(validate: Validator): Validator {

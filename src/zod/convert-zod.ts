@@ -6,6 +6,9 @@
  */
 import type { Class, Enum, Type } from "../ir/index.js";
 import {
+  adaptEntries,
+  adaptFields,
+  adaptItems,
   itemHint,
   TypeCollector,
   UnsupportedSchemaError,
@@ -201,57 +204,6 @@ function pipeInput(def: ZodDefinition): unknown {
   return input._zod.def.type === "transform" ? def.out : input;
 }
 
-function adaptFields(adapters: readonly [string, ValueAdapter][]): ValueAdapter {
-  return (value) => {
-    if (typeof value !== "object" || value === null || Array.isArray(value)) return value;
-    let copy: Record<string, unknown> | undefined;
-    for (const [key, adapt] of adapters) {
-      const before = (value as Record<string, unknown>)[key];
-      const after = adapt(before);
-      if (after === before) continue;
-      copy ??= { ...(value as Record<string, unknown>) };
-      // defineProperty: a `__proto__` key is data here, never the prototype.
-      if (after === undefined) delete copy[key];
-      else
-        Object.defineProperty(copy, key, {
-          value: after,
-          enumerable: true,
-          writable: true,
-          configurable: true,
-        });
-    }
-    return copy ?? value;
-  };
-}
-
-function adaptItems(adapt: ValueAdapter | undefined): ValueAdapter | undefined {
-  if (!adapt) return undefined;
-  return (value) => {
-    if (!Array.isArray(value)) return value;
-    let copy: unknown[] | undefined;
-    value.forEach((item, index) => {
-      const after = adapt(item);
-      if (after === item) return;
-      copy ??= [...value];
-      copy[index] = after;
-    });
-    return copy ?? value;
-  };
-}
-
-function adaptEntries(adapt: ValueAdapter | undefined): ValueAdapter | undefined {
-  if (!adapt) return undefined;
-  return adaptFieldsDynamic(adapt);
-}
-
-function adaptFieldsDynamic(adapt: ValueAdapter): ValueAdapter {
-  return (value) => {
-    if (typeof value !== "object" || value === null || Array.isArray(value)) return value;
-    const keys = Object.keys(value);
-    return adaptFields(keys.map((key) => [key, adapt]))(value);
-  };
-}
-
 /** A nullable-or-optional type, without doubling an optional. */
 function optionalOf(type: Type): Type {
   return type.kind === "optional" ? type : { kind: "optional", inner: type };
@@ -315,8 +267,8 @@ const handlers: Record<string, Handler> = {
     return {
       type: { kind: "list", item: item.type },
       acceptsNull: false,
-      final: adaptItems(item.final),
-      partial: adaptItems(item.partial),
+      final: item.final && adaptItems(() => item.final),
+      partial: item.partial && adaptItems(() => item.partial),
     };
   },
   tuple: (converter, walk, def) => {
@@ -328,19 +280,13 @@ const handlers: Record<string, Handler> = {
     const all = rest ? [...items, rest] : items;
     const positional = (
       pick: (conversion: ZodConversion) => ValueAdapter | undefined,
-    ): ValueAdapter | undefined => {
-      if (!all.some((conversion) => pick(conversion))) return undefined;
-      return (value) => {
-        if (!Array.isArray(value)) return value;
-        const adapted = value.map((item, index) => {
-          const adapt = pick(
-            items[index] ?? rest ?? { type: { kind: "primitive", name: "null" }, acceptsNull: true },
-          );
-          return adapt ? adapt(item) : item;
-        });
-        return adapted.every((item, index) => item === value[index]) ? value : adapted;
-      };
-    };
+    ): ValueAdapter | undefined =>
+      all.some((conversion) => pick(conversion))
+        ? adaptItems((index) => {
+            const conversion = items[index] ?? rest;
+            return conversion && pick(conversion);
+          })
+        : undefined;
     return {
       type: { kind: "list", item: unionOf(all.map((conversion) => conversion.type)) },
       acceptsNull: false,
@@ -393,8 +339,8 @@ const handlers: Record<string, Handler> = {
     return {
       type: { kind: "map", key: key.type, value: value.type },
       acceptsNull: false,
-      final: adaptEntries(value.final),
-      partial: adaptEntries(value.partial),
+      final: value.final && adaptEntries(value.final),
+      partial: value.partial && adaptEntries(value.partial),
     };
   },
   optional: (converter, walk, def) => missingAllowed(converter.convert(def.innerType, walk.path, walk.hint)),

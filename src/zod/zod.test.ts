@@ -218,6 +218,15 @@ describe("parse", () => {
   });
 });
 
+describe("tuples", () => {
+  it("are read as lists; Zod checks positions and length; items adapt by position", () => {
+    const pair = z.tuple([z.string(), z.enum(Direction)]);
+    expect(parse(pair, "['lift', 'Down']").value).toEqual(["lift", Direction.Down]);
+    expect(() => parse(pair, "['lift', 'Down', 'Up']")).toThrow(SchemaParseError);
+    expect(() => parse(pair, "['Down', 'lift']")).toThrow(/validation-failed|breaks the schema's own rules/);
+  });
+});
+
 describe("parsePartial and createStreamParser", () => {
   const answer =
     '```json\n{"name": "Ann Lee", "years": 7, "decision": "HIRE", "skills": ["Go", "Rust"], "direction": "Up"}\n```';
