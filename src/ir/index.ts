@@ -4,3 +4,4 @@ export { emptyIr, IrVersionError, loadIr } from "./load-ir.js";
 export { t } from "./type-builders.js";
 export { typeToString } from "./type-to-string.js";
 export * from "./types.js";
+export { unionOf } from "./union-of.js";

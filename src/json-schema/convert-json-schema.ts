@@ -5,7 +5,7 @@
  * OpenAPI's `nullable`, `description` and `default`; plus the bounds checked after parsing (see
  * `validate-json-schema.ts`). Any other keyword is an `UnsupportedSchemaError` naming it and its path.
  */
-import type { Class, Type } from "../ir/index.js";
+import { type Class, type Type, unionOf } from "../ir/index.js";
 import {
   adaptEntries,
   adaptFields,
@@ -14,7 +14,6 @@ import {
   type SchemaIssue,
   TypeCollector,
   UnsupportedSchemaError,
-  unionOf,
   type ValueAdapter,
 } from "../typed-schema/index.js";
 import { boundsValidator, type Validator } from "./validate-json-schema.js";

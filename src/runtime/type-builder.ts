@@ -1,4 +1,4 @@
-import { type Ir, loadIr, type TestTypeBuilder, type Type, type TypeAlias } from "../ir/index.js";
+import { type Ir, loadIr, type TestTypeBuilder, type TypeAlias, unionOf } from "../ir/index.js";
 import type { BamlSourceCompiler } from "./baml-source-compiler.js";
 import { ClassBuilder } from "./class-builder.js";
 import { EnumBuilder } from "./enum-builder.js";
@@ -76,21 +76,7 @@ export class TypeBuilder {
   }
   /** A union; nested unions are flattened and `null` arms become an optional, as the IR requires. */
   union(options: FieldType[]): FieldType {
-    const arms: Type[] = [];
-    let nullable = false;
-    const add = (type: Type): void => {
-      if (type.kind === "union" && !type.attrs) for (const option of type.options) add(option);
-      else if (type.kind === "optional" && !type.attrs) {
-        nullable = true;
-        add(type.inner);
-      } else if (type.kind === "primitive" && type.name === "null") nullable = true;
-      else arms.push(type);
-    };
-    for (const option of options) add(option.type);
-    const [single] = arms;
-    const core: Type = arms.length === 1 && single ? single : { kind: "union", options: arms };
-    if (arms.length === 0) return this.null();
-    return new FieldType(nullable ? { kind: "optional", inner: core } : core);
+    return new FieldType(unionOf(options.map((option) => option.type)));
   }
 
   /** Adds a new class; a name already declared or added is an error. */

@@ -21,7 +21,7 @@ export {
   type SchemaParseErrorCode,
   type SchemaParseErrorInit,
 } from "./schema-parse-error.js";
-export { itemHint, TypeCollector, toIdentifier, unionOf } from "./type-collector.js";
+export { itemHint, TypeCollector, toIdentifier } from "./type-collector.js";
 export type { TypedSchema, ValidationOutcome, ValueAdapter } from "./typed-schema.js";
 export { UnsupportedSchemaError } from "./unsupported-schema-error.js";
 export { adaptEntries, adaptFields, adaptItems } from "./value-adapters.js";

@@ -1,4 +1,4 @@
-import { type Class, type Enum, emptyIr, type Ir, type Type, type TypeAlias } from "../ir/index.js";
+import { type Class, type Enum, emptyIr, type Ir, type TypeAlias } from "../ir/index.js";
 
 /**
  * Gathers the classes, enums and aliases a schema conversion declares, under names no other declaration
@@ -42,34 +42,6 @@ export function toIdentifier(text: string): string {
   const joined = words.map((word) => word.charAt(0).toUpperCase() + word.slice(1)).join("");
   if (joined === "") return "Type";
   return /^[0-9]/.test(joined) ? `T${joined}` : joined;
-}
-
-/**
- * A union as the IR wants it: nested unions flattened, `null` arms turned into an optional, identical arms
- * kept once, a single arm unwrapped.
- */
-export function unionOf(options: readonly Type[]): Type {
-  const arms: Type[] = [];
-  const seen = new Set<string>();
-  let nullable = false;
-  const add = (type: Type): void => {
-    if (type.kind === "union" && !type.attrs) for (const option of type.options) add(option);
-    else if (type.kind === "optional" && !type.attrs) {
-      nullable = true;
-      add(type.inner);
-    } else if (type.kind === "primitive" && type.name === "null" && !type.attrs) nullable = true;
-    else {
-      const key = JSON.stringify(type);
-      if (seen.has(key)) return;
-      seen.add(key);
-      arms.push(type);
-    }
-  };
-  for (const option of options) add(option);
-  const [single] = arms;
-  if (single === undefined) return { kind: "primitive", name: "null" };
-  const core: Type = arms.length === 1 ? single : { kind: "union", options: arms };
-  return nullable ? { kind: "optional", inner: core } : core;
 }
 
 /**

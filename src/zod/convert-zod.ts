@@ -4,7 +4,7 @@
  * own small handler in a table; wrappers (`optional`, `nullable`, `default`, …) pass through to their inner
  * schema. The mapping and its reasons are in docs/decisions/0004-zod-json-schema-and-ai-sdk-entry-points.md.
  */
-import type { Class, Enum, Type } from "../ir/index.js";
+import { type Class, type Enum, type Type, unionOf } from "../ir/index.js";
 import {
   adaptEntries,
   adaptFields,
@@ -12,7 +12,6 @@ import {
   itemHint,
   TypeCollector,
   UnsupportedSchemaError,
-  unionOf,
   type ValueAdapter,
 } from "../typed-schema/index.js";
 import { asZodNode, declaredNameOf, descriptionOf, type ZodDefinition, type ZodNode } from "./zod-node.js";
