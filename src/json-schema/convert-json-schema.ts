@@ -27,6 +27,8 @@ export interface JsonSchemaConversion {
   acceptsNull: boolean;
   final?: ValueAdapter | undefined;
   validate?: Validator | undefined;
+  /** Whether a parsed value is of this sub-schema's kind (an object: only its properties, the required ones). */
+  fits?: ((value: unknown) => boolean) | undefined;
 }
 
 /** Keywords that only annotate: no effect on the type or the value. `format` is one by the 2020-12 spec. */
@@ -107,6 +109,7 @@ export class JsonSchemaConverter {
       acceptsNull: core.acceptsNull || nullable,
       final: core.final,
       validate,
+      fits: (value) => (value === null && nullable) || fitsOf(core)(value),
     };
     return conversion;
   }
@@ -209,14 +212,19 @@ export class JsonSchemaConverter {
     if (typeof node.description === "string") declaration.description = node.description;
     this.collector.classes.push(declaration);
     const slot: { final?: ValueAdapter | undefined; validate?: Validator | undefined } = {};
+    const required = new Set(Array.isArray(node.required) ? node.required.map(String) : []);
+    const keys = new Set(Object.keys(properties));
     const conversion: JsonSchemaConversion = {
       type: { kind: "class", name },
       acceptsNull: false,
       final: (value) => (slot.final ? slot.final(value) : value),
       validate: (value, at, issues) => slot.validate?.(value, at, issues),
+      fits: (value) =>
+        isRecord(value) &&
+        Object.keys(value).every((key) => keys.has(key)) &&
+        [...required].every((key) => key in value),
     };
     this.#objects.set(node, conversion);
-    const required = new Set(Array.isArray(node.required) ? node.required.map(String) : []);
     const finals: [string, ValueAdapter][] = [];
     const validators: [string, Validator][] = [];
     for (const [key, propertySchema] of Object.entries(properties)) {
@@ -279,15 +287,23 @@ export class JsonSchemaConverter {
   }
 
   #unionOfConversions(options: JsonSchemaConversion[]): JsonSchemaConversion {
-    const adapting = options.filter((option) => option.final);
-    const [single] = adapting;
+    // Which arm the parser read is not recorded in the value: the first arm the value fits is its arm,
+    // for the adapter (missing properties) and for the bounds alike.
+    const armOf = (value: unknown): JsonSchemaConversion | undefined =>
+      options.find((option) => fitsOf(option)(value));
+    const adapts = options.some((option) => option.final);
+    const validates = options.some((option) => option.validate);
     return {
       type: unionOf(options.map((option) => option.type)),
       acceptsNull: options.some((option) => option.acceptsNull),
-      // Only object arms adapt (missing properties); a value is one object, so each adapter leaves the
-      // others' keys alone. Which arm the parser chose is not known here: the first adapting arm applies.
-      final: adapting.length === 1 && single ? single.final : undefined,
-      validate: undefined,
+      final: adapts
+        ? (value) => {
+            const adapt = armOf(value)?.final;
+            return adapt ? adapt(value) : value;
+          }
+        : undefined,
+      validate: validates ? (value, at, issues) => armOf(value)?.validate?.(value, at, issues) : undefined,
+      fits: (value) => armOf(value) !== undefined,
     };
   }
 
@@ -349,6 +365,42 @@ const KEYWORD_HINTS: Record<string, string> = {
   not: "negated schemas are not supported; describe what is allowed instead.",
   dependentRequired: "not supported; make the fields optional and check them after parsing.",
 };
+
+function isRecord(value: unknown): value is Record<string, unknown> {
+  return typeof value === "object" && value !== null && !Array.isArray(value);
+}
+
+/** A conversion's `fits`, or one read off its type's kind (a string for `string`, a list for `T[]`, …). */
+function fitsOf(conversion: JsonSchemaConversion): (value: unknown) => boolean {
+  if (conversion.fits) return conversion.fits;
+  const type = conversion.type;
+  return (value) => fitsKind(type, value);
+}
+
+function fitsKind(type: Type, value: unknown): boolean {
+  switch (type.kind) {
+    case "primitive":
+      if (type.name === "string") return typeof value === "string";
+      if (type.name === "int") return Number.isInteger(value);
+      if (type.name === "float") return typeof value === "number";
+      if (type.name === "bool") return typeof value === "boolean";
+      return value === null;
+    case "literal":
+      return value === type.value;
+    case "enum":
+      return typeof value === "string";
+    case "list":
+      return Array.isArray(value);
+    case "map":
+      return isRecord(value);
+    case "optional":
+      return value === null || fitsKind(type.inner, value);
+    case "union":
+      return type.options.some((option) => fitsKind(option, value));
+    default:
+      return true;
+  }
+}
 
 function literals(values: unknown[], path: string): JsonSchemaConversion {
   const types = values.map((value): Type => {

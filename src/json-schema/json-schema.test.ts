@@ -128,6 +128,29 @@ describe("parse", () => {
     ]);
   });
 
+  it("adapts and checks a union value by the arm it fits", () => {
+    const shape = {
+      anyOf: [
+        {
+          type: "object",
+          properties: { radius: { type: "number", minimum: 0 }, label: { type: "string" } },
+          required: ["radius"],
+        },
+        {
+          type: "object",
+          properties: { width: { type: "number" }, unit: { type: "string", default: "cm" } },
+          required: ["width"],
+        },
+      ],
+    };
+    const nickname = { anyOf: [{ type: "string", minLength: 2 }, { type: "null" }] };
+    expect(parse(shape, "{radius: 2}").value).toEqual({ radius: 2 });
+    expect(parse(shape, "{width: 3}").value).toEqual({ width: 3, unit: "cm" });
+    expect(() => parse(shape, "{radius: -1}")).toThrow(/\$\.radius: -1 must be ≥ 0/);
+    expect(parse(nickname, "null").value).toBeNull();
+    expect(() => parse(nickname, '"x"')).toThrow(/"x" must have at least 2 characters/);
+  });
+
   it("streams partials and renders the compact schema", () => {
     const parser = createStreamParser(Invoice);
     for (const chunk of answer.match(/[\s\S]{1,10}/g) ?? []) parser.push(chunk);
