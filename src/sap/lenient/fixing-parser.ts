@@ -25,6 +25,7 @@
  * scalar values without returning to `run`; the leaf frames are reused. The order of every decision, and
  * so the output for any split of the input into chunks, is the same as a one-character-per-step reading.
  */
+import type { WorkCounter } from "../work-counter.js";
 import type { ArrayNode, JsonishNode, ObjectNode, StringNode } from "./jsonish-node.js";
 
 /** One top-level container found in the text. */
@@ -283,6 +284,9 @@ export class FixingParser {
   private readonly commentFrame: CommentFrame = { kind: "comment", block: false };
   private readonly skipFrame: SkipFrame = { kind: "skip", depth: 0 };
 
+  /** @param work counts one step per state-machine step (tests check the work stays linear). */
+  constructor(private readonly work?: WorkCounter) {}
+
   /** Append text and parse as far as it allows. */
   push(chunk: string): void {
     if (this.ended) throw new Error("FixingParser.push after end()");
@@ -313,9 +317,12 @@ export class FixingParser {
   private run(): void {
     // The buffer does not change while running (only `push` replaces it).
     const length = this.buffer.length;
+    let steps = 0;
     while (this.position < length) {
-      if (!this.step()) return;
+      steps++;
+      if (!this.step()) break;
     }
+    if (this.work) this.work.steps += steps;
   }
 
   /** Consume at least one character, or return false when the next decision needs more input. */
@@ -1100,8 +1107,8 @@ export class FixingParser {
 }
 
 /** Parse a whole text at once: every top-level container, repaired. */
-export function fixingParse(text: string): ParsedRoot[] {
-  const parser = new FixingParser();
+export function fixingParse(text: string, work?: WorkCounter): ParsedRoot[] {
+  const parser = new FixingParser(work);
   parser.push(text);
   return parser.end();
 }
