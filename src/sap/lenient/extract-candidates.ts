@@ -1,7 +1,7 @@
+import type { WorkCounter } from "../work-counter.js";
 import { findFences } from "./find-fences.js";
 import { FixingParser, type ParsedRoot } from "./fixing-parser.js";
 import { type JsonishNode, nodeFromJson, stringNode } from "./jsonish-node.js";
-import type { WorkCounter } from "../work-counter.js";
 import { readLabelLines } from "./read-label-lines.js";
 
 /**
