@@ -8,6 +8,14 @@
 import { type FuzzCounts, loadSeeds, runFuzz } from "./fuzz/fuzz-answers.js";
 
 const STREAM_EVERY = 10;
+const COUNTED = [
+  "inputs",
+  "untypedExceptions",
+  "prototypePollution",
+  "finishDisagreements",
+  "lastPartialDisagreements",
+  "backwardsPartials",
+] as const;
 /** Longer mutated answers are parsed one-shot only (deep nesting makes long ones slow to stream). */
 const STREAM_AT_MOST = 2_000;
 
@@ -33,10 +41,10 @@ export async function benchFuzz(): Promise<string> {
       streamEvery: STREAM_EVERY,
       streamAtMost: STREAM_AT_MOST,
     });
-    for (const key of Object.keys(total) as (keyof FuzzCounts)[]) {
-      if (key === "examples") continue;
-      if (key === "maxStepsPerCharacter") total[key] = Math.max(total[key], counts[key]);
-      else total[key] += counts[key];
+    for (const key of COUNTED) total[key] += counts[key];
+    if (counts.maxStepsPerCharacter > total.maxStepsPerCharacter) {
+      total.maxStepsPerCharacter = counts.maxStepsPerCharacter;
+      total.heaviest = counts.heaviest;
     }
     for (const [category, list] of Object.entries(counts.examples)) {
       const kept = [...(total.examples[category] ?? []), ...list].sort(
@@ -57,6 +65,7 @@ export async function benchFuzz(): Promise<string> {
     ["last partial ≠ final (complete answers, in partial shape)", total.lastPartialDisagreements],
     ["partials that went backwards (none is flagged)", total.backwardsPartials],
     ["most work per character (steps, answers of 64+ characters)", total.maxStepsPerCharacter.toFixed(1)],
+    ["… on", `${total.heaviest?.seed ?? "–"} (${total.heaviest?.detail ?? ""})`],
   ];
   const examples = Object.entries(total.examples).flatMap(([category, list]) =>
     list.map(
