@@ -51,7 +51,15 @@ function readRustString(text: string, at: number): { value: string; end: number 
   while (index < text.length && text[index] !== '"') {
     if (text[index] === "\\") {
       const next = text[index + 1];
-      const escapes: Record<string, string> = { n: "\n", t: "\t", r: "\r", '"': '"', "\\": "\\", "'": "'", "0": "\0" };
+      const escapes: Record<string, string> = {
+        n: "\n",
+        t: "\t",
+        r: "\r",
+        '"': '"',
+        "\\": "\\",
+        "'": "'",
+        "0": "\0",
+      };
       if (next === "\n") {
         // A line continuation: skip the break and the next line's indentation.
         index += 2;
@@ -82,7 +90,10 @@ function macroArguments(text: string, open: number): { args: string[]; end: numb
   let index = open;
   while (index < text.length) {
     const char = text[index]!;
-    if (char === '"' || (char === "r" && /^r#*"/.test(text.slice(index, index + 8)) && !/\w/.test(text[index - 1] ?? ""))) {
+    if (
+      char === '"' ||
+      (char === "r" && /^r#*"/.test(text.slice(index, index + 8)) && !/\w/.test(text[index - 1] ?? ""))
+    ) {
       const literal = readRustString(text, index);
       if (literal) {
         index = literal.end;
@@ -155,7 +166,8 @@ function bamlType(expression: string): string | undefined {
     }
     return result;
   };
-  const sub = (text: string): string | undefined => bamlType(text.replace(/^Box::new\((.*)\)$/s, "$1").replace(/\.into\(\)$/, ""));
+  const sub = (text: string): string | undefined =>
+    bamlType(text.replace(/^Box::new\((.*)\)$/s, "$1").replace(/\.into\(\)$/, ""));
   const nameOf = (text: string) => /"([^"]+)"/.exec(text)?.[1];
   const translate = (name: string, args: string[]): string | undefined => {
     switch (name) {
@@ -167,7 +179,9 @@ function bamlType(expression: string): string | undefined {
         return name;
       case "Primitive": {
         const value = /TypeValue::(\w+)/.exec(args[0] ?? "")?.[1];
-        return value ? { String: "string", Int: "int", Float: "float", Bool: "bool", Null: "null" }[value] : undefined;
+        return value
+          ? { String: "string", Int: "int", Float: "float", Bool: "bool", Null: "null" }[value]
+          : undefined;
       }
       case "Class":
       case "class":
@@ -194,7 +208,9 @@ function bamlType(expression: string): string | undefined {
       case "union": {
         const list = /vec!\s*\[(.*)\]/s.exec(args.join(","))?.[1];
         if (!list) return undefined;
-        const options = macroArguments(`(${list})`, 0).args.filter((arg) => arg !== "").map(sub);
+        const options = macroArguments(`(${list})`, 0)
+          .args.filter((arg) => arg !== "")
+          .map(sub);
         return options.every((option) => option !== undefined) ? options.join(" | ") : undefined;
       }
       case "Literal":
@@ -202,11 +218,17 @@ function bamlType(expression: string): string | undefined {
       case "literal_int":
       case "literal_bool": {
         const text = args.join(",");
-        const string = /LiteralValue::String\("((?:[^"\\]|\\.)*)"/.exec(text)?.[1] ?? (name === "literal_string" ? /"((?:[^"\\]|\\.)*)"/.exec(text)?.[1] : undefined);
+        const string =
+          /LiteralValue::String\("((?:[^"\\]|\\.)*)"/.exec(text)?.[1] ??
+          (name === "literal_string" ? /"((?:[^"\\]|\\.)*)"/.exec(text)?.[1] : undefined);
         if (string !== undefined) return JSON.stringify(string);
-        const int = /LiteralValue::Int\((-?\d+)\)/.exec(text)?.[1] ?? (name === "literal_int" ? /(-?\d+)/.exec(text)?.[1] : undefined);
+        const int =
+          /LiteralValue::Int\((-?\d+)\)/.exec(text)?.[1] ??
+          (name === "literal_int" ? /(-?\d+)/.exec(text)?.[1] : undefined);
         if (int !== undefined) return int;
-        const bool = /LiteralValue::Bool\((true|false)\)/.exec(text)?.[1] ?? (name === "literal_bool" ? /(true|false)/.exec(text)?.[1] : undefined);
+        const bool =
+          /LiteralValue::Bool\((true|false)\)/.exec(text)?.[1] ??
+          (name === "literal_bool" ? /(true|false)/.exec(text)?.[1] : undefined);
         return bool;
       }
       default:
@@ -233,10 +255,15 @@ function expectedJson(text: string): unknown {
   }
 }
 
-function readSuite(folder: string): { cases: SuiteCase[]; skipped: { file: string; name: string; why: string }[] } {
+function readSuite(folder: string): {
+  cases: SuiteCase[];
+  skipped: { file: string; name: string; why: string }[];
+} {
   const cases: SuiteCase[] = [];
   const skipped: { file: string; name: string; why: string }[] = [];
-  const files = readdirSync(folder).filter((name) => name.endsWith(".rs")).sort();
+  const files = readdirSync(folder)
+    .filter((name) => name.endsWith(".rs"))
+    .sort();
   // Constants are shared between the files (mod.rs declares some that the others use).
   const shared = new Map(files.flatMap((file) => [...constants(readFileSync(join(folder, file), "utf8"))]));
   for (const file of files) {
@@ -295,7 +322,15 @@ function SuiteTarget() -> ${entry.type} {
     try {
       const runtime = baml.BamlRuntime.fromFiles("baml_src", { "baml_src/suite.baml": source }, {});
       const context = new baml.BamlCtxManager(runtime);
-      const value = runtime.parseLlmResponse("SuiteTarget", entry.raw, false, context.cloneContext(), null, null, {});
+      const value = runtime.parseLlmResponse(
+        "SuiteTarget",
+        entry.raw,
+        false,
+        context.cloneContext(),
+        null,
+        null,
+        {},
+      );
       return { ok: true, value: JSON.parse(JSON.stringify(value)) };
     } catch (error) {
       return { ok: false, error: String(error).split("\n")[0]! };
@@ -311,7 +346,11 @@ function agrees(entry: SuiteCase, outcome: Outcome): boolean {
 function sortKeys(value: unknown): unknown {
   if (Array.isArray(value)) return value.map(sortKeys);
   if (value && typeof value === "object")
-    return Object.fromEntries(Object.keys(value).sort().map((key) => [key, sortKeys((value as Record<string, unknown>)[key])]));
+    return Object.fromEntries(
+      Object.keys(value)
+        .sort()
+        .map((key) => [key, sortKeys((value as Record<string, unknown>)[key])]),
+    );
   return value;
 }
 
@@ -338,8 +377,12 @@ async function main(): Promise<void> {
     if (!ok) {
       const expected = entry.expected === undefined ? "an error" : JSON.stringify(entry.expected);
       const got = sapling.ok ? JSON.stringify(sapling.value) : `error: ${sapling.error}`;
-      const real = bamlOutcome ? ` | BAML: ${bamlOutcome.ok ? JSON.stringify(bamlOutcome.value) : "error"}` : "";
-      differences.push(`${entry.file} ${entry.name} [${entry.type}]\n    answer: ${JSON.stringify(entry.raw).slice(0, 160)}\n    expected: ${expected.slice(0, 160)}\n    Sapling: ${got.slice(0, 160)}${real.slice(0, 180)}`);
+      const real = bamlOutcome
+        ? ` | BAML: ${bamlOutcome.ok ? JSON.stringify(bamlOutcome.value) : "error"}`
+        : "";
+      differences.push(
+        `${entry.file} ${entry.name} [${entry.type}]\n    answer: ${JSON.stringify(entry.raw).slice(0, 160)}\n    expected: ${expected.slice(0, 160)}\n    Sapling: ${got.slice(0, 160)}${real.slice(0, 180)}`,
+      );
     }
   }
   if (argv.includes("--list")) {
