@@ -5,7 +5,7 @@
  * streamed in random chunks. Counts what must never happen; see bench/fuzz/fuzz-answers.ts.
  * `FUZZ_INPUTS` and `FUZZ_SEED` change the size and the seed.
  */
-import { type FuzzCounts, loadSeeds, runFuzz } from "./fuzz/fuzz-answers.js";
+import { emptyCounts, loadSeeds, runFuzz } from "./fuzz/fuzz-answers.js";
 
 const STREAM_EVERY = 10;
 const COUNTED = [
@@ -24,16 +24,7 @@ export async function benchFuzz(): Promise<string> {
   const seed = Number(process.env.FUZZ_SEED ?? 20261201);
   const seeds = loadSeeds();
   const batch = 50_000;
-  const total: FuzzCounts = {
-    inputs: 0,
-    untypedExceptions: 0,
-    prototypePollution: 0,
-    finishDisagreements: 0,
-    lastPartialDisagreements: 0,
-    backwardsPartials: 0,
-    maxStepsPerCharacter: 0,
-    examples: {},
-  };
+  const total = emptyCounts();
   const started = performance.now();
   for (let done = 0; done < inputs; done += batch) {
     // Each batch has its own seed (derived from the run's), so any batch can be re-run alone.

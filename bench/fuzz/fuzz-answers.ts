@@ -52,6 +52,20 @@ export interface FuzzCounts {
   examples: Record<string, { seed: string; text: string; detail: string }[]>;
 }
 
+/** Counts before anything ran. */
+export function emptyCounts(): FuzzCounts {
+  return {
+    inputs: 0,
+    untypedExceptions: 0,
+    prototypePollution: 0,
+    finishDisagreements: 0,
+    lastPartialDisagreements: 0,
+    backwardsPartials: 0,
+    maxStepsPerCharacter: 0,
+    examples: {},
+  };
+}
+
 const fixtures = join(import.meta.dirname, "..", "..", "test", "fixtures", "sap");
 
 /** Every final-mode case of the conformance table whose type parses, as a seed. */
@@ -262,16 +276,7 @@ export function runFuzz(
   const random = seededRandom(seed);
   const streamEvery = options.streamEvery ?? 1;
   const keep = options.examplesPerCategory ?? 3;
-  const counts: FuzzCounts = {
-    inputs: 0,
-    untypedExceptions: 0,
-    prototypePollution: 0,
-    finishDisagreements: 0,
-    lastPartialDisagreements: 0,
-    backwardsPartials: 0,
-    maxStepsPerCharacter: 0,
-    examples: {},
-  };
+  const counts = emptyCounts();
   const note = (category: keyof FuzzCounts, fuzzSeed: FuzzSeed, text: string, detail: string) => {
     (counts[category] as number)++;
     const list = counts.examples[category] ?? [];
