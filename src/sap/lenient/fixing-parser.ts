@@ -220,7 +220,30 @@ function isIdentifierCode(code: number): boolean {
 }
 
 function isWhitespaceCode(code: number): boolean {
-  return code === 32 || code === 10 || code === 13 || code === 9 || code === 0xa0;
+  return (
+    code === 32 ||
+    code === 10 ||
+    code === 13 ||
+    code === 9 ||
+    code === 0xa0 ||
+    (code >= 0x1680 && isWideSpaceCode(code))
+  );
+}
+
+/**
+ * The other Unicode spaces (ogham, en/em and thin spaces, zero-width space, narrow no-break, ideographic,
+ * byte-order mark): a model or a copy-paste puts them between tokens, where they separate like spaces.
+ */
+function isWideSpaceCode(code: number): boolean {
+  return (
+    code === 0x1680 ||
+    code === 0x180e ||
+    (code >= 0x2000 && code <= 0x200b) ||
+    code === 0x202f ||
+    code === 0x205f ||
+    code === 0x3000 ||
+    code === 0xfeff
+  );
 }
 
 /**
