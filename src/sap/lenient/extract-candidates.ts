@@ -160,7 +160,8 @@ function addProse(
 }
 
 function parseRoots(text: string, work: WorkCounter | undefined): ParsedRoot[] {
-  const parser = new FixingParser(work);
+  const parser = new FixingParser();
+  parser.work = work;
   parser.push(text);
   return parser.end();
 }

@@ -220,30 +220,7 @@ function isIdentifierCode(code: number): boolean {
 }
 
 function isWhitespaceCode(code: number): boolean {
-  return (
-    code === 32 ||
-    code === 10 ||
-    code === 13 ||
-    code === 9 ||
-    code === 0xa0 ||
-    (code >= 0x1680 && isWideSpaceCode(code))
-  );
-}
-
-/**
- * The other Unicode spaces (ogham, en/em and thin spaces, zero-width space, narrow no-break, ideographic,
- * byte-order mark): a model or a copy-paste puts them between tokens, where they separate like spaces.
- */
-function isWideSpaceCode(code: number): boolean {
-  return (
-    code === 0x1680 ||
-    code === 0x180e ||
-    (code >= 0x2000 && code <= 0x200b) ||
-    code === 0x202f ||
-    code === 0x205f ||
-    code === 0x3000 ||
-    code === 0xfeff
-  );
+  return code === 32 || code === 10 || code === 13 || code === 9 || code === 0xa0;
 }
 
 /**
@@ -259,6 +236,8 @@ for (const char of "\"'`{}[],:/") PLAIN_TOKEN_CODE[char.charCodeAt(0)] = 0;
 export class FixingParser {
   /** Top-level containers found so far (live: they grow while parsing). */
   readonly roots: ParsedRoot[] = [];
+  /** Counts one step per state-machine step, when set (tests check the work stays linear). */
+  work: WorkCounter | undefined;
   private readonly stack: Frame[] = [];
   /** Unread input; everything before `position` has been consumed. */
   private buffer = "";
@@ -306,9 +285,6 @@ export class FixingParser {
   };
   private readonly commentFrame: CommentFrame = { kind: "comment", block: false };
   private readonly skipFrame: SkipFrame = { kind: "skip", depth: 0 };
-
-  /** @param work counts one step per state-machine step (tests check the work stays linear). */
-  constructor(private readonly work?: WorkCounter) {}
 
   /** Append text and parse as far as it allows. */
   push(chunk: string): void {
@@ -1131,7 +1107,8 @@ export class FixingParser {
 
 /** Parse a whole text at once: every top-level container, repaired. */
 export function fixingParse(text: string, work?: WorkCounter): ParsedRoot[] {
-  const parser = new FixingParser(work);
+  const parser = new FixingParser();
+  parser.work = work;
   parser.push(text);
   return parser.end();
 }
