@@ -19,7 +19,11 @@ const areas = [
   "runtime",
   "server",
   "compare",
+  "fuzz",
 ] as const;
+
+/** Areas run only when named (`npm run bench -- fuzz`): the fuzz run takes a quarter of an hour. */
+const namedOnly = new Set<string>(["fuzz"]);
 
 /** A section of docs/benchmarks.md between its markers, so one area can be re-run alone. */
 function wrapSection(area: string, command: string, body: string): string {
@@ -43,7 +47,7 @@ async function main(): Promise<void> {
   const unknown = only.filter((area) => !(areas as readonly string[]).includes(area));
   if (unknown.length > 0)
     throw new Error(`unknown bench area(s): ${unknown.join(", ")}; known: ${areas.join(", ")}`);
-  const selected = areas.filter((area) => only.length === 0 || only.includes(area));
+  const selected = areas.filter((area) => (only.length === 0 ? !namedOnly.has(area) : only.includes(area)));
   const command = `npm run bench${only.length ? ` -- ${only.join(" ")}` : ""}`;
   const packageJson = JSON.parse(readFileSync(join(import.meta.dirname, "..", "package.json"), "utf8")) as {
     version: string;

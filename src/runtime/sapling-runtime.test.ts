@@ -35,6 +35,8 @@ import { TypeBuilder } from "./type-builder.js";
 
 const KEY = "sk-mock-key-abcdef123456";
 const PERSON = '{"name": "Ada Lovelace", "age": 36}';
+/** A delay no test waits out: a call that must end sooner can only end through what the test checks. */
+const AN_HOUR_MS = 60 * 60_000;
 
 function project(deadPort: number): Ir {
   const source = `
@@ -366,15 +368,16 @@ describe("SaplingRuntime.call", () => {
   });
 
   it("ends promptly when aborted", async () => {
-    server.script(slowFirstToken(PERSON, 10_000));
+    // The first token would come after an hour: only the abort can end this call (no clock is read).
+    server.script(slowFirstToken(PERSON, AN_HOUR_MS));
     const controller = new AbortController();
     setTimeout(() => controller.abort(), 50);
-    const started = Date.now();
     const error = await runtime()
       .call("ExtractPerson", { text: "Ada" }, { client: "Other", signal: controller.signal })
       .catch((caught: unknown) => caught);
     expect(BamlAbortError.isInstance(error)).toBe(true);
-    expect(Date.now() - started).toBeLessThan(2000);
+    // One attempt: an abort is not retried and does not fall back.
+    expect(server.requests).toHaveLength(1);
   });
 
   it("waits for a 429's retry-after before retrying the same client", async () => {
@@ -407,14 +410,13 @@ describe("SaplingRuntime.call", () => {
   });
 
   it("bounds a strategy by its total_timeout_ms, retries and fallbacks included", async () => {
+    // The server never answers: only the strategy's own deadline can end the call.
     server.script(hang());
-    const started = Date.now();
     const error = await runtime()
       .call("ExtractPerson", { text: "Ada" }, { client: "Bounded" })
       .catch((caught: unknown) => caught);
     expect(BamlTimeoutError.isInstance(error)).toBe(true);
     expect((error as BamlTimeoutError).message).toContain("total_timeout_ms 300");
-    expect(Date.now() - started).toBeLessThan(2000);
     expect(server.requests.map((request) => request.model)).toEqual(["other-model"]);
   });
 

@@ -43,3 +43,4 @@ export {
   partialTypeOfAlias,
   partialTypeToString,
 } from "./stream/partial-type.js";
+export type { WorkCounter } from "./work-counter.js";

@@ -23,6 +23,7 @@ import {
 import { stringNode } from "./lenient/jsonish-node.js";
 import { SapConfigurationError, SapParseError } from "./sap-parse-error.js";
 import { parsePartial } from "./stream/parse-partial.js";
+import type { WorkCounter } from "./work-counter.js";
 
 export interface ParseOptions {
   /**
@@ -33,6 +34,11 @@ export interface ParseOptions {
   partial?: boolean;
   /** Evaluates `@check`/`@assert` expressions; required when the type has any. */
   constraintEvaluator?: ConstraintEvaluator;
+  /**
+   * Counts the work done (parser steps, fence searches, candidates, coercer calls): for tests and fuzz
+   * runs that check an answer costs work in proportion to its length. Final mode only.
+   */
+  work?: WorkCounter;
 }
 
 export interface ParseResult {
@@ -89,11 +95,20 @@ export function parseValue(
     if (exact !== NOT_EXACT) return { value: exact, flags: [], score: 0, checks: [] };
   }
   const context = createCoerceContext(index, coercers, options);
+  const work = options.work;
+  if (work) {
+    // Coercers call each other through `context.coerce`, so counting there counts every coercer call.
+    const coerce = context.coerce;
+    context.coerce = (type, node, path) => {
+      work.steps++;
+      return coerce(type, node, path);
+    };
+  }
   const plainText = context.plainText(type);
   let chosen: { result: CoerceSuccess; candidate: Candidate } | undefined;
   const fitted: { result: CoerceSuccess; candidate: Candidate }[] = [];
   const failures: { issue: CoerceIssue; candidate: Candidate }[] = [];
-  const candidates = extractCandidates(text, strict);
+  const candidates = extractCandidates(text, strict, work);
   const parsedAny = candidates.some((candidate) => candidate.origin !== "text");
   const fittedCandidates = new Set<Candidate>();
   for (const candidate of candidates) {

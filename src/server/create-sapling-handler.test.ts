@@ -196,12 +196,11 @@ describe("POST /call/{Function}", () => {
       runtime: SaplingRuntime.fromIr(ir, { env: { MOCK_URL: server.baseUrls.openai } }),
       requestTimeoutMs: 100,
     });
-    server.script(answer(ADA, { headersDelayMs: 2000 }));
-    const started = Date.now();
+    // The answer would come after an hour: only the handler's deadline can end this request.
+    server.script(answer(ADA, { headersDelayMs: 60 * 60_000 }));
     const response = await bounded(post("/call/ExtractPerson", { text: "x" }));
     expect(response.status).toBe(504);
     expect((await errorOf(response)).message).toContain("100 ms");
-    expect(Date.now() - started).toBeLessThan(1500);
   });
 });
 

@@ -1,3 +1,4 @@
+import type { WorkCounter } from "../work-counter.js";
 import { findFences } from "./find-fences.js";
 import { FixingParser, type ParsedRoot } from "./fixing-parser.js";
 import { type JsonishNode, nodeFromJson, stringNode } from "./jsonish-node.js";
@@ -46,11 +47,13 @@ export const ORIGIN_RANK: Record<CandidateOrigin, number> = {
 /**
  * Text → all plausible candidates, never committing early: valid JSON (fast path, then nothing else is
  * needed), else every fenced block, every balanced container in the prose around them, an array of all
- * object candidates when there are several, and finally the text itself.
+ * object candidates when there are several, and finally the text itself. `work` counts the parsing
+ * steps and fence searches (see `WorkCounter`).
  */
 export function extractCandidates(
   text: string,
   strict: StrictJson | undefined = parseStrictJson(text),
+  work?: WorkCounter,
 ): Candidate[] {
   if (strict !== undefined) {
     return [
@@ -68,14 +71,14 @@ export function extractCandidates(
     let read = readContents.get(content);
     if (!read) {
       const strict = parseStrictJson(content);
-      read = { strict, roots: strict === undefined ? parseRoots(content) : [] };
+      read = { strict, roots: strict === undefined ? parseRoots(content, work) : [] };
       readContents.set(content, read);
     }
     return read;
   };
   const isWhole = (content: string) => contentOf(content).roots.at(-1)?.node.complete !== false;
-  for (const fence of findFences(text, isWhole)) {
-    addProse(candidates, text, proseStart, fence.start, first, last);
+  for (const fence of findFences(text, isWhole, work)) {
+    addProse(candidates, text, proseStart, fence.start, first, last, work);
     proseStart = fence.end;
     const { strict: strictContent, roots } = contentOf(fence.content);
     if (strictContent !== undefined) {
@@ -115,7 +118,7 @@ export function extractCandidates(
       });
     }
   }
-  addProse(candidates, text, proseStart, text.length, first, last);
+  addProse(candidates, text, proseStart, text.length, first, last, work);
   // No JSON anywhere: the answer may be `key: value` lines.
   if (candidates.length === 0) {
     const labels = readLabelLines(text);
@@ -133,6 +136,7 @@ export function extractCandidates(
     });
   }
   candidates.push({ node: stringNode(text), origin: "text", repairs: [], order: text.length + 1 });
+  if (work) work.steps += candidates.length;
   return candidates;
 }
 
@@ -143,19 +147,21 @@ function addProse(
   end: number,
   first: number,
   last: number,
+  work: WorkCounter | undefined,
 ): void {
   if (end <= start) return;
   const segment = text.slice(start, end);
   if (!segment.includes("{") && !segment.includes("[")) return;
-  for (const candidate of candidatesFromRoots(parseRoots(segment), "prose", start)) {
+  for (const candidate of candidatesFromRoots(parseRoots(segment, work), "prose", start)) {
     const root = candidate.span!;
     candidate.surrounded = root.start > first || root.end < last;
     candidates.push(candidate);
   }
 }
 
-function parseRoots(text: string): ParsedRoot[] {
+function parseRoots(text: string, work: WorkCounter | undefined): ParsedRoot[] {
   const parser = new FixingParser();
+  parser.work = work;
   parser.push(text);
   return parser.end();
 }

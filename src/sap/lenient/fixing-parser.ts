@@ -25,6 +25,7 @@
  * scalar values without returning to `run`; the leaf frames are reused. The order of every decision, and
  * so the output for any split of the input into chunks, is the same as a one-character-per-step reading.
  */
+import type { WorkCounter } from "../work-counter.js";
 import type { ArrayNode, JsonishNode, ObjectNode, StringNode } from "./jsonish-node.js";
 
 /** One top-level container found in the text. */
@@ -235,6 +236,8 @@ for (const char of "\"'`{}[],:/") PLAIN_TOKEN_CODE[char.charCodeAt(0)] = 0;
 export class FixingParser {
   /** Top-level containers found so far (live: they grow while parsing). */
   readonly roots: ParsedRoot[] = [];
+  /** Counts one step per state-machine step, when set (tests check the work stays linear). */
+  work: WorkCounter | undefined;
   private readonly stack: Frame[] = [];
   /** Unread input; everything before `position` has been consumed. */
   private buffer = "";
@@ -313,9 +316,12 @@ export class FixingParser {
   private run(): void {
     // The buffer does not change while running (only `push` replaces it).
     const length = this.buffer.length;
+    let steps = 0;
     while (this.position < length) {
-      if (!this.step()) return;
+      steps++;
+      if (!this.step()) break;
     }
+    if (this.work) this.work.steps += steps;
   }
 
   /** Consume at least one character, or return false when the next decision needs more input. */
@@ -1100,8 +1106,9 @@ export class FixingParser {
 }
 
 /** Parse a whole text at once: every top-level container, repaired. */
-export function fixingParse(text: string): ParsedRoot[] {
+export function fixingParse(text: string, work?: WorkCounter): ParsedRoot[] {
   const parser = new FixingParser();
+  parser.work = work;
   parser.push(text);
   return parser.end();
 }

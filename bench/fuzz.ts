@@ -1,0 +1,91 @@
+/**
+ * `npm run bench -- fuzz`: 10^6 seeded mutations of the conformance table's answers (truncations,
+ * inserted or deleted structure characters, duplicated slices, deep nesting, huge and non-finite numbers,
+ * `__proto__` keys, lone surrogates), each parsed for its own target one-shot, and every tenth one also
+ * streamed in random chunks. Counts what must never happen; see bench/fuzz/fuzz-answers.ts.
+ * `FUZZ_INPUTS` and `FUZZ_SEED` change the size and the seed.
+ */
+import { emptyCounts, loadSeeds, runFuzz } from "./fuzz/fuzz-answers.js";
+
+const STREAM_EVERY = 10;
+const COUNTED = [
+  "inputs",
+  "untypedExceptions",
+  "prototypePollution",
+  "finishDisagreements",
+  "lastPartialDisagreements",
+  "backwardsPartials",
+] as const;
+/** Longer mutated answers are parsed one-shot only (deep nesting makes long ones slow to stream). */
+const STREAM_AT_MOST = 2_000;
+
+export async function benchFuzz(): Promise<string> {
+  const inputs = Number(process.env.FUZZ_INPUTS ?? 1_000_000);
+  const seed = Number(process.env.FUZZ_SEED ?? 20261201);
+  const seeds = loadSeeds();
+  const batch = 50_000;
+  const total = emptyCounts();
+  const started = performance.now();
+  for (let done = 0; done < inputs; done += batch) {
+    // Each batch has its own seed (derived from the run's), so any batch can be re-run alone.
+    const counts = runFuzz(seeds, Math.min(batch, inputs - done), seed + done, {
+      streamEvery: STREAM_EVERY,
+      streamAtMost: STREAM_AT_MOST,
+    });
+    for (const key of COUNTED) total[key] += counts[key];
+    if (counts.maxStepsPerCharacter > total.maxStepsPerCharacter) {
+      total.maxStepsPerCharacter = counts.maxStepsPerCharacter;
+      total.heaviest = counts.heaviest;
+    }
+    for (const [category, list] of Object.entries(counts.examples)) {
+      const kept = [...(total.examples[category] ?? []), ...list].sort(
+        (a, b) => a.text.length - b.text.length,
+      );
+      total.examples[category] = kept.slice(0, 3);
+    }
+    process.stderr.write(
+      `fuzz: ${done + batch} inputs, ${((performance.now() - started) / 1000).toFixed(0)} s\n`,
+    );
+  }
+  const rows = [
+    ["inputs (one-shot)", total.inputs],
+    [`streamed (every ${STREAM_EVERY}th, up to ${STREAM_AT_MOST} characters)`, "≈ 1 in 10"],
+    ["untyped exceptions (not SapParseError)", total.untypedExceptions],
+    ["prototype pollution", total.prototypePollution],
+    ["stream `finish()` ≠ `parseValue`", total.finishDisagreements],
+    ["last partial ≠ final (complete answers, in partial shape)", total.lastPartialDisagreements],
+    ["partials that went backwards (none is flagged)", total.backwardsPartials],
+    ["most work per character (steps, answers of 64+ characters)", total.maxStepsPerCharacter.toFixed(1)],
+    ["… on", `${total.heaviest?.seed ?? "–"} (${total.heaviest?.detail ?? ""})`],
+  ];
+  const examples = Object.entries(total.examples).flatMap(([category, list]) =>
+    list.map(
+      (example) =>
+        `| ${category} | ${example.seed} | \`${JSON.stringify(example.text).slice(0, 80).replaceAll("|", "\\|").replaceAll("`", "ˋ")}\` | ${example.detail.slice(0, 160).replaceAll("|", "\\|")} |`,
+    ),
+  );
+  return [
+    "## Parser fuzz run",
+    "",
+    `${total.inputs.toLocaleString("en")} mutated answers (seed ${seed}) from the ${seeds.length} final-mode answers of`,
+    "the conformance table, each parsed for its own target: truncations, inserted or deleted structure",
+    "characters, duplicated slices, deep nesting (up to 3,000 levels), huge, non-finite and >2^53",
+    "numbers, `__proto__`/`constructor` keys, lone surrogates. Streams are fed in random 1–24 character",
+    "chunks. Work is counted in parser steps (`ParseOptions.work`), not time. Source: `bench/fuzz.ts`,",
+    "`bench/fuzz/fuzz-answers.ts`; a 10^4-input run is `test/sap-fuzz.test.ts`.",
+    "",
+    "| count | |",
+    "|---|---:|",
+    ...rows.map(([label, value]) => `| ${label} | ${value} |`),
+    "",
+    ...(examples.length > 0
+      ? [
+          "Shortest examples per category:",
+          "",
+          "| category | seed | input | detail |",
+          "|---|---|---|---|",
+          ...examples,
+        ]
+      : []),
+  ].join("\n");
+}

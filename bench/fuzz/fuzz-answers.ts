@@ -1,0 +1,358 @@
+/**
+ * The parser fuzz run: seeded mutations of real answers (the conformance table's raw texts) parsed for
+ * their own targets, one-shot and streamed, counting what must never happen. Shared by
+ * `npm run bench -- fuzz` (10^6 inputs) and `test/sap-fuzz.test.ts` (a bounded run in `npm test`).
+ */
+import { readdirSync, readFileSync } from "node:fs";
+import { join } from "node:path";
+import type { Ir, Type } from "../../src/ir/index.js";
+import { compile, parseTypeExpression } from "../../src/language/index.js";
+import { evaluateConstraint } from "../../src/prompt/index.js";
+import {
+  checkPartialValue,
+  createStreamParser,
+  type PartialType,
+  partialClassFields,
+  partialType,
+  partialTypeOfAlias,
+  SapConfigurationError,
+  SapParseError,
+  type WorkCounter,
+} from "../../src/sap/index.js";
+import { parseValue } from "../../src/sap/parse-value.js";
+import { readCaseFile } from "../../test/sap-fixture-file.js";
+
+/** One answer to mutate, with the target it was written for. */
+export interface FuzzSeed {
+  name: string;
+  raw: string;
+  ir: Ir;
+  type: Type;
+  partial: PartialType;
+}
+
+/** What a run counted. Everything but `inputs` and `maxStepsPerCharacter` should be 0. */
+export interface FuzzCounts {
+  inputs: number;
+  /** Exceptions other than `SapParseError` (from `parseValue`, the stream parser, or `finish()`). */
+  untypedExceptions: number;
+  /** `Object.prototype` gained a property, or a parsed object has another prototype. */
+  prototypePollution: number;
+  /** `finish()` of the stream parser and `parseValue` of the whole text gave different results. */
+  finishDisagreements: number;
+  /** Complete answers whose last partial differs from the final value in its partial shape. */
+  lastPartialDisagreements: number;
+  /** A partial that lost something an earlier one showed (shorter text, fewer items, a changed value). */
+  backwardsPartials: number;
+  /** The most work per input character (`WorkCounter` steps ÷ length), over inputs of 64+ characters. */
+  maxStepsPerCharacter: number;
+  /** The input with the most work per character. */
+  heaviest?: { seed: string; text: string; detail: string };
+  /** A few inputs of each failing category, shortest first, for reproduction. */
+  examples: Record<string, { seed: string; text: string; detail: string }[]>;
+}
+
+/** Counts before anything ran. */
+export function emptyCounts(): FuzzCounts {
+  return {
+    inputs: 0,
+    untypedExceptions: 0,
+    prototypePollution: 0,
+    finishDisagreements: 0,
+    lastPartialDisagreements: 0,
+    backwardsPartials: 0,
+    maxStepsPerCharacter: 0,
+    examples: {},
+  };
+}
+
+const fixtures = join(import.meta.dirname, "..", "..", "test", "fixtures", "sap");
+
+/** Every final-mode case of the conformance table whose type parses, as a seed. */
+export function loadSeeds(): FuzzSeed[] {
+  const irs = new Map<string, Ir>();
+  const seeds: FuzzSeed[] = [];
+  for (const file of readdirSync(fixtures)
+    .filter((name) => name.endsWith(".cases"))
+    .sort()) {
+    for (const entry of readCaseFile(readFileSync(join(fixtures, file), "utf8"), file).cases) {
+      if (entry.partial || entry.rawFile) continue;
+      const source =
+        entry.baml ?? readFileSync(join(fixtures, "schemas", `${entry.schema ?? "common"}.baml`), "utf8");
+      let ir = irs.get(source);
+      if (!ir) {
+        const compiled = compile({ "schema.baml": source }).ir;
+        if (!compiled) continue;
+        ir = compiled as Ir;
+        irs.set(source, ir);
+      }
+      const type = parseTypeExpression(entry.type, ir).type;
+      if (!type) continue;
+      seeds.push({
+        name: `${file}: ${entry.name}`,
+        raw: entry.raw,
+        ir,
+        type,
+        partial: partialType(type, ir),
+      });
+    }
+  }
+  return seeds;
+}
+
+/** mulberry32: a small seeded generator, so a run is reproducible from its seed. */
+export function seededRandom(seed: number): () => number {
+  let state = seed >>> 0;
+  return () => {
+    state = (state + 0x6d2b79f5) >>> 0;
+    let mixed = state;
+    mixed = Math.imul(mixed ^ (mixed >>> 15), mixed | 1);
+    mixed ^= mixed + Math.imul(mixed ^ (mixed >>> 7), mixed | 61);
+    return ((mixed ^ (mixed >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+const STRUCTURE = ["{", "}", "[", "]", ",", ":", '"', "'", "`", "```", "```json\n", "\n", "\\", "//", "/*"];
+const INSERTS = [
+  '"__proto__": {"polluted": true}, ',
+  '"constructor": {"prototype": {"polluted": true}}, ',
+  "__proto__: 1, ",
+  "1e999",
+  "-1e999",
+  "123456789012345678901234567890",
+  "9007199254740993",
+  "0.1e-400",
+  "NaN",
+  "Infinity",
+  "\ud800",
+  "\udfff",
+  "\\ud800",
+  "\\udc00x",
+  "\u2028",
+  "None",
+  "True",
+];
+
+/** One mutation of `text`: truncation, inserted or deleted structure, a duplicated slice, deep nesting, odd values. */
+export function mutate(text: string, random: () => number): string {
+  const at = Math.floor(random() * (text.length + 1));
+  const pick = <T>(list: readonly T[]): T => list[Math.floor(random() * list.length)]!;
+  switch (Math.floor(random() * 8)) {
+    case 0:
+      return text.slice(0, at);
+    case 1:
+      return text.slice(0, at) + pick(STRUCTURE) + text.slice(at);
+    case 2: {
+      // Delete one structure character (or any character if none is near).
+      const from = text.slice(at).search(/[{}[\],:"'`]/);
+      const cut = from < 0 ? at : at + from;
+      return text.slice(0, cut) + text.slice(cut + 1);
+    }
+    case 3: {
+      const end = Math.min(text.length, at + 1 + Math.floor(random() * 40));
+      return text.slice(0, end) + text.slice(at, end) + text.slice(end);
+    }
+    case 4: {
+      const depth = 1 + Math.floor(random() * (random() < 0.1 ? 3000 : 60));
+      const open = random() < 0.5 ? "[" : '{"a": ';
+      const close = random() < 0.5 ? (open === "[" ? "]" : "}").repeat(depth) : "";
+      return text.slice(0, at) + open.repeat(depth) + text.slice(at) + close;
+    }
+    case 5:
+    case 6:
+      return text.slice(0, at) + pick(INSERTS) + text.slice(at);
+    default:
+      // Two mutations at once.
+      return mutate(mutate(text, random), random);
+  }
+}
+
+type Outcome = { ok: true; value: unknown; incomplete: boolean } | { ok: false; code: string };
+
+function outcomeOf(run: () => { value: unknown; flags: { kind: string }[] }): Outcome {
+  try {
+    const result = run();
+    return {
+      ok: true,
+      value: result.value,
+      incomplete: result.flags.some((flag) => flag.kind === "Incomplete"),
+    };
+  } catch (error) {
+    if (SapParseError.isInstance(error)) return { ok: false, code: error.code };
+    throw error;
+  }
+}
+
+/** The final value in the shape of its partial type (`{ value, state: "Complete" }` wrappers included). */
+export function asPartial(value: unknown, partial: PartialType, ir: Ir): unknown {
+  if (partial.withState) {
+    const { withState: _, ...plain } = partial;
+    return { value: asPartial(value, plain as PartialType, ir), state: "Complete" };
+  }
+  if (value === null) return null;
+  switch (partial.kind) {
+    case "list":
+      return Array.isArray(value) ? value.map((item) => asPartial(item, partial.item, ir)) : value;
+    case "map":
+      if (typeof value !== "object") return value;
+      return Object.fromEntries(
+        Object.entries(value as object).map(([key, entry]) => [key, asPartial(entry, partial.value, ir)]),
+      );
+    case "class": {
+      if (typeof value !== "object") return value;
+      const record = value as Record<string, unknown>;
+      const out: Record<string, unknown> = {};
+      for (const field of partialClassFields(partial.name, ir))
+        out[field.name] = asPartial(record[field.name] ?? null, field.type, ir);
+      return out;
+    }
+    case "alias":
+      return asPartial(value, partialTypeOfAlias(partial as PartialType & { kind: "alias" }, ir), ir);
+    case "union":
+      for (const option of partial.options) {
+        const mapped = asPartial(value, option, ir);
+        if (checkPartialValue(mapped, option, ir) === undefined) return mapped;
+      }
+      return value;
+    default:
+      return value;
+  }
+}
+
+/** Where `next` lost something `previous` showed, or undefined. */
+export function wentBackwards(previous: unknown, next: unknown, path = "$"): string | undefined {
+  if (previous === null || previous === undefined) return undefined;
+  if (typeof previous === "string")
+    return typeof next === "string" && next.startsWith(previous)
+      ? undefined
+      : `${path}: "${previous}" → ${JSON.stringify(next)}`;
+  if (Array.isArray(previous)) {
+    if (!Array.isArray(next) || next.length < previous.length)
+      return `${path}: ${previous.length} items → ${JSON.stringify(next)?.slice(0, 80)}`;
+    for (let item = 0; item < previous.length; item++) {
+      // Every item but the last is finished; the last may still grow.
+      const problem = wentBackwards(previous[item], next[item], `${path}[${item}]`);
+      if (problem) return problem;
+    }
+    return undefined;
+  }
+  if (typeof previous === "object") {
+    if (next === null || typeof next !== "object" || Array.isArray(next))
+      return `${path}: object → ${JSON.stringify(next)}`;
+    for (const [key, value] of Object.entries(previous)) {
+      const problem = wentBackwards(value, (next as Record<string, unknown>)[key], `${path}.${key}`);
+      if (problem) return problem;
+    }
+    return undefined;
+  }
+  return Object.is(previous, next)
+    ? undefined
+    : `${path}: ${JSON.stringify(previous)} → ${JSON.stringify(next)}`;
+}
+
+function hasForeignPrototype(value: unknown, depth = 0): boolean {
+  if (value === null || typeof value !== "object" || depth > 200) return false;
+  const prototype = Object.getPrototypeOf(value);
+  if (prototype !== Object.prototype && prototype !== Array.prototype && prototype !== null) return true;
+  return Object.values(value).some((child) => hasForeignPrototype(child, depth + 1));
+}
+
+function sameOutcome(left: Outcome, right: Outcome): boolean {
+  if (left.ok !== right.ok) return false;
+  if (!left.ok || !right.ok) return !left.ok && !right.ok && left.code === right.code;
+  return JSON.stringify(left.value) === JSON.stringify(right.value);
+}
+
+/**
+ * Run `count` mutated answers from `seeds` (round robin, `seed` for the generator). Streams are fed in
+ * random chunks; only every `streamEvery`-th input is also streamed (streaming costs more per input).
+ */
+export function runFuzz(
+  seeds: FuzzSeed[],
+  count: number,
+  seed: number,
+  options: { streamEvery?: number; streamAtMost?: number; examplesPerCategory?: number } = {},
+): FuzzCounts {
+  const random = seededRandom(seed);
+  const streamEvery = options.streamEvery ?? 1;
+  const keep = options.examplesPerCategory ?? 3;
+  const counts = emptyCounts();
+  const note = (category: keyof FuzzCounts, fuzzSeed: FuzzSeed, text: string, detail: string) => {
+    (counts[category] as number)++;
+    const list = counts.examples[category] ?? [];
+    counts.examples[category] = list;
+    list.push({ seed: fuzzSeed.name, text, detail });
+    list.sort((left, right) => left.text.length - right.text.length);
+    if (list.length > keep) list.pop();
+  };
+  const prototypeKeys = Object.getOwnPropertyNames(Object.prototype).length;
+  for (let input = 0; input < count; input++) {
+    const fuzzSeed = seeds[input % seeds.length]!;
+    const text = mutate(fuzzSeed.raw, random);
+    counts.inputs++;
+    const parseOptions = { constraintEvaluator: evaluateConstraint };
+    const work: WorkCounter = { steps: 0 };
+    let oneShot: Outcome;
+    try {
+      oneShot = outcomeOf(() => parseValue(text, fuzzSeed.type, fuzzSeed.ir, { ...parseOptions, work }));
+    } catch (error) {
+      if (!(error instanceof SapConfigurationError))
+        note("untypedExceptions", fuzzSeed, text, `parseValue: ${String(error)}`);
+      continue;
+    }
+    if (text.length >= 64 && work.steps / text.length > counts.maxStepsPerCharacter) {
+      counts.maxStepsPerCharacter = work.steps / text.length;
+      counts.heaviest = {
+        seed: fuzzSeed.name,
+        text,
+        detail: `${work.steps} steps, ${text.length} characters`,
+      };
+    }
+    if (
+      Object.getOwnPropertyNames(Object.prototype).length !== prototypeKeys ||
+      (oneShot.ok && hasForeignPrototype(oneShot.value))
+    )
+      note("prototypePollution", fuzzSeed, text, "Object.prototype changed or a foreign prototype");
+    if (input % streamEvery !== 0 || text.length > (options.streamAtMost ?? Number.POSITIVE_INFINITY))
+      continue;
+    try {
+      const parser = createStreamParser(fuzzSeed.type, fuzzSeed.ir, parseOptions);
+      let previous: unknown = null;
+      let last: unknown = null;
+      let backwards: string | undefined;
+      for (let at = 0; at < text.length; ) {
+        const size = 1 + Math.floor(random() * 24);
+        const pushed = parser.push(text.slice(at, at + size));
+        at += size;
+        backwards ??= wentBackwards(previous, pushed.value);
+        previous = pushed.value;
+        last = pushed.value;
+      }
+      if (backwards) note("backwardsPartials", fuzzSeed, text, backwards);
+      const finished = outcomeOf(() => parser.finish());
+      if (!sameOutcome(finished, oneShot))
+        note(
+          "finishDisagreements",
+          fuzzSeed,
+          text,
+          `finish ${JSON.stringify(finished)} vs ${JSON.stringify(oneShot)}`,
+        );
+      // Complete answers: nothing cut off, and the text ends by closing something (`}`, `]`, a fence), so
+      // no value is still pending at the end (a bare `1` may yet become `12`: a stream holds it back).
+      if (oneShot.ok && !oneShot.incomplete && /(\}|\]|```)\s*$/.test(text)) {
+        const expected = asPartial(oneShot.value, fuzzSeed.partial, fuzzSeed.ir);
+        if (JSON.stringify(expected) !== JSON.stringify(last))
+          note(
+            "lastPartialDisagreements",
+            fuzzSeed,
+            text,
+            `last partial ${JSON.stringify(last)?.slice(0, 200)} vs final ${JSON.stringify(expected)?.slice(0, 200)}`,
+          );
+      }
+    } catch (error) {
+      if (!SapParseError.isInstance(error) && !(error instanceof SapConfigurationError))
+        note("untypedExceptions", fuzzSeed, text, `stream: ${String(error)}`);
+    }
+  }
+  return counts;
+}

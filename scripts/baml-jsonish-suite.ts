@@ -1,0 +1,398 @@
+/**
+ * Runs BAML's own parser test cases (the `test_deserializer!` family in BAML's
+ * `engine/baml-lib/jsonish/src/tests/*.rs`) through Sapling, and optionally through the real BAML in
+ * node_modules, and prints how many agree. BAML's files are not part of this repository: point the
+ * script at a local copy.
+ *
+ *   npx tsx scripts/baml-jsonish-suite.ts <folder with the .rs files> [--baml] [--list]
+ *   BAML_JSONISH_TESTS=<folder> npx tsx scripts/baml-jsonish-suite.ts
+ *
+ * A case is its schema text, answer text, target type (a Rust `FieldType` expression, translated to a
+ * BAML type expression) and expected JSON (or failure). Final-mode cases only (`test_deserializer!`,
+ * `test_failing_deserializer!`); cases whose parts this reader cannot translate are counted as skipped.
+ * Differences that are deliberate are listed, with their reasons, in docs/sap.md.
+ */
+import { readdirSync, readFileSync } from "node:fs";
+import { join } from "node:path";
+import { parseWithSchema } from "../src/parse-with-schema.js";
+import { SapConfigurationError, SapParseError } from "../src/sap/index.js";
+
+interface SuiteCase {
+  file: string;
+  name: string;
+  schema: string;
+  raw: string;
+  type: string;
+  /** Expected JSON value; `undefined` for a case that must fail. */
+  expected?: unknown;
+}
+
+// ---------------------------------------------------------------------------------------------------
+// Reading Rust source: string literals, balanced macro arguments, constants
+
+/** Reads a Rust string literal (`"…"` with escapes, or `r#"…"#`) at `at`; returns it and where it ends. */
+function readRustString(text: string, at: number): { value: string; end: number } | undefined {
+  if (text[at] === "r") {
+    let hashes = 0;
+    let index = at + 1;
+    while (text[index] === "#") {
+      hashes++;
+      index++;
+    }
+    if (text[index] !== '"') return undefined;
+    const closer = `"${"#".repeat(hashes)}`;
+    const end = text.indexOf(closer, index + 1);
+    if (end < 0) return undefined;
+    return { value: text.slice(index + 1, end), end: end + closer.length };
+  }
+  if (text[at] !== '"') return undefined;
+  let value = "";
+  let index = at + 1;
+  while (index < text.length && text[index] !== '"') {
+    if (text[index] === "\\") {
+      const next = text[index + 1];
+      const escapes: Record<string, string> = {
+        n: "\n",
+        t: "\t",
+        r: "\r",
+        '"': '"',
+        "\\": "\\",
+        "'": "'",
+        "0": "\0",
+      };
+      if (next === "\n") {
+        // A line continuation: skip the break and the next line's indentation.
+        index += 2;
+        while (/\s/.test(text[index] ?? "")) index++;
+        continue;
+      }
+      if (next === "u") {
+        const close = text.indexOf("}", index);
+        value += String.fromCodePoint(Number.parseInt(text.slice(index + 3, close), 16));
+        index = close + 1;
+        continue;
+      }
+      value += escapes[next ?? ""] ?? next ?? "";
+      index += 2;
+      continue;
+    }
+    value += text[index];
+    index++;
+  }
+  return { value, end: index + 1 };
+}
+
+/** The top-level comma-separated arguments of the macro call whose `(` is at `open`. */
+function macroArguments(text: string, open: number): { args: string[]; end: number } {
+  const args: string[] = [];
+  let depth = 0;
+  let start = open + 1;
+  let index = open;
+  while (index < text.length) {
+    const char = text[index]!;
+    if (
+      char === '"' ||
+      (char === "r" && /^r#*"/.test(text.slice(index, index + 8)) && !/\w/.test(text[index - 1] ?? ""))
+    ) {
+      const literal = readRustString(text, index);
+      if (literal) {
+        index = literal.end;
+        continue;
+      }
+    }
+    if (char === "/" && text[index + 1] === "/") {
+      index = text.indexOf("\n", index);
+      continue;
+    }
+    if (char === "(" || char === "[" || char === "{") depth++;
+    else if (char === ")" || char === "]" || char === "}") {
+      depth--;
+      if (depth === 0) {
+        args.push(text.slice(start, index).trim());
+        return { args, end: index + 1 };
+      }
+    } else if (char === "," && depth === 1) {
+      args.push(text.slice(start, index).trim());
+      start = index + 1;
+    }
+    index++;
+  }
+  return { args, end: text.length };
+}
+
+function constants(text: string): Map<string, string> {
+  const found = new Map<string, string>();
+  for (const match of text.matchAll(/const\s+([A-Z_0-9]+)\s*:\s*&str\s*=\s*/g)) {
+    const literal = readRustString(text, match.index + match[0].length);
+    if (literal) found.set(match[1]!, literal.value);
+  }
+  return found;
+}
+
+function stringArgument(argument: string, known: Map<string, string>): string | undefined {
+  const trimmed = argument.trim();
+  if (known.has(trimmed)) return known.get(trimmed);
+  const literal = readRustString(trimmed, 0);
+  return literal && literal.end === trimmed.length ? literal.value : undefined;
+}
+
+// ---------------------------------------------------------------------------------------------------
+// FieldType expressions → BAML type expressions
+
+/** Translates `FieldType::Class("Foo".to_string()).as_list()` and the like; undefined when unknown. */
+function bamlType(expression: string): string | undefined {
+  let rest = expression.replace(/\s+/g, " ").trim();
+  const parseOne = (): string | undefined => {
+    rest = rest.trimStart();
+    const head = /^(?:baml_types::)?(FieldType|TypeIR)::([A-Za-z_]+)/.exec(rest);
+    if (!head) return undefined;
+    rest = rest.slice(head[0].length);
+    const name = head[2]!;
+    let inner: string[] = [];
+    if (rest.startsWith("(")) {
+      const { args, end } = macroArguments(rest, 0);
+      rest = rest.slice(end);
+      inner = args.filter((arg) => arg !== "");
+    }
+    let result = translate(name, inner);
+    // Method chains: .as_list(), .as_optional(), .into(), .to_string()
+    for (;;) {
+      const method = /^\s*\.(as_list|as_optional|into|as_ref|clone)\(\)/.exec(rest);
+      if (!method) break;
+      rest = rest.slice(method[0].length);
+      if (result === undefined) continue;
+      if (method[1] === "as_list") result = `${wrap(result)}[]`;
+      if (method[1] === "as_optional") result = `${wrap(result)}?`;
+    }
+    return result;
+  };
+  const sub = (text: string): string | undefined =>
+    bamlType(text.replace(/^Box::new\((.*)\)$/s, "$1").replace(/\.into\(\)$/, ""));
+  const nameOf = (text: string) => /"([^"]+)"/.exec(text)?.[1];
+  const translate = (name: string, args: string[]): string | undefined => {
+    switch (name) {
+      case "string":
+      case "int":
+      case "float":
+      case "bool":
+      case "null":
+        return name;
+      case "Primitive": {
+        const value = /TypeValue::(\w+)/.exec(args[0] ?? "")?.[1];
+        return value
+          ? { String: "string", Int: "int", Float: "float", Bool: "bool", Null: "null" }[value]
+          : undefined;
+      }
+      case "Class":
+      case "class":
+      case "Enum":
+      case "enum":
+        return nameOf(args[0] ?? "");
+      case "List":
+      case "list": {
+        const item = sub(args[0] ?? "");
+        return item && `${wrap(item)}[]`;
+      }
+      case "Optional":
+      case "optional": {
+        const item = sub(args[0] ?? "");
+        return item && `${wrap(item)}?`;
+      }
+      case "Map":
+      case "map": {
+        const key = sub(args[0] ?? "");
+        const value = sub(args[1] ?? "");
+        return key && value && `map<${key}, ${value}>`;
+      }
+      case "Union":
+      case "union": {
+        const list = /vec!\s*\[(.*)\]/s.exec(args.join(","))?.[1];
+        if (!list) return undefined;
+        const options = macroArguments(`(${list})`, 0)
+          .args.filter((arg) => arg !== "")
+          .map(sub);
+        return options.every((option) => option !== undefined) ? options.join(" | ") : undefined;
+      }
+      case "Literal":
+      case "literal_string":
+      case "literal_int":
+      case "literal_bool": {
+        const text = args.join(",");
+        const string =
+          /LiteralValue::String\("((?:[^"\\]|\\.)*)"/.exec(text)?.[1] ??
+          (name === "literal_string" ? /"((?:[^"\\]|\\.)*)"/.exec(text)?.[1] : undefined);
+        if (string !== undefined) return JSON.stringify(string);
+        const int =
+          /LiteralValue::Int\((-?\d+)\)/.exec(text)?.[1] ??
+          (name === "literal_int" ? /(-?\d+)/.exec(text)?.[1] : undefined);
+        if (int !== undefined) return int;
+        const bool =
+          /LiteralValue::Bool\((true|false)\)/.exec(text)?.[1] ??
+          (name === "literal_bool" ? /(true|false)/.exec(text)?.[1] : undefined);
+        return bool;
+      }
+      default:
+        return undefined;
+    }
+  };
+  const result = parseOne();
+  return rest.trim() === "" ? result : undefined;
+}
+
+function wrap(type: string): string {
+  return /[|?]/.test(type) && !type.endsWith("]") ? `(${type})` : type;
+}
+
+// ---------------------------------------------------------------------------------------------------
+
+/** The `json!` body: JSON with Rust's allowances (trailing commas); undefined when it is not plain JSON. */
+function expectedJson(text: string): unknown {
+  try {
+    const withoutComments = text.replace(/^\s*\/\/.*$/gm, "");
+    return JSON.parse(withoutComments.replace(/,(\s*[}\]])/g, "$1"));
+  } catch {
+    return undefined;
+  }
+}
+
+function readSuite(folder: string): {
+  cases: SuiteCase[];
+  skipped: { file: string; name: string; why: string }[];
+} {
+  const cases: SuiteCase[] = [];
+  const skipped: { file: string; name: string; why: string }[] = [];
+  const files = readdirSync(folder)
+    .filter((name) => name.endsWith(".rs"))
+    .sort();
+  // Constants are shared between the files (mod.rs declares some that the others use).
+  const shared = new Map(files.flatMap((file) => [...constants(readFileSync(join(folder, file), "utf8"))]));
+  for (const file of files) {
+    const text = readFileSync(join(folder, file), "utf8");
+    const known = new Map([...shared, ...constants(text)]);
+    for (const match of text.matchAll(/\b(test_deserializer|test_failing_deserializer)!\s*\(/g)) {
+      const { args } = macroArguments(text, match.index + match[0].length - 1);
+      const [name = "?", schemaArg = "", rawArg = "", typeArg = "", ...json] = args;
+      const schema = stringArgument(schemaArg, known);
+      const raw = stringArgument(rawArg, known);
+      const type = bamlType(typeArg);
+      const skip = (why: string) => skipped.push({ file, name, why });
+      if (schema === undefined) skip(`schema ${schemaArg.slice(0, 40)}`);
+      else if (raw === undefined) skip(`answer ${rawArg.slice(0, 40)}`);
+      else if (type === undefined) skip(`type ${typeArg.slice(0, 60)}`);
+      else if (match[1] === "test_failing_deserializer") cases.push({ file, name, schema, raw, type });
+      else {
+        const expected = expectedJson(json.join(","));
+        if (expected === undefined) skip(`expected ${json.join(",").slice(0, 40)}`);
+        else cases.push({ file, name, schema, raw, type, expected });
+      }
+    }
+  }
+  return { cases, skipped };
+}
+
+type Outcome = { ok: true; value: unknown } | { ok: false; error: string };
+
+function runSapling(entry: SuiteCase): Outcome {
+  try {
+    return { ok: true, value: parseWithSchema(entry.schema, entry.type, entry.raw).value };
+  } catch (error) {
+    if (SapParseError.isInstance(error) || error instanceof SapConfigurationError)
+      return { ok: false, error: (error as Error).message.split("\n")[0]! };
+    return { ok: false, error: `compile: ${(error as Error).message.split("\n").slice(0, 3).join(" ")}` };
+  }
+}
+
+async function bamlRunner(): Promise<(entry: SuiteCase) => Outcome> {
+  process.env.BAML_LOG ??= "off";
+  const baml = await import("@boundaryml/baml");
+  return (entry) => {
+    const source = `${entry.schema}
+client<llm> SuiteClient {
+  provider openai
+  options {
+    model "m"
+    api_key "k"
+    base_url "http://127.0.0.1:9/v1"
+  }
+}
+function SuiteTarget() -> ${entry.type} {
+  client SuiteClient
+  prompt #"x"#
+}`;
+    try {
+      const runtime = baml.BamlRuntime.fromFiles("baml_src", { "baml_src/suite.baml": source }, {});
+      const context = new baml.BamlCtxManager(runtime);
+      const value = runtime.parseLlmResponse(
+        "SuiteTarget",
+        entry.raw,
+        false,
+        context.cloneContext(),
+        null,
+        null,
+        {},
+      );
+      return { ok: true, value: JSON.parse(JSON.stringify(value)) };
+    } catch (error) {
+      return { ok: false, error: String(error).split("\n")[0]! };
+    }
+  };
+}
+
+function agrees(entry: SuiteCase, outcome: Outcome): boolean {
+  if (entry.expected === undefined) return !outcome.ok;
+  return outcome.ok && JSON.stringify(sortKeys(outcome.value)) === JSON.stringify(sortKeys(entry.expected));
+}
+
+function sortKeys(value: unknown): unknown {
+  if (Array.isArray(value)) return value.map(sortKeys);
+  if (value && typeof value === "object")
+    return Object.fromEntries(
+      Object.keys(value)
+        .sort()
+        .map((key) => [key, sortKeys((value as Record<string, unknown>)[key])]),
+    );
+  return value;
+}
+
+async function main(): Promise<void> {
+  const argv = process.argv.slice(2);
+  const folder = argv.find((arg) => !arg.startsWith("--")) ?? process.env.BAML_JSONISH_TESTS;
+  if (!folder) {
+    throw new Error(
+      "Give the folder holding BAML's engine/baml-lib/jsonish/src/tests/*.rs (a local copy, not committed): " +
+        "npx tsx scripts/baml-jsonish-suite.ts <folder> [--baml] [--list], or BAML_JSONISH_TESTS=<folder>.",
+    );
+  }
+  const { cases, skipped } = readSuite(folder);
+  const baml = argv.includes("--baml") ? await bamlRunner() : undefined;
+  const differences: string[] = [];
+  let saplingAgrees = 0;
+  let bamlAgrees = 0;
+  for (const entry of cases) {
+    const sapling = runSapling(entry);
+    const ok = agrees(entry, sapling);
+    if (ok) saplingAgrees++;
+    const bamlOutcome = baml?.(entry);
+    if (bamlOutcome && agrees(entry, bamlOutcome)) bamlAgrees++;
+    if (!ok) {
+      const expected = entry.expected === undefined ? "an error" : JSON.stringify(entry.expected);
+      const got = sapling.ok ? JSON.stringify(sapling.value) : `error: ${sapling.error}`;
+      const real = bamlOutcome
+        ? ` | BAML: ${bamlOutcome.ok ? JSON.stringify(bamlOutcome.value) : "error"}`
+        : "";
+      differences.push(
+        `${entry.file} ${entry.name} [${entry.type}]\n    answer: ${JSON.stringify(entry.raw).slice(0, 160)}\n    expected: ${expected.slice(0, 160)}\n    Sapling: ${got.slice(0, 160)}${real.slice(0, 180)}`,
+      );
+    }
+  }
+  if (argv.includes("--list")) {
+    for (const line of differences) console.log(line);
+    for (const skip of skipped) console.log(`skipped ${skip.file} ${skip.name}: ${skip.why}`);
+  }
+  console.log(
+    `${cases.length} final-parse cases (${skipped.length} skipped): Sapling agrees with ${saplingAgrees}, differs on ${cases.length - saplingAgrees}` +
+      (baml ? `; BAML 0.226.2 agrees with ${bamlAgrees}` : ""),
+  );
+}
+
+await main();
