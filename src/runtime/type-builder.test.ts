@@ -52,6 +52,15 @@ describe("TypeBuilder", () => {
     expect(ir.enums[0]?.values).toHaveLength(1);
   });
 
+  it("tells equal field types apart from different ones (BAML's FieldType.equals)", () => {
+    const tb = new TypeBuilder(ir);
+    expect(tb.string().list().equals(tb.string().list())).toBe(true);
+    expect(tb.map(tb.string(), tb.int()).equals(tb.map(tb.string(), tb.int()))).toBe(true);
+    expect(tb.string().list().equals(tb.string())).toBe(false);
+    expect(tb.int().optional().equals(tb.float().optional())).toBe(false);
+    expect(tb.literalString("a").equals(tb.literalString("b"))).toBe(false);
+  });
+
   it("builds primitive, literal, map and union types the way the IR expects", () => {
     const tb = new TypeBuilder(ir);
     expect(tb.map(tb.string(), tb.literalInt(3)).type).toEqual(t.map(t.string(), t.literal(3)));
