@@ -23,6 +23,7 @@ const builderMembers = new Set([
   "classBuilder",
   "enumBuilder",
   "applyTo",
+  "reset",
   "constructor",
 ]);
 

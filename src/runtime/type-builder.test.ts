@@ -52,6 +52,18 @@ describe("TypeBuilder", () => {
     expect(ir.enums[0]?.values).toHaveLength(1);
   });
 
+  it("reset forgets everything added, so the declared schema applies again", () => {
+    const tb = new TypeBuilder(ir);
+    tb.classBuilder("Resume").addProperty("age", tb.int());
+    tb.enumBuilder("Category").addValue("ART");
+    tb.addClass("Extra").addProperty("x", tb.string());
+    expect(tb.applyTo(ir)).not.toEqual(ir);
+    tb.reset();
+    expect(tb.applyTo(ir)).toEqual(ir);
+    tb.classBuilder("Resume").addProperty("email", tb.string());
+    expect(tb.applyTo(ir).classes[0]?.fields.map((field) => field.name)).toEqual(["name", "email"]);
+  });
+
   it("tells equal field types apart from different ones (BAML's FieldType.equals)", () => {
     const tb = new TypeBuilder(ir);
     expect(tb.string().list().equals(tb.string().list())).toBe(true);
