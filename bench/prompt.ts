@@ -196,6 +196,14 @@ async function speed(baml: Baml): Promise<string[][]> {
   return result;
 }
 
+/** A list of prompt shapes, with every stream case folded into one mention when all of them differ. */
+function summarize(shapes: string[]): string {
+  const streams = shapes.filter((shape) => shape.endsWith("(stream)"));
+  const calls = shapes.filter((shape) => !shape.endsWith("(stream)"));
+  const folded = streams.length >= 10 ? [...calls, "every stream (`stream_options.include_usage`)"] : shapes;
+  return folded.join(", ") || "—";
+}
+
 export async function benchPrompt(): Promise<string> {
   const baml = await loadBaml();
   const formats = await outputFormatConformance(baml);
@@ -221,7 +229,7 @@ export async function benchPrompt(): Promise<string> {
     differences.length > 0 ? `Differing: ${differences.join("; ")}.` : "No differences.",
     "",
     "Whole request bodies (JSON text, keys in order) from both runtimes' offline `buildRequest`, per provider, " +
-      "for each prompt shape of bench/compare/request-conformance.ts (roles, consecutive turns, system " +
+      "for a call and a stream (BAML builds no `aws-bedrock` stream request), for each prompt shape of bench/compare/request-conformance.ts (roles, consecutive turns, system " +
       "placement, media, role metadata). Documented differences: docs/providers.md, " +
       '"Requests as BAML sends them".',
     "",
@@ -231,7 +239,7 @@ export async function benchPrompt(): Promise<string> {
         `\`${row.provider}\``,
         String(row.compared),
         String(row.identical),
-        row.documented.join(", ") || "—",
+        summarize(row.documented),
         row.undocumented.join(", ") || "—",
       ]),
     ),

@@ -2,8 +2,9 @@
  * Whole request bodies, Sapling against the real BAML 0.226.2: for each provider and each prompt shape
  * (roles, consecutive turns, system placement, media, role metadata), the body of BAML's offline
  * `buildRequest` and of Sapling's `runtime.buildRequest` for the same .baml source and arguments, compared
- * as JSON text (keys in order, byte for byte). Nothing is sent. `vertex-ai` is left out: building its
- * request needs an OAuth token exchange; its body is `google-ai`'s (Claude models: `anthropic`'s).
+ * as JSON text (keys in order, byte for byte), for a call and for a stream. Nothing is sent. `vertex-ai` is
+ * left out: building its request needs an OAuth token exchange; its body is `google-ai`'s (Claude models:
+ * `anthropic`'s). BAML builds no streaming request for `aws-bedrock` ("modular streaming is not supported").
  */
 import { compile } from "../../src/language/index.js";
 import { SaplingRuntime } from "../../src/runtime/index.js";
@@ -49,6 +50,9 @@ const documented: Record<string, string[]> = {
   "aws-bedrock": ["system mid-prompt", "role metadata with media"],
 };
 
+/** Streams of these providers ask for usage (`stream_options.include_usage`); BAML asks only `openai`'s. */
+const streamUsage = new Set(["openai-generic", "ollama", "openrouter", "azure-openai"]);
+
 const env = {
   OPENAI_API_KEY: "k",
   ANTHROPIC_API_KEY: "k",
@@ -85,20 +89,20 @@ function F(text: string, img: image) -> string {
 `;
 }
 
-async function bamlBody(baml: Baml, text: string): Promise<string> {
+async function bamlBody(baml: Baml, text: string, stream: boolean): Promise<string> {
   const runtime = baml.BamlRuntime.fromFiles("baml_src", { "baml_src/main.baml": text }, env);
   const context = new baml.BamlCtxManager(runtime);
   const args = { text: "there", img: baml.Image.fromBase64("image/png", png) };
-  const request = await runtime.buildRequest("F", args, context.cloneContext(), null, null, false, env);
+  const request = await runtime.buildRequest("F", args, context.cloneContext(), null, null, stream, env);
   return JSON.stringify(request.body.json());
 }
 
-async function saplingBody(text: string): Promise<string> {
+async function saplingBody(text: string, stream: boolean): Promise<string> {
   const { ir } = compile({ "main.baml": text });
   if (!ir) throw new Error("the comparison source does not compile");
   const runtime = SaplingRuntime.fromIr(ir, { env, readTextFile: null });
   const img = { kind: "media", type: "image", base64: png, mediaType: "image/png" };
-  const request = await runtime.buildRequest("F", { text: "there", img }, { stream: false });
+  const request = await runtime.buildRequest("F", { text: "there", img }, { stream });
   return JSON.stringify(request.body);
 }
 
@@ -112,14 +116,18 @@ export async function requestConformance(baml: Baml): Promise<ProviderConformanc
       documented: [],
       undocumented: [],
     };
-    for (const [shape, prompt] of Object.entries(prompts)) {
-      const text = source(provider, prompt);
-      const real = await bamlBody(baml, text).catch((error: Error) => `error: ${error.message}`);
-      const ours = await saplingBody(text).catch((error: Error) => `error: ${error.message}`);
-      row.compared++;
-      if (real === ours) row.identical++;
-      else if (documented[provider]?.includes(shape)) row.documented.push(shape);
-      else row.undocumented.push(shape);
+    for (const stream of provider === "aws-bedrock" ? [false] : [false, true]) {
+      for (const [shape, prompt] of Object.entries(prompts)) {
+        const text = source(provider, prompt);
+        const real = await bamlBody(baml, text, stream).catch((error: Error) => `error: ${error.message}`);
+        const ours = await saplingBody(text, stream).catch((error: Error) => `error: ${error.message}`);
+        const label = stream ? `${shape} (stream)` : shape;
+        row.compared++;
+        if (real === ours) row.identical++;
+        else if (documented[provider]?.includes(shape) || (stream && streamUsage.has(provider))) {
+          row.documented.push(label);
+        } else row.undocumented.push(label);
+      }
     }
     result.push(row);
   }
