@@ -393,14 +393,30 @@ describe("GET /openapi.json and /docs", () => {
     expect(call.summary).toBe("Pulls one person out of free text.");
     expect(call.requestBody.content["application/json"].schema).toEqual({
       type: "object",
-      properties: { text: { type: "string" }, hint: { anyOf: [{ type: "string" }, { type: "null" }] } },
+      properties: {
+        text: { type: "string" },
+        hint: { anyOf: [{ type: "string" }, { type: "null" }] },
+        __baml_options__: { $ref: "#/components/schemas/BamlOptions" },
+      },
       required: ["text"],
       additionalProperties: false,
+    });
+    expect(document.components.schemas.BamlOptions).toMatchObject({
+      properties: { client_registry: { type: "object" }, env: { type: "object" } },
     });
     expect(call.responses["200"]?.content?.["application/json"].schema).toEqual({
       $ref: "#/components/schemas/Person",
     });
-    expect(Object.keys(call.responses).sort()).toEqual(["200", "400", "401", "413", "422", "502", "504"]);
+    expect(Object.keys(call.responses).sort()).toEqual([
+      "200",
+      "400",
+      "401",
+      "403",
+      "413",
+      "422",
+      "502",
+      "504",
+    ]);
     expect(document.components.schemas.Level).toEqual({ type: "string", enum: ["LOW", "HIGH"] });
     const person = document.components.schemas.Person as { properties: Record<string, unknown> };
     expect(person.properties.name).toEqual({ type: "string", description: "full name" });
