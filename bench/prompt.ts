@@ -3,7 +3,8 @@
  * rendering (test/fixtures/prompt) is rendered by the real BAML runtime (@boundaryml/baml 0.226.2, the
  * bench-only dev dependency, through its offline `buildRequest`) and by Sapling, and the texts compared.
  * Then speed (median time of `renderOutputFormat`, `toJsonSchema` and `renderPrompt` on the resume
- * example, beside BAML's `buildRequest` for the same prompt) and the schema's token cost.
+ * example, beside BAML's `buildRequest` for the same prompt) and the schema's token cost. Whole request
+ * bodies are compared per provider too (compare/request-conformance.ts).
  */
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
@@ -21,6 +22,7 @@ import { fixtureIr, fixtureType } from "../test/prompt-fixture-ir.js";
 import { loadBaml } from "./compare/baml-parser.js";
 import { markdownTable } from "./compare/markdown-table.js";
 import { measureTime } from "./compare/measure-time.js";
+import { requestConformance } from "./compare/request-conformance.js";
 
 type Baml = Awaited<ReturnType<typeof loadBaml>>;
 
@@ -194,10 +196,19 @@ async function speed(baml: Baml): Promise<string[][]> {
   return result;
 }
 
+/** A list of prompt shapes, with every stream case folded into one mention when all of them differ. */
+function summarize(shapes: string[]): string {
+  const streams = shapes.filter((shape) => shape.endsWith("(stream)"));
+  const calls = shapes.filter((shape) => !shape.endsWith("(stream)"));
+  const folded = streams.length >= 10 ? [...calls, "every stream (`stream_options.include_usage`)"] : shapes;
+  return folded.join(", ") || "—";
+}
+
 export async function benchPrompt(): Promise<string> {
   const baml = await loadBaml();
   const formats = await outputFormatConformance(baml);
   const prompts = await renderConformance(baml);
+  const requests = await requestConformance(baml);
   const timings = await speed(baml);
   const differences = [...formats.differing, ...prompts.differing];
   return [
@@ -216,6 +227,22 @@ export async function benchPrompt(): Promise<string> {
     ),
     "",
     differences.length > 0 ? `Differing: ${differences.join("; ")}.` : "No differences.",
+    "",
+    "Whole request bodies (JSON text, keys in order) from both runtimes' offline `buildRequest`, per provider, " +
+      "for a call and a stream (BAML builds no `aws-bedrock` stream request), for each prompt shape of bench/compare/request-conformance.ts (roles, consecutive turns, system " +
+      "placement, media, role metadata). Documented differences: docs/providers.md, " +
+      '"Requests as BAML sends them".',
+    "",
+    markdownTable(
+      ["provider", "compared", "identical to BAML", "documented differences", "other differences"],
+      requests.map((row) => [
+        `\`${row.provider}\``,
+        String(row.compared),
+        String(row.identical),
+        summarize(row.documented),
+        row.undocumented.join(", ") || "—",
+      ]),
+    ),
     "",
     "Speed (median per call) and token cost on the resume example:",
     "",

@@ -15,5 +15,13 @@ const processEnv = (globalThis as { process?: { env?: Record<string, string | un
 
 /** The runtime behind \`b\`; application code normally uses \`b\` instead. */
 export const runtime: SaplingRuntime = SaplingRuntime.fromIr(ir, { env: processEnv ?? {} });
+
+/**
+ * Replaces the environment every later call of \`b\` reads (BAML's \`resetBamlEnvVars\`), e.g. after loading
+ * a \`.env\` file; variables set to \`undefined\` are removed. Calls already running keep theirs.
+ */
+export function resetBamlEnvVars(envVars: Record<string, string | undefined>): void {
+  runtime.resetEnv(envVars);
+}
 `;
 }

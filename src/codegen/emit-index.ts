@@ -38,6 +38,7 @@ export function emitIndex(generation: GenerationContext): string {
   return `${banner()}export { type BamlCallOptions, BamlAsyncClient, BamlStreamClient, b } from "${local("async_client")}";
 export type { partial_types, StreamState } from "${local("partial_types")}";
 export { TypeBuilder } from "${local("type_builder")}";
+export { resetBamlEnvVars } from "${local("globals")}";
 export * from "${local("types")}";
 export * as types from "${local("types")}";
 export type {

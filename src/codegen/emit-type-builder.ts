@@ -23,6 +23,7 @@ const builderMembers = new Set([
   "classBuilder",
   "enumBuilder",
   "applyTo",
+  "reset",
   "constructor",
 ]);
 
@@ -53,6 +54,7 @@ export function emitTypeBuilder(generation: GenerationContext): string {
     "TypeBuilder as RuntimeTypeBuilder",
     "type TypeBuilderOptions",
   ];
+  // BAML's type_builder module exports FieldType too (`import { FieldType } from "./baml_client/type_builder"`).
   const getters = handles
     .map((handle) => {
       const builder = handle.kind === "class" ? "ClassBuilder" : "EnumBuilder";
@@ -65,6 +67,8 @@ export function emitTypeBuilder(generation: GenerationContext): string {
     .join("\n");
   return `${banner()}import { ${runtimeImports.join(", ")} } from "${RUNTIME_MODULE}";
 import { ir } from "${relativeModule("ir", generation.moduleFormat)}";
+
+export { FieldType } from "${RUNTIME_MODULE}";
 
 /**
  * Changes the schema for one call: \`const tb = new TypeBuilder(); tb.Person.addProperty("age", tb.int());

@@ -9,6 +9,15 @@ const ir: Ir = {
   classes: [
     { name: "Item", fields: [], dynamic: false, constraints: [] },
     { name: "Receipt", fields: [], dynamic: false, constraints: [], streamDone: true },
+    {
+      name: "Span",
+      fields: [],
+      dynamic: false,
+      constraints: [
+        { level: "check", label: "ordered", expression: "this.start <= this.end" },
+        { level: "assert", expression: "this.start >= 0" },
+      ],
+    },
   ],
   enums: [
     { name: "Color", values: [{ name: "RED" }], dynamic: false, constraints: [] },
@@ -86,6 +95,18 @@ const cases: [string, Type, string, string][] = [
     checked(t.optional(t.int()), "a"),
     'types.Checked<number, "a"> | null',
     'types.Checked<number, "a"> | null',
+  ],
+  [
+    "a class's @@check wraps every use of it (asserts do not)",
+    t.list(t.classRef("Span")),
+    'types.Checked<partial_types.Span, "ordered">[]',
+    'types.Checked<types.Span, "ordered">[]',
+  ],
+  [
+    "an optional field of a @@check class: null stays unwrapped",
+    t.optional(t.classRef("Span")),
+    'types.Checked<partial_types.Span, "ordered"> | null',
+    'types.Checked<types.Span, "ordered"> | null',
   ],
   ["media", t.media("image"), "Image | null", "Image"],
 ];

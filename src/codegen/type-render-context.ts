@@ -1,4 +1,4 @@
-import type { IrIndex, Type } from "../ir/index.js";
+import { type IrIndex, labelledChecks, type Type } from "../ir/index.js";
 import { CodegenError } from "./codegen-error.js";
 
 /**
@@ -66,16 +66,13 @@ export function literalText(value: string | number | boolean): string {
 }
 
 /**
- * `Checked<T, "a" | "b">` when the type carries `@check`s (asserts reject instead of recording), the
+ * `Checked<T, "a" | "b">` when the type carries `@check`s, its own or its class's `@@check`s (asserts
+ * reject instead of recording), the
  * `{ value, checks }` shape the runtime wraps checked values in.
  */
 export function wrapChecked(members: Members, type: Type, context: TypeRenderContext): Members {
   const labels = [
-    ...new Set(
-      (type.attrs?.constraints ?? [])
-        .filter((constraint) => constraint.level === "check" && constraint.label !== undefined)
-        .map((constraint) => constraint.label as string),
-    ),
+    ...new Set(labelledChecks(type, context.index).map((constraint) => constraint.label as string)),
   ].sort();
   if (labels.length === 0) return members;
   const names = labels.map((label) => JSON.stringify(label)).join(" | ");

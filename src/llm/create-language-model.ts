@@ -204,6 +204,11 @@ function createAdapter(
         headers,
         query,
         options,
+        // BAML sends Azure deployments max_tokens 4096 unless told otherwise (`max_tokens null` removes it);
+        // a client that sets max_completion_tokens (reasoning models) must not get both.
+        ...(name === "azure-openai" && options.passthrough.max_completion_tokens === undefined
+          ? { defaults: { max_tokens: azureDefaultMaxTokens } }
+          : {}),
       });
       return withResponseType(openAi, options, fail);
     }
@@ -214,6 +219,9 @@ function createAdapter(
  * `client_response_type` (openai-generic): an OpenAI-shaped request to a gateway that answers in another
  * provider's format. The request stays OpenAI's; answers and streams are read with that provider's reader.
  */
+/** BAML's default `max_tokens` for `azure-openai`. */
+const azureDefaultMaxTokens = 4096;
+
 function withResponseType(
   openAi: ProviderAdapter,
   options: ClientOptions,

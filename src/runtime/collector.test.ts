@@ -84,6 +84,14 @@ describe("media", () => {
       mediaType: "audio/mp3",
     });
     expect(Pdf.fromUrl("https://x.test/a.pdf").mediaType).toBe("application/pdf");
+    // BAML's Pdf.fromBase64 takes only the bytes; the two-argument form of the other media works too.
+    expect(Pdf.fromBase64("JVBERi0x").toJSON()).toEqual(
+      Pdf.fromBase64("application/pdf", "JVBERi0x").toJSON(),
+    );
+    expect(Pdf.fromBase64("JVBERi0x").toJSON()).toMatchObject({
+      base64: "JVBERi0x",
+      mediaType: "application/pdf",
+    });
     expect([Video.fromUrl("u").type, Video.fromUrl("u").isUrl()]).toEqual(["video", true]);
   });
 });

@@ -2,9 +2,17 @@ import type { HttpRequest as ModelRequest } from "../llm/index.js";
 
 /** BAML's request body reader: the JSON body also answers `json()` and `text()`, as BAML's `HTTPBody` does. */
 export interface HttpBody extends Record<string, unknown> {
-  json(): Record<string, unknown>;
+  /**
+   * The body as a fresh JSON object. Typed `any`, as in BAML, because its shape is the provider's (code
+   * written for BAML reads `json().messages[0].content` without casts).
+   */
+  // biome-ignore lint/suspicious/noExplicitAny: BAML's HTTPBody.json() is `any`; code written for it relies on that
+  json(): any;
   text(): string;
 }
+
+/** BAML's name for the body type. */
+export type HTTPBody = HttpBody;
 
 /**
  * The provider request a call would send (`b.request.Fn`), key included, for sending it yourself. The body
@@ -14,6 +22,9 @@ export interface HttpBody extends Record<string, unknown> {
 export interface HttpRequest extends Omit<ModelRequest, "body"> {
   body: HttpBody;
 }
+
+/** BAML's name for the request type (`import type { HTTPRequest } from "@boundaryml/baml"`). */
+export type HTTPRequest = HttpRequest;
 
 export function toHttpRequest(request: ModelRequest): HttpRequest {
   const body = { ...request.body };

@@ -29,7 +29,7 @@ export {
 } from "./errors.js";
 export type { Sleep } from "./execute-plan.js";
 export { FieldType } from "./field-type.js";
-export type { HttpBody, HttpRequest } from "./http-request.js";
+export type { HTTPBody, HTTPRequest, HttpBody, HttpRequest } from "./http-request.js";
 export { Audio, Image, Pdf, Video } from "./media.js";
 export type { Environment } from "./resolve-options.js";
 export type { RuntimeLogger, RuntimeOptions } from "./sapling-runtime.js";

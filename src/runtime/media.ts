@@ -73,8 +73,16 @@ export class Pdf extends Media {
   static fromUrl(url: string, mediaType = "application/pdf"): Pdf {
     return new Pdf({ url, mediaType });
   }
-  static fromBase64(mediaType: string, base64: string): Pdf {
-    return new Pdf({ base64: stripDataUrl(base64), mediaType });
+  /**
+   * A PDF from base64 bytes: `fromBase64(base64)` as in BAML (the type is `application/pdf`), or
+   * `fromBase64(mediaType, base64)` like the other media.
+   */
+  static fromBase64(base64: string): Pdf;
+  static fromBase64(mediaType: string, base64: string): Pdf;
+  static fromBase64(first: string, second?: string): Pdf {
+    return second === undefined
+      ? new Pdf({ base64: stripDataUrl(first), mediaType: "application/pdf" })
+      : new Pdf({ base64: stripDataUrl(second), mediaType: first });
   }
 }
 

@@ -512,6 +512,22 @@ describe("SaplingRuntime modular API", () => {
     expect(server.requests).toHaveLength(0);
   });
 
+  it("resetEnv replaces the environment later calls read (BAML's resetBamlEnvVars)", async () => {
+    const instance = runtime({ OPENAI_API_KEY: "sk-first-key-0000" });
+    const build = () =>
+      instance.buildRequest(
+        "ExtractPerson",
+        { text: "Ada" },
+        { stream: false },
+        { client: "openai/gpt-4o-mini" },
+      );
+    expect((await build()).headers.authorization).toBe("Bearer sk-first-key-0000");
+    instance.resetEnv({ OPENAI_API_KEY: "sk-second-key-000" });
+    expect((await build()).headers.authorization).toBe("Bearer sk-second-key-000");
+    instance.resetEnv({});
+    expect((await build()).headers.authorization).toBeUndefined();
+  });
+
   it("reads the provider/model shorthand with the provider's default key", async () => {
     const instance = runtime({ OPENAI_API_KEY: "sk-default-key-0000" });
     const request = await instance.buildRequest(

@@ -72,7 +72,7 @@ export class SaplingRuntime {
   readonly #ir: Ir;
   readonly #index: IrIndex;
   readonly #fetch: typeof fetch;
-  readonly #env: Environment;
+  #env: Environment;
   readonly #readTextFile: ReadTextFile | undefined;
   readonly #sleep: Sleep;
   readonly #clock: Clock;
@@ -103,6 +103,14 @@ export class SaplingRuntime {
   /** The project's IR. */
   get ir(): Ir {
     return this.#ir;
+  }
+
+  /**
+   * Replaces the environment calls read from now on (`env.NAME` in client options, providers' default
+   * keys); calls already running keep theirs. BAML's `resetBamlEnvVars` (generated `globals.ts`) calls it.
+   */
+  resetEnv(env: Environment): void {
+    this.#env = { ...env };
   }
 
   /** Runs `functionName` and resolves its parsed return value. */

@@ -52,6 +52,27 @@ describe("TypeBuilder", () => {
     expect(ir.enums[0]?.values).toHaveLength(1);
   });
 
+  it("reset forgets everything added, so the declared schema applies again", () => {
+    const tb = new TypeBuilder(ir);
+    tb.classBuilder("Resume").addProperty("age", tb.int());
+    tb.enumBuilder("Category").addValue("ART");
+    tb.addClass("Extra").addProperty("x", tb.string());
+    expect(tb.applyTo(ir)).not.toEqual(ir);
+    tb.reset();
+    expect(tb.applyTo(ir)).toEqual(ir);
+    tb.classBuilder("Resume").addProperty("email", tb.string());
+    expect(tb.applyTo(ir).classes[0]?.fields.map((field) => field.name)).toEqual(["name", "email"]);
+  });
+
+  it("tells equal field types apart from different ones (BAML's FieldType.equals)", () => {
+    const tb = new TypeBuilder(ir);
+    expect(tb.string().list().equals(tb.string().list())).toBe(true);
+    expect(tb.map(tb.string(), tb.int()).equals(tb.map(tb.string(), tb.int()))).toBe(true);
+    expect(tb.string().list().equals(tb.string())).toBe(false);
+    expect(tb.int().optional().equals(tb.float().optional())).toBe(false);
+    expect(tb.literalString("a").equals(tb.literalString("b"))).toBe(false);
+  });
+
   it("builds primitive, literal, map and union types the way the IR expects", () => {
     const tb = new TypeBuilder(ir);
     expect(tb.map(tb.string(), tb.literalInt(3)).type).toEqual(t.map(t.string(), t.literal(3)));

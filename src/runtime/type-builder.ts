@@ -95,6 +95,17 @@ export class TypeBuilder {
     return builder;
   }
 
+  /**
+   * Forgets every class, enum, alias, property and value this builder added (BAML's `reset`), so it
+   * applies the declared schema again. Builders taken before (`const person = tb.Person`) are detached
+   * from it: take them again.
+   */
+  reset(): void {
+    this.#classes.clear();
+    this.#enums.clear();
+    this.#aliases.clear();
+  }
+
   /** The builder of a declared or added class (changes need `@@dynamic`). */
   classBuilder(name: string): ClassBuilder {
     const existing = this.#classes.get(name);

@@ -28,6 +28,37 @@ const evaluate = (expression: string, value: unknown): boolean => {
 };
 
 describe("wrapChecked", () => {
+  it("wraps a value of a class with a labelled @@check wherever it is used, as BAML does", () => {
+    const blockIr: Ir = {
+      ...emptyIr(),
+      classes: [
+        {
+          name: "Adult",
+          fields: [{ name: "age", type: t.int() }],
+          dynamic: false,
+          constraints: [{ level: "check", label: "adult", expression: "this >= 18" }],
+        },
+        {
+          name: "Pair",
+          fields: [{ name: "first", type: t.classRef("Adult") }],
+          dynamic: false,
+          constraints: [],
+        },
+      ],
+    };
+    const blockIndex = new IrIndex(blockIr);
+    // The class-level expression sees the whole object; this evaluator reads its age.
+    const byAge = (_expression: string, value: unknown) => (value as { age: number }).age >= 18;
+    const outcome = (status: string) => ({ adult: { name: "adult", expr: "this >= 18", status } });
+    expect(hasChecks(t.classRef("Pair"), blockIndex)).toBe(true);
+    expect(wrapChecked({ first: { age: 9 } }, t.classRef("Pair"), blockIndex, byAge)).toEqual({
+      first: { value: { age: 9 }, checks: outcome("failed") },
+    });
+    expect(wrapChecked([{ age: 40 }], t.list(t.classRef("Adult")), blockIndex, byAge)).toEqual([
+      { value: { age: 40 }, checks: outcome("succeeded") },
+    ]);
+  });
+
   it("wraps checked fields as Checked values inside classes and lists, leaving the rest plain", () => {
     const people = [
       { name: "Ada", age: 36 },

@@ -1,4 +1,4 @@
-import type { IrIndex, Type } from "../ir/index.js";
+import { type IrIndex, labelledChecks, type Type } from "../ir/index.js";
 
 /** Evaluates a constraint expression with `this` bound to the value (the prompt room's evaluator). */
 export type ConstraintEvaluator = (expression: string, value: unknown) => boolean;
@@ -11,7 +11,8 @@ export interface CheckOutcome {
 }
 
 /**
- * Wraps every value whose type carries labelled `@check`s as BAML's `Checked<T>`:
+ * Wraps every value whose type carries labelled `@check`s (its own, or its class's `@@check`s) as BAML's
+ * `Checked<T>`:
  * `{ value, checks: { label: { name, expr, status } } }` — the shape the generated types declare. The
  * parser keeps values plain (it records check results on the side), so this walks the parsed value along
  * its type. Checks see the plain value, as in BAML. `null` (not written yet, in partials) stays `null`.
@@ -51,9 +52,7 @@ function wrapValue(
   memo: WrapMemo | undefined,
 ): unknown {
   const inner = wrapChildren(value, type, index, evaluate, memo);
-  const checks = (type.attrs?.constraints ?? []).filter(
-    (constraint) => constraint.level === "check" && constraint.label !== undefined,
-  );
+  const checks = labelledChecks(type, index);
   if (checks.length === 0) return inner;
   const outcomes: Record<string, CheckOutcome> = {};
   for (const check of checks) {
@@ -114,13 +113,7 @@ function isRecord(value: unknown): value is Record<string, unknown> {
 
 /** Whether any type reachable from `type` has a labelled `@check` (so most values skip the walk). */
 export function hasChecks(type: Type, index: IrIndex, seen = new Set<string>()): boolean {
-  if (
-    type.attrs?.constraints?.some(
-      (constraint) => constraint.level === "check" && constraint.label !== undefined,
-    )
-  ) {
-    return true;
-  }
+  if (labelledChecks(type, index).length > 0) return true;
   switch (type.kind) {
     case "optional":
       return hasChecks(type.inner, index, seen);

@@ -6,16 +6,7 @@ import { HttpError } from "./error-response.js";
  * takes the same time wherever the strings differ, so response timing does not reveal the key.
  */
 export function checkApiKey(request: Request, apiKey: string): void {
-  const offered = [
-    request.headers.get("x-sapling-api-key"),
-    request.headers.get("x-baml-api-key"),
-    basicPassword(request.headers.get("authorization")),
-  ];
-  let accepted = false;
-  for (const candidate of offered) {
-    if (candidate !== null && candidate !== undefined && sameText(candidate, apiKey)) accepted = true;
-  }
-  if (!accepted) {
+  if (apiKeyProblem(request, apiKey) !== undefined) {
     throw new HttpError(
       401,
       "UNAUTHORIZED",
@@ -23,6 +14,19 @@ export function checkApiKey(request: Request, apiKey: string): void {
         "or as the password of HTTP Basic authentication.",
     );
   }
+}
+
+/** Why the request does not carry `apiKey` (`undefined` when it does); what `/_debug/status` reports. */
+export function apiKeyProblem(request: Request, apiKey: string): string | undefined {
+  const offered = [
+    request.headers.get("x-sapling-api-key"),
+    request.headers.get("x-baml-api-key"),
+    basicPassword(request.headers.get("authorization")),
+  ].filter((candidate): candidate is string => candidate !== null && candidate !== undefined);
+  let accepted = false;
+  for (const candidate of offered) if (sameText(candidate, apiKey)) accepted = true;
+  if (accepted) return undefined;
+  return offered.length === 0 ? "No authorization metadata" : "Incorrect API key";
 }
 
 function basicPassword(header: string | null): string | undefined {

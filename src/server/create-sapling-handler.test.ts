@@ -392,14 +392,30 @@ describe("GET /openapi.json and /docs", () => {
     expect(call.summary).toBe("Pulls one person out of free text.");
     expect(call.requestBody.content["application/json"].schema).toEqual({
       type: "object",
-      properties: { text: { type: "string" }, hint: { anyOf: [{ type: "string" }, { type: "null" }] } },
+      properties: {
+        text: { type: "string" },
+        hint: { anyOf: [{ type: "string" }, { type: "null" }] },
+        __baml_options__: { $ref: "#/components/schemas/BamlOptions" },
+      },
       required: ["text"],
       additionalProperties: false,
+    });
+    expect(document.components.schemas.BamlOptions).toMatchObject({
+      properties: { client_registry: { type: "object" }, env: { type: "object" } },
     });
     expect(call.responses["200"]?.content?.["application/json"].schema).toEqual({
       $ref: "#/components/schemas/Person",
     });
-    expect(Object.keys(call.responses).sort()).toEqual(["200", "400", "401", "413", "422", "502", "504"]);
+    expect(Object.keys(call.responses).sort()).toEqual([
+      "200",
+      "400",
+      "401",
+      "403",
+      "413",
+      "422",
+      "502",
+      "504",
+    ]);
     expect(document.components.schemas.Level).toEqual({ type: "string", enum: ["LOW", "HIGH"] });
     const person = document.components.schemas.Person as { properties: Record<string, unknown> };
     expect(person.properties.name).toEqual({ type: "string", description: "full name" });
@@ -418,5 +434,127 @@ describe("GET /openapi.json and /docs", () => {
     expect(page).toContain("curl -X POST http://sapling.test/stream/ExtractPerson -N");
     expect(page).toContain("&#34;text&#34;:&#34;text&#34;");
     expect(page).not.toMatch(/<script|<link|https?:\/\/(?!sapling\.test|example\.com|img)/);
+  });
+});
+
+describe("BAML's __baml_options__ and /_debug/status", () => {
+  const registryOptions = {
+    client_registry: {
+      clients: [
+        {
+          name: "FromRequest",
+          provider: "openai-generic",
+          options: { base_url: "", model: "registry-model" },
+        },
+      ],
+      primary: "FromRequest",
+    },
+  };
+  const withRegistry = () => {
+    const options = structuredClone(registryOptions);
+    const client = options.client_registry.clients[0];
+    if (client) client.options.base_url = server.baseUrls.openai;
+    return options;
+  };
+  // The runtime's own MOCK_URL points nowhere: only a request's env can make the Mock client reachable.
+  const create = (extra: { apiKey?: string; allowRequestClients?: boolean }) =>
+    createSaplingHandler({
+      runtime: SaplingRuntime.fromIr(ir, { env: { MOCK_URL: "http://127.0.0.1:9/v1" } }),
+      ...extra,
+    });
+  const key = { "x-baml-api-key": "s3cret-key" };
+
+  it("refuses __baml_options__ with 403 when the server requires no API key, and calls no model", async () => {
+    const response = await create({})(
+      post("/call/ExtractPerson", { text: "Ada", __baml_options__: withRegistry() }),
+    );
+    expect(response.status).toBe(403);
+    const error = await errorOf(response);
+    expect(error.code).toBe("REQUEST_OPTIONS_REFUSED");
+    expect(error.message).toContain("--allow-request-clients");
+    const streamed = await create({})(
+      post("/stream/ExtractPerson", { text: "Ada", __baml_options__: { env: { MOCK_URL: "x" } } }),
+    );
+    expect(streamed.status).toBe(403);
+    expect(server.requests).toHaveLength(0);
+  });
+
+  it("checks the API key before anything else: an unauthenticated request with options is a 401", async () => {
+    const response = await create({ apiKey: "s3cret-key" })(
+      post("/call/ExtractPerson", { text: "Ada", __baml_options__: withRegistry() }),
+    );
+    expect(response.status).toBe(401);
+    expect(server.requests).toHaveLength(0);
+  });
+
+  it("uses an authenticated request's client registry (primary) for /call and /stream", async () => {
+    const handler = create({ apiKey: "s3cret-key" });
+    server.script(answer(ADA));
+    const response = await handler(
+      post("/call/ExtractPerson", { text: "Ada", __baml_options__: withRegistry() }, key),
+    );
+    expect(response.status).toBe(200);
+    expect(await response.json()).toEqual(ADA_VALUE);
+    expect(server.requests[0]?.model).toBe("registry-model");
+
+    server.script(answer(ADA, { chunkSize: 8 }));
+    const streamed = await handler(
+      post("/stream/ExtractPerson", { text: "Ada", __baml_options__: withRegistry() }, key),
+    );
+    const events = await readEvents(streamed);
+    expect(events.at(-1)).toEqual({ event: "final", data: ADA_VALUE });
+    expect(server.requests[1]?.model).toBe("registry-model");
+  });
+
+  it("merges a request's env over the server's for that call; null unsets a variable", async () => {
+    const handler = create({ allowRequestClients: true });
+    server.script(answer(ADA));
+    const reached = await handler(
+      post("/call/ExtractPerson", {
+        text: "Ada",
+        __baml_options__: { env: { MOCK_URL: server.baseUrls.openai } },
+      }),
+    );
+    expect(reached.status).toBe(200);
+    expect(server.requests[0]?.model).toBe("mock-model");
+    const unset = await handler(
+      post("/call/ExtractPerson", { text: "Ada", __baml_options__: { env: { MOCK_URL: null } } }),
+    );
+    expect(unset.status).toBe(500);
+    expect((await errorOf(unset)).code).toBe("ENV_VAR_MISSING");
+    expect(server.requests).toHaveLength(1);
+  });
+
+  it.each([
+    [{ client_registry: { clients: {} } }, "client_registry.clients must be a list"],
+    [{ client_registry: { clients: [{ name: "A" }] } }, "clients[0].provider"],
+    [{ env: { A: 1 } }, "env.A must be a string"],
+    [{ type_builder: {} }, '"type_builder"'],
+    ["fast", "must be a JSON object"],
+  ])("answers 400 naming what is wrong in %j", async (options, fragment) => {
+    const response = await create({ allowRequestClients: true })(
+      post("/call/ExtractPerson", { text: "Ada", __baml_options__: options }),
+    );
+    expect(response.status).toBe(400);
+    expect((await errorOf(response)).message).toContain(fragment);
+    expect(server.requests).toHaveLength(0);
+  });
+
+  it("reports authentication at /_debug/status in BAML's shape, without requiring the key", async () => {
+    const status = async (handler: SaplingHandler, headers: Record<string, string> = {}) => {
+      const response = await handler(new Request("http://sapling.test/_debug/status", { headers }));
+      return [response.status, await response.json()];
+    };
+    expect(await status(create({}))).toEqual([200, { authz: { enforcement: "none" } }]);
+    const keyed = create({ apiKey: "s3cret-key" });
+    expect(await status(keyed, key)).toEqual([200, { authz: { enforcement: "active", outcome: "pass" } }]);
+    expect(await status(keyed)).toEqual([
+      403,
+      { authz: { enforcement: "active", outcome: "fail", reason: "No authorization metadata" } },
+    ]);
+    expect(await status(keyed, { "x-baml-api-key": "wrong" })).toEqual([
+      403,
+      { authz: { enforcement: "active", outcome: "fail", reason: "Incorrect API key" } },
+    ]);
   });
 });

@@ -1,7 +1,8 @@
 import { type Ir, IrIndex, type LlmFunction } from "../ir/index.js";
 import type { CallOptions, SaplingRuntime } from "../runtime/index.js";
-import { checkApiKey } from "./check-api-key.js";
+import { apiKeyProblem, checkApiKey } from "./check-api-key.js";
 import { decodeArguments } from "./decode-arguments.js";
+import { BAML_OPTIONS_KEY, decodeBamlOptions } from "./decode-baml-options.js";
 import { renderDocsPage } from "./docs-page.js";
 import { errorResponse, HttpError, jsonResponse } from "./error-response.js";
 import { createOpenApiDocument } from "./openapi-document.js";
@@ -15,7 +16,14 @@ export interface SaplingHandlerOptions {
   ir?: Ir;
   /** When set, every route but `/_debug/ping` requires it (header or HTTP Basic password); else 401. */
   apiKey?: string;
-  /** Larger request bodies are refused with 413 (default 16 MiB: room for a few base64 images). */
+  /**
+   * Accept `__baml_options__` (a per-request `client_registry` and `env`) without an API key. Off by
+   * default: a request's own client can send the server's provider keys to any URL (a registry client
+   * with no `api_key` uses the provider's default key from the server's environment). With `apiKey` set,
+   * authenticated callers may always send them.
+   */
+  allowRequestClients?: boolean;
+  /** Larger request bodies are refused with 413 (default 100 MiB, BAML's limit). */
   maxBodyBytes?: number;
   /** A deadline for each model call, in milliseconds; when it passes the answer is 504. */
   requestTimeoutMs?: number;
@@ -28,7 +36,8 @@ export interface SaplingHandlerOptions {
 /** A web-standard request handler: what Bun.serve, Deno.serve, Workers, Hono's `mount` and Next take. */
 export type SaplingHandler = (request: Request) => Promise<Response>;
 
-const DEFAULT_MAX_BODY_BYTES = 16 * 1024 * 1024;
+/** `baml-cli serve`'s limit, measured: a 99 MiB body is served, a 101 MiB one refused with 413. */
+const DEFAULT_MAX_BODY_BYTES = 100 * 1024 * 1024;
 
 /**
  * The project's functions over HTTP, as a web-standard `Request → Response` function (no Node APIs, so it
@@ -37,7 +46,10 @@ const DEFAULT_MAX_BODY_BYTES = 16 * 1024 * 1024;
  * - `POST /call/{Fn}`: JSON arguments → the parsed value as JSON
  * - `POST /stream/{Fn}`: JSON arguments → server-sent events (partials, then final or error)
  * - `POST /parse/{Fn}`: a model's raw answer (text/plain, or JSON `{ "text" }`) → the value; no model call
- * - `GET /openapi.json`, `GET /docs`, `GET /_debug/ping`
+ * - `GET /openapi.json`, `GET /docs`, `GET /_debug/ping`, `GET /_debug/status` (BAML's auth report)
+ *
+ * `/call` and `/stream` bodies may carry BAML's `__baml_options__` (`client_registry`, `env`) when the
+ * server requires an API key or `allowRequestClients` is set; otherwise such a request is refused (403).
  *
  * Errors are JSON `{ "error": { status, code, name, message } }` with 400/401/404/405/413/422/502/504.
  */
@@ -53,6 +65,7 @@ export function createSaplingHandler(options: SaplingHandlerOptions): SaplingHan
     const url = new URL(request.url);
     const path = url.pathname.replace(/\/+$/, "") || "/";
     if (path === "/_debug/ping") return allow(request, "GET", () => new Response("pong"));
+    if (path === "/_debug/status") return allow(request, "GET", () => status(request));
     if (secured) checkApiKey(request, options.apiKey as string);
     if (path === "/openapi.json") {
       return allow(request, "GET", () => {
@@ -74,7 +87,7 @@ export function createSaplingHandler(options: SaplingHandlerOptions): SaplingHan
         404,
         "NOT_FOUND",
         `No route ${request.method} ${path}. Routes: POST /call/{Function}, POST /stream/{Function}, ` +
-          "POST /parse/{Function}, GET /openapi.json, GET /docs, GET /_debug/ping.",
+          "POST /parse/{Function}, GET /openapi.json, GET /docs, GET /_debug/ping, GET /_debug/status.",
       );
     }
     const fn = findFunction(decodeName(match[2]));
@@ -111,20 +124,55 @@ export function createSaplingHandler(options: SaplingHandlerOptions): SaplingHan
     return { callOptions, cancel: () => controller.abort(), translate };
   };
 
+  /**
+   * BAML's `/_debug/status` (answered without authentication, as in BAML): whether an API key is
+   * enforced, and whether this request's passes (403 when it does not).
+   */
+  const status = (request: Request): Response => {
+    if (!secured) return jsonResponse(200, { authz: { enforcement: "none" } });
+    const problem = apiKeyProblem(request, options.apiKey as string);
+    return problem === undefined
+      ? jsonResponse(200, { authz: { enforcement: "active", outcome: "pass" } })
+      : jsonResponse(403, { authz: { enforcement: "active", outcome: "fail", reason: problem } });
+  };
+
+  /** The arguments and per-request options of a `/call` or `/stream` body. */
+  const readCall = async (request: Request, fn: LlmFunction) => {
+    const { [BAML_OPTIONS_KEY]: bamlOptions, ...body } = await readJsonObject(request, maxBodyBytes);
+    let requestOptions: CallOptions = {};
+    if (bamlOptions !== undefined) {
+      if (!secured && options.allowRequestClients !== true) {
+        throw new HttpError(
+          403,
+          "REQUEST_OPTIONS_REFUSED",
+          `This server takes no ${BAML_OPTIONS_KEY}: a per-request client registry or env could send the ` +
+            "server's provider API keys to any URL. Start it with an API key (SAPLING_API_KEY or " +
+            "BAML_PASSWORD) and authenticate, or with --allow-request-clients (allowRequestClients) if every " +
+            "caller is trusted.",
+        );
+      }
+      requestOptions = decodeBamlOptions(bamlOptions);
+    }
+    return { args: decodeArguments(fn, body, index), requestOptions };
+  };
+
   const call = async (request: Request, fn: LlmFunction): Promise<Response> => {
-    const args = decodeArguments(fn, await readJsonObject(request, maxBodyBytes), index);
+    const { args, requestOptions } = await readCall(request, fn);
     const { callOptions, translate } = callControl(request);
     try {
-      return jsonResponse(200, await options.runtime.call(fn.name, args, callOptions));
+      return jsonResponse(
+        200,
+        await options.runtime.call(fn.name, args, { ...requestOptions, ...callOptions }),
+      );
     } catch (error) {
       throw translate(error);
     }
   };
 
   const stream = async (request: Request, fn: LlmFunction): Promise<Response> => {
-    const args = decodeArguments(fn, await readJsonObject(request, maxBodyBytes), index);
+    const { args, requestOptions } = await readCall(request, fn);
     const { callOptions, cancel, translate } = callControl(request);
-    const running = options.runtime.stream(fn.name, args, callOptions);
+    const running = options.runtime.stream(fn.name, args, { ...requestOptions, ...callOptions });
     // Starting the stream checks the arguments synchronously: a bad argument is still a 400, not an event.
     running.getFinalResponse().catch(() => {});
     return streamResponse(running, {

@@ -1,5 +1,6 @@
 import { type Ir, IrIndex, type LlmFunction } from "../ir/index.js";
 import { ApiSchemaBuilder, type JsonSchema } from "./api-schema.js";
+import { BAML_OPTIONS_KEY } from "./decode-baml-options.js";
 
 /** What `/docs` shows per function, and what the OpenAPI document is built from. */
 export interface FunctionSchemas {
@@ -42,6 +43,7 @@ function requestSchema(fn: LlmFunction, builder: ApiSchemaBuilder): JsonSchema {
 const ERROR_RESPONSES: Record<string, string> = {
   "400": "The body is not a JSON object, or an argument does not match its parameter type.",
   "401": "An API key is configured and the request did not carry it.",
+  "403": "The body carries __baml_options__ and the server accepts them only from authenticated callers.",
   "413": "The request body is larger than the server accepts.",
   "422": "The model answered, but its text does not hold a value of the return type (raw_output carries it).",
   "502": "The model provider failed (HTTP error, connection failure, every client of a fallback failed).",
@@ -63,7 +65,10 @@ export function createOpenApiDocument(ir: Ir, info: { title?: string; version?: 
   const paths: Record<string, JsonSchema> = {};
   for (const fn of functions) {
     const summary = fn.docs?.split("\n")[0];
-    const requestBody = { required: true, content: { "application/json": { schema: fn.request } } };
+    // `/call` and `/stream` also take BAML's per-request options, as `baml-cli serve`'s document says.
+    const properties = { ...(fn.request.properties as JsonSchema), [BAML_OPTIONS_KEY]: BAML_OPTIONS_REF };
+    const schema = { ...fn.request, properties };
+    const requestBody = { required: true, content: { "application/json": { schema } } };
     const ok = (schema: JsonSchema) => ({
       description: "The parsed value.",
       content: { "application/json": { schema } },
@@ -117,7 +122,7 @@ export function createOpenApiDocument(ir: Ir, info: { title?: string; version?: 
     info: { title: info.title ?? "Sapling functions", version: info.version ?? "0.1.0" },
     paths,
     components: {
-      schemas: { ...components, Error: ERROR_SCHEMA },
+      schemas: { ...components, Error: ERROR_SCHEMA, BamlOptions: BAML_OPTIONS_SCHEMA },
       securitySchemes: {
         apiKey: { type: "apiKey", in: "header", name: "x-sapling-api-key" },
         basic: { type: "http", scheme: "basic" },
@@ -125,6 +130,45 @@ export function createOpenApiDocument(ir: Ir, info: { title?: string; version?: 
     },
   };
 }
+
+const BAML_OPTIONS_REF: JsonSchema = { $ref: "#/components/schemas/BamlOptions" };
+
+/** BAML's `__baml_options__` (see decode-baml-options.ts), accepted from authenticated callers. */
+const BAML_OPTIONS_SCHEMA: JsonSchema = {
+  type: "object",
+  description:
+    "Per-request options (BAML's __baml_options__), accepted when the server requires an API key (and the " +
+    "request carries it) or runs with --allow-request-clients; otherwise 403.",
+  properties: {
+    client_registry: {
+      type: "object",
+      properties: {
+        clients: {
+          type: "array",
+          items: {
+            type: "object",
+            properties: {
+              name: { type: "string" },
+              provider: { type: "string" },
+              options: { type: "object" },
+              retry_policy: { type: "string" },
+            },
+            required: ["name", "provider"],
+            additionalProperties: false,
+          },
+        },
+        primary: { type: "string" },
+      },
+      additionalProperties: false,
+    },
+    env: {
+      type: "object",
+      description: "Merged over the server's environment for this call; null unsets a variable.",
+      additionalProperties: { type: ["string", "null"] },
+    },
+  },
+  additionalProperties: false,
+};
 
 const ERROR_SCHEMA: JsonSchema = {
   type: "object",

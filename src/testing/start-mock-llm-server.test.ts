@@ -346,6 +346,35 @@ describe("mock LLM server", () => {
     }
   });
 
+  it("reads the prompt text from string content and from typed parts alike", async () => {
+    const local = await startMockLlmServer({
+      respond: (request) => answer(request.promptText.includes("Say hello.") ? "hello" : "unseen"),
+    });
+    try {
+      // openai-generic sends text-only turns as strings; openai and anthropic send typed parts.
+      const clients: [string, Record<string, unknown>][] = [
+        ["openai-generic", { model: "m", base_url: local.baseUrls.openai }],
+        ["openai", { model: "m", base_url: local.baseUrls.openai, api_key: apiKey }],
+        ["anthropic", { model: "m", base_url: local.baseUrls.anthropic, api_key: apiKey }],
+      ];
+      for (const [provider, options] of clients) {
+        const result = await createLanguageModel(provider, options, { fetch }).generate(messages);
+        expect(result.text).toBe("hello");
+      }
+      const contents = local.requests.map(
+        (request) => (request.body.messages as { content: unknown }[])[0]?.content,
+      );
+      expect(contents[0]).toBe("Answer briefly.");
+      expect(contents[1]).toEqual([{ type: "text", text: "Answer briefly." }]);
+      expect(local.requests.map((request) => request.promptText)).toEqual([
+        "Answer briefly.\nSay hello.",
+        "Answer briefly.\nSay hello.",
+        "Answer briefly.\nSay hello.",
+      ]);
+    } finally {
+      await local.close();
+    }
+  });
   it("speaks the Responses API on /v1/responses: named events in sequence, ending with the whole response", async () => {
     const local = await startMockLlmServer();
     try {

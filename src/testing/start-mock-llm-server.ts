@@ -18,6 +18,7 @@ import {
   vertexUnauthenticatedBody,
 } from "./mock-google-token-endpoint.js";
 import { mockWireFormats, routeForPath } from "./mock-wire-formats.js";
+import { readPromptText } from "./read-prompt-text.js";
 import { sendJson, writeMockAnswer } from "./write-mock-answer.js";
 
 /** A request the server received, with its parsed body. */
@@ -30,6 +31,11 @@ export interface RecordedRequest {
   /** Header names lower-cased. */
   headers: Record<string, string>;
   body: Record<string, unknown>;
+  /**
+   * The prompt's text (system and messages, joined by newlines), read from string or typed-part content
+   * alike, so a `respond` callback works whatever content form the client sends.
+   */
+  promptText: string;
   stream: boolean;
   model: string | undefined;
 }
@@ -167,6 +173,7 @@ export async function startMockLlmServer(options: MockLlmServerOptions = {}): Pr
         ]),
       ),
       body,
+      promptText: readPromptText(route, body),
       stream: wire.isStream(target.pathname, target.searchParams, body),
       model: wire.requestedModel(target.pathname, body),
     };

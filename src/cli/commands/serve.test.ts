@@ -122,6 +122,48 @@ describe("sapling serve", () => {
     expect(serve.context.output().stdout).not.toMatch(/^GET /m);
   });
 
+  it("takes __baml_options__ from an authenticated caller, or with --allow-request-clients", async () => {
+    // What a BAML REST client sends: the arguments plus a client registry whose primary replaces the client.
+    const body = JSON.stringify({
+      text: "Ada",
+      __baml_options__: {
+        client_registry: {
+          clients: [
+            {
+              name: "Override",
+              provider: "openai-generic",
+              options: { base_url: server.baseUrls.openai, model: "override-model" },
+            },
+          ],
+          primary: "Override",
+        },
+      },
+    });
+    const open = await startServe(["--quiet"]);
+    const refused = await fetch(`${open.url}/call/ExtractPerson`, { method: "POST", body });
+    expect(refused.status).toBe(403);
+    expect(server.requests).toHaveLength(0);
+    await open.stop();
+
+    const keyed = await startServe(["--quiet"], { BAML_PASSWORD: "pw-123" });
+    server.script(answer(ADA));
+    const accepted = await fetch(`${keyed.url}/call/ExtractPerson`, {
+      method: "POST",
+      body,
+      headers: { "x-baml-api-key": "pw-123" },
+    });
+    expect(accepted.status).toBe(200);
+    expect(server.requests[0]?.model).toBe("override-model");
+    await keyed.stop();
+
+    const allowed = await startServe(["--quiet", "--allow-request-clients"]);
+    server.script(answer(ADA));
+    const trusted = await fetch(`${allowed.url}/call/ExtractPerson`, { method: "POST", body });
+    expect(trusted.status).toBe(200);
+    expect(server.requests[1]?.model).toBe("override-model");
+    await allowed.stop();
+  });
+
   it("stops the model call when the client disconnects mid-stream", async () => {
     const serve = await startServe(["--quiet"]);
     server.script(answer(ADA, { chunkSize: 2, chunkDelayMs: 100 }));

@@ -8,7 +8,7 @@ import { textFileReader } from "../text-file-reader.js";
 import { serveOverNodeHttp } from "./serve-over-node-http.js";
 
 const usage = `Usage: sapling serve [--from DIR] [--port N] [--host HOST] [--max-body-bytes N] [--timeout-ms N] [--quiet]
-                     [--dotenv | --dotenv-path FILE]
+                     [--allow-request-clients] [--dotenv | --dotenv-path FILE]
 
 Serves the project's functions over HTTP until interrupted (Ctrl-C):
 
@@ -18,6 +18,10 @@ Serves the project's functions over HTTP until interrupted (Ctrl-C):
   GET  /openapi.json        OpenAPI 3.1, generated from the project
   GET  /docs                every function with its schemas and curl examples
   GET  /_debug/ping         "pong"
+  GET  /_debug/status       whether an API key is enforced and this request's passes (BAML's shape)
+
+/call and /stream bodies may carry BAML's "__baml_options__" (a per-request client_registry and env) when
+the server requires an API key, or with --allow-request-clients; otherwise they are refused with 403.
 
 Errors are JSON {"error": {"status", "code", "message"}}: 400 bad body or arguments, 401 missing API key,
 404 unknown function, 413 body too large, 422 unparseable answer (with raw_output), 502 provider failure,
@@ -27,9 +31,12 @@ Options:
   --from DIR            the baml_src folder (default ./baml_src)
   --port N              the port (default 2024; 0 picks a free one)
   --host HOST           the interface to listen on (default 127.0.0.1; 0.0.0.0 for every interface)
-  --max-body-bytes N    refuse larger request bodies with 413 (default 16777216)
+  --max-body-bytes N    refuse larger request bodies with 413 (default 104857600, BAML's 100 MiB)
   --timeout-ms N        answer 504 when a model call takes longer (default: the clients' own timeouts)
   --quiet               no access log
+  --allow-request-clients
+                        accept __baml_options__ without an API key. A request's client can then send the
+                        server's provider keys (OPENAI_API_KEY, …) to any URL: only for trusted callers
 ${dotenvUsage(22)}
 
 Environment:
@@ -53,6 +60,7 @@ export const serveCommand: Command = {
         "max-body-bytes": { type: "string" },
         "timeout-ms": { type: "string" },
         quiet: { type: "boolean" },
+        "allow-request-clients": { type: "boolean" },
         ...dotenvFlags,
       },
       0,
@@ -62,7 +70,7 @@ export const serveCommand: Command = {
     const maxBodyBytes = integerFlag(
       stringFlag(flags, "max-body-bytes"),
       "--max-body-bytes",
-      16 * 1024 * 1024,
+      100 * 1024 * 1024,
     );
     const timeout = stringFlag(flags, "timeout-ms");
     const host = stringFlag(flags, "host") ?? "127.0.0.1";
@@ -74,6 +82,7 @@ export const serveCommand: Command = {
       ir,
       maxBodyBytes,
       ...(apiKey ? { apiKey } : {}),
+      ...(booleanFlag(flags, "allow-request-clients") ? { allowRequestClients: true } : {}),
       ...(timeout !== undefined ? { requestTimeoutMs: integerFlag(timeout, "--timeout-ms", 0) } : {}),
     });
     const quiet = booleanFlag(flags, "quiet");

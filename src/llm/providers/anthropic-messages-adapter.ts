@@ -1,5 +1,6 @@
 /**
- * The Anthropic messages API: system messages hoisted into the top-level `system`, `max_tokens` required
+ * The Anthropic messages API: the opening system turn in the top-level `system` (text blocks, as BAML
+ * sends it; see role-turns.ts), `max_tokens` required
  * (default 4096, as BAML), content as typed blocks. The stream is named events: `message_start` (model,
  * input usage), `content_block_delta` (text), `message_delta` (stop reason, cumulative output usage),
  * `message_stop`, plus `ping` and `error`.
@@ -20,6 +21,7 @@ import {
   withQuery,
 } from "./provider-adapter.js";
 import { readTypedEvent } from "./read-typed-event.js";
+import { type RoleTurn, splitSystemTurn } from "./role-turns.js";
 
 export const anthropicVersion = "2023-06-01";
 export const anthropicDefaultMaxTokens = 4096;
@@ -42,18 +44,14 @@ export function createAnthropicMessagesAdapter(options: ClientOptions, baseUrl: 
     modelId: options.model,
     defaultMediaUrlMode: (_kind: MediaKind): MediaUrlMode => "send_url",
     buildRequest(messages: readonly ChatMessage[], stream: boolean): HttpRequest {
-      const system = messages.filter((message) => message.role === "system");
-      const conversation = messages.filter((message) => message.role !== "system");
+      const { system, conversation } = splitSystemTurn(messages);
       const body: Record<string, unknown> = {};
       if (options.model !== undefined) body.model = options.model;
       body.max_tokens = anthropicDefaultMaxTokens;
       Object.assign(body, options.passthrough);
       delete body.stream;
-      if (system.length > 0) body.system = toSystem(system, provider);
-      body.messages = conversation.map((message) => ({
-        role: message.role,
-        content: toBlocks(message, provider),
-      }));
+      if (system !== undefined) body.system = toBlocks(system, provider);
+      body.messages = conversation.map((turn) => ({ role: turn.role, content: toBlocks(turn, provider) }));
       if (stream) body.stream = true;
       const headers: Record<string, string> = {
         "content-type": "application/json",
@@ -135,20 +133,17 @@ export function createAnthropicMessagesAdapter(options: ClientOptions, baseUrl: 
 }
 
 /** A plain string when no block carries metadata (the common case), else text blocks. */
-function toSystem(messages: readonly ChatMessage[], provider: string): unknown {
-  const blocks = messages.flatMap((message) => toBlocks(message, provider));
-  const plain = blocks.every((block) => Object.keys(block).length === 2 && block.type === "text");
-  return plain ? blocks.map((block) => block.text).join("\n\n") : blocks;
-}
-
-/** Content blocks; role metadata (e.g. `cache_control`) goes on the message's last block, as Anthropic expects. */
-function toBlocks(message: ChatMessage, provider: string): Record<string, unknown>[] {
-  const blocks = message.parts.map((part) =>
-    part.type === "text" ? { type: "text", text: part.text } : toMediaBlock(part.media, provider),
-  );
-  const last = blocks[blocks.length - 1];
-  if (last !== undefined && message.metadata !== undefined) Object.assign(last, message.metadata);
-  return blocks;
+/**
+ * A turn's content blocks. Role metadata goes on the last block of each rendered message, where Anthropic
+ * reads `cache_control` (BAML puts it on every block; Anthropic allows four cache marks per request, so a
+ * mark on each block of a longer message would be refused).
+ */
+function toBlocks(turn: RoleTurn, provider: string): Record<string, unknown>[] {
+  return turn.parts.map(({ part, metadata, endsMessage }) => {
+    const block =
+      part.type === "text" ? { type: "text", text: part.text } : toMediaBlock(part.media, provider);
+    return endsMessage && metadata !== undefined ? { ...block, ...metadata } : block;
+  });
 }
 
 function toMediaBlock(media: MediaValue, provider: string): Record<string, unknown> {

@@ -23,26 +23,30 @@ import {
   type StreamDecoder,
   type StreamParser,
 } from "./provider-adapter.js";
+import { type RoleTurn, splitSystemTurn } from "./role-turns.js";
 
 /**
- * The body's `system` and `messages`: system messages are hoisted, blank text blocks dropped, and
- * consecutive messages of one role joined.
+ * The body's `system` and `messages`, by BAML's rules (role-turns.ts): the opening system turn goes to
+ * `system`, a later one is sent as user. Blank text blocks are dropped, and a rendered message with
+ * `cache_control` metadata ends with a `cachePoint` block (BAML adds one after every block; Bedrock allows
+ * four per request, so one per message is what a longer message can use). Unlike BAML, adjacent turns that
+ * end up with the same role (user, a later system turn, user) are joined: Converse refuses a conversation
+ * that does not alternate between user and assistant.
  */
 export function toConverseMessages(
   messages: readonly ChatMessage[],
   provider: string,
 ): { system: Record<string, unknown>[]; messages: Record<string, unknown>[] } {
-  const system: Record<string, unknown>[] = [];
-  const conversation: Record<string, unknown>[] = [];
+  const turns = splitSystemTurn(messages);
   let documentCount = 0;
-  for (const message of messages) {
+  const toBlocks = (turn: RoleTurn, inSystem: boolean): Record<string, unknown>[] => {
     const blocks: Record<string, unknown>[] = [];
-    for (const part of message.parts) {
+    for (const { part, metadata, endsMessage } of turn.parts) {
       // Bedrock rejects a text block that is empty or only whitespace ("the text field … is blank").
       if (part.type === "text") {
         if (part.text.trim() !== "") blocks.push({ text: part.text });
       } else {
-        if (message.role === "system") {
+        if (inSystem) {
           throw new LlmOptionsError("media", "Bedrock takes media in user messages, not system prompts.", {
             provider,
           });
@@ -50,22 +54,27 @@ export function toConverseMessages(
         if (part.media.type === "pdf") documentCount++;
         blocks.push(toMediaBlock(part.media, documentCount, provider));
       }
+      if (endsMessage && metadata?.cache_control !== undefined && blocks.length > 0) {
+        blocks.push({ cachePoint: { type: "default" } });
+      }
     }
-    if (blocks.length === 0) continue;
-    if (message.role === "system") system.push(...blocks);
-    else if (message.role === "user" || message.role === "assistant") {
-      // Converse wants the roles to alternate ("conversation must alternate between user and assistant
-      // roles"): a prompt with two user parts in a row becomes one message with both parts' blocks.
-      const previous = conversation[conversation.length - 1];
-      if (previous?.role === message.role) (previous.content as Record<string, unknown>[]).push(...blocks);
-      else conversation.push({ role: message.role, content: blocks });
-    } else {
+    return blocks;
+  };
+  const system = turns.system === undefined ? [] : toBlocks(turns.system, true);
+  const conversation: Record<string, unknown>[] = [];
+  for (const turn of turns.conversation) {
+    if (turn.role !== "user" && turn.role !== "assistant") {
       throw new LlmOptionsError(
         "remap_roles",
-        `Bedrock Converse accepts the roles system, user and assistant, not "${message.role}". Map it with remap_roles { ${message.role} "user" }.`,
+        `Bedrock Converse accepts the roles system, user and assistant, not "${turn.role}". Map it with remap_roles { ${turn.role} "user" }.`,
         { provider },
       );
     }
+    const blocks = toBlocks(turn, false);
+    if (blocks.length === 0) continue;
+    const previous = conversation[conversation.length - 1];
+    if (previous?.role === turn.role) (previous.content as Record<string, unknown>[]).push(...blocks);
+    else conversation.push({ role: turn.role, content: blocks });
   }
   return { system, messages: conversation };
 }

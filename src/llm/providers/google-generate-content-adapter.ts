@@ -18,6 +18,7 @@ import {
   type StreamParser,
   withQuery,
 } from "./provider-adapter.js";
+import { type RoleTurn, splitSystemTurn } from "./role-turns.js";
 
 export const googleDefaultModel = "gemini-2.5-flash";
 
@@ -36,13 +37,12 @@ export function createGoogleGenerateContentAdapter(
     modelId: model,
     defaultMediaUrlMode: (_kind: MediaKind): MediaUrlMode => "send_base64_unless_google_url",
     buildRequest(messages: readonly ChatMessage[], stream: boolean): HttpRequest {
-      const system = messages.filter((message) => message.role === "system");
-      const conversation = messages.filter((message) => message.role !== "system");
+      const { system, conversation } = splitSystemTurn(messages);
       const body: Record<string, unknown> = { ...options.passthrough };
-      if (system.length > 0) body.system_instruction = { parts: system.flatMap(toParts) };
-      body.contents = conversation.map((message) => ({
-        role: message.role === "assistant" ? "model" : message.role,
-        parts: toParts(message),
+      if (system !== undefined) body.system_instruction = { parts: toParts(system) };
+      body.contents = conversation.map((turn) => ({
+        role: turn.role === "assistant" ? "model" : turn.role,
+        parts: toParts(turn),
       }));
       const path = `${modelsUrl}/${encodeURIComponent(model)}:${stream ? "streamGenerateContent" : "generateContent"}`;
       const headers: Record<string, string> = { "content-type": "application/json" };
@@ -145,8 +145,12 @@ function readPiece(
   };
 }
 
-function toParts(message: ChatMessage): Record<string, unknown>[] {
-  return message.parts.map((part) => (part.type === "text" ? { text: part.text } : toMediaPart(part.media)));
+/** A turn's parts; each carries its rendered message's role metadata, as BAML sends it. */
+function toParts(turn: RoleTurn): Record<string, unknown>[] {
+  return turn.parts.map(({ part, metadata }) => ({
+    ...(part.type === "text" ? { text: part.text } : toMediaPart(part.media)),
+    ...metadata,
+  }));
 }
 
 function toMediaPart(media: MediaValue): Record<string, unknown> {

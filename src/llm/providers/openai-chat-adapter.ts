@@ -10,7 +10,6 @@ import { LlmOptionsError } from "../llm-error.js";
 import {
   isRecord,
   mergeHeaders,
-  messageText,
   optionalNumber,
   type ParsedAnswer,
   type ProviderAdapter,
@@ -19,6 +18,7 @@ import {
   type StreamParser,
   withQuery,
 } from "./provider-adapter.js";
+import { type RoleTurn, toRoleTurns, turnText } from "./role-turns.js";
 
 export interface OpenAiChatSettings {
   provider: string;
@@ -29,6 +29,11 @@ export interface OpenAiChatSettings {
   /** Query parameters before `query_params` (Azure's `api-version`). */
   query: Record<string, string>;
   options: ClientOptions;
+  /**
+   * Body fields the provider sends unless the client's options set them (Azure's `max_tokens` 4096, as
+   * BAML); an option set to `null` removes the field.
+   */
+  defaults?: Record<string, unknown>;
 }
 
 export function createOpenAiChatAdapter(settings: OpenAiChatSettings): ProviderAdapter {
@@ -39,11 +44,13 @@ export function createOpenAiChatAdapter(settings: OpenAiChatSettings): ProviderA
     buildRequest(messages: readonly ChatMessage[], stream: boolean): HttpRequest {
       const body: Record<string, unknown> = {};
       if (options.model !== undefined) body.model = options.model;
-      Object.assign(body, options.passthrough);
+      const defaults = settings.defaults ?? {};
+      Object.assign(body, defaults, options.passthrough);
+      for (const name of Object.keys(defaults)) if (body[name] === null) delete body[name];
       // Streaming is the call's choice, not an option: `stream_options` is rejected on non-streaming calls.
       delete body.stream;
       delete body.stream_options;
-      body.messages = messages.map((message) => toOpenAiMessage(message, provider));
+      body.messages = toRoleTurns(messages).map((turn) => toOpenAiMessage(turn, provider));
       if (stream) {
         body.stream = true;
         const userStreamOptions = isRecord(options.passthrough.stream_options)
@@ -118,14 +125,24 @@ export function createOpenAiChatAdapter(settings: OpenAiChatSettings): ProviderA
   };
 }
 
-function toOpenAiMessage(message: ChatMessage, provider: string): Record<string, unknown> {
-  const hasMedia = message.parts.some((part) => part.type === "media");
-  const content = hasMedia
-    ? message.parts.map((part) =>
-        part.type === "text" ? { type: "text", text: part.text } : toOpenAiMediaPart(part.media, provider),
-      )
-    : messageText(message);
-  return { role: message.role, content, ...message.metadata };
+/**
+ * One chat message per role turn, content as typed parts, each carrying its rendered message's metadata
+ * (as BAML sends it). `openai-generic` sends a text-only turn without metadata as a string, as BAML does:
+ * local servers (older vLLM, llama.cpp) often accept only string content.
+ */
+function toOpenAiMessage(turn: RoleTurn, provider: string): Record<string, unknown> {
+  const plain =
+    provider === "openai-generic" &&
+    turn.parts.every(({ part, metadata }) => part.type === "text" && metadata === undefined);
+  const content = plain
+    ? turnText(turn)
+    : turn.parts.map(({ part, metadata }) => ({
+        ...(part.type === "text"
+          ? { type: "text", text: part.text }
+          : toOpenAiMediaPart(part.media, provider)),
+        ...metadata,
+      }));
+  return { role: turn.role, content };
 }
 
 function toOpenAiMediaPart(media: MediaValue, provider: string): Record<string, unknown> {

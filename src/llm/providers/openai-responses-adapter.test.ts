@@ -207,13 +207,28 @@ describe("openai-responses requests", () => {
     expect(request.body.input).toEqual([
       {
         role: "user",
+        // As BAML: the metadata goes on each part of the message it was given with.
         content: [
-          { type: "input_text", text: "Describe:" },
-          { type: "input_image", image_url: "https://example.test/cat.png", detail: "auto" },
-          { type: "input_image", image_url: "data:image/png;base64,iVBORw0KGgo=", detail: "auto" },
-          { type: "input_file", filename: "document.pdf", file_data: "data:application/pdf;base64,JVBERi0x" },
+          { type: "input_text", text: "Describe:", cache_control: { type: "ephemeral" } },
+          {
+            type: "input_image",
+            detail: "auto",
+            image_url: "https://example.test/cat.png",
+            cache_control: { type: "ephemeral" },
+          },
+          {
+            type: "input_image",
+            detail: "auto",
+            image_url: "data:image/png;base64,iVBORw0KGgo=",
+            cache_control: { type: "ephemeral" },
+          },
+          {
+            type: "input_file",
+            filename: "document.pdf",
+            file_data: "data:application/pdf;base64,JVBERi0x",
+            cache_control: { type: "ephemeral" },
+          },
         ],
-        cache_control: { type: "ephemeral" },
       },
     ]);
     const pdfByUrl = await model(json(response()), {

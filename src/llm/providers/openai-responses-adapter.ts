@@ -25,6 +25,7 @@ import {
   withQuery,
 } from "./provider-adapter.js";
 import { readTypedEvent } from "./read-typed-event.js";
+import { type RoleTurn, toRoleTurns } from "./role-turns.js";
 
 export interface OpenAiResponsesSettings {
   provider: string;
@@ -65,7 +66,7 @@ export function createOpenAiResponsesAdapter(settings: OpenAiResponsesSettings):
       // Streaming is the call's choice, not an option; `stream_options` is only valid on streaming calls.
       delete body.stream;
       if (!stream) delete body.stream_options;
-      body.input = messages.map((message) => toInputItem(message, provider));
+      body.input = toRoleTurns(messages).map((turn) => toInputItem(turn, provider));
       if (stream) body.stream = true;
       return {
         url: withQuery(settings.url, options.queryParams),
@@ -151,18 +152,21 @@ function withOutputLimit(passthrough: Record<string, unknown>, provider: string)
   return { ...rest, max_output_tokens: limit };
 }
 
-function toInputItem(message: ChatMessage, provider: string): Record<string, unknown> {
-  const assistant = message.role === "assistant";
-  const content = message.parts.map((part) => {
-    if (part.type === "text") return { type: assistant ? "output_text" : "input_text", text: part.text };
+/** One input item per role turn; each part carries its rendered message's role metadata, as in BAML. */
+function toInputItem(turn: RoleTurn, provider: string): Record<string, unknown> {
+  const assistant = turn.role === "assistant";
+  const content = turn.parts.map(({ part, metadata }) => {
+    if (part.type === "text") {
+      return { type: assistant ? "output_text" : "input_text", text: part.text, ...metadata };
+    }
     if (assistant) {
       throw new LlmOptionsError("media", "the Responses API accepts media only in user or system turns.", {
         provider,
       });
     }
-    return toMediaPart(part.media, provider);
+    return { ...toMediaPart(part.media, provider), ...metadata };
   });
-  return { role: message.role, content, ...message.metadata };
+  return { role: turn.role, content };
 }
 
 function toMediaPart(media: MediaValue, provider: string): Record<string, unknown> {
@@ -170,7 +174,7 @@ function toMediaPart(media: MediaValue, provider: string): Record<string, unknow
     media.base64 !== undefined ? `data:${media.mediaType ?? ""};base64,${media.base64}` : undefined;
   switch (media.type) {
     case "image":
-      return { type: "input_image", image_url: media.url ?? dataUrl, detail: "auto" };
+      return { type: "input_image", detail: "auto", image_url: media.url ?? dataUrl };
     case "pdf":
       return dataUrl !== undefined
         ? { type: "input_file", filename: "document.pdf", file_data: dataUrl }

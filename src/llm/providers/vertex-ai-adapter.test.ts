@@ -460,7 +460,7 @@ describe("Claude on vertex-ai", () => {
       anthropic_version: "vertex-2023-10-16",
       max_tokens: 4096,
       temperature: 0,
-      system: "Be brief.",
+      system: [{ type: "text", text: "Be brief." }],
       messages: [{ role: "user", content: [{ type: "text", text: "hi" }] }],
     });
     expect(request.headers).not.toHaveProperty("anthropic-version");
