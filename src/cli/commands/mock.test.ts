@@ -127,6 +127,48 @@ describe("sapling mock", () => {
     expect(mock.context.output().stderr).toBe("");
   });
 
+  it("-- COMMAND runs it with LOCAL_LLM_BASE_URL set, then stops and exits with its code", async () => {
+    const root = project(["first"]);
+    const script = [
+      "const url = process.env.LOCAL_LLM_BASE_URL + '/chat/completions';",
+      "const body = JSON.stringify({ model: 'm', messages: [{ role: 'user', content: 'hi' }] });",
+      "const response = await fetch(url, { method: 'POST', body, headers: { 'content-type': 'application/json' } });",
+      "const answer = await response.json();",
+      "console.log(answer.choices[0].message.content, process.env.SAPLING_MOCK_URL === new URL(url).origin);",
+      "process.exit(3);",
+    ].join("\n");
+    const context = captureContext({ cwd: root, env: { PATH: process.env.PATH } });
+    const argv = [
+      "mock",
+      "--answers",
+      "answers.json",
+      "--port",
+      "0",
+      "--",
+      process.execPath,
+      "--input-type=module",
+      "-e",
+      script,
+    ];
+    expect(await main(argv, context)).toBe(3);
+    const { stdout, stderr } = context.output();
+    expect(stdout).toBe("first true\n");
+    expect(stderr).toMatch(
+      /^Mock LLM server at http:\/\/127\.0\.0\.1:\d+; running [\s\S]* with LOCAL_LLM_BASE_URL=http:\/\/127\.0\.0\.1:\d+\/v1\n#1 POST \/v1\/chat\/completions \(openai model m\)\n$/,
+    );
+  });
+
+  it("-- without a command, or a command that does not exist, says so", async () => {
+    const none = captureContext({ cwd: tmpdir() });
+    expect(await main(["mock", "--port", "0", "--"], none)).toBe(2);
+    expect(none.output().stderr).toContain("name the command to run after --");
+    const missing = captureContext({ cwd: tmpdir(), env: { PATH: process.env.PATH } });
+    expect(await main(["mock", "--port", "0", "--quiet", "--", "sapling-no-such-program"], missing)).toBe(1);
+    expect(missing.output().stderr).toBe(
+      "sapling mock: cannot run sapling-no-such-program: no such command.\n",
+    );
+  });
+
   it("says which field of the answer file is wrong, and where the format is documented", async () => {
     const root = project([{ text: "a", fault: { type: "http-error", status: "429" } }]);
     const context = captureContext({ cwd: root });
