@@ -64,7 +64,7 @@ export function emitTypeBuilder(generation: GenerationContext): string {
     })
     .join("\n");
   return `${banner()}import { ${runtimeImports.join(", ")} } from "${RUNTIME_MODULE}";
-import { ir } from "${relativeModule("ir", generation.moduleFormat)}";
+import { ir } from "${relativeModule("ir", generation.importExtension)}";
 
 /**
  * Changes the schema for one call: \`const tb = new TypeBuilder(); tb.Person.addProperty("age", tb.int());
