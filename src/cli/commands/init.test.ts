@@ -70,6 +70,19 @@ describe("sapling init", () => {
     );
   });
 
+  it("says to install sapling-llm first unless it is installed (npx sapling would run another package)", async () => {
+    const bare = emptyFolder();
+    const first = captureContext({ cwd: bare });
+    expect(await main(["init"], first)).toBe(0);
+    expect(first.output().stdout).toContain("Next:\n  npm install --save-dev sapling-llm   # first:");
+    const installed = emptyFolder();
+    mkdirSync(join(installed, "node_modules", "sapling-llm"), { recursive: true });
+    mkdirSync(join(installed, "app"));
+    const second = captureContext({ cwd: join(installed, "app") });
+    expect(await main(["init"], second)).toBe(0);
+    expect(second.output().stdout).toContain("Next:\n  npx sapling generate");
+  });
+
   it("creates the project under --dest", async () => {
     const root = emptyFolder();
     const context = captureContext({ cwd: root });

@@ -45,6 +45,11 @@ export const initCommand: Command = {
           : []),
         "",
         "Next:",
+        ...(installedBelow(destination)
+          ? []
+          : [
+              "  npm install --save-dev sapling-llm   # first: `npx sapling` runs it only once it is installed",
+            ]),
         generate,
         ...(format.moduleFormat === "cjs" ? commonJsSnippet : esmSnippet),
         "",
@@ -67,6 +72,18 @@ const commonJsSnippet = [
   "  }",
   "  main();",
 ];
+
+/**
+ * Whether `npx sapling` in `folder` finds this package: `node_modules/sapling-llm` in the folder or above.
+ * Without it, npx would fetch the unrelated npm package named `sapling` (after `npx -p sapling-llm sapling
+ * init` in an empty folder, for example).
+ */
+function installedBelow(folder: string): boolean {
+  for (let current = folder; ; current = dirname(current)) {
+    if (existsSync(join(current, "node_modules", "sapling-llm"))) return true;
+    if (dirname(current) === current) return false;
+  }
+}
 
 /**
  * The module format of the package that will hold baml_client/: CommonJS when the nearest package.json has
