@@ -1,6 +1,6 @@
 /**
  * Offline token counts for `sapling render`, through js-tiktoken: an optional peer dependency (22 MB of
- * ranks that only this command uses; docs/decisions/0004-js-tiktoken-optional-peer.md). Where it is not
+ * ranks that only this command uses; docs/decisions/0005-js-tiktoken-optional-peer.md). Where it is not
  * installed, `render` still renders and prints `TOKENIZER_MISSING` instead of the counts.
  */
 

@@ -8,7 +8,7 @@ import { runtimeApi } from "./runtime-api.js";
  * variables come from `process.env` where a `process` exists (Node, Bun, Deno); in browsers and edge
  * workers there is none, so calls pass `env` in their options instead. `process.env` is passed as the live
  * object, so variables set after import (dotenv) are seen at call time. Before anything else it checks that
- * the installed runtime is of the Sapling version that generated the client (docs/decisions/0005-generated-client-version-check.md).
+ * the installed runtime is of the Sapling version that generated the client (docs/decisions/0006-generated-client-version-check.md).
  */
 export function emitGlobals(generation: GenerationContext): string {
   return `${banner()}import { ${runtimeApi.checkVersion}, ${runtimeApi.runtime} } from "${RUNTIME_MODULE}";
