@@ -4,6 +4,7 @@ import { checkCommand } from "./commands/check.js";
 import { fmtCommand } from "./commands/fmt.js";
 import { generateCommand } from "./commands/generate.js";
 import { initCommand } from "./commands/init.js";
+import { mockCommand } from "./commands/mock.js";
 import { parseCommand } from "./commands/parse.js";
 import { renderCommand } from "./commands/render.js";
 import { serveCommand } from "./commands/serve.js";
@@ -20,4 +21,5 @@ export const commands: Command[] = [
   parseCommand,
   testCommand,
   serveCommand,
+  mockCommand,
 ];

@@ -44,3 +44,12 @@ export function stringFlag(flags: ParsedFlags, name: string): string | undefined
 export function booleanFlag(flags: ParsedFlags, name: string): boolean {
   return flags.values[name] === true;
 }
+
+/** A TCP port flag (0 to 65535; 0 asks for any free port), or `fallback` when it is not given. */
+export function portFlag(flags: ParsedFlags, name: string, fallback: number): number {
+  const value = stringFlag(flags, name);
+  if (value === undefined) return fallback;
+  if (!/^\d+$/.test(value) || Number(value) > 65535)
+    throw new UsageError(`--${name} must be a port number from 0 to 65535, got "${value}"`);
+  return Number(value);
+}

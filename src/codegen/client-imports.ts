@@ -28,11 +28,11 @@ export function clientImports(
   }
   const partialNames = ["partial_types", "StreamState"].filter((name) => uses.has(name));
   if (partialNames.length > 0) {
-    const from = relativeModule("partial_types", generation.moduleFormat);
+    const from = relativeModule("partial_types", generation.importExtension);
     lines.push(`import type { ${partialNames.join(", ")} } from "${from}";`);
   }
   if (uses.has("types")) {
-    lines.push(`import type * as types from "${relativeModule("types", generation.moduleFormat)}";`);
+    lines.push(`import type * as types from "${relativeModule("types", generation.importExtension)}";`);
   }
   lines.push(...(imports.local ?? []));
   return `${lines.join("\n")}\n`;

@@ -12,7 +12,7 @@ import { runtimeApi } from "./runtime-api.js";
  * every application imports.
  */
 export function emitAsyncClient(generation: GenerationContext, signatures: FunctionSignature[]): string {
-  const local = (name: string) => relativeModule(name, generation.moduleFormat);
+  const local = (name: string) => relativeModule(name, generation.importExtension);
   const members = `
   /** A client whose calls use \`options\` (merged over this client's), e.g. a collector or a client registry. */
   withOptions(options: ${runtimeApi.callOptions}): BamlAsyncClient {

@@ -34,7 +34,7 @@ export const reexportedRuntimeValues = [
  * aliases, so annotations written for BAML only need their import changed.
  */
 export function emitIndex(generation: GenerationContext): string {
-  const local = (name: string) => relativeModule(name, generation.moduleFormat);
+  const local = (name: string) => relativeModule(name, generation.importExtension);
   return `${banner()}export { type BamlCallOptions, BamlAsyncClient, BamlStreamClient, b } from "${local("async_client")}";
 export type { partial_types, StreamState } from "${local("partial_types")}";
 export { TypeBuilder } from "${local("type_builder")}";

@@ -26,7 +26,9 @@ export function emitPartialTypes(generation: GenerationContext): string {
   const media = usedMedia(context);
   const imports = [
     media.length > 0 ? `import type { ${media.join(", ")} } from "${RUNTIME_MODULE}";\n` : "",
-    usesTypes ? `import type * as types from "${relativeModule("types", generation.moduleFormat)}";\n` : "",
+    usesTypes
+      ? `import type * as types from "${relativeModule("types", generation.importExtension)}";\n`
+      : "",
   ].join("");
   const namespace =
     declarations === ""

@@ -11,7 +11,7 @@ import { runtimeApi } from "./runtime-api.js";
  * `async_client.ts`'s `b`, whatever `default_client_mode` says.
  */
 export function emitSyncClient(generation: GenerationContext): string {
-  const local = (name: string) => relativeModule(name, generation.moduleFormat);
+  const local = (name: string) => relativeModule(name, generation.importExtension);
   const imports = clientImports(generation, {
     runtimeTypes: [runtimeApi.callOptions, runtimeApi.runtime],
     uses: [],

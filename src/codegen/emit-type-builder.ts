@@ -66,7 +66,7 @@ export function emitTypeBuilder(generation: GenerationContext): string {
     })
     .join("\n");
   return `${banner()}import { ${runtimeImports.join(", ")} } from "${RUNTIME_MODULE}";
-import { ir } from "${relativeModule("ir", generation.moduleFormat)}";
+import { ir } from "${relativeModule("ir", generation.importExtension)}";
 
 export { FieldType } from "${RUNTIME_MODULE}";
 

@@ -72,6 +72,18 @@ describe("generateClient", () => {
     expect(files["index.ts"]).not.toContain(".js");
   });
 
+  it('import_extension "ts" ends every relative import with .ts (Deno), in either module format', () => {
+    for (const moduleFormat of ["esm", "cjs"] as const) {
+      const files = generateClient(project(), { ...generator, moduleFormat, importExtension: "ts" });
+      const specifiers = Object.values(files).flatMap((text) =>
+        [...text.matchAll(/^(?:import|export)\b[^\n]* from "(\.[^"]+)";$/gm)].map((match) => match[1]),
+      );
+      expect(specifiers.length).toBeGreaterThan(5);
+      for (const specifier of specifiers) expect(specifier).toMatch(/^\.\/[a-z_]+\.ts$/);
+      expect(files["index.ts"]).toContain('from "./async_client.ts";');
+    }
+  });
+
   it("never touches process without checking that it exists (browsers have none)", () => {
     const files = generateClient(project(), generator);
     for (const [file, text] of Object.entries(files)) {

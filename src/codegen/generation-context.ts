@@ -1,12 +1,14 @@
 import { type Generator, type Ir, IrIndex } from "../ir/index.js";
 import { CodegenError } from "./codegen-error.js";
-import type { ModuleFormat } from "./module-text.js";
+import { type ImportExtension, importExtensionFor, type ModuleFormat } from "./module-text.js";
 
 /** What every emitter reads: the IR, its index, and the generator's choices. */
 export interface GenerationContext {
   ir: Ir;
   index: IrIndex;
   moduleFormat: ModuleFormat;
+  /** How relative imports between the generated files end (`import_extension`, or the format's default). */
+  importExtension: ImportExtension;
 }
 
 /**
@@ -60,5 +62,6 @@ export function createGenerationContext(ir: Ir, generator: Generator): Generatio
     ir,
     index: new IrIndex(ir),
     moduleFormat: generator.moduleFormat ?? "esm",
+    importExtension: importExtensionFor(generator.moduleFormat ?? "esm", generator.importExtension),
   };
 }

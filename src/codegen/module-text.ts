@@ -24,9 +24,22 @@ export function banner(): string {
   ].join("\n");
 }
 
-/** `./types.js` for ESM (Node's resolver needs the extension), `./types` for CommonJS. */
-export function relativeModule(name: string, format: ModuleFormat): string {
-  return format === "esm" ? `./${name}.js` : `./${name}`;
+/** How relative imports between generated files end: `.js` (ESM on Node), none (CommonJS), `.ts` (Deno). */
+export type ImportExtension = ".js" | "" | ".ts";
+
+/**
+ * The extension of relative imports for a generator: its `import_extension` when set (`"ts"` for Deno,
+ * which resolves `./types.ts` but not `./types.js`), otherwise `.js` for ESM (Node's resolver needs the
+ * extension, and tsc maps `.js` to the `.ts` file) and none for CommonJS.
+ */
+export function importExtensionFor(format: ModuleFormat, importExtension?: "js" | "ts"): ImportExtension {
+  if (importExtension !== undefined) return `.${importExtension}`;
+  return format === "esm" ? ".js" : "";
+}
+
+/** `./types` with the generator's import extension. */
+export function relativeModule(name: string, extension: ImportExtension): string {
+  return `./${name}${extension}`;
 }
 
 /** `/** … *\/` for a doc comment at `indent`, or "" when there is none. A `*\/` inside is escaped. */

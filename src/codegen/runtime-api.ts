@@ -3,6 +3,8 @@
  * one place so the emitters and a reader agree on them.
  */
 export const runtimeApi = {
+  /** `checkGeneratedVersion(version)`: throws when the installed runtime has another minor version. */
+  checkVersion: "checkGeneratedVersion",
   /** `SaplingRuntime.fromIr(ir, { env })`, with `call`, `stream`, `buildRequest`, `parse`, `parseStream`. */
   runtime: "SaplingRuntime",
   /** Per-call options: `clientRegistry`, `client`, `collector`, `env`, `tags`, `signal`, `tb`. */

@@ -251,6 +251,8 @@ export interface Generator {
   outputDir: string;
   version?: string;
   moduleFormat?: "esm" | "cjs";
+  /** Sapling's addition: how relative imports between generated files end (`"ts"` for Deno). */
+  importExtension?: "js" | "ts";
   defaultClientMode?: "async" | "sync";
   onGenerate?: string;
   /** Every entry as written, including the ones above. */

@@ -21,6 +21,8 @@ const choices: Record<string, string[]> = {
   output_type: outputTypes,
   module_format: ["esm", "cjs"],
   default_client_mode: ["async", "sync"],
+  // Sapling's addition (BAML has no such field): "ts" writes `./types.ts`, which Deno resolves.
+  import_extension: ["js", "ts"],
 };
 const fields = [
   "output_type",
@@ -30,6 +32,7 @@ const fields = [
   "default_client_mode",
   "on_generate",
   "client_package_name",
+  "import_extension",
 ];
 
 /** Check a generator: known fields with string values, valid choices, an output_type. */

@@ -64,12 +64,14 @@ export function lowerGenerator(declaration: ast.GeneratorDecl, locate: Locate): 
   const version = text("version");
   const moduleFormat = text("module_format");
   const defaultClientMode = text("default_client_mode");
+  const importExtension = text("import_extension");
   const onGenerate = text("on_generate");
   if (version !== undefined) result.version = version;
   if (moduleFormat === "esm" || moduleFormat === "cjs") result.moduleFormat = moduleFormat;
   if (defaultClientMode === "async" || defaultClientMode === "sync")
     result.defaultClientMode = defaultClientMode;
   if (onGenerate !== undefined) result.onGenerate = onGenerate;
+  if (importExtension === "js" || importExtension === "ts") result.importExtension = importExtension;
   return result;
 }
 

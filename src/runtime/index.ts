@@ -4,9 +4,12 @@
  * (ClientRegistry) and types (TypeBuilder) per call. Browser-safe: `fetch`, env, clock, sleep and logger
  * are injected. Never imports the compiler.
  */
+
+export { SAPLING_VERSION } from "../util/index.js";
 export type { BamlSourceCompilation, BamlSourceCompiler } from "./baml-source-compiler.js";
 export type { CallOptions, ParseRecovery, SchemaExtension } from "./call-options.js";
 export type { Clock } from "./call-recorder.js";
+export { checkGeneratedVersion, SaplingVersionError } from "./check-generated-version.js";
 export { ClassBuilder, ClassPropertyBuilder } from "./class-builder.js";
 export { ClientRegistry } from "./client-registry.js";
 export type { FunctionLog, HttpRequestLog, HttpResponseLog, LlmCall, Timing, Usage } from "./collector.js";

@@ -22,6 +22,8 @@ export {
 export { mockAwsCredentials } from "./mock-bedrock-auth.js";
 export type { MockTokenEndpointOptions, RecordedTokenRequest } from "./mock-google-token-endpoint.js";
 export { MockGoogleTokenEndpoint } from "./mock-google-token-endpoint.js";
+export type { MockScript } from "./parse-mock-script.js";
+export { MockScriptError, parseMockScript } from "./parse-mock-script.js";
 export { readPromptText } from "./read-prompt-text.js";
 export type { ReplayCall, ReplayFetch, ReplayResponse } from "./replay-fetch.js";
 export { createReplayFetch, randomSplitPoints } from "./replay-fetch.js";

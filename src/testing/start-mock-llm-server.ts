@@ -52,6 +52,10 @@ export interface MockLlmServerOptions {
    * documentation's example pair, `mockAwsCredentials`). Other keys are refused like Bedrock does, HTTP 403.
    */
   awsCredentials?: Readonly<Record<string, string>>;
+  /** The port on 127.0.0.1 (default 0: a free one, which `url` and `port` report). */
+  port?: number;
+  /** Called with each request as it arrives, before it is answered (`sapling mock` logs them). */
+  onRequest?: (request: RecordedRequest) => void;
 }
 
 export interface MockLlmServer {
@@ -87,7 +91,7 @@ export interface MockLlmServer {
   close(): Promise<void>;
 }
 
-/** Starts a server on 127.0.0.1 with a free port. */
+/** Starts a server on 127.0.0.1, on `options.port` or a free port. */
 export async function startMockLlmServer(options: MockLlmServerOptions = {}): Promise<MockLlmServer> {
   const sharedQueue: MockAnswer[] = [];
   const routeQueues: Record<MockRoute, MockAnswer[]> = {
@@ -178,6 +182,7 @@ export async function startMockLlmServer(options: MockLlmServerOptions = {}): Pr
       model: wire.requestedModel(target.pathname, body),
     };
     requests.push(recorded);
+    options.onRequest?.(recorded);
     if (isVertexPath(recorded.path) && !tokenEndpoint.authorizes(recorded.headers, recorded.query)) {
       sendJson(response, 401, vertexUnauthenticatedBody);
       return;
@@ -229,7 +234,7 @@ export async function startMockLlmServer(options: MockLlmServerOptions = {}): Pr
   });
   await new Promise<void>((resolve, reject) => {
     server.once("error", reject);
-    server.listen(0, "127.0.0.1", () => resolve());
+    server.listen(options.port ?? 0, "127.0.0.1", () => resolve());
   });
   const address = server.address();
   if (address === null || typeof address === "string") throw new Error("mock LLM server: no TCP address");

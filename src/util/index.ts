@@ -2,4 +2,5 @@ export { assertNever } from "./assert-never.js";
 export type { ChatMessage, MediaKind, MediaValue, MessagePart } from "./chat-message.js";
 export { isMediaValue } from "./chat-message.js";
 export { computeLineStarts, offsetToLineColumn } from "./line-starts.js";
+export { minorVersion, SAPLING_VERSION } from "./sapling-version.js";
 export { stableStringify } from "./stable-stringify.js";

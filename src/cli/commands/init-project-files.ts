@@ -1,9 +1,13 @@
 /**
  * The `baml_src/` that `sapling init` writes: a working example (a class, an enum, a function), clients
  * for OpenAI and for any OpenAI-compatible server (Sapling's mock LLM server in tests, or vLLM, Ollama,
- * LM Studio), and a TypeScript generator. Paths are relative to `baml_src/`.
+ * LM Studio), and a TypeScript generator writing `moduleFormat` (ESM, or CommonJS for a CommonJS package).
+ * Paths are relative to `baml_src/`.
  */
-export function initProjectFiles(version: string): Record<string, string> {
+export function initProjectFiles(
+  version: string,
+  moduleFormat: "esm" | "cjs" = "esm",
+): Record<string, string> {
   return {
     "clients.baml": `// Clients the functions call. Keys are read from the environment when a call is made.
 client<llm> GPT4oMini {
@@ -42,7 +46,7 @@ generator target {
   output_type "typescript"
   output_dir "../"
   version "${version}"
-  module_format "esm"
+  module_format "${moduleFormat}"
   default_client_mode "async"
 }
 `,

@@ -39,12 +39,56 @@ describe("sapling init", () => {
     ]);
   });
 
+  it("in a CommonJS package (npm's default) writes a CommonJS client and a snippet without top-level await", async () => {
+    const root = emptyFolder();
+    writeFileSync(join(root, "package.json"), JSON.stringify({ name: "app", type: "commonjs" }));
+    mkdirSync(join(root, "src"));
+    const context = captureContext({ cwd: join(root, "src") });
+    expect(await main(["init"], context)).toBe(0);
+    const generators = readFileSync(join(root, "src", "baml_src", "generators.baml"), "utf8");
+    expect(generators).toContain('module_format "cjs"');
+    const { stdout } = context.output();
+    expect(stdout).toContain(`The client is CommonJS, as ${join(root, "package.json")} says.`);
+    expect(stdout).toContain(
+      '  import { b } from "./baml_client";\n  async function main() {\n    const evaluation = await b.EvaluateResume(resumeText);\n  }\n  main();\n',
+    );
+    expect(stdout).not.toMatch(/^ {2}const evaluation = await/m);
+  });
+
+  it('a package.json without "type" is CommonJS too; "type": "module" keeps ESM', async () => {
+    const plain = emptyFolder();
+    writeFileSync(join(plain, "package.json"), JSON.stringify({ name: "app" }));
+    expect(await main(["init"], captureContext({ cwd: plain }))).toBe(0);
+    expect(readFileSync(join(plain, "baml_src", "generators.baml"), "utf8")).toContain('module_format "cjs"');
+    const esm = emptyFolder();
+    writeFileSync(join(esm, "package.json"), JSON.stringify({ name: "app", type: "module" }));
+    const context = captureContext({ cwd: esm });
+    expect(await main(["init"], context)).toBe(0);
+    expect(readFileSync(join(esm, "baml_src", "generators.baml"), "utf8")).toContain('module_format "esm"');
+    expect(context.output().stdout).toContain(
+      '  import { b } from "./baml_client/index.js";\n  const evaluation = await',
+    );
+  });
+
+  it("says to install sapling-llm first unless it is installed (npx sapling would run another package)", async () => {
+    const bare = emptyFolder();
+    const first = captureContext({ cwd: bare });
+    expect(await main(["init"], first)).toBe(0);
+    expect(first.output().stdout).toContain("Next:\n  npm install --save-dev sapling-llm   # first:");
+    const installed = emptyFolder();
+    mkdirSync(join(installed, "node_modules", "sapling-llm"), { recursive: true });
+    mkdirSync(join(installed, "app"));
+    const second = captureContext({ cwd: join(installed, "app") });
+    expect(await main(["init"], second)).toBe(0);
+    expect(second.output().stdout).toContain("Next:\n  npx sapling generate");
+  });
+
   it("creates the project under --dest", async () => {
     const root = emptyFolder();
     const context = captureContext({ cwd: root });
     expect(await main(["init", "--dest", "app"], context)).toBe(0);
     expect(existsSync(join(root, "app", "baml_src", "resume.baml"))).toBe(true);
-    expect(context.output().stdout).toContain("sapling generate --from app/baml_src");
+    expect(context.output().stdout).toContain("npx sapling generate --from app/baml_src");
   });
 
   it("refuses to touch an existing baml_src/", async () => {

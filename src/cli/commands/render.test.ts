@@ -4,6 +4,7 @@ import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { captureContext } from "../cli-context.js";
 import { main } from "../main.js";
+import { renderCommandWith } from "./render.js";
 
 const resumeDir = join(import.meta.dirname, "../../../examples/resume/baml_src");
 
@@ -131,5 +132,52 @@ describe("sapling render", () => {
     const context = captureContext();
     expect(await main(["render", "--from", resumeDir], context)).toBe(2);
     expect(context.output().stderr).toContain("name the function to render");
+  });
+
+  describe("without js-tiktoken (an optional peer dependency)", () => {
+    // What Node throws for `import("js-tiktoken/lite")` where the package is not installed.
+    const absent = renderCommandWith(async () => {
+      throw Object.assign(new Error("Cannot find package 'js-tiktoken' imported from /app/render.js"), {
+        code: "ERR_MODULE_NOT_FOUND",
+      });
+    });
+
+    it("still renders the prompt, without counts, and says how to install the tokenizer", async () => {
+      const context = captureContext();
+      const argv = ["EvaluateResume", "--from", resumeDir, "--args", '{"resume_text": "Jane Doe, Rust."}'];
+      expect(await absent.run(argv, context)).toBe(0);
+      const { stdout, stderr } = context.output();
+      expect(stdout).toMatch(/^── system\nEvaluate the candidate's resume/);
+      expect(stdout).toContain("\n1 message(s) for client GPT4oMini\n");
+      expect(stdout).not.toContain("o200k_base");
+      expect(stderr).toBe(
+        "note: token counts need the optional package js-tiktoken: npm install --save-dev js-tiktoken\n",
+      );
+    });
+
+    it("--schema-only prints the schema without the token table; --jsonl gives null tokens", async () => {
+      const schema = captureContext();
+      expect(await absent.run(["--schema-only", "--from", resumeDir, "EvaluateResume"], schema)).toBe(0);
+      expect(schema.output().stdout).toContain("Answer in JSON using this schema:");
+      expect(schema.output().stdout).not.toContain("JSON Schema (minified)");
+      expect(schema.output().stderr).toContain("npm install --save-dev js-tiktoken");
+      const lines = captureContext({ stdin: JSON.stringify({ id: "a", target: "int" }) });
+      expect(await absent.run(["--jsonl"], lines)).toBe(0);
+      expect(JSON.parse(lines.output().stdout)).toEqual({ id: "a", text: "Answer as an int", tokens: null });
+    });
+
+    it("a broken install (a dependency of js-tiktoken missing) is an error, not a missing package", async () => {
+      const broken = renderCommandWith(async () => {
+        throw Object.assign(
+          new Error(
+            "Cannot find package 'base64-js' imported from /app/node_modules/js-tiktoken/dist/lite.js",
+          ),
+          { code: "ERR_MODULE_NOT_FOUND" },
+        );
+      });
+      await expect(
+        broken.run(["--schema-only", "--from", resumeDir, "EvaluateResume"], captureContext()),
+      ).rejects.toThrow("Cannot find package 'base64-js'");
+    });
   });
 });

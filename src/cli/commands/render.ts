@@ -12,7 +12,14 @@ import {
 } from "../../prompt/index.js";
 import type { ChatMessage } from "../../util/index.js";
 import { type CliContext, CliError, type Command, UsageError } from "../cli-context.js";
-import { countTokens, type TokenCounts } from "../count-tokens.js";
+import {
+  importTiktoken,
+  loadTokenCounter,
+  type TiktokenLoader,
+  TOKENIZER_MISSING,
+  type TokenCounter,
+  type TokenCounts,
+} from "../count-tokens.js";
 import { displayPath, loadCompiledProject, projectDirectory } from "../load-project.js";
 import { booleanFlag, parseFlags, stringFlag } from "../parse-flags.js";
 import { toMediaArguments } from "./media-arguments.js";
@@ -24,7 +31,8 @@ const usage = `Usage: sapling render <Function> [--from DIR] [--args JSON|@FILE|
        sapling render --jsonl [FILE]
 
 Renders a function's prompt exactly as it would be sent (no model is called) and counts its tokens
-offline in o200k_base (GPT-4o) and cl100k_base (GPT-4).
+offline in o200k_base (GPT-4o) and cl100k_base (GPT-4) when the optional package js-tiktoken is
+installed (npm install --save-dev js-tiktoken).
 
 Options:
   --from DIR      the baml_src folder (default ./baml_src)
@@ -36,70 +44,81 @@ Options:
   --type EXPR     a type expression for --schema-only, e.g. "Resume[]" or "map<string, int>"
   --options JSON  ctx.output_format options for --schema-only, e.g. '{"hoist_classes": true}'
   --jsonl [FILE]  batch mode: read lines {"id", "baml", "target", "options"} (FILE or stdin) and write
-                  {"id", "text", "tokens": {"o200k_base", "cl100k_base"}} per line
+                  {"id", "text", "tokens": {"o200k_base", "cl100k_base"}} per line ("tokens" is null
+                  without js-tiktoken)
 
 Example:
   sapling render EvaluateResume --schema-only --from examples/resume/baml_src
 `;
 
 /** `sapling render`: show a rendered prompt or schema and what it costs in tokens. */
-export const renderCommand: Command = {
-  name: "render",
-  summary: "show a function's rendered prompt or output schema with token counts",
-  usage,
-  run: async (argv: string[], context: CliContext): Promise<number> => {
-    const flags = parseFlags(
-      argv,
-      {
-        from: { type: "string" },
-        args: { type: "string" },
-        client: { type: "string" },
-        "schema-only": { type: "boolean" },
-        type: { type: "string" },
-        options: { type: "string" },
-        jsonl: { type: "boolean" },
-      },
-      1,
-    );
-    if (booleanFlag(flags, "jsonl")) return renderJsonLines(flags.positionals[0], context);
-    const functionName = flags.positionals[0];
-    const typeText = stringFlag(flags, "type");
-    if (!functionName && !(booleanFlag(flags, "schema-only") && typeText)) {
-      throw new UsageError("name the function to render, e.g. `sapling render ExtractResume`");
-    }
-    const dir = projectDirectory(context, stringFlag(flags, "from"));
-    const { ir } = await loadCompiledProject(dir, context);
-    const fn = functionName ? ir.functions.find((item) => item.name === functionName) : undefined;
-    if (functionName && !fn) {
-      const known = ir.functions.map((item) => item.name).join(", ") || "none";
-      throw new CliError(`the project has no function ${functionName} (functions: ${known}).`);
-    }
+export const renderCommand: Command = renderCommandWith(importTiktoken);
 
-    if (booleanFlag(flags, "schema-only")) {
-      const type = typeText ? typeFromText(typeText, ir) : (fn?.returnType as Type);
-      const options = parseOptions(stringFlag(flags, "options"));
-      await printSchema(ir, type, options, context);
+/** `sapling render` counting tokens with the js-tiktoken that `load` finds (tests inject an absent one). */
+export function renderCommandWith(load: TiktokenLoader): Command {
+  return {
+    name: "render",
+    summary: "show a function's rendered prompt or output schema with token counts",
+    usage,
+    run: async (argv: string[], context: CliContext): Promise<number> => {
+      const count = async (): Promise<TokenCounter | undefined> => {
+        const counter = await loadTokenCounter(load);
+        if (!counter) context.stderr(`note: ${TOKENIZER_MISSING}\n`);
+        return counter;
+      };
+      const flags = parseFlags(
+        argv,
+        {
+          from: { type: "string" },
+          args: { type: "string" },
+          client: { type: "string" },
+          "schema-only": { type: "boolean" },
+          type: { type: "string" },
+          options: { type: "string" },
+          jsonl: { type: "boolean" },
+        },
+        1,
+      );
+      if (booleanFlag(flags, "jsonl")) return renderJsonLines(flags.positionals[0], context, count);
+      const functionName = flags.positionals[0];
+      const typeText = stringFlag(flags, "type");
+      if (!functionName && !(booleanFlag(flags, "schema-only") && typeText)) {
+        throw new UsageError("name the function to render, e.g. `sapling render ExtractResume`");
+      }
+      const dir = projectDirectory(context, stringFlag(flags, "from"));
+      const { ir } = await loadCompiledProject(dir, context);
+      const fn = functionName ? ir.functions.find((item) => item.name === functionName) : undefined;
+      if (functionName && !fn) {
+        const known = ir.functions.map((item) => item.name).join(", ") || "none";
+        throw new CliError(`the project has no function ${functionName} (functions: ${known}).`);
+      }
+
+      if (booleanFlag(flags, "schema-only")) {
+        const type = typeText ? typeFromText(typeText, ir) : (fn?.returnType as Type);
+        const options = parseOptions(stringFlag(flags, "options"));
+        await printSchema(ir, type, options, context, await count());
+        return 0;
+      }
+      if (!fn) throw new UsageError("--type needs --schema-only");
+      const args = await toMediaArguments(
+        await readRenderArguments(stringFlag(flags, "args"), context),
+        fn,
+        new IrIndex(ir),
+        { baseDir: context.cwd, where: "--args", relativeTo: "the current folder" },
+      );
+      const client = resolvePromptClient(ir, stringFlag(flags, "client") ?? fn.client);
+      let messages: ChatMessage[];
+      try {
+        messages = renderPrompt(ir, fn.name, args, { client });
+      } catch (error) {
+        if (TemplateError.isInstance(error)) throw new CliError(withProjectPath(error, dir, context));
+        throw error;
+      }
+      printMessages(messages, client.name, context, await count());
       return 0;
-    }
-    if (!fn) throw new UsageError("--type needs --schema-only");
-    const args = await toMediaArguments(
-      await readRenderArguments(stringFlag(flags, "args"), context),
-      fn,
-      new IrIndex(ir),
-      { baseDir: context.cwd, where: "--args", relativeTo: "the current folder" },
-    );
-    const client = resolvePromptClient(ir, stringFlag(flags, "client") ?? fn.client);
-    let messages: ChatMessage[];
-    try {
-      messages = renderPrompt(ir, fn.name, args, { client });
-    } catch (error) {
-      if (TemplateError.isInstance(error)) throw new CliError(withProjectPath(error, dir, context));
-      throw error;
-    }
-    await printMessages(messages, client.name, context);
-    return 0;
-  },
-};
+    },
+  };
+}
 
 function withProjectPath(error: TemplateError, dir: string, context: CliContext): string {
   if (!error.location) return error.message;
@@ -150,20 +169,22 @@ function schemaTexts(
   }
 }
 
-async function printSchema(
+function printSchema(
   ir: Ir,
   type: Type,
   options: ReturnType<typeof parseOutputFormatOptions>,
   context: CliContext,
-): Promise<void> {
+  countTokens: TokenCounter | undefined,
+): void {
   const { text, jsonSchema } = schemaTexts(ir, type, options);
-  const schemaTokens = await countTokens(text);
-  const jsonTokens = await countTokens(jsonSchema);
+  context.stdout(text === "" ? "(output_format renders nothing for this type)\n" : `${text}\n`);
+  if (!countTokens) return;
+  const schemaTokens = countTokens(text);
+  const jsonTokens = countTokens(jsonSchema);
   const row = (label: string, counts: TokenCounts): string =>
     `${label.padEnd(26)}${String(counts.o200k_base).padStart(11)}${String(counts.cl100k_base).padStart(13)}`;
   const ratio = (encoding: keyof TokenCounts): string =>
     schemaTokens[encoding] === 0 ? "-" : `${(jsonTokens[encoding] / schemaTokens[encoding]).toFixed(2)}x`;
-  context.stdout(text === "" ? "(output_format renders nothing for this type)\n" : `${text}\n`);
   context.stdout(
     [
       "",
@@ -176,21 +197,24 @@ async function printSchema(
   );
 }
 
-async function printMessages(
+function printMessages(
   messages: ChatMessage[],
   clientName: string,
   context: CliContext,
-): Promise<void> {
+  countTokens: TokenCounter | undefined,
+): void {
   const total: TokenCounts = { o200k_base: 0, cl100k_base: 0 };
   for (const message of messages) {
     const text = message.parts.map((part) => (part.type === "text" ? part.text : "")).join("");
-    const counts = await countTokens(text);
-    total.o200k_base += counts.o200k_base;
-    total.cl100k_base += counts.cl100k_base;
     const metadata = message.metadata ? ` ${JSON.stringify(message.metadata)}` : "";
-    context.stdout(
-      `── ${message.role}${metadata} (${counts.o200k_base} o200k_base, ${counts.cl100k_base} cl100k_base tokens)\n`,
-    );
+    if (countTokens) {
+      const counts = countTokens(text);
+      total.o200k_base += counts.o200k_base;
+      total.cl100k_base += counts.cl100k_base;
+      context.stdout(
+        `── ${message.role}${metadata} (${counts.o200k_base} o200k_base, ${counts.cl100k_base} cl100k_base tokens)\n`,
+      );
+    } else context.stdout(`── ${message.role}${metadata}\n`);
     for (const part of message.parts) {
       if (part.type === "text") context.stdout(`${part.text}\n`);
       else {
@@ -201,9 +225,10 @@ async function printMessages(
       }
     }
   }
-  context.stdout(
-    `\n${messages.length} message(s) for client ${clientName}; text tokens: ${total.o200k_base} o200k_base, ${total.cl100k_base} cl100k_base (media not counted)\n`,
-  );
+  const tokens = countTokens
+    ? `; text tokens: ${total.o200k_base} o200k_base, ${total.cl100k_base} cl100k_base (media not counted)`
+    : "";
+  context.stdout(`\n${messages.length} message(s) for client ${clientName}${tokens}\n`);
 }
 
 /** One `--jsonl` request: a self-contained BAML snippet, a target type, and output_format options. */
@@ -214,7 +239,11 @@ interface JsonLineRequest {
   options?: unknown;
 }
 
-async function renderJsonLines(file: string | undefined, context: CliContext): Promise<number> {
+async function renderJsonLines(
+  file: string | undefined,
+  context: CliContext,
+  count: () => Promise<TokenCounter | undefined>,
+): Promise<number> {
   const input =
     file === undefined || file === "-"
       ? await context.readStdin()
@@ -223,6 +252,7 @@ async function renderJsonLines(file: string | undefined, context: CliContext): P
             throw new CliError(`cannot read ${file}.`);
           }),
         );
+  const countTokens = await count();
   let failures = 0;
   for (const [index, line] of input.split("\n").entries()) {
     if (line.trim() === "") continue;
@@ -237,7 +267,7 @@ async function renderJsonLines(file: string | undefined, context: CliContext): P
     try {
       const text = renderJsonLine(request);
       context.stdout(
-        `${JSON.stringify({ id: request.id ?? null, text, tokens: await countTokens(text) })}\n`,
+        `${JSON.stringify({ id: request.id ?? null, text, tokens: countTokens?.(text) ?? null })}\n`,
       );
     } catch (error) {
       failures++;

@@ -36,7 +36,7 @@ export interface TestCaseResult {
 }
 
 /**
- * Runs one case against the function's configured clients, then evaluates the test block's constraints
+ * Runs one case against the function's configured clients (or `options.client`), then evaluates the test block's constraints
  * in order with `this` (and `_.result`) bound to the value and `_.checks.<label>` to earlier checks. A
  * failing `@@assert` ends the evaluation; a failing `@@check` is recorded and the rest still run. Unlike
  * BAML (which flags a failed check for human review), a failed check fails the test, so CI notices.
@@ -45,7 +45,13 @@ export async function runTestCase(
   testCase: TestCase,
   runtime: SaplingRuntime,
   index: IrIndex,
-  options: { projectDir: string; env: Record<string, string | undefined>; signal: AbortSignal },
+  options: {
+    projectDir: string;
+    env: Record<string, string | undefined>;
+    signal: AbortSignal;
+    /** A client to use instead of the function's own (`sapling test --client`). */
+    client?: string;
+  },
 ): Promise<TestCaseResult> {
   const started = performance.now();
   const finish = (result: Omit<TestCaseResult, "testCase" | "durationMs">): TestCaseResult => ({
@@ -59,6 +65,7 @@ export async function runTestCase(
     const typeBuilder = testCase.test.typeBuilder;
     value = await runtime.call(testCase.fn.name, args, {
       signal: options.signal,
+      ...(options.client !== undefined ? { client: options.client } : {}),
       ...(typeBuilder ? { tb: testTypeExtension(typeBuilder) } : {}),
     });
   } catch (error) {

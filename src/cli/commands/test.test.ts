@@ -31,6 +31,14 @@ client<llm> Mock {
   }
 }
 
+client<llm> Other {
+  provider openai-generic
+  options {
+    base_url env.MOCK_URL
+    model "other-model"
+  }
+}
+
 function ExtractPerson(text: string) -> Person {
   client Mock
   prompt #"
@@ -182,6 +190,17 @@ describe("sapling test", () => {
       JSON.stringify(request.body).includes("case:email"),
     );
     expect(JSON.stringify(emailRequest?.body.messages)).toContain("email");
+  });
+
+  it("--client runs the tests with another client; an undeclared name is refused before any call", async () => {
+    expect(await main(["test", "-i", "::Ada", "--client", "Other"], context())).toBe(0);
+    expect(server.requests.map((request) => request.model)).toEqual(["other-model"]);
+    const unknown = context();
+    expect(await main(["test", "--client", "Mock2"], unknown)).toBe(1);
+    expect(unknown.output().stderr).toBe(
+      'sapling test: --client Mock2 is not a client of the project (clients: Mock, Other); name a declared client or "provider/model".\n',
+    );
+    expect(server.requests).toHaveLength(1);
   });
 
   it("selects with include and exclude patterns and lists without running", async () => {

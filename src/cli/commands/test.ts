@@ -13,8 +13,8 @@ import { selectTestCases } from "./test-cases.js";
 import { TestProgress } from "./test-progress.js";
 import { renderSummaryTable } from "./test-summary.js";
 
-const usage = `Usage: sapling test [--from DIR] [-i PATTERN]… [-x PATTERN]… [--list] [--parallel N] [--junit FILE]
-                    [--pass-if-no-tests] [--dotenv | --dotenv-path FILE]
+const usage = `Usage: sapling test [--from DIR] [-i PATTERN]… [-x PATTERN]… [--client NAME] [--list] [--parallel N]
+                    [--junit FILE] [--pass-if-no-tests] [--dotenv | --dotenv-path FILE]
 
 Runs the project's test blocks against their functions' configured clients (real model calls; client
 options read env.NAME from the environment) and evaluates each test's @@check and @@assert over the
@@ -26,6 +26,8 @@ Options:
                          "Fn::" is every test of Fn, "::Test" a test in every function, a pattern
                          without :: matches a function or a test name
   -x, --exclude PATTERN  skip matching tests (repeatable; wins over --include)
+  --client NAME          run every test with this client (a declared name or "provider/model") instead
+                         of its function's own, e.g. the Mock client that \`sapling mock\` prints
   --list                 print the selected tests without running them
   --parallel N           run up to N tests at once (default 10)
   --junit FILE           also write a JUnit XML report to FILE
@@ -47,6 +49,7 @@ export const testCommand: Command = {
         from: { type: "string" },
         include: { type: "string", short: "i", multiple: true },
         exclude: { type: "string", short: "x", multiple: true },
+        client: { type: "string" },
         list: { type: "boolean" },
         parallel: { type: "string" },
         junit: { type: "string" },
@@ -65,6 +68,13 @@ export const testCommand: Command = {
       include: listFlag(flags, "include"),
       exclude: listFlag(flags, "exclude"),
     });
+    const client = stringFlag(flags, "client");
+    if (client !== undefined && !client.includes("/") && !ir.clients.some((item) => item.name === client)) {
+      const known = ir.clients.map((item) => item.name).join(", ") || "none";
+      throw new CliError(
+        `--client ${client} is not a client of the project (clients: ${known}); name a declared client or "provider/model".`,
+      );
+    }
     const noTests = booleanFlag(flags, "pass-if-no-tests") ? 0 : 4;
     if (cases.length === 0) {
       const filtered = ir.tests.length > 0 ? " matching the --include/--exclude patterns" : "";
@@ -100,6 +110,7 @@ export const testCommand: Command = {
           projectDir,
           env,
           signal: controller.signal,
+          ...(client !== undefined ? { client } : {}),
         });
         progress.finished(result);
         return result;

@@ -1,0 +1,183 @@
+/**
+ * The answer file of `sapling mock` (docs/mock-llm-server.md, "The answer file"): scripted answers and faults as
+ * JSON, checked field by field so a typo says where it is instead of serving a wrong answer.
+ */
+import type { MockAnswer, MockFault, MockRoute } from "./mock-answer.js";
+
+/** What an answer file scripts: a shared queue, per-route queues, and the answer once they are empty. */
+export interface MockScript {
+  answers: MockAnswer[];
+  routes: Partial<Record<MockRoute, MockAnswer[]>>;
+  defaultAnswer?: MockAnswer;
+}
+
+/** A mistake in an answer file: `path` names the field (`answers[2].fault.status`). */
+export class MockScriptError extends Error {
+  constructor(
+    readonly path: string,
+    readonly problem: string,
+  ) {
+    super(`${path}: ${problem}`);
+    this.name = "MockScriptError";
+  }
+}
+
+const routes: readonly MockRoute[] = ["openai", "responses", "anthropic", "gemini", "bedrock"];
+const answerKeys = [
+  "text",
+  "json",
+  "chunks",
+  "chunkSize",
+  "headersDelayMs",
+  "firstTokenDelayMs",
+  "chunkDelayMs",
+  "finishReason",
+  "usage",
+  "model",
+  "fault",
+];
+
+/**
+ * Reads an answer file's text: a JSON array of answers (the shared queue), or an object with `answers`,
+ * `routes` (queues per wire format, served first) and `default`. An answer is a string (the answer
+ * text) or an object with the fields of `MockAnswer`, plus `json` (any JSON value, sent as its
+ * indented text). Throws `MockScriptError` naming the first field that is wrong.
+ */
+export function parseMockScript(text: string): MockScript {
+  let raw: unknown;
+  try {
+    raw = JSON.parse(text);
+  } catch (error) {
+    throw new MockScriptError("(file)", `not valid JSON (${error instanceof Error ? error.message : error})`);
+  }
+  if (Array.isArray(raw)) return { answers: answerList(raw, "answers"), routes: {} };
+  const top = object(
+    raw,
+    "(file)",
+    'a JSON array of answers, or an object with "answers", "routes", "default"',
+  );
+  knownKeys(top, ["answers", "routes", "default"], "(file)");
+  const script: MockScript = { answers: [], routes: {} };
+  if (top.answers !== undefined) script.answers = answerList(top.answers, "answers");
+  if (top.routes !== undefined) {
+    const byRoute = object(top.routes, "routes", `an object keyed by ${routes.join(", ")}`);
+    knownKeys(byRoute, routes, "routes");
+    for (const route of routes) {
+      if (byRoute[route] !== undefined) script.routes[route] = answerList(byRoute[route], `routes.${route}`);
+    }
+  }
+  if (top.default !== undefined) script.defaultAnswer = mockAnswer(top.default, "default");
+  return script;
+}
+
+function answerList(value: unknown, path: string): MockAnswer[] {
+  if (!Array.isArray(value))
+    throw new MockScriptError(path, `expected an array of answers, got ${shown(value)}`);
+  return value.map((item, index) => mockAnswer(item, `${path}[${index}]`));
+}
+
+function mockAnswer(value: unknown, path: string): MockAnswer {
+  if (typeof value === "string") return { text: value };
+  const fields = object(value, path, 'an answer: a string, or an object such as {"text": "…"}');
+  knownKeys(fields, answerKeys, path);
+  const result: MockAnswer = {};
+  if (fields.text !== undefined && fields.json !== undefined)
+    throw new MockScriptError(path, 'give "text" or "json", not both');
+  if (fields.text !== undefined) result.text = string(fields.text, `${path}.text`);
+  if (fields.json !== undefined) result.text = JSON.stringify(fields.json, null, 2);
+  if (fields.chunks !== undefined) {
+    if (!Array.isArray(fields.chunks) || fields.chunks.some((chunk) => typeof chunk !== "string"))
+      throw new MockScriptError(
+        `${path}.chunks`,
+        `expected an array of strings, got ${shown(fields.chunks)}`,
+      );
+    result.chunks = fields.chunks as string[];
+  }
+  if (fields.chunkSize !== undefined) result.chunkSize = whole(fields.chunkSize, `${path}.chunkSize`, 1);
+  for (const key of ["headersDelayMs", "firstTokenDelayMs", "chunkDelayMs"] as const) {
+    if (fields[key] !== undefined) result[key] = whole(fields[key], `${path}.${key}`, 0);
+  }
+  if (fields.finishReason !== undefined) {
+    if (fields.finishReason !== "stop" && fields.finishReason !== "length")
+      throw new MockScriptError(
+        `${path}.finishReason`,
+        `expected "stop" or "length", got ${shown(fields.finishReason)}`,
+      );
+    result.finishReason = fields.finishReason;
+  }
+  if (fields.usage !== undefined) {
+    const usage = object(
+      fields.usage,
+      `${path}.usage`,
+      "an object with inputTokens, outputTokens, cachedInputTokens",
+    );
+    knownKeys(usage, ["inputTokens", "outputTokens", "cachedInputTokens"], `${path}.usage`);
+    result.usage = {};
+    for (const key of ["inputTokens", "outputTokens", "cachedInputTokens"] as const) {
+      if (usage[key] !== undefined) result.usage[key] = whole(usage[key], `${path}.usage.${key}`, 0);
+    }
+  }
+  if (fields.model !== undefined) result.model = string(fields.model, `${path}.model`);
+  if (fields.fault !== undefined) result.fault = mockFault(fields.fault, `${path}.fault`);
+  return result;
+}
+
+function mockFault(value: unknown, path: string): MockFault {
+  const fields = object(value, path, 'a fault such as {"type": "http-error", "status": 429}');
+  switch (fields.type) {
+    case "http-error": {
+      knownKeys(fields, ["type", "status", "message", "retryAfterSeconds"], path);
+      const status = whole(fields.status, `${path}.status`, 400);
+      if (status > 599)
+        throw new MockScriptError(`${path}.status`, `expected an HTTP error status (400–599), got ${status}`);
+      return {
+        type: "http-error",
+        status,
+        ...(fields.message !== undefined ? { message: string(fields.message, `${path}.message`) } : {}),
+        ...(fields.retryAfterSeconds !== undefined
+          ? { retryAfterSeconds: whole(fields.retryAfterSeconds, `${path}.retryAfterSeconds`, 0) }
+          : {}),
+      };
+    }
+    case "reset":
+    case "malformed":
+      knownKeys(fields, ["type", "afterChunks"], path);
+      return { type: fields.type, afterChunks: whole(fields.afterChunks ?? 0, `${path}.afterChunks`, 0) };
+    case "hang":
+      knownKeys(fields, ["type"], path);
+      return { type: "hang" };
+    default:
+      throw new MockScriptError(
+        `${path}.type`,
+        `expected "http-error", "reset", "malformed" or "hang", got ${shown(fields.type)}`,
+      );
+  }
+}
+
+function object(value: unknown, path: string, expected: string): Record<string, unknown> {
+  if (typeof value !== "object" || value === null || Array.isArray(value))
+    throw new MockScriptError(path, `expected ${expected}, got ${shown(value)}`);
+  return value as Record<string, unknown>;
+}
+
+function knownKeys(fields: Record<string, unknown>, known: readonly string[], path: string): void {
+  for (const key of Object.keys(fields)) {
+    if (!known.includes(key))
+      throw new MockScriptError(`${path}.${key}`, `unknown field; the fields are ${known.join(", ")}`);
+  }
+}
+
+function string(value: unknown, path: string): string {
+  if (typeof value !== "string") throw new MockScriptError(path, `expected a string, got ${shown(value)}`);
+  return value;
+}
+
+function whole(value: unknown, path: string, minimum: number): number {
+  if (typeof value !== "number" || !Number.isInteger(value) || value < minimum)
+    throw new MockScriptError(path, `expected a whole number of at least ${minimum}, got ${shown(value)}`);
+  return value;
+}
+
+function shown(value: unknown): string {
+  return value === undefined ? "nothing" : JSON.stringify(value);
+}
