@@ -1,5 +1,5 @@
 import type { Client } from "../ir/index.js";
-import type { GenerateResult, LanguageModel, Usage as ModelUsage } from "../llm/index.js";
+import type { FinishReason, GenerateResult, LanguageModel, Usage as ModelUsage } from "../llm/index.js";
 import type { ChatMessage } from "../util/index.js";
 import type { LlmCall, Usage } from "./collector.js";
 import { BamlClientHttpError } from "./errors.js";
@@ -11,6 +11,8 @@ import type { AttemptContext } from "./run-attempt.js";
 export interface Answer {
   text: string;
   rawFinishReason: string | undefined;
+  /** The finish reason normalized across providers (`length` when the token limit cut the answer). */
+  finishReason: FinishReason | undefined;
   call: LlmCall;
 }
 
@@ -52,12 +54,18 @@ export async function askModel(
       call.rawText = result.text;
       call.finishReason = result.rawFinishReason ?? null;
       recorder.endAttempt(call, { usage: toUsage(result.usage) });
-      return { text: result.text, rawFinishReason: result.rawFinishReason, call };
+      return {
+        text: result.text,
+        rawFinishReason: result.rawFinishReason,
+        finishReason: result.finishReason,
+        call,
+      };
     }
     const parser = context.pipeline.createPartialParser();
     const events: string[] = [];
     let buffer = "";
     let rawFinishReason: string | undefined;
+    let finishReason: FinishReason | undefined;
     let usage: Usage | null = null;
     for await (const event of model.stream(messages, signal)) {
       switch (event.type) {
@@ -88,6 +96,7 @@ export async function askModel(
         }
         case "finish":
           rawFinishReason = event.rawFinishReason;
+          finishReason = event.finishReason;
           call.finishReason = rawFinishReason ?? null;
           usage = toUsage(event.usage);
           break;
@@ -95,7 +104,7 @@ export async function askModel(
     }
     call.rawText = buffer;
     recorder.endAttempt(call, { usage });
-    return { text: buffer, rawFinishReason, call };
+    return { text: buffer, rawFinishReason, finishReason, call };
   } catch (error) {
     if (parserFailure && error === parserFailure.error) {
       recorder.endAttempt(call, { error: error instanceof Error ? error.message : String(error) });

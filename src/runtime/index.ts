@@ -4,6 +4,8 @@
  * (ClientRegistry) and types (TypeBuilder) per call. Browser-safe: `fetch`, env, clock, sleep and logger
  * are injected. Never imports the compiler.
  */
+export type { AnswerCompleteness } from "./answer-completeness.js";
+export { answerCompleteness } from "./answer-completeness.js";
 export type { BamlSourceCompilation, BamlSourceCompiler } from "./baml-source-compiler.js";
 export type { CallOptions, ParseRecovery, SchemaExtension } from "./call-options.js";
 export type { Clock } from "./call-recorder.js";
