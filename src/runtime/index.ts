@@ -39,4 +39,5 @@ export { SaplingRuntime } from "./sapling-runtime.js";
 export { SaplingStream } from "./sapling-stream.js";
 export type { SchemaTypeAdditions, SchemaTypeConverter } from "./schema-type-converter.js";
 export { TypeBuilder, type TypeBuilderOptions } from "./type-builder.js";
+export { validateArguments } from "./validate-arguments.js";
 export type { CheckOutcome } from "./wrap-checked.js";

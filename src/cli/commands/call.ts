@@ -6,6 +6,7 @@ import { dotenvFlags, dotenvUsage, environmentFor } from "../dotenv.js";
 import { loadCompiledProject, projectDirectory } from "../load-project.js";
 import { booleanFlag, parseFlags, stringFlag } from "../parse-flags.js";
 import { textFileReader } from "../text-file-reader.js";
+import { unknownFunction } from "../unknown-function.js";
 
 const usage = `Usage: sapling call <Function> [--from DIR] [--args JSON|@FILE|-] [--stream] [--client NAME]
                     [--dotenv | --dotenv-path FILE]
@@ -46,10 +47,7 @@ export const callCommand: Command = {
     if (!functionName) throw new UsageError("name the function to call, e.g. `sapling call ExtractResume`");
     const args = await readArguments(stringFlag(flags, "args"), context);
     const { ir } = await loadCompiledProject(projectDirectory(context, stringFlag(flags, "from")), context);
-    if (!ir.functions.some((fn) => fn.name === functionName)) {
-      const known = ir.functions.map((fn) => fn.name).join(", ") || "none";
-      throw new CliError(`the project has no function ${functionName} (functions: ${known}).`);
-    }
+    if (!ir.functions.some((fn) => fn.name === functionName)) throw unknownFunction(functionName, ir);
     const runtime = SaplingRuntime.fromIr(ir, {
       env: await environmentFor(flags, context),
       readTextFile: textFileReader(context.cwd),
