@@ -5,6 +5,7 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import {
   answer,
   createTestServiceAccount,
+  cutByLength,
   type MockLlmServer,
   mockAwsCredentials,
   startMockLlmServer,
@@ -76,6 +77,22 @@ describe("sapling call", () => {
     expect(await main(["call", "ExtractPerson", "--args", '{"text": "Ada, 36"}'], run)).toBe(0);
     expect(JSON.parse(run.output().stdout)).toEqual({ name: "Ada", age: 36 });
     expect(JSON.stringify(server.requests[0]?.body.messages)).toContain("Extract: Ada, 36");
+  });
+
+  it("prints a cut answer's value but says on stderr that it was cut, where, and how to refuse it", async () => {
+    server.script(cutByLength('{"age": 36, "name": "Ada Lov'));
+    const run = context();
+    expect(await main(["call", "ExtractPerson", "--args", '{"text": "Ada"}'], run)).toBe(0);
+    expect(JSON.parse(run.output().stdout)).toEqual({ name: "Ada Lov", age: 36 });
+    expect(run.output().stderr).toBe(
+      "warning: the answer was cut (finish reason length); incomplete: $.name.\n" +
+        '  To make a cut answer fail, add finish_reason_deny_list ["length"] to the client\'s options;\n' +
+        "  to fall back to the next client instead, also pass parseRecovery: { nextClient: true } in code.\n",
+    );
+    server.script(answer('{"age": 36, "name": "Ada"}'));
+    const whole = context();
+    expect(await main(["call", "ExtractPerson", "--args", '{"text": "Ada"}'], whole)).toBe(0);
+    expect(whole.output().stderr).toBe("");
   });
 
   it("streams partials as JSON lines, then the final value; reads @file arguments; honours --client", async () => {
