@@ -8,6 +8,7 @@ import {
   cutByLength,
   type MockLlmServer,
   mockAwsCredentials,
+  resetMidStream,
   startMockLlmServer,
 } from "../../testing/index.js";
 import { captureContext } from "../cli-context.js";
@@ -93,6 +94,25 @@ describe("sapling call", () => {
     const whole = context();
     expect(await main(["call", "ExtractPerson", "--args", '{"text": "Ada"}'], whole)).toBe(0);
     expect(whole.output().stderr).toBe("");
+  });
+
+  it("says what happened when a base_url variable is empty, and when a connection breaks mid-answer", async () => {
+    const empty = captureContext({ cwd: root, env: { MOCK_URL: "", MOCK_KEY: "sk-cli-key-123456" } });
+    expect(await main(["call", "ExtractPerson", "--args", '{"text": "Ada"}'], empty)).toBe(1);
+    expect(empty.output().stderr).toContain(
+      "reads env.MOCK_URL (option base_url), but MOCK_URL is set to an empty string",
+    );
+    expect(empty.output().stderr).not.toContain("Failed to parse URL");
+    server.script(resetMidStream('{"name": "Ada", "age": 36}', 1));
+    const reset = context();
+    expect(
+      await main(
+        ["call", "ExtractPerson", "--args", '{"text": "Ada"}', "--stream", "--client", "Other"],
+        reset,
+      ),
+    ).toBe(1);
+    expect(reset.output().stderr).toContain("broke after the server had started answering");
+    expect(reset.output().stderr).not.toContain("Check base_url");
   });
 
   it("streams partials as JSON lines, then the final value; reads @file arguments; honours --client", async () => {
