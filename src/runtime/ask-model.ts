@@ -4,7 +4,7 @@ import type { ChatMessage } from "../util/index.js";
 import type { LlmCall, Usage } from "./collector.js";
 import { BamlClientHttpError } from "./errors.js";
 import { mapLlmError } from "./map-llm-error.js";
-import { redactHeaders, redactText, redactValue } from "./redact.js";
+import { redactLoggedHeaders, redactText, redactValue } from "./redact.js";
 import type { AttemptContext } from "./run-attempt.js";
 
 /** One model answer: its text, finish reason, and the log entry of the HTTP call that produced it. */
@@ -48,7 +48,7 @@ export async function askModel(
       const result: GenerateResult = await model.generate(messages, signal);
       call.httpResponse = {
         status: result.response.status,
-        headers: redactHeaders(result.response.headers, secrets),
+        headers: redactLoggedHeaders(result.response.headers, secrets),
         body: redactValue(result.rawResponse, secrets),
       };
       call.rawText = result.text;
@@ -72,7 +72,7 @@ export async function askModel(
         case "response-start":
           call.httpResponse = {
             status: event.response.status,
-            headers: redactHeaders(event.response.headers, secrets),
+            headers: redactLoggedHeaders(event.response.headers, secrets),
             body: events,
           };
           break;

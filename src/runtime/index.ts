@@ -4,6 +4,9 @@
  * (ClientRegistry) and types (TypeBuilder) per call. Browser-safe: `fetch`, env, clock, sleep and logger
  * are injected. Never imports the compiler.
  */
+
+// The package's one redaction module lives in the llm room; applications print requests with it.
+export { redactHeaders, redactRequest } from "../llm/index.js";
 export type { AnswerCompleteness } from "./answer-completeness.js";
 export { answerCompleteness } from "./answer-completeness.js";
 export type { BamlSourceCompilation, BamlSourceCompiler } from "./baml-source-compiler.js";
