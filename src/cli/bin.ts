@@ -1,6 +1,13 @@
 #!/usr/bin/env node
 import { main } from "./main.js";
 
+// `sapling call … --stream | head`: when the reader closes the pipe, stop quietly, as Unix tools do,
+// instead of dying with an EPIPE stack trace. Any other stdout failure is still reported.
+process.stdout.on("error", (error: NodeJS.ErrnoException) => {
+  if (error.code === "EPIPE") process.exit(0);
+  throw error;
+});
+
 const interrupted = new Promise<void>((resolve) => {
   process.once("SIGINT", () => resolve());
   process.once("SIGTERM", () => resolve());

@@ -31,6 +31,25 @@ describe("sapling main", () => {
     );
   });
 
+  it("suggests the command a mistyped or shortened name means", async () => {
+    const typo = captureContext();
+    expect(await main(["gen"], typo)).toBe(2);
+    expect(typo.output().stderr).toBe(
+      'sapling: unknown command "gen". Did you mean `sapling generate`? Run `sapling --help` for the list.\n',
+    );
+    const swapped = captureContext();
+    expect(await main(["chekc"], swapped)).toBe(2);
+    expect(swapped.output().stderr).toContain("Did you mean `sapling check`?");
+  });
+
+  it("suggests the flag a mistyped one means", async () => {
+    const context = captureContext();
+    expect(await main(["call", "EvaluateResume", "--arg", "{}"], context)).toBe(2);
+    expect(context.output().stderr.split("\n")[0]).toBe(
+      "sapling call: unknown option '--arg'. Did you mean --args?",
+    );
+  });
+
   it("answers an unknown flag with one line plus the usage, not a stack trace", async () => {
     const context = captureContext();
     expect(await main(["check", "--frobnicate"], context)).toBe(2);

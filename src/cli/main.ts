@@ -1,6 +1,7 @@
 import { type CliContext, CliError, type Command, UsageError } from "./cli-context.js";
 import { SAPLING_VERSION } from "./commands/sapling-version.js";
 import { commands } from "./commands.js";
+import { didYouMean } from "./did-you-mean.js";
 
 function overview(): string {
   const width = Math.max(...commands.map((command) => command.name.length), 4);
@@ -36,7 +37,12 @@ export async function main(argv: string[], context: CliContext): Promise<number>
   }
   const command = find(name);
   if (!command) {
-    context.stderr(`sapling: unknown command "${name}". Run \`sapling --help\` for the list.\n`);
+    const suggestion = didYouMean(
+      name,
+      commands.map((item) => item.name),
+    );
+    const hint = suggestion ? ` Did you mean \`sapling ${suggestion}\`?` : "";
+    context.stderr(`sapling: unknown command "${name}".${hint} Run \`sapling --help\` for the list.\n`);
     return 2;
   }
   if (rest.includes("--help") || rest.includes("-h")) {

@@ -1,5 +1,6 @@
 import { parseArgs } from "node:util";
 import { UsageError } from "./cli-context.js";
+import { didYouMean } from "./did-you-mean.js";
 
 export type FlagSpec = Record<
   string,
@@ -30,7 +31,10 @@ export function parseFlags(
     if (error instanceof UsageError) throw error;
     const message = error instanceof Error ? error.message : String(error);
     // Node's messages carry a long suffix ("To specify a positional argument…"); keep the first sentence.
-    throw new UsageError(message.split(". ")[0]?.replace(/^Unknown option/, "unknown option") ?? message);
+    const first = message.split(". ")[0]?.replace(/^Unknown option/, "unknown option") ?? message;
+    const unknown = /^unknown option '--([^'=]+)'/.exec(first)?.[1];
+    const suggestion = unknown === undefined ? undefined : didYouMean(unknown, Object.keys(spec));
+    throw new UsageError(suggestion ? `${first}. Did you mean --${suggestion}?` : first);
   }
 }
 

@@ -12,9 +12,26 @@ import { parseSource } from "./parser.js";
  * returned unchanged (formatting it could lose what the user meant).
  */
 export function formatBaml(text: string): string {
-  if (/^\s*\/\/\s*baml-format:\s*ignore\s*$/m.test(text)) return text;
+  return formatBamlFile(text).text;
+}
+
+/** What `formatBamlFile` did: the text, and why it was left unchanged when it was skipped. */
+export interface FormattedBaml {
+  text: string;
+  /** `ignored`: a `// baml-format: ignore` line; `syntax-errors`: `syntaxErrors` errors prevent formatting. */
+  skipped?: { reason: "ignored" } | { reason: "syntax-errors"; syntaxErrors: number };
+}
+
+/** `formatBaml`, saying when and why a text was left alone (for `sapling fmt` to report it). */
+export function formatBamlFile(text: string): FormattedBaml {
+  if (/^\s*\/\/\s*baml-format:\s*ignore\s*$/m.test(text)) return { text, skipped: { reason: "ignored" } };
   const { file, diagnostics } = parseSource(text, "<format>");
-  if (diagnostics.length > 0) return text;
+  if (diagnostics.length > 0)
+    return { text, skipped: { reason: "syntax-errors", syntaxErrors: diagnostics.length } };
+  return { text: print(text, file) };
+}
+
+function print(text: string, file: ast.SourceFile): string {
   const printer = new FormatPrinter(text, file.comments);
   for (const declaration of file.declarations) {
     // One blank line after the previous declaration; comments directly above stay attached.

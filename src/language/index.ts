@@ -10,6 +10,7 @@ export {
   type TypeBuilderSourceResult,
   typeBuilderSourceFile,
 } from "./compile-type-builder-source.js";
-export { formatBaml } from "./format-baml.js";
+export type { FormattedBaml } from "./format-baml.js";
+export { formatBaml, formatBamlFile } from "./format-baml.js";
 export { parseTypeExpression, typeExpressionFile } from "./parse-type-expression.js";
 export { parseSource } from "./parser.js";

@@ -20,6 +20,8 @@ export class CallDeadline {
   private readonly timers = new Map<TimeoutKind, ReturnType<typeof setTimeout>>();
   private readonly onCallerAbort: () => void;
   private readonly abortListeners: (() => void)[] = [];
+  /** The server's headers arrived: a connection failure from now on interrupts an answer. */
+  private answered = false;
 
   constructor(
     private readonly timeouts: HttpTimeouts,
@@ -42,6 +44,7 @@ export class CallDeadline {
   }
 
   headersReceived(): void {
+    this.answered = true;
     this.clear("connect");
     if (this.streaming) this.arm("idle", this.timeouts.idleTimeoutMs);
   }
@@ -90,7 +93,11 @@ export class CallDeadline {
     const reason: unknown = this.controller.signal.aborted ? this.controller.signal.reason : undefined;
     if (LlmError.isInstance(reason)) return reason;
     if (LlmError.isInstance(error)) return error;
-    return new LlmConnectionError(describeNetworkError(error), { ...this.context, cause: error });
+    return new LlmConnectionError(
+      describeNetworkError(error),
+      { ...this.context, cause: error },
+      { afterResponse: this.answered },
+    );
   }
 
   private arm(kind: TimeoutKind, milliseconds: number | undefined): void {

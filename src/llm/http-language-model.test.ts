@@ -72,7 +72,7 @@ describe("HttpLanguageModel", () => {
     expect(error.status).toBe(401);
     expect(error.message).toContain("api_key");
     expect(`${error.message}\n${error.body}\n${JSON.stringify(error)}`).not.toContain(key);
-    expect(error.body).toContain("[redacted]");
+    expect(error.body).toContain("[REDACTED]");
   });
 
   it("redacts the key from malformed bodies too", async () => {

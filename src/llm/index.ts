@@ -48,6 +48,13 @@ export type {
   AwsSigningSettings,
 } from "./providers/aws-sigv4.js";
 export { signAwsRequest } from "./providers/aws-sigv4.js";
-export { redactedText, redactHeaders, redactRequest, redactSecrets, redactUrl } from "./redact.js";
+export {
+  isSecretHeaderName,
+  redactedText,
+  redactHeaders,
+  redactRequest,
+  redactSecrets,
+  redactUrl,
+} from "./redact.js";
 export type { SseEvent } from "./sse-decoder.js";
 export { decodeSseStream, SseDecoder } from "./sse-decoder.js";

@@ -114,12 +114,22 @@ export class LlmAbortError extends LlmError {
 
 /** The connection failed: refused, reset (also mid-stream), DNS, TLS. */
 export class LlmConnectionError extends LlmError {
-  constructor(detail: string, context: LlmErrorContext) {
+  /** Whether the server had started answering (headers received) when the connection broke. */
+  readonly afterResponse: boolean;
+
+  constructor(detail: string, context: LlmErrorContext, options: { afterResponse?: boolean } = {}) {
+    const where = context.url ?? "the provider";
+    // Once the server has answered, base_url is right: the answer itself was interrupted.
     super(
       "llm_connection_error",
-      `${context.provider} connection to ${context.url ?? "the provider"} failed: ${detail}. Check base_url and that the server is reachable.`,
+      options.afterResponse
+        ? `${context.provider} connection to ${where} broke after the server had started answering: ${detail}. ` +
+            "The server is reachable but the answer was cut off (the server or a proxy closed the connection); " +
+            "retry, and check the server's logs if it keeps happening."
+        : `${context.provider} connection to ${where} failed: ${detail}. Check base_url and that the server is reachable.`,
       context,
     );
+    this.afterResponse = options.afterResponse === true;
     this.name = "LlmConnectionError";
   }
 

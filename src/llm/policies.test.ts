@@ -84,11 +84,11 @@ describe("redaction", () => {
         "anthropic-version": "2023-06-01",
       }),
     ).toEqual({
-      authorization: "[redacted]",
-      "x-api-key": "[redacted]",
-      "api-key": "[redacted]",
-      "x-goog-api-key": "[redacted]",
-      "X-Gateway-Token": "[redacted]",
+      authorization: "[REDACTED]",
+      "x-api-key": "[REDACTED]",
+      "api-key": "[REDACTED]",
+      "x-goog-api-key": "[REDACTED]",
+      "X-Gateway-Token": "[REDACTED]",
       "content-type": "application/json",
       "anthropic-version": "2023-06-01",
     });
@@ -96,7 +96,7 @@ describe("redaction", () => {
 
   it("redacts secret query parameters", () => {
     expect(redactUrl("https://x.test/m:generate?alt=sse&key=AIza123&api-version=1#frag")).toBe(
-      "https://x.test/m:generate?alt=sse&key=[redacted]&api-version=1#frag",
+      "https://x.test/m:generate?alt=sse&key=[REDACTED]&api-version=1#frag",
     );
     expect(redactUrl("https://x.test/path")).toBe("https://x.test/path");
   });
@@ -109,9 +109,9 @@ describe("redaction", () => {
       body: { a: 1 },
     };
     expect(redactRequest(request)).toEqual({
-      url: "https://x.test?token=[redacted]",
+      url: "https://x.test?token=[REDACTED]",
       method: "POST",
-      headers: { authorization: "[redacted]" },
+      headers: { authorization: "[REDACTED]" },
       body: { a: 1 },
     });
     expect(request.headers.authorization).toBe("Bearer s");
@@ -119,7 +119,7 @@ describe("redaction", () => {
 
   it("redacts known secret values in free text, ignoring tiny or missing ones", () => {
     expect(redactSecrets("key sk-abcdef and sk-abcdef again; ab", ["sk-abcdef", "ab", undefined])).toBe(
-      "key [redacted] and [redacted] again; ab",
+      "key [REDACTED] and [REDACTED] again; ab",
     );
   });
 });

@@ -1,16 +1,18 @@
 import type { Client } from "../ir/index.js";
-import type { GenerateResult, LanguageModel, Usage as ModelUsage } from "../llm/index.js";
+import type { FinishReason, GenerateResult, LanguageModel, Usage as ModelUsage } from "../llm/index.js";
 import type { ChatMessage } from "../util/index.js";
 import type { LlmCall, Usage } from "./collector.js";
 import { BamlClientHttpError } from "./errors.js";
 import { mapLlmError } from "./map-llm-error.js";
-import { redactHeaders, redactText, redactValue } from "./redact.js";
+import { redactLoggedHeaders, redactText, redactValue } from "./redact.js";
 import type { AttemptContext } from "./run-attempt.js";
 
 /** One model answer: its text, finish reason, and the log entry of the HTTP call that produced it. */
 export interface Answer {
   text: string;
   rawFinishReason: string | undefined;
+  /** The finish reason normalized across providers (`length` when the token limit cut the answer). */
+  finishReason: FinishReason | undefined;
   call: LlmCall;
 }
 
@@ -46,25 +48,31 @@ export async function askModel(
       const result: GenerateResult = await model.generate(messages, signal);
       call.httpResponse = {
         status: result.response.status,
-        headers: redactHeaders(result.response.headers, secrets),
+        headers: redactLoggedHeaders(result.response.headers, secrets),
         body: redactValue(result.rawResponse, secrets),
       };
       call.rawText = result.text;
       call.finishReason = result.rawFinishReason ?? null;
       recorder.endAttempt(call, { usage: toUsage(result.usage) });
-      return { text: result.text, rawFinishReason: result.rawFinishReason, call };
+      return {
+        text: result.text,
+        rawFinishReason: result.rawFinishReason,
+        finishReason: result.finishReason,
+        call,
+      };
     }
     const parser = context.pipeline.createPartialParser();
     const events: string[] = [];
     let buffer = "";
     let rawFinishReason: string | undefined;
+    let finishReason: FinishReason | undefined;
     let usage: Usage | null = null;
     for await (const event of model.stream(messages, signal)) {
       switch (event.type) {
         case "response-start":
           call.httpResponse = {
             status: event.response.status,
-            headers: redactHeaders(event.response.headers, secrets),
+            headers: redactLoggedHeaders(event.response.headers, secrets),
             body: events,
           };
           break;
@@ -88,6 +96,7 @@ export async function askModel(
         }
         case "finish":
           rawFinishReason = event.rawFinishReason;
+          finishReason = event.finishReason;
           call.finishReason = rawFinishReason ?? null;
           usage = toUsage(event.usage);
           break;
@@ -95,7 +104,7 @@ export async function askModel(
     }
     call.rawText = buffer;
     recorder.endAttempt(call, { usage });
-    return { text: buffer, rawFinishReason, call };
+    return { text: buffer, rawFinishReason, finishReason, call };
   } catch (error) {
     if (parserFailure && error === parserFailure.error) {
       recorder.endAttempt(call, { error: error instanceof Error ? error.message : String(error) });

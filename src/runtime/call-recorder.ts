@@ -1,4 +1,5 @@
 import type { Flag } from "../sap/index.js";
+import type { AnswerCompleteness } from "./answer-completeness.js";
 import {
   addUsage,
   type Collector,
@@ -45,6 +46,8 @@ export class CallRecorder {
       tags: { ...tags },
       error: null,
       repairs: [],
+      truncated: false,
+      incompleteFields: [],
     };
     for (const collector of collectors) collector.record(this.log);
   }
@@ -96,8 +99,10 @@ export class CallRecorder {
   }
 
   /** The repairs the parser made to the selected answer (a Sapling addition to BAML's log). */
-  recordRepairs(repairs: readonly Flag[]): void {
+  recordRepairs(repairs: readonly Flag[], completeness: AnswerCompleteness): void {
     this.log.repairs = [...repairs];
+    this.log.truncated = completeness.truncated;
+    this.log.incompleteFields = [...completeness.incompleteFields];
   }
 
   /** Ends the function call; `error` is the (redacted) message it failed with. */

@@ -16,6 +16,8 @@ function log(id: string, inputTokens: number | null): FunctionLog {
     tags: {},
     error: null,
     repairs: [],
+    truncated: false,
+    incompleteFields: [],
   };
 }
 

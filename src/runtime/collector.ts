@@ -73,6 +73,14 @@ export interface FunctionLog {
    * 8, …), each with its path; empty when the answer was exact JSON of the declared type.
    */
   repairs: Flag[];
+  /**
+   * Sapling addition: the selected answer was cut (the token limit stopped it, or it ended inside a value).
+   * The value is still returned, as in BAML; `finish_reason_deny_list ["length"]` on the client makes it
+   * fail instead, and `parseRecovery: { nextClient: true }` then moves on to the next client.
+   */
+  truncated: boolean;
+  /** Sapling addition: paths of the fields the cut answer did not finish (`$.name`, `$.tags`). */
+  incompleteFields: string[];
 }
 
 export function emptyUsage(): Usage {

@@ -180,6 +180,15 @@ export class BamlClientOptionsError extends BamlClientError {
 /** The model stopped for a reason the client's `finish_reason_allow_list` / `deny_list` rejects. */
 export class BamlClientFinishReasonError extends BamlClientError {
   override readonly code: string = "FINISH_REASON";
+  /** Sapling addition: the answer was cut (token limit, or it ended inside a value). */
+  readonly truncated: boolean;
+  /** Sapling addition: paths of the fields the answer did not finish (`$.name`). */
+  readonly incompleteFields: string[];
+  /**
+   * Sapling addition: the answer parsed as far as it goes (what `finish_reason_deny_list` refused to return);
+   * `undefined` when the text held nothing of the return type.
+   */
+  readonly partialValue?: unknown;
   constructor(
     message: string,
     clientName: string,
@@ -187,8 +196,12 @@ export class BamlClientFinishReasonError extends BamlClientError {
     readonly finishReason: string | undefined,
     readonly prompt: string,
     readonly rawOutput: string,
+    answer: { truncated?: boolean; incompleteFields?: readonly string[]; partialValue?: unknown } = {},
   ) {
     super(message, clientName, provider);
+    this.truncated = answer.truncated ?? false;
+    this.incompleteFields = [...(answer.incompleteFields ?? [])];
+    this.partialValue = answer.partialValue;
     this.name = "BamlClientFinishReasonError";
     brand(this, "BamlClientFinishReasonError");
   }

@@ -5,7 +5,11 @@
  * are injected. Never imports the compiler.
  */
 
+// The package's one redaction module lives in the llm room; applications print requests with it.
+export { redactHeaders, redactRequest } from "../llm/index.js";
 export { SAPLING_VERSION } from "../util/index.js";
+export type { AnswerCompleteness } from "./answer-completeness.js";
+export { answerCompleteness } from "./answer-completeness.js";
 export type { BamlSourceCompilation, BamlSourceCompiler } from "./baml-source-compiler.js";
 export type { CallOptions, ParseRecovery, SchemaExtension } from "./call-options.js";
 export type { Clock } from "./call-recorder.js";
@@ -40,4 +44,5 @@ export { SaplingRuntime } from "./sapling-runtime.js";
 export { SaplingStream } from "./sapling-stream.js";
 export type { SchemaTypeAdditions, SchemaTypeConverter } from "./schema-type-converter.js";
 export { TypeBuilder, type TypeBuilderOptions } from "./type-builder.js";
+export { validateArguments } from "./validate-arguments.js";
 export type { CheckOutcome } from "./wrap-checked.js";

@@ -1,5 +1,5 @@
 import type { HttpRequestLog } from "./collector.js";
-import { redactHeaders, redactText, redactValue } from "./redact.js";
+import { redactLoggedHeaders, redactText, redactValue } from "./redact.js";
 
 /**
  * Wraps `fetch` for one attempt so the Collector sees the exact provider request that was sent (the
@@ -18,7 +18,7 @@ export function recordingFetch(
       onRequest({
         url: redactText(url, secrets),
         method,
-        headers: redactHeaders(headerRecord(init?.headers), secrets),
+        headers: redactLoggedHeaders(headerRecord(init?.headers), secrets),
         body: redactValue(parseBody(init?.body), secrets),
       });
     }

@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { collectSecrets, REDACTED, redactHeaders, redactText, redactValue } from "./redact.js";
+import { redactHeaders, redactRequest } from "./index.js";
+import { collectSecrets, REDACTED, redactLoggedHeaders, redactText, redactValue } from "./redact.js";
 
 describe("redaction", () => {
   const secrets = collectSecrets({
@@ -47,7 +48,7 @@ describe("redaction", () => {
 
   it("masks credential headers by name and secret values in other headers", () => {
     expect(
-      redactHeaders(
+      redactLoggedHeaders(
         {
           authorization: "Bearer sk-live-1234567890",
           "x-api-key": "k",
@@ -66,5 +67,38 @@ describe("redaction", () => {
       api_key: REDACTED,
     });
     expect(body.messages[0]?.content).toContain("sk-live");
+  });
+});
+
+describe("one redaction rule for the whole package", () => {
+  const headers = {
+    authorization: "Bearer sk-live-abcdefgh",
+    "proxy-authorization": "Basic dXNlcjpwYXNz",
+    cookie: "session=abc123456",
+    "set-cookie": "id=abc123456",
+    "x-api-key": "sk-ant-abcdefgh",
+    "api-key": "azure-abcdefgh",
+    "x-goog-api-key": "AIzaabcdefgh",
+    "x-amz-security-token": "FwoGZXIvYXdzabcdefgh",
+    "x-client-secret": "s3cr3t-abcdefgh",
+    "content-type": "application/json",
+    "anthropic-version": "2023-06-01",
+  };
+
+  it("masks the same headers, with the same marker, in Collector logs and in printed requests", () => {
+    const logged = redactLoggedHeaders(headers, []);
+    expect(logged).toEqual(redactHeaders(headers));
+    expect(logged.cookie).toBe(REDACTED);
+    expect(logged["content-type"]).toBe("application/json");
+    expect(Object.values(logged).filter((value) => value === REDACTED)).toHaveLength(9);
+  });
+
+  it("prints a request without its key, keeping BAML's body readers", () => {
+    const body = Object.defineProperty({ model: "m" }, "json", { value: () => ({ model: "m" }) });
+    const request = { url: "https://x.test/v1?key=AIzaabcdefgh", method: "POST" as const, headers, body };
+    const printed = redactRequest(request);
+    expect(printed.url).toBe(`https://x.test/v1?key=${REDACTED}`);
+    expect(printed.headers.authorization).toBe(REDACTED);
+    expect((printed.body as unknown as { json: () => unknown }).json()).toEqual({ model: "m" });
   });
 });

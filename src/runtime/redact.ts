@@ -5,7 +5,10 @@
  * appears — so a key echoed in a provider's error body or in a URL is masked too.
  */
 
-export const REDACTED = "[REDACTED]";
+import { isSecretHeaderName, redactedText } from "../llm/index.js";
+
+/** The one marker of the package (the llm room's): what every masked credential reads as. */
+export const REDACTED = redactedText;
 
 const secretName = /(api[-_]?key|authorization|token|secret|password|credential|access[-_]?key|session)/i;
 
@@ -60,14 +63,17 @@ export function redactText(text: string, secrets: readonly string[]): string {
     .replace(/([?&](?:key|api[-_]?key|access_token)=)[^&#\s"']+/gi, `$1${REDACTED}`);
 }
 
-/** Headers with credential-named entries masked and secrets removed from the others. */
-export function redactHeaders(
+/**
+ * Logged headers: credential-named entries masked by the llm room's header rule (the one `redactHeaders`
+ * and `redactRequest` apply), and the attempt's known secrets removed from the others.
+ */
+export function redactLoggedHeaders(
   headers: Record<string, string>,
   secrets: readonly string[],
 ): Record<string, string> {
   const result: Record<string, string> = {};
   for (const [name, value] of Object.entries(headers)) {
-    result[name] = secretName.test(name) ? REDACTED : redactText(value, secrets);
+    result[name] = isSecretHeaderName(name) ? REDACTED : redactText(value, secrets);
   }
   return result;
 }

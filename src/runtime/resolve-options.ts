@@ -1,5 +1,5 @@
 import { type Client, type ConfigValue, configValueToPlain } from "../ir/index.js";
-import { BamlMissingEnvVarError } from "./errors.js";
+import { BamlClientOptionsError, BamlMissingEnvVarError } from "./errors.js";
 
 /** Environment variables visible to a call: the runtime's env with the call's `env` merged over it. */
 export type Environment = Record<string, string | undefined>;
@@ -16,6 +16,17 @@ export function resolveOptions(client: Client, env: Environment): Record<string,
       (name, option) => {
         const found = env[name];
         if (found === undefined) throw new BamlMissingEnvVarError(name, client.name, client.provider, option);
+        // `LOCAL_LLM_BASE_URL=` in a .env file: the URL would resolve against nothing ("Failed to parse
+        // URL from /chat/completions"). An empty key can be meant (local servers); an empty URL cannot.
+        if (found.trim() === "" && option === "base_url") {
+          throw new BamlClientOptionsError(
+            `Client "${client.name}" reads env.${name} (option base_url), but ${name} is set to an empty ` +
+              `string. Set it to the server's URL (e.g. http://localhost:8000/v1), or unset it.`,
+            client.name,
+            client.provider,
+            option,
+          );
+        }
         return found;
       },
       key,

@@ -9,7 +9,8 @@ import {
 } from "../llm/index.js";
 import { SapParseError } from "../sap/index.js";
 import type { ChatMessage } from "../util/index.js";
-import { askModel } from "./ask-model.js";
+import { answerCompleteness } from "./answer-completeness.js";
+import { type Answer, askModel } from "./ask-model.js";
 import type { CallRecorder } from "./call-recorder.js";
 import { BamlClientFinishReasonError, BamlError, BamlValidationError } from "./errors.js";
 import type { FunctionPipeline } from "./function-pipeline.js";
@@ -76,25 +77,56 @@ export async function runAttempt(
     const answer = await askModel(model, messages, call, client, context, streaming, secrets);
     recorder.select(answer.call);
     if (!model.isFinishReasonAllowed(answer.rawFinishReason)) {
-      throw new BamlClientFinishReasonError(
-        `Client "${client.name}" (${client.provider}) stopped with finish reason ${JSON.stringify(answer.rawFinishReason ?? null)}, ` +
-          "which its finish_reason_allow_list / finish_reason_deny_list rejects.",
-        client.name,
-        client.provider,
-        answer.rawFinishReason,
-        promptToText(messages),
-        answer.text,
-      );
+      throw finishReasonError(answer, client, messages, context);
     }
     try {
       const parsed = context.pipeline.parseFinal(answer.text, messages);
-      recorder.recordRepairs(parsed.repairs);
+      recorder.recordRepairs(parsed.repairs, answerCompleteness(answer.finishReason, parsed.repairs));
       return parsed.value;
     } catch (error) {
       if (!BamlValidationError.isInstance(error) || round >= context.reaskOnParseFailure) throw error;
       messages = [...messages, text("assistant", answer.text), text("user", reaskMessage(error))];
     }
   }
+}
+
+/**
+ * The error for an answer whose finish reason the client rejects. It carries what the answer held so far
+ * (parsed as far as it goes) and the fields left incomplete, so a caller that made a cut answer fail can
+ * still use the part that was written; the Collector's log records the same.
+ */
+function finishReasonError(
+  answer: Answer,
+  client: Client,
+  messages: readonly ChatMessage[],
+  context: AttemptContext,
+): BamlClientFinishReasonError {
+  let partial: { value: unknown } | undefined;
+  let completeness = answerCompleteness(answer.finishReason, []);
+  try {
+    const parsed = context.pipeline.parseFinal(answer.text, messages);
+    partial = { value: parsed.value };
+    completeness = answerCompleteness(answer.finishReason, parsed.repairs);
+    context.recorder.recordRepairs(parsed.repairs, completeness);
+  } catch (error) {
+    // Nothing usable was written: the error then has no partial value, only the raw text.
+    if (!BamlValidationError.isInstance(error)) throw error;
+  }
+  const reason = JSON.stringify(answer.rawFinishReason ?? null);
+  const cut = completeness.truncated
+    ? ` The answer was cut${completeness.incompleteFields.length > 0 ? `; incomplete: ${completeness.incompleteFields.join(", ")}` : ""}` +
+      `${partial ? " (what it held is in error.partialValue)" : ""}.`
+    : "";
+  return new BamlClientFinishReasonError(
+    `Client "${client.name}" (${client.provider}) stopped with finish reason ${reason}, ` +
+      `which its finish_reason_allow_list / finish_reason_deny_list rejects.${cut}`,
+    client.name,
+    client.provider,
+    answer.rawFinishReason,
+    promptToText(messages),
+    answer.text,
+    { ...completeness, ...(partial ? { partialValue: partial.value } : {}) },
+  );
 }
 
 function text(role: string, body: string): ChatMessage {

@@ -1,12 +1,15 @@
 import { type Ir, IrIndex, type LlmFunction } from "../ir/index.js";
-import type { CallOptions, SaplingRuntime } from "../runtime/index.js";
+import { type CallOptions, Collector, type SaplingRuntime } from "../runtime/index.js";
+import { type AccessListener, AccessRecord } from "./access-log.js";
 import { apiKeyProblem, checkApiKey } from "./check-api-key.js";
+import { answerPreflight, isPreflight, withCorsHeaders } from "./cors.js";
 import { decodeArguments } from "./decode-arguments.js";
 import { BAML_OPTIONS_KEY, decodeBamlOptions } from "./decode-baml-options.js";
 import { renderDocsPage } from "./docs-page.js";
-import { errorResponse, HttpError, jsonResponse } from "./error-response.js";
+import { describeFailure, errorResponse, HttpError, jsonResponse } from "./error-response.js";
 import { createOpenApiDocument } from "./openapi-document.js";
 import { readJsonObject, readRequestText } from "./read-request-body.js";
+import { saplingEnvelope, saplingHeaders, wantsSaplingEnvelope } from "./sapling-response.js";
 import { streamResponse } from "./stream-response.js";
 
 export interface SaplingHandlerOptions {
@@ -31,6 +34,15 @@ export interface SaplingHandlerOptions {
   title?: string;
   /** Idle time after which `/stream` sends a keep-alive comment (default 15000 ms). */
   streamHeartbeatMs?: number;
+  /**
+   * Browser origins allowed to call the server (`https://app.example.com`, or `*`). Empty or absent: CORS
+   * is off. Preflights are answered before the API key is checked (browsers send none on a preflight).
+   */
+  corsOrigins?: readonly string[];
+  /** Receives one access-log entry per request when it ends (streams too, abandoned ones included). */
+  onAccess?: AccessListener;
+  /** The clock of the access log's durations, in milliseconds (default `performance.now`). */
+  now?: () => number;
 }
 
 /** A web-standard request handler: what Bun.serve, Deno.serve, Workers, Hono's `mount` and Next take. */
@@ -58,6 +70,10 @@ export function createSaplingHandler(options: SaplingHandlerOptions): SaplingHan
   const index = new IrIndex(ir);
   const maxBodyBytes = options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES;
   const secured = options.apiKey !== undefined && options.apiKey !== "";
+  const cors = { origins: options.corsOrigins ?? [] };
+  const now = options.now ?? (() => performance.now());
+  // The access record of each request in flight, for the routes whose body outlives them (streams).
+  const records = new WeakMap<Request, AccessRecord>();
   // Built once: the IR does not change while the handler lives.
   let openApi: string | undefined;
 
@@ -112,7 +128,9 @@ export function createSaplingHandler(options: SaplingHandlerOptions): SaplingHan
     const deadline =
       options.requestTimeoutMs === undefined ? undefined : AbortSignal.timeout(options.requestTimeoutMs);
     if (deadline) signals.push(deadline);
-    const callOptions: CallOptions = { signal: AbortSignal.any(signals) };
+    // A collector of this call alone: its log says what the `x-sapling-*` headers and the envelope report.
+    const collector = new Collector("sapling-serve");
+    const callOptions: CallOptions = { signal: AbortSignal.any(signals), collector };
     const translate = (error: unknown): unknown =>
       deadline?.aborted
         ? new HttpError(
@@ -121,7 +139,12 @@ export function createSaplingHandler(options: SaplingHandlerOptions): SaplingHan
             `The model call took longer than the server's ${options.requestTimeoutMs} ms deadline.`,
           )
         : error;
-    return { callOptions, cancel: () => controller.abort(), translate };
+    const log = () => {
+      const last = collector.last;
+      records.get(request)?.attach(last);
+      return last;
+    };
+    return { callOptions, cancel: () => controller.abort(), translate, log };
   };
 
   /**
@@ -158,26 +181,36 @@ export function createSaplingHandler(options: SaplingHandlerOptions): SaplingHan
 
   const call = async (request: Request, fn: LlmFunction): Promise<Response> => {
     const { args, requestOptions } = await readCall(request, fn);
-    const { callOptions, translate } = callControl(request);
+    const { callOptions, translate, log } = callControl(request);
     try {
-      return jsonResponse(
-        200,
-        await options.runtime.call(fn.name, args, { ...requestOptions, ...callOptions }),
-      );
+      const value = await options.runtime.call(fn.name, args, { ...requestOptions, ...callOptions });
+      const facts = log();
+      const body = wantsSaplingEnvelope(request) ? saplingEnvelope(value, facts) : value;
+      return jsonResponse(200, body, saplingHeaders(facts));
     } catch (error) {
+      log();
       throw translate(error);
     }
   };
 
   const stream = async (request: Request, fn: LlmFunction): Promise<Response> => {
     const { args, requestOptions } = await readCall(request, fn);
-    const { callOptions, cancel, translate } = callControl(request);
+    const { callOptions, cancel, translate, log } = callControl(request);
     const running = options.runtime.stream(fn.name, args, { ...requestOptions, ...callOptions });
     // Starting the stream checks the arguments synchronously: a bad argument is still a 400, not an event.
     running.getFinalResponse().catch(() => {});
+    const record = records.get(request);
+    record?.defer();
+    const envelope = wantsSaplingEnvelope(request);
     return streamResponse(running, {
       onCancel: cancel,
       translate,
+      ...(envelope ? { final: (value: unknown) => saplingEnvelope(value, log()) } : {}),
+      onEnd: ({ failure, aborted }) => {
+        log();
+        if (failure) record?.fail(failure);
+        record?.end(200, aborted);
+      },
       ...(options.streamHeartbeatMs !== undefined ? { heartbeatMs: options.streamHeartbeatMs } : {}),
     });
   };
@@ -204,12 +237,23 @@ export function createSaplingHandler(options: SaplingHandlerOptions): SaplingHan
     return jsonResponse(200, value);
   };
 
-  return async (request) => {
+  const answer = async (request: Request, record: AccessRecord | undefined): Promise<Response> => {
+    // Before the API key: a browser's preflight carries none.
+    if (isPreflight(request)) return answerPreflight(request, cors);
     try {
       return await route(request);
     } catch (error) {
+      record?.fail(describeFailure(error));
       return errorResponse(error);
     }
+  };
+
+  return async (request) => {
+    const record = options.onAccess ? new AccessRecord(request, options.onAccess, now) : undefined;
+    if (record) records.set(request, record);
+    const response = withCorsHeaders(request, await answer(request, record), cors);
+    record?.returned(response.status);
+    return response;
   };
 }
 

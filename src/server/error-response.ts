@@ -35,6 +35,10 @@ export interface ErrorBody {
   raw_output?: string;
   /** The provider's HTTP status, for upstream HTTP errors. */
   upstream_status?: number;
+  /** A rejected cut answer (`FINISH_REASON`): what it held, parsed as far as it goes. */
+  partial_value?: unknown;
+  /** A rejected cut answer: the paths of the fields it did not finish. */
+  incomplete_fields?: string[];
 }
 
 /**
@@ -61,8 +65,14 @@ export function describeFailure(error: unknown): ErrorBody {
   }
   if (BamlClientHttpError.isInstance(error))
     return { ...body(502, error), upstream_status: error.statusCode };
-  if (BamlClientFinishReasonError.isInstance(error))
-    return { ...body(502, error), raw_output: error.rawOutput };
+  if (BamlClientFinishReasonError.isInstance(error)) {
+    return {
+      ...body(502, error),
+      raw_output: error.rawOutput,
+      ...(error.partialValue === undefined ? {} : { partial_value: error.partialValue }),
+      ...(error.truncated ? { incomplete_fields: error.incompleteFields } : {}),
+    };
+  }
   if (BamlClientError.isInstance(error)) return body(502, error);
   const name = error instanceof Error ? error.name : "Error";
   const message = error instanceof Error ? error.message : String(error);

@@ -3,6 +3,8 @@
  * (call, stream as server-sent events, parse, OpenAPI, docs). Browser-safe; `sapling serve` runs it on
  * node:http, and any framework that speaks web-standard requests can mount it.
  */
+export type { AccessEntry, AccessListener } from "./access-log.js";
+export { formatAccessEntry } from "./access-log.js";
 export type { JsonSchema, SchemaDirection } from "./api-schema.js";
 export { ApiSchemaBuilder } from "./api-schema.js";
 export type { SaplingHandler, SaplingHandlerOptions } from "./create-sapling-handler.js";
@@ -12,3 +14,4 @@ export type { ErrorBody } from "./error-response.js";
 export { describeFailure, HttpError } from "./error-response.js";
 export type { FunctionSchemas } from "./openapi-document.js";
 export { createOpenApiDocument, describeFunctions } from "./openapi-document.js";
+export { SAPLING_HEADERS, SAPLING_MEDIA_TYPE, saplingEnvelope, saplingHeaders } from "./sapling-response.js";

@@ -1,6 +1,7 @@
 import { type Ir, IrIndex, type LlmFunction } from "../ir/index.js";
 import { ApiSchemaBuilder, type JsonSchema } from "./api-schema.js";
 import { BAML_OPTIONS_KEY } from "./decode-baml-options.js";
+import { SAPLING_MEDIA_TYPE, saplingEnvelopeSchema, saplingHeadersSchema } from "./sapling-response.js";
 
 /** What `/docs` shows per function, and what the OpenAPI document is built from. */
 export interface FunctionSchemas {
@@ -73,13 +74,23 @@ export function createOpenApiDocument(ir: Ir, info: { title?: string; version?: 
       description: "The parsed value.",
       content: { "application/json": { schema } },
     });
+    const called = {
+      description:
+        "The parsed value (BAML's body). The x-sapling-* headers say how the answer ended; with " +
+        `\`Accept: ${SAPLING_MEDIA_TYPE}\` the body is the Sapling envelope instead.`,
+      headers: saplingHeadersSchema(),
+      content: {
+        "application/json": { schema: fn.response },
+        [SAPLING_MEDIA_TYPE]: { schema: saplingEnvelopeSchema(fn.response) },
+      },
+    };
     paths[`/call/${fn.name}`] = {
       post: {
         operationId: `call${fn.name}`,
         summary: summary ?? `Run ${fn.name}: prompt the model and parse its answer.`,
         tags: ["call"],
         requestBody,
-        responses: { "200": ok(fn.response), ...errors },
+        responses: { "200": called, ...errors },
       },
     };
     paths[`/stream/${fn.name}`] = {
@@ -92,7 +103,9 @@ export function createOpenApiDocument(ir: Ir, info: { title?: string; version?: 
           "200": {
             description:
               "Server-sent events: `partial` (a partial value; fields not written yet are null), then one " +
-              "`final` (the value, as /call answers it) or one `error` (an Error object with its status).",
+              "`final` (the value, as /call answers it) or one `error` (an Error object with its status). " +
+              `When Accept also names ${SAPLING_MEDIA_TYPE}, \`final\` carries the Sapling envelope ` +
+              "(the value, finish_reason, truncated, incomplete_fields, repairs, usage, client).",
             content: { "text/event-stream": { schema: { type: "string" } } },
           },
           ...errors,
@@ -182,6 +195,14 @@ const ERROR_SCHEMA: JsonSchema = {
         message: { type: "string" },
         raw_output: { type: "string", description: "The model's answer, for parse failures." },
         upstream_status: { type: "integer", description: "The provider's HTTP status, when it sent one." },
+        partial_value: {
+          description: "FINISH_REASON: what the rejected answer held, parsed as far as it goes.",
+        },
+        incomplete_fields: {
+          type: "array",
+          items: { type: "string" },
+          description: "FINISH_REASON: the paths of the fields the cut answer did not finish.",
+        },
       },
       required: ["status", "code", "message"],
     },

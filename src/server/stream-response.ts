@@ -1,5 +1,5 @@
 import type { SaplingStream } from "../runtime/index.js";
-import { describeFailure } from "./error-response.js";
+import { describeFailure, type ErrorBody } from "./error-response.js";
 
 /**
  * A streaming call as server-sent events: `event: partial` per partial value, then one `event: final` with
@@ -12,7 +12,15 @@ import { describeFailure } from "./error-response.js";
  */
 export function streamResponse(
   stream: SaplingStream<unknown, unknown>,
-  options: { onCancel: () => void; heartbeatMs?: number; translate?: (error: unknown) => unknown },
+  options: {
+    onCancel: () => void;
+    heartbeatMs?: number;
+    translate?: (error: unknown) => unknown;
+    /** The `final` event's data (default: the value itself, BAML's body). */
+    final?: (value: unknown) => unknown;
+    /** Called once when the stream ends: after `final`, after `error` (its body), or when the reader left. */
+    onEnd?: (outcome: { failure?: ErrorBody; aborted?: boolean }) => void;
+  },
 ): Response {
   const heartbeatMs = options.heartbeatMs ?? 15_000;
   const encoder = new TextEncoder();
@@ -39,14 +47,18 @@ export function streamResponse(
           controller.enqueue(event("partial", step.value));
           return;
         }
-        controller.enqueue(event("final", await stream.getFinalResponse()));
+        const value = await stream.getFinalResponse();
+        controller.enqueue(event("final", options.final ? options.final(value) : value));
+        options.onEnd?.({});
       } catch (error) {
-        const failure = options.translate ? options.translate(error) : error;
-        controller.enqueue(event("error", { error: describeFailure(failure) }));
+        const failure = describeFailure(options.translate ? options.translate(error) : error);
+        controller.enqueue(event("error", { error: failure }));
+        options.onEnd?.({ failure });
       }
       controller.close();
     },
     cancel: () => {
+      options.onEnd?.({ aborted: true });
       options.onCancel();
     },
   });

@@ -5,8 +5,10 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import {
   answer,
   createTestServiceAccount,
+  cutByLength,
   type MockLlmServer,
   mockAwsCredentials,
+  resetMidStream,
   startMockLlmServer,
 } from "../../testing/index.js";
 import { captureContext } from "../cli-context.js";
@@ -76,6 +78,41 @@ describe("sapling call", () => {
     expect(await main(["call", "ExtractPerson", "--args", '{"text": "Ada, 36"}'], run)).toBe(0);
     expect(JSON.parse(run.output().stdout)).toEqual({ name: "Ada", age: 36 });
     expect(JSON.stringify(server.requests[0]?.body.messages)).toContain("Extract: Ada, 36");
+  });
+
+  it("prints a cut answer's value but says on stderr that it was cut, where, and how to refuse it", async () => {
+    server.script(cutByLength('{"age": 36, "name": "Ada Lov'));
+    const run = context();
+    expect(await main(["call", "ExtractPerson", "--args", '{"text": "Ada"}'], run)).toBe(0);
+    expect(JSON.parse(run.output().stdout)).toEqual({ name: "Ada Lov", age: 36 });
+    expect(run.output().stderr).toBe(
+      "warning: the answer was cut (finish reason length); incomplete: $.name.\n" +
+        '  To make a cut answer fail, add finish_reason_deny_list ["length"] to the client\'s options;\n' +
+        "  to fall back to the next client instead, also pass parseRecovery: { nextClient: true } in code.\n",
+    );
+    server.script(answer('{"age": 36, "name": "Ada"}'));
+    const whole = context();
+    expect(await main(["call", "ExtractPerson", "--args", '{"text": "Ada"}'], whole)).toBe(0);
+    expect(whole.output().stderr).toBe("");
+  });
+
+  it("says what happened when a base_url variable is empty, and when a connection breaks mid-answer", async () => {
+    const empty = captureContext({ cwd: root, env: { MOCK_URL: "", MOCK_KEY: "sk-cli-key-123456" } });
+    expect(await main(["call", "ExtractPerson", "--args", '{"text": "Ada"}'], empty)).toBe(1);
+    expect(empty.output().stderr).toContain(
+      "reads env.MOCK_URL (option base_url), but MOCK_URL is set to an empty string",
+    );
+    expect(empty.output().stderr).not.toContain("Failed to parse URL");
+    server.script(resetMidStream('{"name": "Ada", "age": 36}', 1));
+    const reset = context();
+    expect(
+      await main(
+        ["call", "ExtractPerson", "--args", '{"text": "Ada"}', "--stream", "--client", "Other"],
+        reset,
+      ),
+    ).toBe(1);
+    expect(reset.output().stderr).toContain("broke after the server had started answering");
+    expect(reset.output().stderr).not.toContain("Check base_url");
   });
 
   it("streams partials as JSON lines, then the final value; reads @file arguments; honours --client", async () => {

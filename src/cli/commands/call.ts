@@ -1,11 +1,19 @@
 import { readFile } from "node:fs/promises";
 import { resolve } from "node:path";
-import { BamlError, BamlValidationError, SaplingRuntime } from "../../runtime/index.js";
+import {
+  BamlClientFinishReasonError,
+  BamlError,
+  BamlValidationError,
+  Collector,
+  type FunctionLog,
+  SaplingRuntime,
+} from "../../runtime/index.js";
 import { type CliContext, CliError, type Command, UsageError } from "../cli-context.js";
 import { dotenvFlags, dotenvUsage, environmentFor } from "../dotenv.js";
 import { loadCompiledProject, projectDirectory } from "../load-project.js";
 import { booleanFlag, parseFlags, stringFlag } from "../parse-flags.js";
 import { textFileReader } from "../text-file-reader.js";
+import { unknownFunction } from "../unknown-function.js";
 
 const usage = `Usage: sapling call <Function> [--from DIR] [--args JSON|@FILE|-] [--stream] [--client NAME]
                     [--dotenv | --dotenv-path FILE]
@@ -46,10 +54,7 @@ export const callCommand: Command = {
     if (!functionName) throw new UsageError("name the function to call, e.g. `sapling call ExtractResume`");
     const args = await readArguments(stringFlag(flags, "args"), context);
     const { ir } = await loadCompiledProject(projectDirectory(context, stringFlag(flags, "from")), context);
-    if (!ir.functions.some((fn) => fn.name === functionName)) {
-      const known = ir.functions.map((fn) => fn.name).join(", ") || "none";
-      throw new CliError(`the project has no function ${functionName} (functions: ${known}).`);
-    }
+    if (!ir.functions.some((fn) => fn.name === functionName)) throw unknownFunction(functionName, ir);
     const runtime = SaplingRuntime.fromIr(ir, {
       env: await environmentFor(flags, context),
       readTextFile: textFileReader(context.cwd),
@@ -57,7 +62,8 @@ export const callCommand: Command = {
     const controller = new AbortController();
     void context.interrupted.then(() => controller.abort(new Error("interrupted")));
     const client = stringFlag(flags, "client");
-    const options = { signal: controller.signal, ...(client ? { client } : {}) };
+    const collector = new Collector("sapling-call");
+    const options = { signal: controller.signal, collector, ...(client ? { client } : {}) };
     try {
       if (booleanFlag(flags, "stream")) {
         const stream = runtime.stream(functionName, args, options);
@@ -67,9 +73,10 @@ export const callCommand: Command = {
         const value = await runtime.call(functionName, args, options);
         context.stdout(`${JSON.stringify(value, null, 2)}\n`);
       }
+      warnIfTruncated(collector.last, context);
       return 0;
     } catch (error) {
-      if (BamlValidationError.isInstance(error)) {
+      if (BamlValidationError.isInstance(error) || BamlClientFinishReasonError.isInstance(error)) {
         context.stderr(`The model answered:\n${error.rawOutput}\n\n`);
       }
       if (BamlError.isInstance(error)) throw new CliError(`${functionName} failed: ${error.message}`);
@@ -77,6 +84,22 @@ export const callCommand: Command = {
     }
   },
 };
+
+/**
+ * A cut answer is returned (BAML's rule), but never silently: stderr says so, which fields are incomplete,
+ * and the two ways to refuse it.
+ */
+function warnIfTruncated(log: FunctionLog | null, context: CliContext): void {
+  if (!log?.truncated) return;
+  const reason = log.selectedCall?.finishReason;
+  const fields = log.incompleteFields;
+  context.stderr(
+    `warning: the answer was cut${reason ? ` (finish reason ${reason})` : ""}` +
+      `${fields.length > 0 ? `; incomplete: ${fields.join(", ")}` : ""}.\n` +
+      `  To make a cut answer fail, add finish_reason_deny_list ["length"] to the client's options;\n` +
+      "  to fall back to the next client instead, also pass parseRecovery: { nextClient: true } in code.\n",
+  );
+}
 
 /** `--args`: inline JSON, `@file`, or `-` for standard input; must be a JSON object. */
 async function readArguments(

@@ -128,6 +128,22 @@ describe("sapling render", () => {
     );
   });
 
+  it("suggests the closest function name", async () => {
+    const context = captureContext();
+    expect(await main(["render", "EvaluateResum", "--from", resumeDir], context)).toBe(1);
+    expect(context.output().stderr).toBe(
+      "sapling render: the project has no function EvaluateResum. Did you mean EvaluateResume? (functions: EvaluateResume)\n",
+    );
+  });
+
+  it("refuses --args keys the function has no parameter for, as sapling call does", async () => {
+    const context = captureContext();
+    const args = JSON.stringify({ resume_text: "Ada", resume: "typo" });
+    expect(await main(["render", "EvaluateResume", "--from", resumeDir, "--args", args], context)).toBe(1);
+    expect(context.output().stderr).toContain('--args: EvaluateResume has no parameter "resume".');
+    expect(context.output().stdout).toBe("");
+  });
+
   it("asks for a function name", async () => {
     const context = captureContext();
     expect(await main(["render", "--from", resumeDir], context)).toBe(2);

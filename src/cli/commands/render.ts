@@ -10,6 +10,7 @@ import {
   TemplateError,
   toJsonSchema,
 } from "../../prompt/index.js";
+import { BamlInvalidArgumentError, validateArguments } from "../../runtime/index.js";
 import type { ChatMessage } from "../../util/index.js";
 import { type CliContext, CliError, type Command, UsageError } from "../cli-context.js";
 import {
@@ -22,6 +23,7 @@ import {
 } from "../count-tokens.js";
 import { displayPath, loadCompiledProject, projectDirectory } from "../load-project.js";
 import { booleanFlag, parseFlags, stringFlag } from "../parse-flags.js";
+import { unknownFunction } from "../unknown-function.js";
 import { toMediaArguments } from "./media-arguments.js";
 import { readRenderArguments } from "./render-arguments.js";
 import { resolvePromptClient } from "./render-client.js";
@@ -88,10 +90,7 @@ export function renderCommandWith(load: TiktokenLoader): Command {
       const dir = projectDirectory(context, stringFlag(flags, "from"));
       const { ir } = await loadCompiledProject(dir, context);
       const fn = functionName ? ir.functions.find((item) => item.name === functionName) : undefined;
-      if (functionName && !fn) {
-        const known = ir.functions.map((item) => item.name).join(", ") || "none";
-        throw new CliError(`the project has no function ${functionName} (functions: ${known}).`);
-      }
+      if (functionName && !fn) throw unknownFunction(functionName, ir);
 
       if (booleanFlag(flags, "schema-only")) {
         const type = typeText ? typeFromText(typeText, ir) : (fn?.returnType as Type);
@@ -106,6 +105,13 @@ export function renderCommandWith(load: TiktokenLoader): Command {
         new IrIndex(ir),
         { baseDir: context.cwd, where: "--args", relativeTo: "the current folder" },
       );
+      // The check `sapling call` and the runtime make: an unknown key or a mistyped value is an error here too.
+      try {
+        validateArguments(fn, args, new IrIndex(ir));
+      } catch (error) {
+        if (BamlInvalidArgumentError.isInstance(error)) throw new CliError(`--args: ${error.message}`);
+        throw error;
+      }
       const client = resolvePromptClient(ir, stringFlag(flags, "client") ?? fn.client);
       let messages: ChatMessage[];
       try {

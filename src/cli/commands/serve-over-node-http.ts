@@ -17,14 +17,6 @@ export interface NodeHttpServer {
   close(graceMs?: number): Promise<void>;
 }
 
-/** Called once per finished request (for the access log). */
-export type RequestListener = (entry: {
-  method: string;
-  path: string;
-  status: number;
-  durationMs: number;
-}) => void;
-
 /**
  * Runs a web-standard `Request → Response` handler on node:http — the small adapter `sapling serve` needs
  * instead of a framework dependency (docs/decisions/0002-http-layer.md). Request bodies stream in (the
@@ -34,28 +26,19 @@ export type RequestListener = (entry: {
  */
 export async function serveOverNodeHttp(
   handler: FetchHandler,
-  options: { port: number; host: string; onRequest?: RequestListener },
+  options: { port: number; host: string },
 ): Promise<NodeHttpServer> {
   // Requests in flight per socket: at close, sockets without one are cut at once (Node's own
   // closeIdleConnections skips sockets that connected but never sent a request, as fetch's pool opens).
   const busy = new Map<Socket, number>();
   let closing = false;
   const server = createServer((incoming, outgoing) => {
-    const started = performance.now();
     const socket = incoming.socket;
     busy.set(socket, (busy.get(socket) ?? 0) + 1);
     outgoing.on("close", () => {
       const remaining = (busy.get(socket) ?? 1) - 1;
       busy.set(socket, remaining);
       if (closing && remaining === 0) socket.destroy();
-    });
-    outgoing.on("finish", () => {
-      options.onRequest?.({
-        method: incoming.method ?? "GET",
-        path: (incoming.url ?? "/").split("?")[0] ?? "/",
-        status: outgoing.statusCode,
-        durationMs: performance.now() - started,
-      });
     });
     respond(handler, incoming, outgoing).catch((error: unknown) => {
       if (!outgoing.headersSent) {

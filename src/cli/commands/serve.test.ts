@@ -3,7 +3,7 @@ import { createServer } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
-import { answer, type MockLlmServer, startMockLlmServer } from "../../testing/index.js";
+import { answer, type MockLlmServer, serverError, startMockLlmServer } from "../../testing/index.js";
 import { captureContext } from "../cli-context.js";
 import { main } from "../main.js";
 
@@ -187,6 +187,57 @@ describe("sapling serve", () => {
     await serve.stop();
     // Stopping does not wait out the grace period for connections that carry no request.
     expect(Date.now() - stopping).toBeLessThan(1000);
+  });
+
+  it("logs the error code and reason of a failure, and a stream the client abandoned", async () => {
+    const serve = await startServe();
+    server.script(serverError(500, "the upstream is down"), answer(ADA, { chunkSize: 2, chunkDelayMs: 100 }));
+    const failed = await fetch(`${serve.url}/call/ExtractPerson`, {
+      method: "POST",
+      body: JSON.stringify({ text: "Ada" }),
+    });
+    expect(failed.status).toBe(502);
+    const controller = new AbortController();
+    const stream = await fetch(`${serve.url}/stream/ExtractPerson`, {
+      method: "POST",
+      body: JSON.stringify({ text: "Ada" }),
+      signal: controller.signal,
+    });
+    await (stream.body as ReadableStream<Uint8Array>).getReader().read();
+    controller.abort();
+    const started = Date.now();
+    while (!/aborted/.test(serve.context.output().stdout) && Date.now() - started < 3000)
+      await new Promise((resolve) => setTimeout(resolve, 20));
+    await serve.stop();
+    const output = serve.context.output().stdout;
+    expect(output).toMatch(/^POST \/call\/ExtractPerson 502 \d+ms CLIENT_HTTP_ERROR: .*500/m);
+    expect(output).toMatch(/^POST \/stream\/ExtractPerson 200 \d+ms aborted by the client$/m);
+  });
+
+  it("answers browser preflights for --cors-origin before the API key, and refuses bad origins", async () => {
+    const serve = await startServe(["--quiet", "--cors-origin", "http://localhost:5173"], {
+      SAPLING_API_KEY: "key-1234",
+    });
+    expect(serve.context.output().stdout).toContain("CORS for http://localhost:5173");
+    const preflight = await fetch(`${serve.url}/call/ExtractPerson`, {
+      method: "OPTIONS",
+      headers: { origin: "http://localhost:5173", "access-control-request-method": "POST" },
+    });
+    expect(preflight.status).toBe(204);
+    expect(preflight.headers.get("access-control-allow-origin")).toBe("http://localhost:5173");
+    server.script(answer(ADA));
+    const call = await fetch(`${serve.url}/call/ExtractPerson`, {
+      method: "POST",
+      headers: { origin: "http://localhost:5173", "x-sapling-api-key": "key-1234" },
+      body: JSON.stringify({ text: "Ada" }),
+    });
+    expect(call.status).toBe(200);
+    expect(call.headers.get("access-control-expose-headers")).toContain("x-sapling-truncated");
+    expect(call.headers.get("x-sapling-truncated")).toBe("false");
+    await serve.stop();
+    const usage = captureContext({ cwd: root });
+    expect(await main(["serve", "--cors-origin", "http://localhost:5173/app"], usage)).toBe(2);
+    expect(usage.output().stderr).toContain("did you mean http://localhost:5173?");
   });
 
   it("enforces --max-body-bytes over HTTP", async () => {

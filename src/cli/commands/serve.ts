@@ -1,5 +1,5 @@
 import { SaplingRuntime } from "../../runtime/index.js";
-import { createSaplingHandler } from "../../server/index.js";
+import { createSaplingHandler, formatAccessEntry } from "../../server/index.js";
 import { type CliContext, CliError, type Command, UsageError } from "../cli-context.js";
 import { dotenvFlags, dotenvUsage, environmentFor } from "../dotenv.js";
 import { loadCompiledProject, projectDirectory } from "../load-project.js";
@@ -8,7 +8,7 @@ import { textFileReader } from "../text-file-reader.js";
 import { serveOverNodeHttp } from "./serve-over-node-http.js";
 
 const usage = `Usage: sapling serve [--from DIR] [--port N] [--host HOST] [--max-body-bytes N] [--timeout-ms N] [--quiet]
-                     [--allow-request-clients] [--dotenv | --dotenv-path FILE]
+                     [--allow-request-clients] [--cors-origin ORIGIN]... [--dotenv | --dotenv-path FILE]
 
 Serves the project's functions over HTTP until interrupted (Ctrl-C):
 
@@ -27,13 +27,21 @@ Errors are JSON {"error": {"status", "code", "message"}}: 400 bad body or argume
 404 unknown function, 413 body too large, 422 unparseable answer (with raw_output), 502 provider failure,
 504 provider timeout.
 
+Bodies are BAML's. Every /call answer also carries x-sapling-finish-reason, x-sapling-truncated,
+x-sapling-incomplete (the paths a cut answer left unfinished) and x-sapling-repairs; a request with
+Accept: application/vnd.sapling+json gets the Sapling envelope {value, finish_reason, truncated,
+incomplete_fields, repairs, usage, client} instead of the bare value (on /stream, in the final event).
+
 Options:
   --from DIR            the baml_src folder (default ./baml_src)
   --port N              the port (default 2024; 0 picks a free one)
   --host HOST           the interface to listen on (default 127.0.0.1; 0.0.0.0 for every interface)
   --max-body-bytes N    refuse larger request bodies with 413 (default 104857600, BAML's 100 MiB)
   --timeout-ms N        answer 504 when a model call takes longer (default: the clients' own timeouts)
-  --quiet               no access log
+  --quiet               no access log (one line per request: status, time, error code and reason,
+                        aborted streams, truncated answers)
+  --cors-origin ORIGIN  let browser code from ORIGIN (e.g. http://localhost:5173, or *) call the server;
+                        repeatable. Off by default
   --allow-request-clients
                         accept __baml_options__ without an API key. A request's client can then send the
                         server's provider keys (OPENAI_API_KEY, …) to any URL: only for trusted callers
@@ -61,6 +69,7 @@ export const serveCommand: Command = {
         "timeout-ms": { type: "string" },
         quiet: { type: "boolean" },
         "allow-request-clients": { type: "boolean" },
+        "cors-origin": { type: "string", multiple: true },
         ...dotenvFlags,
       },
       0,
@@ -74,30 +83,22 @@ export const serveCommand: Command = {
     );
     const timeout = stringFlag(flags, "timeout-ms");
     const host = stringFlag(flags, "host") ?? "127.0.0.1";
+    const corsOrigins = corsOriginFlags(flags.values["cors-origin"]);
     const { ir } = await loadCompiledProject(projectDirectory(context, stringFlag(flags, "from")), context);
     const env = await environmentFor(flags, context);
     const apiKey = env.SAPLING_API_KEY || env.BAML_PASSWORD || undefined;
+    const quiet = booleanFlag(flags, "quiet");
     const handler = createSaplingHandler({
       runtime: SaplingRuntime.fromIr(ir, { env, readTextFile: textFileReader(context.cwd) }),
       ir,
       maxBodyBytes,
+      corsOrigins,
+      ...(quiet ? {} : { onAccess: (entry) => context.stdout(`${formatAccessEntry(entry)}\n`) }),
       ...(apiKey ? { apiKey } : {}),
       ...(booleanFlag(flags, "allow-request-clients") ? { allowRequestClients: true } : {}),
       ...(timeout !== undefined ? { requestTimeoutMs: integerFlag(timeout, "--timeout-ms", 0) } : {}),
     });
-    const quiet = booleanFlag(flags, "quiet");
-    const server = await serveOverNodeHttp(handler, {
-      port,
-      host,
-      ...(quiet
-        ? {}
-        : {
-            onRequest: (entry) =>
-              context.stdout(
-                `${entry.method} ${entry.path} ${entry.status} ${entry.durationMs.toFixed(0)}ms\n`,
-              ),
-          }),
-    }).catch((error: unknown) => {
+    const server = await serveOverNodeHttp(handler, { port, host }).catch((error: unknown) => {
       const code = (error as { code?: unknown }).code;
       if (code === "EADDRINUSE")
         throw new CliError(
@@ -110,7 +111,8 @@ export const serveCommand: Command = {
     const count = ir.functions.length;
     context.stdout(
       `Serving ${count} function${count === 1 ? "" : "s"} at ${server.url} (docs: ${server.url}/docs)` +
-        `${apiKey ? "; API key required" : ""}. Press Ctrl-C to stop.\n`,
+        `${apiKey ? "; API key required" : ""}` +
+        `${corsOrigins.length > 0 ? `; CORS for ${corsOrigins.join(", ")}` : ""}. Press Ctrl-C to stop.\n`,
     );
     await context.interrupted;
     await server.close();
@@ -118,6 +120,27 @@ export const serveCommand: Command = {
     return 0;
   },
 };
+
+/** `--cors-origin` values: `*`, or origins as a browser sends them (`scheme://host[:port]`, no path). */
+function corsOriginFlags(values: unknown): string[] {
+  const origins = Array.isArray(values)
+    ? values.filter((value): value is string => typeof value === "string")
+    : [];
+  for (const origin of origins) {
+    if (origin === "*") continue;
+    let parsed: URL | undefined;
+    try {
+      parsed = new URL(origin);
+    } catch {}
+    if (!parsed || parsed.origin !== origin) {
+      const hint = parsed && parsed.origin !== "null" ? ` (did you mean ${parsed.origin}?)` : "";
+      throw new UsageError(
+        `--cors-origin takes an origin like http://localhost:5173 (scheme, host, port; no path), got "${origin}"${hint}`,
+      );
+    }
+  }
+  return origins;
+}
 
 function integerFlag(value: string | undefined, name: string, fallback: number): number {
   if (value === undefined) return fallback;
