@@ -23,6 +23,7 @@ import {
 import { stringNode } from "./lenient/jsonish-node.js";
 import { SapConfigurationError, SapParseError } from "./sap-parse-error.js";
 import { parsePartial } from "./stream/parse-partial.js";
+import { structureBeatsText } from "./structure-beats-text.js";
 import type { WorkCounter } from "./work-counter.js";
 
 export interface ParseOptions {
@@ -115,6 +116,13 @@ export function parseValue(
     if (candidate.parent && fittedCandidates.has(candidate.parent)) continue;
     if (candidate.origin === "text" && (plainText === "never" || (plainText === "fallback" && parsedAny)))
       continue;
+    if (
+      candidate.origin === "text" &&
+      candidate.fenceTag === undefined &&
+      chosen &&
+      structureIsTheAnswer(chosen)
+    )
+      continue;
     context.active.clear();
     let coerced: CoerceResult;
     const exact =
@@ -154,6 +162,17 @@ export function parseValue(
     return { value: result.value, flags: [...result.flags], score: result.score, checks: [...result.checks] };
   }
   throw new SapParseError({ ...reportedIssue(text, failures, context.describe(type)), raw: text });
+}
+
+/** The chosen reading is the whole answer as structured data (see `structureBeatsText`). */
+function structureIsTheAnswer(chosen: { result: CoerceSuccess; candidate: Candidate }): boolean {
+  const { candidate, result } = chosen;
+  const wholeAnswer =
+    candidate.origin !== "text" &&
+    candidate.origin !== "combined" &&
+    !candidate.surrounded &&
+    !candidate.parent;
+  return structureBeatsText(result.value, wholeAnswer);
 }
 
 /**

@@ -126,6 +126,8 @@ export function extractCandidates(
   }
   const literal = bareLiteral(text);
   if (literal) candidates.push(literal);
+  const quoted = quotedAnswer(text, first, last);
+  if (quoted) candidates.push(quoted);
   const objects = candidates.filter((candidate) => candidate.node.kind === "object" && !candidate.parent);
   if (objects.length > 1) {
     candidates.push({
@@ -212,6 +214,28 @@ function bareLiteral(text: string): Candidate | undefined {
     node = { kind: "bool", value: lower === "true", complete: true };
   else return undefined;
   return { node, origin: "prose", repairs: ["python literal"], order: 0 };
+}
+
+/** Quotes that may wrap a whole answer: `"…"`, `'…'`, `“…”`. */
+const ANSWER_QUOTES: Record<string, string> = { '"': '"', "'": "'", "\u201c": "\u201d" };
+
+/**
+ * A whole answer that is one quoted string JSON would not take (a raw line break, single or smart quotes,
+ * an unescaped inner quote): the string inside, read by the fixing parser with its usual repairs. The
+ * quotes are syntax, not part of the value, as they are when the same answer is valid JSON.
+ */
+function quotedAnswer(text: string, first: number, last: number): Candidate | undefined {
+  if (first < 0 || last - first < 2 || ANSWER_QUOTES[text[first]!] !== text[last - 1]) return undefined;
+  // Read as the only item of a list, so the fixing parser's rules for closing quotes apply unchanged.
+  const parser = new FixingParser();
+  parser.push(`[${text.slice(first, last)}]`);
+  const roots = parser.end();
+  const root = roots[0];
+  if (roots.length !== 1 || !root!.node.complete || root!.node.kind !== "array") return undefined;
+  const [item, ...rest] = root!.node.items;
+  if (item?.kind !== "string" || !item.complete || rest.length > 0) return undefined;
+  const span = { start: first, end: last };
+  return { node: item, origin: "prose", repairs: root!.repairs, order: first, span };
 }
 
 /** A text that is valid JSON, parsed. */

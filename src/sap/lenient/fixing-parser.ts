@@ -220,7 +220,25 @@ function isIdentifierCode(code: number): boolean {
 }
 
 function isWhitespaceCode(code: number): boolean {
-  return code === 32 || code === 10 || code === 13 || code === 9 || code === 0xa0;
+  if (code < 0x80) return code === 32 || code === 10 || code === 13 || code === 9;
+  return code === 0xa0 || (code >= 0x1680 && isUnicodeSpaceCode(code));
+}
+
+/**
+ * The other Unicode spaces (what `String.prototype.trim` removes beyond ASCII and U+00A0): models emit
+ * U+2000–U+200A, U+202F and U+3000 around values, and a value after one must read as if after a space.
+ */
+function isUnicodeSpaceCode(code: number): boolean {
+  return (
+    code === 0x1680 ||
+    (code >= 0x2000 && code <= 0x200a) ||
+    code === 0x2028 ||
+    code === 0x2029 ||
+    code === 0x202f ||
+    code === 0x205f ||
+    code === 0x3000 ||
+    code === 0xfeff
+  );
 }
 
 /**
