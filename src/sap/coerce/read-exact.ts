@@ -44,8 +44,10 @@ function shownClassKeys(declaration: Class) {
 
 const primitiveExact: Record<string, (value: unknown) => boolean> = {
   string: (value) => typeof value === "string",
-  int: (value) => Number.isInteger(value),
-  float: (value) => typeof value === "number",
+  // Beyond 2^53 an integer is no longer exact, and JSON.parse turns 1e400 into Infinity: the lenient
+  // coercer reports both.
+  int: (value) => Number.isSafeInteger(value),
+  float: (value) => Number.isFinite(value),
   bool: (value) => typeof value === "boolean",
   null: (value) => value === null,
 };

@@ -57,7 +57,7 @@ export function extractCandidates(
 ): Candidate[] {
   if (strict !== undefined) {
     return [
-      jsonCandidate(strict, { origin: "json", repairs: [], order: 0 }),
+      jsonCandidate(strict, text, { origin: "json", repairs: [], order: 0 }),
       { node: stringNode(text), origin: "text", repairs: [], order: 1 },
     ];
   }
@@ -83,7 +83,7 @@ export function extractCandidates(
     const { strict: strictContent, roots } = contentOf(fence.content);
     if (strictContent !== undefined) {
       candidates.push(
-        jsonCandidate(strictContent, {
+        jsonCandidate(strictContent, fence.content, {
           origin: "fence",
           repairs: [],
           order: fence.start,
@@ -191,16 +191,33 @@ function candidatesFromRoots(roots: ParsedRoot[], origin: "fence" | "prose", bas
 }
 
 /** A candidate from valid JSON whose node tree is built only when something asks for it. */
-function jsonCandidate(json: StrictJson, fields: Omit<Candidate, "node" | "json">): Candidate {
+function jsonCandidate(
+  json: StrictJson,
+  source: string,
+  fields: Omit<Candidate, "node" | "json">,
+): Candidate {
   let node: JsonishNode | undefined;
   return {
     ...fields,
     json,
     get node() {
-      node ??= nodeFromJson(json.value);
+      node ??= LOSSY_NUMBER.test(source) ? nodeFromText(json.value, source) : nodeFromJson(json.value);
       return node;
     },
   };
+}
+
+/** A number `JSON.parse` may not hold as written: 16+ digits, or a three-digit exponent. */
+const LOSSY_NUMBER = /\d{16}|[eE][+-]?\d{3}/;
+
+/**
+ * Nodes for valid JSON whose numbers keep their written digits (`12345678901234567890` rather than the
+ * double it rounds to), so a number too large for its type is reported, or kept as text, as written.
+ */
+function nodeFromText(value: unknown, source: string): JsonishNode {
+  if (typeof value === "number") return { kind: "number", value, text: source.trim(), complete: true };
+  if (typeof value !== "object" || value === null) return nodeFromJson(value);
+  return parseRoots(source.trim())[0]!.node;
 }
 
 /** A whole answer that is one Python/JSON literal in another spelling (`None`, `True`, `FALSE`). */
