@@ -6,7 +6,10 @@ import type { MatchOption } from "./match-text.js";
 
 const optionsByEnum = new WeakMap<Enum, MatchOption[]>();
 
-/** The spellings of an enum's values the model was shown: the alias or the name, and the description. */
+/**
+ * The spellings of an enum's values: the one the model was shown (the alias or the name), the description,
+ * and the declared name behind an alias.
+ */
 function enumOptions(declaration: Enum): MatchOption[] {
   let options = optionsByEnum.get(declaration);
   if (!options) {
@@ -15,6 +18,8 @@ function enumOptions(declaration: Enum): MatchOption[] {
       .map((value) => ({
         value: value.name,
         names: [value.alias ?? value.name],
+        // BAML takes the declared name too; the alias is what the model was shown, so it wins a clash.
+        ...(value.alias !== undefined && value.alias !== value.name ? { otherNames: [value.name] } : {}),
         descriptions: value.description ? [value.description] : [],
       }));
     optionsByEnum.set(declaration, options);

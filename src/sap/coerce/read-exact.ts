@@ -27,6 +27,10 @@ function shownEnumNames(declaration: Enum): Map<string, string> {
   if (!names) {
     names = new Map();
     for (const value of declaration.values) if (!value.skip) names.set(value.alias ?? value.name, value.name);
+    // The declared name behind an alias names its value too (as in `matchText`), unless it is shown.
+    for (const value of declaration.values) {
+      if (!value.skip && !names.has(value.name)) names.set(value.name, value.name);
+    }
     enumNames.set(declaration, names);
   }
   return names;
