@@ -110,9 +110,11 @@ export function parseValue(
   const fitted: { result: CoerceSuccess; candidate: Candidate }[] = [];
   const failures: { issue: CoerceIssue; candidate: Candidate }[] = [];
   const candidates = extractCandidates(text, strict, work);
-  const parsedAny = candidates.some((candidate) => candidate.origin !== "text");
+  const parsedAny = candidates.some((candidate) => candidate.origin !== "text" && !candidate.reasoning);
   const fittedCandidates = new Set<Candidate>();
   for (const candidate of candidates) {
+    // Readings that include the reasoning come last, and only count when the answer after it has none.
+    if (candidate.reasoning && chosen) break;
     if (candidate.parent && fittedCandidates.has(candidate.parent)) continue;
     if (candidate.origin === "text" && (plainText === "never" || (plainText === "fallback" && parsedAny)))
       continue;
@@ -227,7 +229,7 @@ function withOriginFlags(result: CoerceSuccess, candidate: Candidate): CoerceSuc
   let flagged = result;
   if (candidate.origin === "fence" || (candidate.origin === "text" && candidate.fenceTag !== undefined)) {
     flagged = addFlag(flagged, "FromFence", "$", `read from a \`\`\`${candidate.fenceTag ?? ""} code block`);
-  } else if (candidate.origin === "prose" && candidate.surrounded) {
+  } else if ((candidate.origin === "prose" || candidate.origin === "json") && candidate.surrounded) {
     flagged = addFlag(flagged, "FromProse", "$", "found inside the surrounding text");
   } else if (candidate.origin === "combined") {
     flagged = addFlag(

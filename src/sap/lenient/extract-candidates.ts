@@ -33,6 +33,11 @@ export interface Candidate {
   json?: StrictJson;
   /** Where the candidate's root sits in the answer (absolute offsets), for parsed candidates. */
   span?: { start: number; end: number };
+  /**
+   * A reading of the whole answer, reasoning included, when an answer follows a closed reasoning block
+   * (`<think>…</think>`): only tried when no reading of the answer after it fits.
+   */
+  reasoning?: boolean;
 }
 
 /** How candidates rank on equal score: a fence beats prose, and any parse beats plain text. */
@@ -55,6 +60,45 @@ export function extractCandidates(
   strict: StrictJson | undefined = parseStrictJson(text),
   work?: WorkCounter,
 ): Candidate[] {
+  const answerStart = strict === undefined ? afterReasoning(text) : undefined;
+  if (answerStart !== undefined) {
+    // The answer after the reasoning comes first; the whole text stays as a fallback reading.
+    const answer = extractCandidates(text.slice(answerStart)).map((candidate) =>
+      shifted(candidate, answerStart),
+    );
+    const whole = readCandidates(text, undefined);
+    for (const candidate of whole) candidate.reasoning = true;
+    return [...answer, ...whole];
+  }
+  return readCandidates(text, strict);
+}
+
+/** Tags models wrap their reasoning in (qwen3, DeepSeek-R1, …), matched case-insensitively. */
+const REASONING_BLOCK = /<(think|thinking|reasoning)>[\s\S]*?<\/\1>/gi;
+
+/**
+ * Where the answer starts when the text holds closed reasoning blocks followed by more text: just after
+ * the last block. Undefined when there is none, or nothing but blanks follows it.
+ */
+function afterReasoning(text: string): number | undefined {
+  if (!text.includes("</")) return undefined;
+  let end: number | undefined;
+  for (const match of text.matchAll(REASONING_BLOCK)) end = match.index + match[0].length;
+  if (end === undefined || text.slice(end).trim() === "") return undefined;
+  return end;
+}
+
+/** A candidate read from a slice of the answer that starts at `base`, with offsets into the answer. */
+function shifted(candidate: Candidate, base: number): Candidate {
+  // Field by field: a valid-JSON candidate builds its node lazily through a getter.
+  candidate.order += base;
+  // The reasoning before it is text around the value (flagged `FromProse`, as any preamble is).
+  if (candidate.origin === "json" || candidate.origin === "prose") candidate.surrounded = true;
+  if (candidate.span) candidate.span = { start: candidate.span.start + base, end: candidate.span.end + base };
+  return candidate;
+}
+
+function readCandidates(text: string, strict: StrictJson | undefined): Candidate[] {
   if (strict !== undefined) {
     return [
       jsonCandidate(strict, text, { origin: "json", repairs: [], order: 0 }),
