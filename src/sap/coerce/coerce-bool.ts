@@ -2,6 +2,7 @@ import type { PrimitiveType } from "../../ir/index.js";
 import type { JsonishNode } from "../lenient/jsonish-node.js";
 import type { CoerceContext } from "./coerce-context.js";
 import { type CoerceResult, exact, failure, repaired } from "./coerce-result.js";
+import { isStructuredText } from "./is-structured-text.js";
 import { normalizeWords } from "./normalize-words.js";
 import { unwrapSingle } from "./unwrap-single.js";
 
@@ -33,6 +34,7 @@ export function coerceBool(
     const value = TRUE_WORDS.has(only);
     return repaired(value, "BoolFromWord", path, `${JSON.stringify(node.value)} read as ${value}`);
   }
+  if (isStructuredText(node.value)) return failure("type-mismatch", path, "bool", node);
   const saysTrue = words.includes("true");
   const saysFalse = words.includes("false");
   if (saysTrue !== saysFalse) {
