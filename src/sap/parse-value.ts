@@ -13,7 +13,7 @@ import { coercers } from "./coerce/coercer-table.js";
 import { createCoerceContext, TooDeep } from "./coerce/create-coerce-context.js";
 import { findConstraint } from "./coerce/find-constraint.js";
 import { NOT_EXACT, readExact } from "./coerce/read-exact.js";
-import type { Flag } from "./flags.js";
+import { type Flag, placeFlags } from "./flags.js";
 import {
   type Candidate,
   extractCandidates,
@@ -161,7 +161,10 @@ export function parseValue(
         `${differing + 1} readings of the answer gave different values; chose ${describeOrigin(chosen.candidate)} (lowest score)`,
       );
     }
-    return { value: result.value, flags: [...result.flags], score: result.score, checks: [...result.checks] };
+    // Flags about where the value came from, and those of nodes not read from text, point at the reading.
+    const reading = chosen.candidate.span ?? { start: 0, end: text.length };
+    const flags = placeFlags(result.flags, 0, reading);
+    return { value: result.value, flags, score: result.score, checks: [...result.checks] };
   }
   throw new SapParseError({ ...reportedIssue(text, failures, context.describe(type)), raw: text });
 }

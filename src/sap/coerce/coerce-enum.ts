@@ -32,7 +32,7 @@ export const enumCoercer: KindCoercer<EnumRefType> = {
     const declaration = context.index.getEnum(type.name);
     const result = coerceByMatching(type, node, path, context, enumOptions(declaration));
     if (!result.ok || declaration.constraints.length === 0) return result;
-    return applyConstraints(declaration.constraints, result, path, context, context.describe(type));
+    return applyConstraints(declaration.constraints, result, path, context, context.describe(type), node);
   },
   isScalar: () => true,
   fits: (_type, node) => node.kind === "string",

@@ -53,6 +53,7 @@ export function coerceInt(
     "FloatToInt",
     path,
     `${displayOf(node)} rounded to ${rounded}`,
+    node,
   );
 }
 
@@ -96,13 +97,14 @@ function readNumberOf(node: JsonishNode, path: string, expected: "int" | "float"
   }
   if (reading.plain) {
     const kind = expected === "int" ? "StringToInt" : "StringToFloat";
-    return repaired(reading.value, kind, path, `${JSON.stringify(node.value)} read as a number`);
+    return repaired(reading.value, kind, path, `${JSON.stringify(node.value)} read as a number`, node);
   }
   return repaired(
     reading.value,
     "NumberFromText",
     path,
     `${reading.value} is ${reading.note} in ${JSON.stringify(node.value)}`,
+    node,
   );
 }
 

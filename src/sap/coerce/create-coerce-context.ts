@@ -71,11 +71,11 @@ export function createCoerceContext(
       }
       if (!result.ok) return result;
       if (!coercer.delegates && !node.complete && cutHere(node)) {
-        result = addFlag(result, "Incomplete", path, "the answer was cut off here");
+        result = addFlag(result, "Incomplete", path, "the answer was cut off here", node);
       }
       const constraints = type.attrs?.constraints;
       return constraints && constraints.length > 0
-        ? applyConstraints(constraints, result, path, context, context.describe(type))
+        ? applyConstraints(constraints, result, path, context, context.describe(type), node)
         : result;
     },
     missing: (type) => withKnownNames(() => entry(type).missing?.(type, context)),
