@@ -186,10 +186,15 @@ function readCandidates(
   if (literal) candidates.push({ ...literal, span: whole });
   const quoted = quotedAnswer(text, first, last, offset);
   if (quoted) candidates.push(quoted);
-  const objects = candidates.filter((candidate) => candidate.node.kind === "object" && !candidate.parent);
+  // Asked without building a valid-JSON candidate's nodes (most answers never need them).
+  const objects = candidates.filter((candidate) => isObjectCandidate(candidate) && !candidate.parent);
   if (objects.length > 1) {
+    let node: JsonishNode | undefined;
     candidates.push({
-      node: { kind: "array", items: objects.map((candidate) => candidate.node), complete: true },
+      get node() {
+        node ??= { kind: "array", items: objects.map((candidate) => candidate.node), complete: true };
+        return node;
+      },
       origin: "combined",
       repairs: ["several objects gathered into a list"],
       order: offset + text.length,
@@ -250,6 +255,12 @@ function candidatesFromRoots(roots: ParsedRoot[], origin: "fence" | "prose"): Ca
     }
   }
   return found;
+}
+
+function isObjectCandidate(candidate: Candidate): boolean {
+  if (candidate.json === undefined) return candidate.node.kind === "object";
+  const value = candidate.json.value;
+  return typeof value === "object" && value !== null && !Array.isArray(value);
 }
 
 /** A candidate from valid JSON whose node tree is built only when something asks for it. */
