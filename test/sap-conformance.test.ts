@@ -50,6 +50,12 @@ function run(entry: SapCase): Outcome {
       partial: entry.partial,
       constraintEvaluator: evaluateConstraint,
     });
+    // Every repair of a final parse points at the stretch of the answer it concerns.
+    for (const flag of entry.partial ? [] : result.flags) {
+      const span = flag.span;
+      expect(span, `${flag.kind} ${flag.path} has no span`).toBeDefined();
+      expect(0 <= span!.start && span!.start <= span!.end && span!.end <= entry.raw.length).toBe(true);
+    }
     return { value: result.value, flags: result.flags.map((flag) => `${flag.kind} ${flag.path}`).sort() };
   } catch (error) {
     if (!SapParseError.isInstance(error)) throw error;

@@ -74,11 +74,49 @@ export const FLAG_PENALTIES = {
 
 export type FlagKind = keyof typeof FLAG_PENALTIES;
 
-/** One repair, where it happened and what it did. `path` is JSONPath-like: `$`, `$.skills[2]`. */
+/** Where in the raw answer a repair happened: offsets, `start` inclusive, `end` exclusive. */
+export interface TextSpan {
+  start: number;
+  end: number;
+}
+
+/**
+ * One repair, where it happened and what it did. `path` is JSONPath-like: `$`, `$.skills[2]`. `span` is
+ * the part of the raw answer it concerns (the value repaired; for a missing field, the object it is
+ * missing from; for where the value came from, the whole reading). `parseValue` gives every flag one.
+ */
 export interface Flag {
   kind: FlagKind;
   path: string;
   detail: string;
+  span?: TextSpan;
+}
+
+/** A flag about `node`, pointing at its text when the node was read from text (see `JsonishNode`). */
+export function flagAt(
+  kind: FlagKind,
+  path: string,
+  detail: string,
+  node: { start?: number; end?: number } | undefined,
+): Flag {
+  const start = node?.start;
+  if (start === undefined) return { kind, path, detail };
+  return { kind, path, detail, span: { start, end: node!.end ?? start } };
+}
+
+/**
+ * The flags with their spans moved from a reading's own text to the whole answer (`base`: where that
+ * text starts in it; undefined when the reading's nodes come from several texts, whose offsets cannot be
+ * told apart); a flag without a span gets `fallback`, the span of the whole reading.
+ */
+export function placeFlags(flags: readonly Flag[], base: number | undefined, fallback: TextSpan): Flag[] {
+  return flags.map((flag) =>
+    flag.span === undefined || base === undefined
+      ? { ...flag, span: fallback }
+      : base === 0
+        ? flag
+        : { ...flag, span: { start: flag.span.start + base, end: flag.span.end + base } },
+  );
 }
 
 /** The score of a list of flags: the sum of their penalties. */

@@ -132,6 +132,46 @@ describe("parseValue", () => {
   });
 });
 
+describe("flag spans", () => {
+  const person = t.classRef("Person");
+  /** Each flag as `Kind path = the text its span covers`. */
+  const covered = (raw: string, type = person) =>
+    parseValue(raw, type, ir).flags.map(
+      (flag) => `${flag.kind} ${flag.path} = ${raw.slice(flag.span!.start, flag.span!.end)}`,
+    );
+
+  it("point at the repaired value inside a fence, after prose", () => {
+    const raw = 'Here:\n```json\n{name: "Ann", age: "7.5"}\n```';
+    expect(covered(raw)).toEqual([
+      'StringToInt $.age = "7.5"',
+      'FloatToInt $.age = "7.5"',
+      'DefaultFromMissing $.email = {name: "Ann", age: "7.5"}',
+      'FromFence $ = {name: "Ann", age: "7.5"}',
+      'FixedJson $ = {name: "Ann", age: "7.5"}',
+    ]);
+  });
+
+  it("point into the answer after a reasoning block, and at a quoted answer", () => {
+    expect(covered('<think>{"age": 1}</think> {"name": "Bo", "age": 2.5, "email": null}')).toEqual([
+      "FloatToInt $.age = 2.5",
+      'FromProse $ = {"name": "Bo", "age": 2.5, "email": null}',
+    ]);
+    expect(covered("  'hire'", t.enumRef("Decision"))).toEqual([
+      "EnumCaseFold $ = 'hire'",
+      "FixedJson $ = 'hire'",
+    ]);
+  });
+
+  it("point at each object gathered into a list", () => {
+    const raw = 'First {"name": "A", "age": "1", "email": null} then {"name": "B", "age": 2, "email": null}';
+    expect(covered(raw, t.list(person))).toEqual([
+      'StringToInt $[0].age = "1"',
+      `CombinedCandidates $ = ${raw}`,
+      `ChoseCandidate $ = ${raw}`,
+    ]);
+  });
+});
+
 describe("explainFlags", () => {
   it("explains each repair on its own line", () => {
     const result = parseValue('{"name": "Ann", "age": "7.5", "email": null}', t.classRef("Person"), ir);
@@ -140,6 +180,22 @@ describe("explainFlags", () => {
         "2 repairs (score 2):",
         '  $.age: StringToInt — "7.5" read as a number',
         '  $.age: FloatToInt — "7.5" rounded to 8',
+      ].join("\n"),
+    );
+  });
+
+  it("says where in the answer each repair happened, given the answer", () => {
+    const raw = '{"name": "Ann",\n "age": "7.5", "email": null}';
+    const result = parseValue(raw, t.classRef("Person"), ir);
+    expect(result.flags.map((flag) => raw.slice(flag.span!.start, flag.span!.end))).toEqual([
+      '"7.5"',
+      '"7.5"',
+    ]);
+    expect(explainFlags(result, raw)).toBe(
+      [
+        "2 repairs (score 2):",
+        '  $.age: StringToInt — "7.5" read as a number (at 2:9 `"7.5"`)',
+        '  $.age: FloatToInt — "7.5" rounded to 8 (at 2:9 `"7.5"`)',
       ].join("\n"),
     );
   });

@@ -13,7 +13,7 @@ import { coercers } from "./coerce/coercer-table.js";
 import { createCoerceContext, TooDeep } from "./coerce/create-coerce-context.js";
 import { findConstraint } from "./coerce/find-constraint.js";
 import { NOT_EXACT, readExact } from "./coerce/read-exact.js";
-import type { Flag } from "./flags.js";
+import { type Flag, placeFlags } from "./flags.js";
 import {
   type Candidate,
   extractCandidates,
@@ -23,6 +23,7 @@ import {
 import { stringNode } from "./lenient/jsonish-node.js";
 import { SapConfigurationError, SapParseError } from "./sap-parse-error.js";
 import { parsePartial } from "./stream/parse-partial.js";
+import { structureBeatsText } from "./structure-beats-text.js";
 import type { WorkCounter } from "./work-counter.js";
 
 export interface ParseOptions {
@@ -109,11 +110,20 @@ export function parseValue(
   const fitted: { result: CoerceSuccess; candidate: Candidate }[] = [];
   const failures: { issue: CoerceIssue; candidate: Candidate }[] = [];
   const candidates = extractCandidates(text, strict, work);
-  const parsedAny = candidates.some((candidate) => candidate.origin !== "text");
+  const parsedAny = candidates.some((candidate) => candidate.origin !== "text" && !candidate.reasoning);
   const fittedCandidates = new Set<Candidate>();
   for (const candidate of candidates) {
+    // Readings that include the reasoning come last, and only count when the answer after it has none.
+    if (candidate.reasoning && chosen) break;
     if (candidate.parent && fittedCandidates.has(candidate.parent)) continue;
     if (candidate.origin === "text" && (plainText === "never" || (plainText === "fallback" && parsedAny)))
+      continue;
+    if (
+      candidate.origin === "text" &&
+      candidate.fenceTag === undefined &&
+      chosen &&
+      structureIsTheAnswer(chosen)
+    )
       continue;
     context.active.clear();
     let coerced: CoerceResult;
@@ -151,9 +161,23 @@ export function parseValue(
         `${differing + 1} readings of the answer gave different values; chose ${describeOrigin(chosen.candidate)} (lowest score)`,
       );
     }
-    return { value: result.value, flags: [...result.flags], score: result.score, checks: [...result.checks] };
+    // Flags about where the value came from, and those of nodes not read from text, point at the reading.
+    const reading = chosen.candidate.span ?? { start: 0, end: text.length };
+    const flags = placeFlags(result.flags, 0, reading);
+    return { value: result.value, flags, score: result.score, checks: [...result.checks] };
   }
   throw new SapParseError({ ...reportedIssue(text, failures, context.describe(type)), raw: text });
+}
+
+/** The chosen reading is the whole answer as structured data (see `structureBeatsText`). */
+function structureIsTheAnswer(chosen: { result: CoerceSuccess; candidate: Candidate }): boolean {
+  const { candidate, result } = chosen;
+  const wholeAnswer =
+    candidate.origin !== "text" &&
+    candidate.origin !== "combined" &&
+    !candidate.surrounded &&
+    !candidate.parent;
+  return structureBeatsText(result.value, wholeAnswer);
 }
 
 /**
@@ -208,7 +232,7 @@ function withOriginFlags(result: CoerceSuccess, candidate: Candidate): CoerceSuc
   let flagged = result;
   if (candidate.origin === "fence" || (candidate.origin === "text" && candidate.fenceTag !== undefined)) {
     flagged = addFlag(flagged, "FromFence", "$", `read from a \`\`\`${candidate.fenceTag ?? ""} code block`);
-  } else if (candidate.origin === "prose" && candidate.surrounded) {
+  } else if ((candidate.origin === "prose" || candidate.origin === "json") && candidate.surrounded) {
     flagged = addFlag(flagged, "FromProse", "$", "found inside the surrounding text");
   } else if (candidate.origin === "combined") {
     flagged = addFlag(

@@ -12,6 +12,8 @@ export type SapErrorCode =
   | "enum-ambiguous"
   /** Several different numbers where one was expected. */
   | "number-ambiguous"
+  /** A number no JavaScript number holds: beyond a float's range, or an int beyond 2^53 (not exact). */
+  | "number-out-of-range"
   /** Every item of a non-empty list (or entry of a map) failed. */
   | "all-items-failed"
   /** An `@assert` evaluated to false. */
@@ -71,6 +73,8 @@ const HINTS: Partial<Record<SapErrorCode, string>> = {
   "empty-answer": "The model returned nothing; check the client's max_tokens and the prompt.",
   "assert-failed": "Relax the @assert, or state the rule in the prompt.",
   "unsupported-type": "Media types are inputs; return a description of the media instead.",
+  "number-out-of-range":
+    "Ask for the number as a string (a `string` field) if values this large are expected.",
   "too-deep": "The answer nests far deeper than any schema; it is almost certainly garbage.",
 };
 

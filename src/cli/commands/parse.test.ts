@@ -88,7 +88,12 @@ describe("sapling parse", () => {
       [7, true, 7, null],
     ]);
     expect(out[0].flags).toEqual([
-      { kind: "EnumCaseFold", path: "$", detail: '"lean reject" read as LEAN_REJECT' },
+      {
+        kind: "EnumCaseFold",
+        path: "$",
+        detail: '"lean reject" read as LEAN_REJECT',
+        span: { start: 0, end: 11 },
+      },
     ]);
     expect(context.output().stderr).toContain("Parsed 7 lines: 3 ok, 4 failed.");
   });

@@ -76,7 +76,7 @@ export const parseCommand: Command = {
       throw error;
     }
     context.stdout(`${JSON.stringify(result.value, null, 2)}\n`);
-    if (booleanFlag(flags, "explain")) context.stderr(`${explainFlags(result)}\n`);
+    if (booleanFlag(flags, "explain")) context.stderr(`${explainFlags(result, input)}\n`);
     return 0;
   },
 };

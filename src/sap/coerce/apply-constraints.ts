@@ -1,4 +1,5 @@
 import type { Constraint } from "../../ir/index.js";
+import type { JsonishNode } from "../lenient/jsonish-node.js";
 import { SapConfigurationError } from "../sap-parse-error.js";
 import type { CoerceContext } from "./coerce-context.js";
 import { addFlag, type CheckResult, type CoerceResult, type CoerceSuccess } from "./coerce-result.js";
@@ -13,6 +14,7 @@ export function applyConstraints(
   path: string,
   context: CoerceContext,
   expected: string,
+  node?: JsonishNode,
 ): CoerceResult {
   const evaluate = context.constraintEvaluator;
   if (!evaluate) {
@@ -56,6 +58,7 @@ export function applyConstraints(
       "CheckFailed",
       path,
       `@check ${name}{{ ${constraint.expression} }} is false${problem}`,
+      node,
     );
   }
   return { ...current, checks };

@@ -2,6 +2,7 @@ import type { PrimitiveType } from "../../ir/index.js";
 import type { JsonishNode } from "../lenient/jsonish-node.js";
 import type { CoerceContext } from "./coerce-context.js";
 import { type CoerceResult, exact, failure, repaired } from "./coerce-result.js";
+import { isStructuredText } from "./is-structured-text.js";
 import { normalizeWords } from "./normalize-words.js";
 import { unwrapSingle } from "./unwrap-single.js";
 
@@ -20,27 +21,34 @@ export function coerceBool(
 ): CoerceResult {
   if (node.kind === "bool") return exact(node.value);
   if (node.kind === "number" && (node.value === 0 || node.value === 1)) {
-    return repaired(node.value === 1, "BoolFromWord", path, `${node.text} read as ${node.value === 1}`);
+    return repaired(node.value === 1, "BoolFromWord", path, `${node.text} read as ${node.value === 1}`, node);
   }
   if (node.kind !== "string")
     return unwrapSingle(type, node, path, context) ?? failure("type-mismatch", path, "bool", node);
   const words = normalizeWords(node.value);
   const only = words.length === 1 ? words[0]! : undefined;
   if (only === "true" || only === "false") {
-    return repaired(only === "true", "StringToBool", path, `${JSON.stringify(node.value)} read as ${only}`);
+    return repaired(
+      only === "true",
+      "StringToBool",
+      path,
+      `${JSON.stringify(node.value)} read as ${only}`,
+      node,
+    );
   }
   if (only !== undefined && (TRUE_WORDS.has(only) || FALSE_WORDS.has(only))) {
     const value = TRUE_WORDS.has(only);
-    return repaired(value, "BoolFromWord", path, `${JSON.stringify(node.value)} read as ${value}`);
+    return repaired(value, "BoolFromWord", path, `${JSON.stringify(node.value)} read as ${value}`, node);
   }
+  if (isStructuredText(node.value)) return failure("type-mismatch", path, "bool", node);
   const saysTrue = words.includes("true");
   const saysFalse = words.includes("false");
   if (saysTrue !== saysFalse) {
-    return repaired(saysTrue, "BoolFromText", path, `"${saysTrue}" named in ${preview(node.value)}`);
+    return repaired(saysTrue, "BoolFromText", path, `"${saysTrue}" named in ${preview(node.value)}`, node);
   }
   const first = words[0];
   if (!saysTrue && first !== undefined && (first === "yes" || first === "no")) {
-    return repaired(first === "yes", "BoolFromWord", path, `the answer starts with "${first}"`);
+    return repaired(first === "yes", "BoolFromWord", path, `the answer starts with "${first}"`, node);
   }
   return failure("type-mismatch", path, "bool", node, saysTrue ? "It names both true and false." : undefined);
 }

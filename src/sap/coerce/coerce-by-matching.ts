@@ -28,6 +28,7 @@ export function coerceByMatching(
         "EnumCaseFold",
         path,
         `${JSON.stringify(text)} read as ${outcome.matched}`,
+        node,
       );
     case "description":
       return repaired(
@@ -35,6 +36,7 @@ export function coerceByMatching(
         "EnumFromDescription",
         path,
         `${JSON.stringify(text)} is the description of ${outcome.value}`,
+        node,
       );
     case "substring":
       return repaired(
@@ -42,6 +44,7 @@ export function coerceByMatching(
         "EnumSubstring",
         path,
         `${outcome.matched} is named in ${preview(text)}`,
+        node,
       );
     case "typo":
       return repaired(
@@ -49,6 +52,7 @@ export function coerceByMatching(
         "EnumEditDistance",
         path,
         `${JSON.stringify(text)} read as ${outcome.matched} (a small typo)`,
+        node,
       );
     case "ambiguous":
       return failure(

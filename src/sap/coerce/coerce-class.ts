@@ -29,7 +29,7 @@ export const classCoercer: KindCoercer<ClassRefType> = {
     try {
       const result = coerceClass(type, declaration, node, path, context);
       if (!result.ok || declaration.constraints.length === 0) return result;
-      return applyConstraints(declaration.constraints, result, path, context, `class ${type.name}`);
+      return applyConstraints(declaration.constraints, result, path, context, `class ${type.name}`, node);
     } finally {
       if (active.length === 0) context.active.delete(node);
       else context.active.set(node, active);
@@ -72,7 +72,7 @@ function coerceClass(
     // Through the shared entry point, so the depth guard sees `[[[[…]]]]`.
     const result = context.coerce(type, node.items[0]!, childPath(path, 0));
     return result.ok
-      ? addFlag(result, "ListToSingle", path, "used the only item of a one-element list")
+      ? addFlag(result, "ListToSingle", path, "used the only item of a one-element list", node)
       : result;
   }
   return failure("type-mismatch", path, `an object for class ${declaration.name}`, node);
@@ -87,6 +87,7 @@ function intoSoleField(field: Field, node: JsonishNode, path: string, context: C
     "ImpliedKey",
     path,
     `the value was read as the only field "${field.name}"`,
+    node,
   );
 }
 
@@ -107,12 +108,18 @@ function fromObject(
         "ExtraKey",
         childPath(path, key),
         `the key "${key}" is not a field of ${declaration.name}; ignored`,
+        value,
       );
       continue;
     }
     if (match.folded) {
       const shown = match.field.alias ?? match.field.name;
-      builder.flag("KeyCaseFold", childPath(path, match.field.name), `the key "${key}" read as "${shown}"`);
+      builder.flag(
+        "KeyCaseFold",
+        childPath(path, match.field.name),
+        `the key "${key}" read as "${shown}"`,
+        value,
+      );
     }
     // A repeated key: the last one wins, as in JSON.parse — but a key spelled exactly beats a folded one.
     if (match.folded && exactly.has(match.field)) continue;
@@ -126,11 +133,11 @@ function fromObject(
     if (fieldNode === undefined) {
       const fallback = context.missing(field.type);
       if (context.partial) {
-        builder.flag("Pending", fieldPath, "not written yet");
+        builder.flag("Pending", fieldPath, "not written yet", node);
         setOwn(value, field.name, fallback?.reason === "empty" ? fallback.value : null);
       } else if (fallback) {
         const kind = fallback.reason === "optional" ? "DefaultFromMissing" : "EmptyFromMissing";
-        builder.flag(kind, fieldPath, `missing; set to ${JSON.stringify(fallback.value)}`);
+        builder.flag(kind, fieldPath, `missing; set to ${JSON.stringify(fallback.value)}`, node);
         setOwn(value, field.name, fallback.value);
       } else {
         return failure(
@@ -159,6 +166,7 @@ function fromObject(
         "DefaultFromInvalid",
         fieldPath,
         `expected ${issue.expected}, found ${issue.found}; set to null`,
+        fieldNode,
       );
       setOwn(value, field.name, null);
       continue;

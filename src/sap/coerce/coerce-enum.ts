@@ -6,7 +6,10 @@ import type { MatchOption } from "./match-text.js";
 
 const optionsByEnum = new WeakMap<Enum, MatchOption[]>();
 
-/** The spellings of an enum's values the model was shown: the alias or the name, and the description. */
+/**
+ * The spellings of an enum's values: the one the model was shown (the alias or the name), the description,
+ * and the declared name behind an alias.
+ */
 function enumOptions(declaration: Enum): MatchOption[] {
   let options = optionsByEnum.get(declaration);
   if (!options) {
@@ -15,6 +18,8 @@ function enumOptions(declaration: Enum): MatchOption[] {
       .map((value) => ({
         value: value.name,
         names: [value.alias ?? value.name],
+        // BAML takes the declared name too; the alias is what the model was shown, so it wins a clash.
+        ...(value.alias !== undefined && value.alias !== value.name ? { otherNames: [value.name] } : {}),
         descriptions: value.description ? [value.description] : [],
       }));
     optionsByEnum.set(declaration, options);
@@ -27,7 +32,7 @@ export const enumCoercer: KindCoercer<EnumRefType> = {
     const declaration = context.index.getEnum(type.name);
     const result = coerceByMatching(type, node, path, context, enumOptions(declaration));
     if (!result.ok || declaration.constraints.length === 0) return result;
-    return applyConstraints(declaration.constraints, result, path, context, context.describe(type));
+    return applyConstraints(declaration.constraints, result, path, context, context.describe(type), node);
   },
   isScalar: () => true,
   fits: (_type, node) => node.kind === "string",

@@ -29,14 +29,18 @@ export const listCoercer: KindCoercer<ListType> = {
           "EmptyFromMissing",
           path,
           "null where a list was expected, read as an empty list",
+          node,
         );
       case "string": {
         if (context.isScalar(type.item)) {
           const pieces = splitDelimited(node.value);
           if (pieces) {
-            const items = pieces.map((piece, index) =>
-              stringNode(piece, node.complete || index < pieces.length - 1),
-            );
+            // Each piece points at the whole string it was split from.
+            const items = pieces.map((piece, index) => ({
+              ...stringNode(piece, node.complete || index < pieces.length - 1),
+              start: node.start,
+              end: node.end,
+            }));
             const result = coerceItems(type, items, path, context);
             return result.ok
               ? addFlag(
@@ -44,6 +48,7 @@ export const listCoercer: KindCoercer<ListType> = {
                   "SplitString",
                   path,
                   `split ${preview(node.value)} into ${pieces.length} items`,
+                  node,
                 )
               : result;
           }
@@ -56,7 +61,13 @@ export const listCoercer: KindCoercer<ListType> = {
         if (only && only[1].kind === "array") {
           const result = coerceItems(type, only[1].items, childPath(path, only[0]), context);
           if (result.ok)
-            return addFlag(result, "UnwrappedObject", path, `used the list under the only key "${only[0]}"`);
+            return addFlag(
+              result,
+              "UnwrappedObject",
+              path,
+              `used the list under the only key "${only[0]}"`,
+              node,
+            );
         }
         return single(type, node, path, context);
       }
@@ -77,6 +88,7 @@ function single(type: ListType, node: JsonishNode, path: string, context: Coerce
     "SingleToList",
     path,
     "a single value wrapped in a list",
+    node,
   );
 }
 
@@ -107,6 +119,7 @@ function coerceItems(
         "ItemDropped",
         itemPath,
         `the last item was cut off before it was complete (${result.issue.detail ?? `found ${result.issue.found}`})`,
+        item,
       );
       continue;
     }
@@ -117,6 +130,7 @@ function coerceItems(
       "ItemDropped",
       itemPath,
       `dropped: at ${issue.path} expected ${issue.expected}, found ${issue.found}`,
+      item,
     );
   }
   if (values.length === 0 && failures > 0 && firstFailure && !firstFailure.ok) {

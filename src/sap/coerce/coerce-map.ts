@@ -12,7 +12,13 @@ import { setOwn } from "./set-own.js";
 export const mapCoercer: KindCoercer<MapType> = {
   coerce(type, node, path, context): CoerceResult {
     if (node.kind === "null")
-      return repaired({}, "EmptyFromMissing", path, "null where a map was expected, read as an empty map");
+      return repaired(
+        {},
+        "EmptyFromMissing",
+        path,
+        "null where a map was expected, read as an empty map",
+        node,
+      );
     if (node.kind !== "object") return failure("type-mismatch", path, context.describe(type), node);
     const builder = new ResultBuilder();
     const value: Record<string, unknown> = {};
@@ -21,13 +27,16 @@ export const mapCoercer: KindCoercer<MapType> = {
     for (let index = 0; index < node.entries.length; index++) {
       const [key, entryNode] = node.entries[index]!;
       const entryPath = childPath(path, key);
-      const keyResult = context.coerce(type.key, stringNode(key), entryPath);
+      // The key has no span of its own: its flags point at the entry's value.
+      const keyNode = { ...stringNode(key), start: entryNode.start, end: entryNode.end };
+      const keyResult = context.coerce(type.key, keyNode, entryPath);
       if (!keyResult.ok) {
         firstProblem ??= `the key "${key}" is not a ${keyResult.issue.expected}`;
         builder.flag(
           "EntryDropped",
           entryPath,
           `dropped: the key "${key}" is not a ${keyResult.issue.expected}`,
+          entryNode,
         );
         continue;
       }
@@ -42,6 +51,7 @@ export const mapCoercer: KindCoercer<MapType> = {
           cutOff
             ? "the last entry was cut off before it was complete"
             : `dropped: at ${issue.path} expected ${issue.expected}, found ${issue.found}`,
+          entryNode,
         );
         continue;
       }

@@ -8,7 +8,7 @@ const NULL_WORDS = new Set(["null", "none", "nil", "n/a", "na", "undefined", ""]
 export function coerceNull(_type: PrimitiveType, node: JsonishNode, path: string): CoerceResult {
   if (node.kind === "null") return exact(null);
   if (node.kind === "string" && NULL_WORDS.has(node.value.trim().toLowerCase())) {
-    return repaired(null, "StringToNull", path, `${JSON.stringify(node.value)} read as null`);
+    return repaired(null, "StringToNull", path, `${JSON.stringify(node.value)} read as null`, node);
   }
   return failure("type-mismatch", path, "null", node);
 }

@@ -19,7 +19,16 @@ export function coerceInt(
   const number = readNumber(node, path, "int");
   if (!number.ok) return unwrapSingle(type, node, path, context) ?? number;
   const value = number.value as number;
-  if (Number.isInteger(value)) return number;
+  if (Number.isSafeInteger(value)) return number;
+  if (Number.isInteger(value)) {
+    return failure(
+      "number-out-of-range",
+      path,
+      "int",
+      node,
+      `It is beyond 2^53, where JavaScript integers stop being exact (it would silently become ${value}).`,
+    );
+  }
   if (node.kind === "string" && isFraction(node.value)) {
     return failure(
       "number-ambiguous",
@@ -30,11 +39,21 @@ export function coerceInt(
     );
   }
   const rounded = roundHalfAwayFromZero(value);
+  if (!Number.isSafeInteger(rounded)) {
+    return failure(
+      "number-out-of-range",
+      path,
+      "int",
+      node,
+      "Rounded, it is beyond 2^53, where JavaScript integers stop being exact.",
+    );
+  }
   return addFlag(
     { ...number, value: rounded },
     "FloatToInt",
     path,
     `${displayOf(node)} rounded to ${rounded}`,
+    node,
   );
 }
 
@@ -50,6 +69,18 @@ export function coerceFloat(
 }
 
 function readNumber(node: JsonishNode, path: string, expected: "int" | "float"): CoerceResult {
+  const result = readNumberOf(node, path, expected);
+  if (!result.ok || Number.isFinite(result.value)) return result;
+  return failure(
+    "number-out-of-range",
+    path,
+    expected,
+    node,
+    `It is beyond the range of a float (about ±1.8e308), so it would be ${result.value}.`,
+  );
+}
+
+function readNumberOf(node: JsonishNode, path: string, expected: "int" | "float"): CoerceResult {
   if (node.kind === "number") return exact(node.value);
   if (node.kind !== "string") return failure("type-mismatch", path, expected, node);
   const reading = readNumberText(node.value);
@@ -66,13 +97,14 @@ function readNumber(node: JsonishNode, path: string, expected: "int" | "float"):
   }
   if (reading.plain) {
     const kind = expected === "int" ? "StringToInt" : "StringToFloat";
-    return repaired(reading.value, kind, path, `${JSON.stringify(node.value)} read as a number`);
+    return repaired(reading.value, kind, path, `${JSON.stringify(node.value)} read as a number`, node);
   }
   return repaired(
     reading.value,
     "NumberFromText",
     path,
     `${reading.value} is ${reading.note} in ${JSON.stringify(node.value)}`,
+    node,
   );
 }
 

@@ -17,6 +17,7 @@ export const optionalCoercer: KindCoercer<OptionalType> = {
       "StringToNull",
       path,
       `${JSON.stringify(node.kind === "string" ? node.value : "")} read as null`,
+      node,
     );
   },
   delegates: true,

@@ -1,5 +1,5 @@
 import type { Flag, FlagKind } from "../flags.js";
-import { FLAG_PENALTIES } from "../flags.js";
+import { FLAG_PENALTIES, flagAt } from "../flags.js";
 import { type JsonishNode, nodeToJsonText } from "../lenient/jsonish-node.js";
 import type { SapErrorCode } from "../sap-parse-error.js";
 
@@ -46,16 +46,37 @@ export function exact(value: unknown): CoerceSuccess {
   return { ok: true, value, flags: NONE, score: 0, checks: NONE };
 }
 
-/** A value with one repair. */
-export function repaired(value: unknown, kind: FlagKind, path: string, detail: string): CoerceSuccess {
-  return { ok: true, value, flags: [{ kind, path, detail }], score: FLAG_PENALTIES[kind], checks: NONE };
+/** What a flag points at in the answer: the node repaired (its `start`/`end`), when it was read from text. */
+type FlagSite = JsonishNode | undefined;
+
+/** A value with one repair (of `node`, whose text the flag points at). */
+export function repaired(
+  value: unknown,
+  kind: FlagKind,
+  path: string,
+  detail: string,
+  node?: FlagSite,
+): CoerceSuccess {
+  return {
+    ok: true,
+    value,
+    flags: [flagAt(kind, path, detail, node)],
+    score: FLAG_PENALTIES[kind],
+    checks: NONE,
+  };
 }
 
-/** The same result with one more flag. */
-export function addFlag(result: CoerceSuccess, kind: FlagKind, path: string, detail: string): CoerceSuccess {
+/** The same result with one more flag (about `node`). */
+export function addFlag(
+  result: CoerceSuccess,
+  kind: FlagKind,
+  path: string,
+  detail: string,
+  node?: FlagSite,
+): CoerceSuccess {
   return {
     ...result,
-    flags: [...result.flags, { kind, path, detail }],
+    flags: [...result.flags, flagAt(kind, path, detail, node)],
     score: result.score + FLAG_PENALTIES[kind],
   };
 }
@@ -78,9 +99,9 @@ export class ResultBuilder {
     this.score += result.score;
   }
 
-  flag(kind: FlagKind, path: string, detail: string): void {
+  flag(kind: FlagKind, path: string, detail: string, node?: FlagSite): void {
     if (!this.flags) this.flags = [];
-    this.flags.push({ kind, path, detail });
+    this.flags.push(flagAt(kind, path, detail, node));
     this.score += FLAG_PENALTIES[kind];
   }
 

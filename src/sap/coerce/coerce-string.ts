@@ -8,9 +8,15 @@ export function coerceString(_type: PrimitiveType, node: JsonishNode, path: stri
     case "string":
       return exact(node.value);
     case "number":
-      return repaired(node.text, "ScalarToString", path, `the number ${node.text} kept as text`);
+      return repaired(node.text, "ScalarToString", path, `the number ${node.text} kept as text`, node);
     case "bool":
-      return repaired(String(node.value), "ScalarToString", path, `the bool ${node.value} kept as text`);
+      return repaired(
+        String(node.value),
+        "ScalarToString",
+        path,
+        `the bool ${node.value} kept as text`,
+        node,
+      );
     case "null":
       return failure("type-mismatch", path, "string", node);
     default:
@@ -19,6 +25,7 @@ export function coerceString(_type: PrimitiveType, node: JsonishNode, path: stri
         "JsonToString",
         path,
         `${node.kind === "array" ? "a list" : "an object"} kept as JSON text`,
+        node,
       );
   }
 }

@@ -4,8 +4,8 @@ import { type KindCoercer, type PlainTextUse, widerPlainTextUse } from "./coerce
 import { type CoerceResult, type CoerceSuccess, failure, pathDepth } from "./coerce-result.js";
 
 /**
- * Unions: every option is tried; the lowest score wins, ties going to the earlier option. A perfect fit
- * (score 0) stops the search. When nothing fits, the failure that got furthest into the value is
+ * Unions: every option is tried; the lowest score wins, ties going to an option of the node's own JSON
+ * shape, then to the earlier option. A perfect fit (score 0) stops the search. When nothing fits, the failure that got furthest into the value is
  * reported (it names the real problem), else a plain mismatch.
  */
 export const unionCoercer: KindCoercer<UnionType> = {
@@ -21,18 +21,16 @@ export const unionCoercer: KindCoercer<UnionType> = {
     }
     // Options whose natural shape matches the node go first, so a perfect fit ends the search early;
     // the result is the same as trying every option: lowest score, ties to the earlier option.
+    // On equal scores an option of the node's own shape wins (`{}` still open for `V[] | map<string, V>`
+    // is the map), then the earlier option. Trying fitting options first makes that "first seen wins".
     let best: CoerceSuccess | undefined;
-    let bestIndex = -1;
     let deepest: CoerceResult | undefined;
     const order = type.options.map((option, index) => ({ option, index, fits: context.fits(option, node) }));
     order.sort((left, right) => Number(right.fits) - Number(left.fits) || left.index - right.index);
-    for (const { option, index } of order) {
+    for (const { option } of order) {
       const result = context.coerce(option, node, path);
       if (result.ok) {
-        if (!best || result.score < best.score || (result.score === best.score && index < bestIndex)) {
-          best = result;
-          bestIndex = index;
-        }
+        if (!best || result.score < best.score) best = result;
         if (best.score === 0 && order[0]!.fits) break;
       } else if (!deepest || (!deepest.ok && pathDepth(result.issue.path) > pathDepth(deepest.issue.path))) {
         deepest = result;

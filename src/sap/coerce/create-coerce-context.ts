@@ -30,6 +30,12 @@ export function createCoerceContext(
   options: CoerceOptions,
 ): CoerceContext {
   const entry = (type: Type) => table[type.kind] as KindCoercer<Type>;
+  // The (node, type) pairs being coerced right now, innermost last. A type asked again of the node it is
+  // already being coerced on is a recursive type wrapping itself (`type V = int | V[]` reading `"2"` as
+  // `[V]`, then `[[V]]`, …): that reading can never end, so it fails at once, as a plain failure the
+  // union goes past — not a depth error that would abandon the whole answer.
+  const busyNodes: JsonishNode[] = [];
+  const busyTypes: Type[] = [];
   const context: CoerceContext = {
     index,
     partial: options.partial ?? false,
@@ -44,20 +50,32 @@ export function createCoerceContext(
         const detail = `Nesting deeper than ${MAX_DEPTH} levels.`;
         throw new TooDeep(failure("too-deep", path, context.describe(type), node, detail));
       }
+      // Only the innermost frames can hold the same node: coercers hand a node to inner types or go
+      // down to its children, never back up, so the scan stops at the first other node.
+      for (let at = busyNodes.length - 1; at >= 0 && busyNodes[at] === node; at--) {
+        if (busyTypes[at] === type) {
+          const detail = `Reading it as ${context.describe(type)} would need it to contain itself.`;
+          return failure("circular", path, context.describe(type), node, detail);
+        }
+      }
       context.depth++;
+      busyNodes.push(node);
+      busyTypes.push(type);
       let result: CoerceResult;
       try {
         result = withKnownNames(() => coercer.coerce(type, node, path, context));
       } finally {
         context.depth--;
+        busyNodes.pop();
+        busyTypes.pop();
       }
       if (!result.ok) return result;
       if (!coercer.delegates && !node.complete && cutHere(node)) {
-        result = addFlag(result, "Incomplete", path, "the answer was cut off here");
+        result = addFlag(result, "Incomplete", path, "the answer was cut off here", node);
       }
       const constraints = type.attrs?.constraints;
       return constraints && constraints.length > 0
-        ? applyConstraints(constraints, result, path, context, context.describe(type))
+        ? applyConstraints(constraints, result, path, context, context.describe(type), node)
         : result;
     },
     missing: (type) => withKnownNames(() => entry(type).missing?.(type, context)),

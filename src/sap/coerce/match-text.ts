@@ -7,6 +7,11 @@ export interface MatchOption {
   value: string;
   /** Spellings the model was shown (the alias if any, else the name). */
   names: string[];
+  /**
+   * Spellings that also name the option although the model was not shown them (an enum value's declared
+   * name behind its `@alias`). Every shown spelling of every option is tried before these.
+   */
+  otherNames?: string[];
   descriptions: string[];
 }
 
@@ -47,6 +52,9 @@ export function matchText(text: string, options: readonly MatchOption[]): MatchO
   for (const option of options) {
     if (option.names.includes(trimmed)) return { kind: "exact", value: option.value };
   }
+  for (const option of options) {
+    if (option.otherNames?.includes(trimmed)) return { kind: "exact", value: option.value };
+  }
   const words = normalizeWords(trimmed);
   if (words.length === 0) return { kind: "none" };
   const joined = words.join(" ");
@@ -61,17 +69,29 @@ export function matchText(text: string, options: readonly MatchOption[]): MatchO
       ? { kind: "description", value: spelling.option.value }
       : { kind: "caseFold", value: spelling.option.value, matched: spelling.text };
   }
+  // The whole text one small typo away from one value (`Stong Hire`) beats a value named inside it
+  // (`Hire`): the text is that value misspelt, not a sentence that mentions the other. Two values equally
+  // close is a guess either way.
+  const typo = trimmed.length <= TYPO_TEXT_LIMIT ? nearMiss(words, spellings) : NONE;
+  if (typo.kind === "ambiguous") return typo;
   const named = wholeWordMatches(clauseWords(trimmed), spellings);
+  if (typo.kind === "typo" && !(named.size === 1 && named.get(typo.value)?.affirmed)) return typo;
   if (named.size === 1) {
     const [value, { matched, affirmed }] = [...named][0]!;
     return affirmed ? { kind: "substring", value, matched } : { kind: "negated", value, matched };
   }
   if (named.size > 1) return { kind: "ambiguous", values: [...named.keys()] };
-  if (trimmed.length <= TYPO_TEXT_LIMIT) return nearMiss(words, spellings);
-  return { kind: "none" };
+  return typo;
 }
 
+const NONE: MatchOutcome = { kind: "none" };
+
+const spellingsByOptions = new WeakMap<readonly MatchOption[], Spelling[]>();
+
+/** Every spelling of the options, shown ones first (cached per options list: enums keep theirs). */
 function spellingsOf(options: readonly MatchOption[]): Spelling[] {
+  const cached = spellingsByOptions.get(options);
+  if (cached) return cached;
   const spellings: Spelling[] = [];
   for (const option of options) {
     for (const name of option.names) {
@@ -81,7 +101,14 @@ function spellingsOf(options: readonly MatchOption[]): Spelling[] {
       spellings.push({ option, text: description, words: normalizeWords(description), description: true });
     }
   }
-  return spellings.filter((spelling) => spelling.words.length > 0);
+  for (const option of options) {
+    for (const name of option.otherNames ?? []) {
+      spellings.push({ option, text: name, words: normalizeWords(name), description: false });
+    }
+  }
+  const kept = spellings.filter((spelling) => spelling.words.length > 0);
+  spellingsByOptions.set(options, kept);
+  return kept;
 }
 
 interface ClauseWords {
@@ -159,18 +186,25 @@ function wholeWordMatches(
   return named;
 }
 
-/** A unique option within a small edit distance, scaled to its length (none for very short names). */
+/**
+ * A unique option within a small edit distance, scaled to its length (none for very short names), of
+ * the text written as one word or in as many words as the option: `Strnog Hire` may be STRONG_HIRE, but
+ * `I'd hire` is no typo of NO_HIRE. Two options that close is ambiguous.
+ */
 function nearMiss(words: string[], spellings: Spelling[]): MatchOutcome {
   const text = words.join("");
   const close = new Map<string, string>();
   for (const spelling of spellings) {
     if (spelling.description) continue;
+    if (words.length > 1 && words.length !== spelling.words.length) continue;
     const target = spelling.words.join("");
     const allowed = target.length <= 3 ? 0 : target.length <= 5 ? 1 : target.length <= 10 ? 2 : 3;
     if (allowed === 0 || Math.abs(target.length - text.length) > allowed) continue;
-    if (editDistance(text, target, allowed) <= allowed) close.set(spelling.option.value, spelling.text);
+    if (editDistance(text, target, allowed) <= allowed && !close.has(spelling.option.value))
+      close.set(spelling.option.value, spelling.text);
   }
-  if (close.size !== 1) return { kind: "none" };
+  if (close.size > 1) return { kind: "ambiguous", values: [...close.keys()] };
+  if (close.size === 0) return NONE;
   const [value, matched] = [...close][0]!;
   return { kind: "typo", value, matched };
 }

@@ -27,6 +27,10 @@ function shownEnumNames(declaration: Enum): Map<string, string> {
   if (!names) {
     names = new Map();
     for (const value of declaration.values) if (!value.skip) names.set(value.alias ?? value.name, value.name);
+    // The declared name behind an alias names its value too (as in `matchText`), unless it is shown.
+    for (const value of declaration.values) {
+      if (!value.skip && !names.has(value.name)) names.set(value.name, value.name);
+    }
     enumNames.set(declaration, names);
   }
   return names;
@@ -44,8 +48,10 @@ function shownClassKeys(declaration: Class) {
 
 const primitiveExact: Record<string, (value: unknown) => boolean> = {
   string: (value) => typeof value === "string",
-  int: (value) => Number.isInteger(value),
-  float: (value) => typeof value === "number",
+  // Beyond 2^53 an integer is no longer exact, and JSON.parse turns 1e400 into Infinity: the lenient
+  // coercer reports both.
+  int: (value) => Number.isSafeInteger(value),
+  float: (value) => Number.isFinite(value),
   bool: (value) => typeof value === "boolean",
   null: (value) => value === null,
 };

@@ -1,3 +1,5 @@
+import { isStructuredText } from "./is-structured-text.js";
+
 /** How a number was read from text: plainly, or by looking past symbols and words. */
 export type NumberReading =
   | { ok: true; value: number; plain: boolean; note: string }
@@ -13,7 +15,8 @@ const EMBEDDED =
 /**
  * Read one number from a string the way a person would: `"42"`, `"1,234"`, `"$1,299.99"`, `"50%"` (50,
  * not 0.5), `"3/4"`, `"12 units"`, `"about 7 years"`. Several different numbers (`"1, 2, 3"`,
- * `"2020-2024"`) are ambiguous, and words without digits (`"three"`) are not numbers.
+ * `"2020-2024"`) are ambiguous, words without digits (`"three"`) are not numbers, and neither is a number
+ * among the values of JSON written as text (see `isStructuredText`).
  */
 export function readNumberText(text: string): NumberReading {
   const trimmed = text.trim().replace(/[,.]$/, "");
@@ -33,6 +36,7 @@ export function readNumberText(text: string): NumberReading {
       return { ok: true, value: Number(fraction[1]) / denominator, plain: false, note: "a fraction" };
     }
   }
+  if (isStructuredText(trimmed)) return { ok: false, reason: "none" };
   const numbers: number[] = [];
   for (const match of trimmed.matchAll(EMBEDDED)) {
     numbers.push(Number(`${match[1]}${match[2]!.replaceAll(",", "")}`));

@@ -18,13 +18,13 @@ export function unwrapSingle(
     const [key, value] = node.entries[0]!;
     const result = context.coerce(type, value, childPath(path, key));
     return result.ok
-      ? addFlag(result, "UnwrappedObject", path, `used the value of the only key "${key}"`)
+      ? addFlag(result, "UnwrappedObject", path, `used the value of the only key "${key}"`, node)
       : result;
   }
   if (node.kind === "array" && node.items.length === 1) {
     const result = context.coerce(type, node.items[0]!, childPath(path, 0));
     return result.ok
-      ? addFlag(result, "ListToSingle", path, "used the only item of a one-element list")
+      ? addFlag(result, "ListToSingle", path, "used the only item of a one-element list", node)
       : result;
   }
   return undefined;

@@ -33,6 +33,11 @@ export interface Candidate {
   json?: StrictJson;
   /** Where the candidate's root sits in the answer (absolute offsets), for parsed candidates. */
   span?: { start: number; end: number };
+  /**
+   * A reading of the whole answer, reasoning included, when an answer follows a closed reasoning block
+   * (`<think>…</think>`): only tried when no reading of the answer after it fits.
+   */
+  reasoning?: boolean;
 }
 
 /** How candidates rank on equal score: a fence beats prose, and any parse beats plain text. */
@@ -55,44 +60,92 @@ export function extractCandidates(
   strict: StrictJson | undefined = parseStrictJson(text),
   work?: WorkCounter,
 ): Candidate[] {
+  const answerStart = strict === undefined ? afterReasoning(text) : undefined;
+  if (answerStart !== undefined) {
+    // The answer after the reasoning comes first; the whole text stays as a fallback reading.
+    const after = text.slice(answerStart);
+    const answer = readCandidates(after, parseStrictJson(after), answerStart, work);
+    // The reasoning before it is text around the value (flagged `FromProse`, as any preamble is).
+    for (const candidate of answer) {
+      if (candidate.origin === "json" || candidate.origin === "prose") candidate.surrounded = true;
+    }
+    const whole = readCandidates(text, undefined, 0, work);
+    for (const candidate of whole) candidate.reasoning = true;
+    return [...answer, ...whole];
+  }
+  return readCandidates(text, strict, 0, work);
+}
+
+/** Tags models wrap their reasoning in (qwen3, DeepSeek-R1, …), matched case-insensitively. */
+const REASONING_BLOCK = /<(think|thinking|reasoning)>[\s\S]*?<\/\1>/gi;
+
+/**
+ * Where the answer starts when the text holds closed reasoning blocks followed by more text: just after
+ * the last block. Undefined when there is none, or nothing but blanks follows it.
+ */
+function afterReasoning(text: string): number | undefined {
+  if (!text.includes("</")) return undefined;
+  let end: number | undefined;
+  for (const match of text.matchAll(REASONING_BLOCK)) end = match.index + match[0].length;
+  if (end === undefined || text.slice(end).trim() === "") return undefined;
+  return end;
+}
+
+/**
+ * The candidates of `text`, which starts at `offset` in the answer: orders, spans and node offsets are
+ * the answer's.
+ */
+function readCandidates(
+  text: string,
+  strict: StrictJson | undefined,
+  offset: number,
+  work: WorkCounter | undefined,
+): Candidate[] {
+  const first = text.search(/\S/);
+  const last = text.length - (text.length - text.trimEnd().length);
+  const whole = { start: offset + Math.max(first, 0), end: offset + last };
   if (strict !== undefined) {
     return [
-      jsonCandidate(strict, { origin: "json", repairs: [], order: 0 }),
-      { node: stringNode(text), origin: "text", repairs: [], order: 1 },
+      jsonCandidate(strict, text, offset, { origin: "json", repairs: [], order: offset, span: whole }),
+      { node: stringNode(text), origin: "text", repairs: [], order: offset + 1, span: whole },
     ];
   }
   const candidates: Candidate[] = [];
-  const first = text.search(/\S/);
-  const last = text.length - (text.length - text.trimEnd().length);
   let proseStart = 0;
   // Fence contents are read once: to choose closing lines, then for candidates.
-  const readContents = new Map<string, { strict: StrictJson | undefined; roots: ParsedRoot[] }>();
-  const contentOf = (content: string) => {
-    let read = readContents.get(content);
+  const readContents = new Map<number, { strict: StrictJson | undefined; roots: ParsedRoot[] }>();
+  const contentOf = (content: string, contentStart: number) => {
+    // One fence's content is known by where it starts and ends (the closing line may move).
+    const key = contentStart * 2 ** 26 + content.length;
+    let read = readContents.get(key);
     if (!read) {
       const strict = parseStrictJson(content);
-      read = { strict, roots: strict === undefined ? parseRoots(content, work) : [] };
-      readContents.set(content, read);
+      read = { strict, roots: strict === undefined ? parseRoots(content, offset + contentStart, work) : [] };
+      readContents.set(key, read);
     }
     return read;
   };
-  const isWhole = (content: string) => contentOf(content).roots.at(-1)?.node.complete !== false;
+  const isWhole = (content: string, contentStart: number) =>
+    contentOf(content, contentStart).roots.at(-1)?.node.complete !== false;
   for (const fence of findFences(text, isWhole, work)) {
-    addProse(candidates, text, proseStart, fence.start, first, last, work);
+    addProse(candidates, text, proseStart, fence.start, first, last, offset, work);
     proseStart = fence.end;
-    const { strict: strictContent, roots } = contentOf(fence.content);
+    const contentStart = offset + fence.contentStart;
+    const contentSpan = { start: contentStart, end: contentStart + fence.content.length };
+    const { strict: strictContent, roots } = contentOf(fence.content, fence.contentStart);
     if (strictContent !== undefined) {
       candidates.push(
-        jsonCandidate(strictContent, {
+        jsonCandidate(strictContent, fence.content, contentStart, {
           origin: "fence",
           repairs: [],
-          order: fence.start,
+          order: offset + fence.start,
           fenceTag: fence.tag,
+          span: contentSpan,
         }),
       );
       continue;
     }
-    for (const candidate of candidatesFromRoots(roots, "fence", fence.start)) {
+    for (const candidate of candidatesFromRoots(roots, "fence")) {
       if (!fence.closed) candidate.repairs = [...candidate.repairs, "unclosed fence"];
       candidate.fenceTag = fence.tag;
       candidates.push(candidate);
@@ -103,8 +156,9 @@ export function extractCandidates(
         node: labels,
         origin: "fence",
         repairs: ["key: value lines"],
-        order: fence.start,
+        order: offset + fence.start,
         fenceTag: fence.tag,
+        span: contentSpan,
       });
     }
     if (roots.length === 0 && fence.content.trim() !== "") {
@@ -113,29 +167,42 @@ export function extractCandidates(
         node: stringNode(content, fence.closed),
         origin: "text",
         repairs: [],
-        order: fence.start,
+        order: offset + fence.start,
         fenceTag: fence.tag,
+        span: contentSpan,
       });
     }
   }
-  addProse(candidates, text, proseStart, text.length, first, last, work);
+  addProse(candidates, text, proseStart, text.length, first, last, offset, work);
   // No JSON anywhere: the answer may be `key: value` lines.
   if (candidates.length === 0) {
     const labels = readLabelLines(text);
-    if (labels) candidates.push({ node: labels, origin: "prose", repairs: ["key: value lines"], order: 0 });
+    if (labels) {
+      const order = offset;
+      candidates.push({ node: labels, origin: "prose", repairs: ["key: value lines"], order, span: whole });
+    }
   }
-  const literal = bareLiteral(text);
-  if (literal) candidates.push(literal);
-  const objects = candidates.filter((candidate) => candidate.node.kind === "object" && !candidate.parent);
+  const literal = bareLiteral(text, offset);
+  if (literal) candidates.push({ ...literal, span: whole });
+  const quoted = quotedAnswer(text, first, last, offset);
+  if (quoted) candidates.push(quoted);
+  // Asked without building a valid-JSON candidate's nodes (most answers never need them).
+  const objects = candidates.filter((candidate) => isObjectCandidate(candidate) && !candidate.parent);
   if (objects.length > 1) {
+    let node: JsonishNode | undefined;
     candidates.push({
-      node: { kind: "array", items: objects.map((candidate) => candidate.node), complete: true },
+      get node() {
+        node ??= { kind: "array", items: objects.map((candidate) => candidate.node), complete: true };
+        return node;
+      },
       origin: "combined",
       repairs: ["several objects gathered into a list"],
-      order: text.length,
+      order: offset + text.length,
+      span: whole,
     });
   }
-  candidates.push({ node: stringNode(text), origin: "text", repairs: [], order: text.length + 1 });
+  const order = offset + text.length + 1;
+  candidates.push({ node: stringNode(text), origin: "text", repairs: [], order, span: whole });
   if (work) work.steps += candidates.length;
   return candidates;
 }
@@ -147,20 +214,22 @@ function addProse(
   end: number,
   first: number,
   last: number,
+  offset: number,
   work: WorkCounter | undefined,
 ): void {
   if (end <= start) return;
   const segment = text.slice(start, end);
   if (!segment.includes("{") && !segment.includes("[")) return;
-  for (const candidate of candidatesFromRoots(parseRoots(segment, work), "prose", start)) {
+  for (const candidate of candidatesFromRoots(parseRoots(segment, offset + start, work), "prose")) {
     const root = candidate.span!;
-    candidate.surrounded = root.start > first || root.end < last;
+    candidate.surrounded = root.start > offset + first || root.end < offset + last;
     candidates.push(candidate);
   }
 }
 
-function parseRoots(text: string, work: WorkCounter | undefined): ParsedRoot[] {
-  const parser = new FixingParser();
+/** The roots of `text`, which starts at `offset` in the answer (their offsets are the answer's). */
+function parseRoots(text: string, offset: number, work?: WorkCounter): ParsedRoot[] {
+  const parser = new FixingParser(offset);
   parser.work = work;
   parser.push(text);
   return parser.end();
@@ -170,10 +239,10 @@ function parseRoots(text: string, work: WorkCounter | undefined): ParsedRoot[] {
  * One candidate per root; a root that never closed (a stray bracket, or truncation) also offers the
  * complete containers directly inside it, since the stray bracket may be the only thing wrong.
  */
-function candidatesFromRoots(roots: ParsedRoot[], origin: "fence" | "prose", base: number): Candidate[] {
+function candidatesFromRoots(roots: ParsedRoot[], origin: "fence" | "prose"): Candidate[] {
   const found: Candidate[] = [];
   for (const root of roots) {
-    const span = { start: base + root.start, end: base + root.end };
+    const span = { start: root.start, end: root.end };
     const parent: Candidate = { node: root.node, origin, repairs: root.repairs, order: span.start, span };
     found.push(parent);
     if (root.node.complete) continue;
@@ -188,21 +257,50 @@ function candidatesFromRoots(roots: ParsedRoot[], origin: "fence" | "prose", bas
   return found;
 }
 
+function isObjectCandidate(candidate: Candidate): boolean {
+  if (candidate.json === undefined) return candidate.node.kind === "object";
+  const value = candidate.json.value;
+  return typeof value === "object" && value !== null && !Array.isArray(value);
+}
+
 /** A candidate from valid JSON whose node tree is built only when something asks for it. */
-function jsonCandidate(json: StrictJson, fields: Omit<Candidate, "node" | "json">): Candidate {
+function jsonCandidate(
+  json: StrictJson,
+  source: string,
+  offset: number,
+  fields: Omit<Candidate, "node" | "json">,
+): Candidate {
   let node: JsonishNode | undefined;
   return {
     ...fields,
     json,
     get node() {
-      node ??= nodeFromJson(json.value);
+      node ??= nodeFromText(json.value, source, offset);
       return node;
     },
   };
 }
 
+/** A number `JSON.parse` may not hold as written: 16+ digits, or a three-digit exponent. */
+// Containers are always read from the text (below): their nodes then point at it, for the flags.
+const LOSSY_NUMBER = /\d{16}|[eE][+-]?\d{3}/;
+
+/**
+ * Nodes for valid JSON that is not exactly of the type, read from its text by the fixing parser: they
+ * carry offsets, so each repair flag points where it happened, and numbers keep their written digits
+ * (`12345678901234567890` rather than the double it rounds to), so a number too large for its type is
+ * reported, or kept as text, as written.
+ */
+function nodeFromText(value: unknown, source: string, offset: number): JsonishNode {
+  if (typeof value !== "object" || value === null) {
+    if (typeof value !== "number" || !LOSSY_NUMBER.test(source)) return nodeFromJson(value);
+    return { kind: "number", value, text: source.trim(), complete: true };
+  }
+  return parseRoots(source, offset)[0]!.node;
+}
+
 /** A whole answer that is one Python/JSON literal in another spelling (`None`, `True`, `FALSE`). */
-function bareLiteral(text: string): Candidate | undefined {
+function bareLiteral(text: string, offset: number): Candidate | undefined {
   if (text.length > 16) return undefined;
   const word = text.trim();
   const lower = word.toLowerCase();
@@ -211,7 +309,30 @@ function bareLiteral(text: string): Candidate | undefined {
   else if (lower === "true" || lower === "false")
     node = { kind: "bool", value: lower === "true", complete: true };
   else return undefined;
-  return { node, origin: "prose", repairs: ["python literal"], order: 0 };
+  return { node, origin: "prose", repairs: ["python literal"], order: offset };
+}
+
+/** Quotes that may wrap a whole answer: `"…"`, `'…'`, `“…”`. */
+const ANSWER_QUOTES: Record<string, string> = { '"': '"', "'": "'", "\u201c": "\u201d" };
+
+/**
+ * A whole answer that is one quoted string JSON would not take (a raw line break, single or smart quotes,
+ * an unescaped inner quote): the string inside, read by the fixing parser with its usual repairs. The
+ * quotes are syntax, not part of the value, as they are when the same answer is valid JSON.
+ */
+function quotedAnswer(text: string, first: number, last: number, offset: number): Candidate | undefined {
+  if (first < 0 || last - first < 2 || ANSWER_QUOTES[text[first]!] !== text[last - 1]) return undefined;
+  // Read as the only item of a list, so the fixing parser's rules for closing quotes apply unchanged.
+  // The `[` added in front takes the place of the offset before the quote.
+  const parser = new FixingParser(offset + first - 1);
+  parser.push(`[${text.slice(first, last)}]`);
+  const roots = parser.end();
+  const root = roots[0];
+  if (roots.length !== 1 || !root!.node.complete || root!.node.kind !== "array") return undefined;
+  const [item, ...rest] = root!.node.items;
+  if (item?.kind !== "string" || !item.complete || rest.length > 0) return undefined;
+  const span = { start: offset + first, end: offset + last };
+  return { node: item, origin: "prose", repairs: root!.repairs, order: offset + first, span };
 }
 
 /** A text that is valid JSON, parsed. */

@@ -5,6 +5,8 @@ export interface Fence {
   /** The info string after the opening backticks (`json`, `ts`, or empty). */
   tag: string;
   content: string;
+  /** Offset of `content` in the text. */
+  contentStart: number;
   /** Offsets of the whole fence (backticks included) in the text. */
   start: number;
   end: number;
@@ -29,7 +31,7 @@ const CLOSING_RETRIES = 3;
  */
 export function findFences(
   text: string,
-  isWhole?: (content: string) => boolean,
+  isWhole?: (content: string, contentStart: number) => boolean,
   work?: WorkCounter,
 ): Fence[] {
   const search = new FenceSearch(text, work);
@@ -51,22 +53,24 @@ export function findFences(
       if (next >= 0 && next + 3 <= lineEnd) sameLine = next;
     }
     let close = sameLine >= 0 ? sameLine : search.closing(contentStart);
-    if (isWhole && sameLine < 0 && close >= 0 && !isWhole(text.slice(contentStart, close))) {
+    if (isWhole && sameLine < 0 && close >= 0 && !isWhole(text.slice(contentStart, close), contentStart)) {
       let later = close;
       for (let attempt = 0; attempt < CLOSING_RETRIES; attempt++) {
         later = search.lineEndingClosing(later + 3);
         if (later < 0) break;
-        if (isWhole(text.slice(contentStart, later))) {
+        if (isWhole(text.slice(contentStart, later), contentStart)) {
           close = later;
           break;
         }
       }
     }
     if (close < 0) {
-      fences.push({ tag, content: text.slice(contentStart), start: open, end: text.length, closed: false });
+      const content = text.slice(contentStart);
+      fences.push({ tag, content, contentStart, start: open, end: text.length, closed: false });
       break;
     }
-    fences.push({ tag, content: text.slice(contentStart, close), start: open, end: close + 3, closed: true });
+    const content = text.slice(contentStart, close);
+    fences.push({ tag, content, contentStart, start: open, end: close + 3, closed: true });
     from = close + 3;
   }
   return fences;

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { FixingParser, fixingParse, MAX_NESTING } from "./fixing-parser.js";
-import { nodeToJsonText } from "./jsonish-node.js";
+import { type JsonishNode, nodeToJsonText } from "./jsonish-node.js";
 
 function read(text: string): string[] {
   return fixingParse(text).map((root) => nodeToJsonText(root.node));
@@ -114,9 +114,21 @@ describe("FixingParser fed in chunks", () => {
     parser.push('{"a": "xy"');
     const root = parser.roots[0]!.node;
     const value = root.kind === "object" ? root.entries[0]![1] : undefined;
-    expect(value).toEqual({ kind: "string", value: "xy", complete: false });
+    expect(value).toMatchObject({ kind: "string", value: "xy", complete: false });
     parser.push(",\n");
-    expect(value).toEqual({ kind: "string", value: "xy", complete: true });
+    expect(value).toEqual({ kind: "string", value: "xy", complete: true, start: 6, end: 10 });
+  });
+
+  it("gives every node the offsets of its text", () => {
+    const text = '{"a": [1, true], b: x y, "c": "q"';
+    const spans: string[] = [];
+    const visit = (node: JsonishNode) => {
+      spans.push(text.slice(node.start, node.end));
+      if (node.kind === "array") node.items.forEach(visit);
+      if (node.kind === "object") for (const [, value] of node.entries) visit(value);
+    };
+    visit(fixingParse(text)[0]!.node);
+    expect(spans).toEqual([text, "[1, true]", "1", "true", "x y", '"q"']);
   });
 
   it.each([

@@ -76,6 +76,8 @@ interface UnquotedFrame {
   kind: "unquoted";
   role: Role;
   text: string;
+  /** Offset of the token's first character in the whole input. */
+  start: number;
   /** Whitespace seen since the last word character. */
   pendingSpace: boolean;
   /** Whether the token has had a word followed by whitespace (checked once, for `[1 2 3]`). */
@@ -220,7 +222,25 @@ function isIdentifierCode(code: number): boolean {
 }
 
 function isWhitespaceCode(code: number): boolean {
-  return code === 32 || code === 10 || code === 13 || code === 9 || code === 0xa0;
+  if (code < 0x80) return code === 32 || code === 10 || code === 13 || code === 9;
+  return code === 0xa0 || (code >= 0x1680 && isUnicodeSpaceCode(code));
+}
+
+/**
+ * The other Unicode spaces (what `String.prototype.trim` removes beyond ASCII and U+00A0): models emit
+ * U+2000–U+200A, U+202F and U+3000 around values, and a value after one must read as if after a space.
+ */
+function isUnicodeSpaceCode(code: number): boolean {
+  return (
+    code === 0x1680 ||
+    (code >= 0x2000 && code <= 0x200a) ||
+    code === 0x2028 ||
+    code === 0x2029 ||
+    code === 0x202f ||
+    code === 0x205f ||
+    code === 0x3000 ||
+    code === 0xfeff
+  );
 }
 
 /**
@@ -252,8 +272,8 @@ export class FixingParser {
   /** Likewise the next closer of the open string (`nextCloserFor`: the closer it was searched for). */
   private nextCloser = -1;
   private nextCloserFor = -1;
-  /** Absolute offset of `buffer[0]` in the whole input. */
-  private offset = 0;
+  /** Absolute offset of `buffer[0]` in the whole input (plus the constructor's `offset`). */
+  private offset: number;
   private ended = false;
   private openObjects = 0;
   private openArrays = 0;
@@ -280,11 +300,20 @@ export class FixingParser {
     kind: "unquoted",
     role: "value",
     text: "",
+    start: 0,
     pendingSpace: false,
     spaced: false,
   };
   private readonly commentFrame: CommentFrame = { kind: "comment", block: false };
   private readonly skipFrame: SkipFrame = { kind: "skip", depth: 0 };
+
+  /**
+   * `offset`: where this input starts in a larger text (a fence's content in the answer); root and node
+   * offsets count from there.
+   */
+  constructor(offset = 0) {
+    this.offset = offset;
+  }
 
   /** Append text and parse as far as it allows. */
   push(chunk: string): void {
@@ -350,11 +379,11 @@ export class FixingParser {
     this.position = index;
     if (index >= buffer.length) return true;
     this.repairs = new Set();
+    const absolute = this.offset + index;
     const node: ObjectNode | ArrayNode =
       buffer[index] === "{"
-        ? { kind: "object", entries: [], complete: false }
-        : { kind: "array", items: [], complete: false };
-    const absolute = this.offset + index;
+        ? { kind: "object", entries: [], complete: false, start: absolute, end: absolute }
+        : { kind: "array", items: [], complete: false, start: absolute, end: absolute };
     this.roots.push({ node, start: absolute, end: absolute, repairs: [] });
     this.openContainer(node);
     this.position = index + 1;
@@ -547,13 +576,13 @@ export class FixingParser {
    */
   private openValue(code: number, role: Role): boolean | undefined {
     if (code === 123 /* { */) {
-      this.position++;
-      this.openContainer({ kind: "object", entries: [], complete: false });
+      const start = this.offset + this.position++;
+      this.openContainer({ kind: "object", entries: [], complete: false, start, end: start });
       return true;
     }
     if (code === 91 /* [ */) {
-      this.position++;
-      this.openContainer({ kind: "array", items: [], complete: false });
+      const start = this.offset + this.position++;
+      this.openContainer({ kind: "array", items: [], complete: false, start, end: start });
       return true;
     }
     if (isQuoteCode(code)) {
@@ -595,6 +624,7 @@ export class FixingParser {
     const frame = this.unquotedFrame;
     frame.role = role;
     frame.text = "";
+    frame.start = this.offset + this.position;
     frame.pendingSpace = false;
     frame.spaced = false;
     this.stack.push(frame);
@@ -622,6 +652,7 @@ export class FixingParser {
   private closeContainer(complete: boolean): void {
     const frame = this.stack.pop() as ObjectFrame | ArrayFrame;
     frame.node.complete = complete;
+    frame.node.end = this.offset + this.position;
     if (frame.kind === "object") this.openObjects--;
     else this.openArrays--;
     if (this.stack.length === 0) {
@@ -726,13 +757,13 @@ export class FixingParser {
   // Quoted strings
 
   private openString(quote: number, role: Role): void {
-    this.position++;
+    const start = this.offset + this.position++;
     if (quote === 39 /* ' */) this.repair("single quotes");
     else if (quote === 96 /* ` */) this.repair("backtick quotes");
     else if (quote !== 34 /* " */) this.repair("smart quotes");
     let node: StringNode | undefined;
     if (role !== "key") {
-      node = { kind: "string", value: "", complete: false };
+      node = { kind: "string", value: "", complete: false, start, end: start };
       this.attach(node);
     }
     const frame = this.stringFrame;
@@ -881,8 +912,10 @@ export class FixingParser {
 
   private finishString(frame: StringFrame, complete: boolean): void {
     this.stack.pop();
-    if (frame.node) frame.node.complete = complete;
-    else if (complete || frame.text.length > 0) this.setKey(frame.text);
+    if (frame.node) {
+      frame.node.complete = complete;
+      frame.node.end = this.offset + this.position;
+    } else if (complete || frame.text.length > 0) this.setKey(frame.text);
   }
 
   /**
@@ -1046,10 +1079,10 @@ export class FixingParser {
       return;
     }
     if (text.length === 0) return;
-    this.attach(this.scalarFromToken(text, complete));
+    this.attach(this.scalarFromToken(text, complete, frame.start, this.offset + this.position));
   }
 
-  private scalarFromToken(text: string, complete: boolean): JsonishNode {
+  private scalarFromToken(text: string, complete: boolean, start: number, end: number): JsonishNode {
     // Only a 4- or 5-letter token starting with t, f or n can be a literal: skip lower-casing the rest.
     const first = text.charCodeAt(0) | 0x20;
     if ((text.length === 4 || text.length === 5) && (first === 116 || first === 102 || first === 110)) {
@@ -1057,19 +1090,19 @@ export class FixingParser {
       if (lower === "true" || lower === "false") {
         // Python literals (`True`/`False`) and other capitalisations.
         if (text !== lower) this.repair("python literal");
-        return { kind: "bool", value: lower === "true", complete };
+        return { kind: "bool", value: lower === "true", complete, start, end };
       }
       if (lower === "null" || lower === "none") {
         // Python `None`.
         if (text !== "null") this.repair("python literal");
-        return { kind: "null", complete };
+        return { kind: "null", complete, start, end };
       }
     }
     const value = numberFromText(text);
-    if (!Number.isNaN(value)) return { kind: "number", value, text, complete };
+    if (!Number.isNaN(value)) return { kind: "number", value, text, complete, start, end };
     // Unquoted value: `{"a": hello world}`.
     this.repair("unquoted value");
-    return { kind: "string", value: text, complete };
+    return { kind: "string", value: text, complete, start, end };
   }
 
   // ---------------------------------------------------------------------------------------------------
@@ -1106,8 +1139,8 @@ export class FixingParser {
 }
 
 /** Parse a whole text at once: every top-level container, repaired. */
-export function fixingParse(text: string, work?: WorkCounter): ParsedRoot[] {
-  const parser = new FixingParser();
+export function fixingParse(text: string, work?: WorkCounter, offset = 0): ParsedRoot[] {
+  const parser = new FixingParser(offset);
   parser.work = work;
   parser.push(text);
   return parser.end();

@@ -3,6 +3,10 @@
  * (an unterminated string, a container closed only because the input ended, a number at the very end of
  * the text that more digits could have followed). Objects keep their entries in order, duplicates
  * included, so the coercer decides what a repeated key means.
+ *
+ * Nodes the fixing parser reads carry `start` and `end`: where the value's text begins and ends in the
+ * parser's input (for a container, its brackets; an unclosed one ends where the input did). Repair flags
+ * point at the answer through them. Nodes made otherwise (from `JSON.parse`, a split string) have none.
  */
 export type JsonishNode = StringNode | NumberNode | BoolNode | NullNode | ObjectNode | ArrayNode;
 
@@ -10,6 +14,8 @@ export interface StringNode {
   kind: "string";
   value: string;
   complete: boolean;
+  start?: number;
+  end?: number;
 }
 export interface NumberNode {
   kind: "number";
@@ -17,25 +23,35 @@ export interface NumberNode {
   /** The digits as written (`1.0`, `1e3`), so a string target gets the model's own spelling. */
   text: string;
   complete: boolean;
+  start?: number;
+  end?: number;
 }
 export interface BoolNode {
   kind: "bool";
   value: boolean;
   complete: boolean;
+  start?: number;
+  end?: number;
 }
 export interface NullNode {
   kind: "null";
   complete: boolean;
+  start?: number;
+  end?: number;
 }
 export interface ObjectNode {
   kind: "object";
   entries: [key: string, value: JsonishNode][];
   complete: boolean;
+  start?: number;
+  end?: number;
 }
 export interface ArrayNode {
   kind: "array";
   items: JsonishNode[];
   complete: boolean;
+  start?: number;
+  end?: number;
 }
 
 export function stringNode(value: string, complete = true): StringNode {

@@ -1,6 +1,6 @@
 import type { Ir, IrIndex, Type } from "../../ir/index.js";
 import type { ConstraintEvaluator } from "../coerce/coerce-context.js";
-import { type Flag, scoreFlags } from "../flags.js";
+import { type Flag, placeFlags, scoreFlags } from "../flags.js";
 import type { ParseResult } from "../parse-value.js";
 import { indexOf } from "./index-of.js";
 import { PartialReader, type ReadingSource } from "./partial-reader.js";
@@ -38,8 +38,17 @@ export function parsePartial(
       checks: [],
     };
   }
-  const { result } = reading;
-  const flags = [...result.flags, ...originFlags(reading.source, text)];
+  const { result, source } = reading;
+  // Node offsets count from the start of their prose region (a fence's parser starts after its header
+  // line, which the region does not record: those flags point at the whole reading).
+  const { region, root } = source;
+  const prose = !source.combined && region?.kind !== "fence";
+  const base = prose ? (region?.start ?? 0) : undefined;
+  const span =
+    region && root && prose
+      ? { start: region.start + root.start, end: root.node.complete ? region.start + root.end : text.length }
+      : { start: 0, end: text.length };
+  const flags = placeFlags([...result.flags, ...originFlags(source, text)], base, span);
   return { value: reading.value, flags, score: scoreFlags(flags), checks: [...result.checks] };
 }
 

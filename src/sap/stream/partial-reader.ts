@@ -5,6 +5,7 @@ import { FLAG_PENALTIES } from "../flags.js";
 import type { ParsedRoot } from "../lenient/fixing-parser.js";
 import type { ArrayNode, JsonishNode, StringNode } from "../lenient/jsonish-node.js";
 import { SapConfigurationError } from "../sap-parse-error.js";
+import { blankBetween, structureBeatsText } from "../structure-beats-text.js";
 import { type AnswerRegion, AnswerScanner } from "./answer-scanner.js";
 import { pick } from "./prefer-reading.js";
 import { samePartial } from "./same-partial.js";
@@ -192,7 +193,13 @@ export class PartialReader {
     }
     // The answer as plain text: not while it is blank, nor while a fence is just opening (its backticks
     // and info line are not text the model meant), and without a possible fence marker at its end.
-    if (this.textAllowed() && this.sawText && !this.scanner.fenceStarting) {
+    if (
+      this.textAllowed() &&
+      this.sawText &&
+      !this.scanner.fenceStarting &&
+      // A reading still missing fields is not known to fit yet (final mode would fail it so far).
+      !(best && pendingOf(best.result) === 0 && structureBeatsText(best.value, this.wholeAnswer(best)))
+    ) {
       const held = this.scanner.heldLength;
       // One node for the whole text, updated in place, so its readings keep their state between chunks.
       this.textNode.value = held === 0 ? this.text : this.text.slice(0, this.text.length - held);
@@ -214,6 +221,16 @@ export class PartialReader {
       this.trail = traceSpine(this.type, open.node, "$", best.value, this.context);
     }
     return best;
+  }
+
+  /** The reading is of the whole answer: a fence's value, or a container with only blanks around it. */
+  private wholeAnswer(reading: PartialReading): boolean {
+    const { region, root, combined } = reading.source;
+    if (combined || !region || !root || reading.nested) return false;
+    if (region.kind === "fence") return true;
+    const start = region.start + root.start;
+    const end = root.node.complete ? region.start + root.end : this.text.length;
+    return blankBetween(this.text, 0, start) && blankBetween(this.text, end, this.text.length);
   }
 
   /**
