@@ -17,6 +17,11 @@ export const FLAG_PENALTIES = {
   CheckFailed: 0,
   /** In prefix (partial) mode: a field not seen yet. */
   Pending: 0,
+  /**
+   * In a stream: another reading of the answer (a later fence, another object) won once more text
+   * arrived, so this partial may drop what the previous one showed.
+   */
+  ReadingSwitch: 0,
   /** The value was cut off (unterminated string, unclosed container, trailing number). */
   Incomplete: 1,
   /** Several objects were gathered into one list. */

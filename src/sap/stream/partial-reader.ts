@@ -94,6 +94,8 @@ export class PartialReader {
    * partial differs from the previous one (false: it may or may not; compare them).
    */
   changed = false;
+  /** The last `read` chose another reading than the one before (see `StreamPush.flags`). */
+  switched = false;
   /**
    * All object roots as one list (the "combined" reading). A new list each time a root is added, so a
    * list once complete (its last object closed) never changes; and where the roots seen so far end.
@@ -159,6 +161,7 @@ export class PartialReader {
 
   private choose(): PartialReading | undefined {
     this.changed = false;
+    this.switched = false;
     const first = this.compareShape();
     // Most chunks change nothing a reading depends on (a key, a number or whitespace being typed).
     if (first < 0) return this.choice;
@@ -198,6 +201,8 @@ export class PartialReader {
       this.textNode.value = held === 0 ? this.text : this.text.slice(0, this.text.length - held);
       best = pick(this.evaluate(this.textNode, 0, TEXT_ORDER, false, false), best);
     }
+    const before = this.choice;
+    this.switched = before !== undefined && best !== undefined && !sameReading(before, best);
     this.choice = best;
     // Remember the open spine of this partial when the chosen reading is the container being written and
     // no other reading competes with it but finished ones (see `patch`).
@@ -415,6 +420,19 @@ function shownText(node: StringNode, context: StreamCoerceContext): string {
   if (!context.escapes) return value;
   const last = value.charCodeAt(value.length - 1);
   return last >= 0xd800 && last <= 0xdbff ? value.slice(0, -1) : value;
+}
+
+/** Whether two readings come from the same text (the same container, fence or whole answer). */
+function sameReading(left: PartialReading, right: PartialReading): boolean {
+  const a = left.source;
+  const b = right.source;
+  return (
+    a.region === b.region &&
+    a.root === b.root &&
+    a.combined === b.combined &&
+    left.nested === right.nested &&
+    left.rank === right.rank
+  );
 }
 
 function orderOf(region: AnswerRegion, rootStart: number): number {
