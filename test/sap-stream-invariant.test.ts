@@ -264,7 +264,7 @@ function check(type: Type, ir: Ir, chunks: string[], final: Final, how: string):
   for (const chunk of chunks) {
     soFar += chunk;
     const step = parser.push(chunk);
-    const switched = step.flags.some((flag) => flag.kind === "ReadingSwitch");
+    const switched = (step.flags ?? []).some((flag) => flag.kind === "ReadingSwitch");
     if (!switched) {
       const problem = regression(previous, step.value, "$", dropped);
       if (problem)

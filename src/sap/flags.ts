@@ -75,6 +75,12 @@ export const FLAG_PENALTIES = {
   DefaultFromInvalid: 3,
   /** A missing (or null) required list or map set to empty. */
   EmptyFromMissing: 100,
+  /**
+   * In prefix (partial) mode: a complete value that final mode rejects (it does not fit a required
+   * field, or an `@assert` is false). The partial keeps the object (the field null, or the value that
+   * failed its assert); the final parse will fail.
+   */
+  WillFail: 100,
 } as const;
 
 export type FlagKind = keyof typeof FLAG_PENALTIES;

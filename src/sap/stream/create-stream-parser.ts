@@ -18,10 +18,10 @@ export interface StreamPush {
   /** The partial value so far (`null`, or `[]`/`{}` for lists and maps, while nothing usable is written). */
   value: unknown;
   /**
-   * Empty, except `[ReadingSwitch]` when another reading of the answer won with this chunk (a later fence
-   * over an earlier draft, say): the one case where a partial may drop what the previous one showed.
+   * Set only when another reading of the answer won with this chunk (a later fence over an earlier
+   * draft, say): `[ReadingSwitch]`, the one case where a partial may drop what the previous one showed.
    */
-  flags: readonly Flag[];
+  flags?: readonly Flag[];
 }
 
 /** An incremental parser of one streamed answer; see `createStreamParser`. */
@@ -37,7 +37,6 @@ export interface StreamParser {
   readonly text: string;
 }
 
-const NO_FLAGS: readonly Flag[] = Object.freeze([]);
 const SWITCHED: readonly Flag[] = Object.freeze([
   Object.freeze({
     kind: "ReadingSwitch" as const,
@@ -83,7 +82,9 @@ export function createStreamParser(
       const changed = reader.changed || !samePartial(value, last);
       // An equal partial from another reading is not news: keep handing out the previous one.
       if (changed) last = value;
-      return { changed, value: last, flags: changed && reader.switched ? SWITCHED : NO_FLAGS };
+      return changed && reader.switched
+        ? { changed, value: last, flags: SWITCHED }
+        : { changed, value: last };
     },
     finish() {
       finished = true;

@@ -50,8 +50,9 @@ export function pendingOf(result: CoerceSuccess): number {
  * rules applied at the one place every value passes:
  * - a complete node's result is computed once and frozen (complete nodes never change);
  * - a type asked again of the same node while it is being coerced fails at once (recursive types);
- * - ints, floats, bools, enums, literals, `@@stream.done` classes and `@stream.done` types are not ready
- *   until their node is complete (a failure the containers turn into null or a dropped item);
+ * - ints, floats, bools, enums, literals, `@@stream.done` classes, `@stream.done` types and the JSON text
+ *   of a container read as a string are not ready until their node is complete (a failure the
+ *   containers turn into null or a dropped item);
  * - `@check`/`@assert` run on complete values only (a growing string is not yet what the model meant);
  * - `@stream.with_state` wraps the value as `{ value, state }`.
  */
@@ -129,7 +130,7 @@ export function createStreamCoerceContext(
       done = attrs?.streamDone === true || inherentlyDone(type, index);
       doneTypes.set(type, done);
     }
-    if (!node.complete && done) {
+    if (!node.complete && (done || textOfContainer(type, node))) {
       // Not an error, only not yet: no message is built (this runs on every chunk).
       return NOT_READY;
     }
@@ -206,6 +207,16 @@ export function inherentlyDone(type: Type, index: IrIndex): boolean {
     default:
       return false;
   }
+}
+
+/**
+ * An object or list where text is expected is kept as its JSON text (final mode's rule), which appears
+ * only whole: the text of a container still being written would not grow, it would change.
+ */
+function textOfContainer(type: Type, node: JsonishNode): boolean {
+  return (
+    type.kind === "primitive" && type.name === "string" && (node.kind === "object" || node.kind === "array")
+  );
 }
 
 /** As in final mode: only the node where the cut happened carries the `Incomplete` flag. */

@@ -17,13 +17,9 @@ import { pendingOf, type StreamCoerceContext, type StreamSuccess } from "./strea
 const NO_FLAGS: readonly Flag[] = Object.freeze([]);
 const NO_CHECKS: readonly CheckResult[] = Object.freeze([]);
 
-const EMPTY: StreamSuccess = {
-  ok: true,
-  value: Object.freeze([]),
-  flags: NO_FLAGS,
-  score: 0,
-  checks: NO_CHECKS,
-  pending: 1,
+const NOT_READY: CoerceFailure = {
+  ok: false,
+  issue: { code: "type-mismatch", path: "$", expected: "a list", found: "an object just opened" },
 };
 
 /** The items of a growing array already coerced: they never change, so each is coerced once. */
@@ -55,8 +51,9 @@ export const streamListCoercer: KindCoercer<ListType> = {
   coerce(type, node, path, baseContext) {
     const context = baseContext as StreamCoerceContext;
     if (node.kind === "array") return coerceItems(type, node, path, context);
-    // An object just opened for a list: a single item or a wrapper of the list? Nothing is known yet.
-    if (node.kind === "object" && node.entries.length === 0 && !node.complete) return EMPTY;
+    // An object just opened for a list: a single item or a wrapper of the list? Nothing is known yet, so
+    // the list is not ready (a field shows `[]`; a union's map or class option can show `{}`).
+    if (node.kind === "object" && node.entries.length === 0 && !node.complete) return NOT_READY;
     if (node.kind === "object" && node.entries.length === 1) {
       const [key, inner] = node.entries[0]!;
       if (inner.kind === "array") {
