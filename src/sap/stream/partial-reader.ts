@@ -2,11 +2,13 @@ import type { IrIndex, Type } from "../../ir/index.js";
 import type { ConstraintEvaluator, PlainTextUse } from "../coerce/coerce-context.js";
 import type { CoerceSuccess } from "../coerce/coerce-result.js";
 import { FLAG_PENALTIES } from "../flags.js";
+import { ORIGIN_RANK } from "../lenient/extract-candidates.js";
 import type { ParsedRoot } from "../lenient/fixing-parser.js";
 import type { ArrayNode, JsonishNode, StringNode } from "../lenient/jsonish-node.js";
 import { SapConfigurationError } from "../sap-parse-error.js";
 import { type AnswerRegion, AnswerScanner } from "./answer-scanner.js";
 import { pick } from "./prefer-reading.js";
+import { QuotedAnswer } from "./quoted-answer.js";
 import { samePartial } from "./same-partial.js";
 import { patchSpine, type SpineTrail, traceSpine } from "./spine-trail.js";
 import { createStreamCoerceContext, pendingOf, type StreamCoerceContext } from "./stream-coerce-context.js";
@@ -66,6 +68,9 @@ export class PartialReader {
   private readonly plainText: PlainTextUse;
   private text = "";
   private readonly textNode: StringNode = { kind: "string", value: "", complete: false };
+  /** The answer as one JSON string, decoded (final mode reads `"solo"` as `solo`), while it may be one. */
+  private readonly quoted = new QuotedAnswer();
+  private readonly quotedNode: StringNode = { kind: "string", value: "", complete: false };
   /** Each fence's text as one node, updated in place (see `textNode`). */
   private readonly fenceNodes = new WeakMap<AnswerRegion, StringNode>();
   /** Something other than blanks and backticks was written (the plain-text reading has something). */
@@ -134,7 +139,10 @@ export class PartialReader {
     this.endsInBackslash = text.endsWith("\\");
     if (!this.sawText && /[^\s`]/.test(text)) this.sawText = true;
     // The whole text is a reading only for plain-text targets; others need not keep a copy.
-    if (this.plainText !== "never") this.text += text;
+    if (this.plainText !== "never") {
+      this.text += text;
+      this.quoted.push(text);
+    }
     this.scanner.push(text);
   }
 
@@ -196,10 +204,19 @@ export class PartialReader {
     // The answer as plain text: not while it is blank, nor while a fence is just opening (its backticks
     // and info line are not text the model meant), and without a possible fence marker at its end.
     if (this.textAllowed() && this.sawText && !this.scanner.fenceStarting) {
-      const held = this.scanner.heldLength;
-      // One node for the whole text, updated in place, so its readings keep their state between chunks.
-      this.textNode.value = held === 0 ? this.text : this.text.slice(0, this.text.length - held);
-      best = pick(this.evaluate(this.textNode, 0, TEXT_ORDER, false, false), best);
+      const quoted = this.quoted;
+      if (quoted.state === "open" || quoted.state === "closed") {
+        // As in final mode: an answer that is one JSON string is that string (ranked as JSON).
+        const node = this.quotedNode;
+        node.value = quoted.value;
+        node.complete = quoted.state === "closed";
+        best = pick(this.evaluate(node, ORIGIN_RANK.json, TEXT_ORDER, false, node.complete), best);
+      } else {
+        const held = this.scanner.heldLength;
+        // One node for the whole text, updated in place, so its readings keep their state between chunks.
+        this.textNode.value = held === 0 ? this.text : this.text.slice(0, this.text.length - held);
+        best = pick(this.evaluate(this.textNode, ORIGIN_RANK.text, TEXT_ORDER, false, false), best);
+      }
     }
     const before = this.choice;
     this.switched = before !== undefined && best !== undefined && !sameReading(before, best);
