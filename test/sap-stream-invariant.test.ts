@@ -274,8 +274,9 @@ function check(type: Type, ir: Ir, chunks: string[], final: Final, how: string):
   }
   if (!final.ok) return undefined;
   const expected = asPartial(final.value, partialType(type, ir), ir);
-  // The answer ends in the middle of a token (a bare word, a number): a value there may still grow.
-  const openEnd = !/[}\])"'`]\s*$/.test(soFar);
+  // The answer ends in the middle of a token (a bare word, a number) or of a closing fence line: a value
+  // there may still grow.
+  const openEnd = !/[}\])"']\s*$/.test(soFar);
   const problem = differs(previous, expected, "$", heldBack(final.flags), openEnd);
   return problem ? `${how}: the last partial is not the final value: ${problem}` : undefined;
 }

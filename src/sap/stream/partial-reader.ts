@@ -3,6 +3,7 @@ import type { ConstraintEvaluator, PlainTextUse } from "../coerce/coerce-context
 import type { CoerceSuccess } from "../coerce/coerce-result.js";
 import { FLAG_PENALTIES } from "../flags.js";
 import { ORIGIN_RANK } from "../lenient/extract-candidates.js";
+import { LabelLines } from "../lenient/read-label-lines.js";
 import type { ParsedRoot } from "../lenient/fixing-parser.js";
 import type { ArrayNode, JsonishNode, StringNode } from "../lenient/jsonish-node.js";
 import { SapConfigurationError } from "../sap-parse-error.js";
@@ -38,6 +39,8 @@ export interface ReadingSource {
   region?: AnswerRegion;
   root?: ParsedRoot;
   combined?: boolean;
+  /** Read as `key: value` lines (an answer with no JSON at all). */
+  labels?: boolean;
 }
 
 export interface PartialReaderOptions {
@@ -71,6 +74,9 @@ export class PartialReader {
   /** The answer as one JSON string, decoded (final mode reads `"solo"` as `solo`), while it may be one. */
   private readonly quoted = new QuotedAnswer();
   private readonly quotedNode: StringNode = { kind: "string", value: "", complete: false };
+  /** The answer as `key: value` lines, while it may be read so (final mode: when it has no JSON at all). */
+  private readonly labels = new LabelLines();
+  private labelsOpen = true;
   /** Each fence's text as one node, updated in place (see `textNode`). */
   private readonly fenceNodes = new WeakMap<AnswerRegion, StringNode>();
   /** Something other than blanks and backticks was written (the plain-text reading has something). */
@@ -144,6 +150,12 @@ export class PartialReader {
       this.quoted.push(text);
     }
     this.scanner.push(text);
+    if (this.labelsOpen) {
+      // Once the answer has JSON or a fence, it is never read as label lines again.
+      const regions = this.scanner.regions;
+      if (regions.length > 1 || regions[0]!.parser.roots.length > 0) this.labelsOpen = false;
+      else this.labels.push(text);
+    }
   }
 
   /** What a partial shows before anything fits: `[]` for lists, `{}` for maps, else null. */
@@ -200,6 +212,10 @@ export class PartialReader {
         this.evaluate(combined, 2, COMBINED_ORDER, false, combined.complete, penalty, source),
         best,
       );
+    }
+    const labels = this.labelsOpen ? this.labels.node() : undefined;
+    if (labels) {
+      best = pick(this.evaluate(labels, ORIGIN_RANK.prose, 0, false, false, 0, { labels: true }), best);
     }
     // The answer as plain text: not while it is blank, nor while a fence is just opening (its backticks
     // and info line are not text the model meant), and without a possible fence marker at its end.
@@ -297,7 +313,12 @@ export class PartialReader {
     shape[length++] = roots.length;
     // The fence's text length follows its content; it matters only to plain-text readings.
     shape[length++] = this.plainText === "never" ? 0 : region.contentLength;
-    shape[length++] = this.plainText === "never" ? 0 : this.text.length;
+    shape[length++] =
+      this.plainText !== "never"
+        ? this.text.length
+        : this.labelsOpen
+          ? this.labels.lines * 2 + (this.labels.node() ? 1 : 0)
+          : -1;
     let node: JsonishNode | undefined = roots[roots.length - 1]?.node;
     let level = 0;
     while (node !== undefined) {
@@ -447,6 +468,7 @@ function sameReading(left: PartialReading, right: PartialReading): boolean {
     a.region === b.region &&
     a.root === b.root &&
     a.combined === b.combined &&
+    a.labels === b.labels &&
     left.nested === right.nested &&
     left.rank === right.rank
   );
