@@ -1,6 +1,6 @@
 import type { WorkCounter } from "../work-counter.js";
 import { findFences } from "./find-fences.js";
-import { FixingParser, type ParsedRoot } from "./fixing-parser.js";
+import { FixingParser, fixingParse, type ParsedRoot } from "./fixing-parser.js";
 import { type JsonishNode, nodeFromJson, stringNode } from "./jsonish-node.js";
 import { readLabelLines } from "./read-label-lines.js";
 
@@ -57,7 +57,7 @@ export function extractCandidates(
 ): Candidate[] {
   if (strict !== undefined) {
     return [
-      jsonCandidate(strict, { origin: "json", repairs: [], order: 0 }),
+      jsonCandidate(strict, text, { origin: "json", repairs: [], order: 0 }),
       { node: stringNode(text), origin: "text", repairs: [], order: 1 },
     ];
   }
@@ -83,7 +83,7 @@ export function extractCandidates(
     const { strict: strictContent, roots } = contentOf(fence.content);
     if (strictContent !== undefined) {
       candidates.push(
-        jsonCandidate(strictContent, {
+        jsonCandidate(strictContent, fence.content, {
           origin: "fence",
           repairs: [],
           order: fence.start,
@@ -188,17 +188,37 @@ function candidatesFromRoots(roots: ParsedRoot[], origin: "fence" | "prose", bas
   return found;
 }
 
-/** A candidate from valid JSON whose node tree is built only when something asks for it. */
-function jsonCandidate(json: StrictJson, fields: Omit<Candidate, "node" | "json">): Candidate {
+/**
+ * A candidate from valid JSON whose node tree is built only when something asks for it. Numbers keep the
+ * text they were written as (`1.50` read as a string is "1.50", as a stream shows it): when the JSON has
+ * a number `JSON.parse` would respell, the tree comes from the fixing parser, which keeps it.
+ */
+function jsonCandidate(
+  json: StrictJson,
+  text: string,
+  fields: Omit<Candidate, "node" | "json">,
+): Candidate {
   let node: JsonishNode | undefined;
   return {
     ...fields,
     json,
     get node() {
-      node ??= nodeFromJson(json.value);
+      node ??= RESPELLED_NUMBER.test(text) ? writtenNode(text, json) : nodeFromJson(json.value);
       return node;
     },
   };
+}
+
+/**
+ * A number `String(JSON.parse(…))` does not give back as written: a trailing zero in the fraction, an
+ * exponent, a leading zero of the fraction's integer part written as `-0`, or more digits than a double
+ * keeps. May also match inside a string (then the tree is only built the slower way, the same tree).
+ */
+const RESPELLED_NUMBER = /\d\.\d*0(?!\d)|\d[eE]|\d{16}|-0(?![.\d])/;
+
+function writtenNode(text: string, json: StrictJson): JsonishNode {
+  const roots = fixingParse(text);
+  return roots.length === 1 && roots[0]!.node.complete ? roots[0]!.node : nodeFromJson(json.value);
 }
 
 /** A whole answer that is one Python/JSON literal in another spelling (`None`, `True`, `FALSE`). */
