@@ -193,11 +193,7 @@ function candidatesFromRoots(roots: ParsedRoot[], origin: "fence" | "prose", bas
  * text they were written as (`1.50` read as a string is "1.50", as a stream shows it): when the JSON has
  * a number `JSON.parse` would respell, the tree comes from the fixing parser, which keeps it.
  */
-function jsonCandidate(
-  json: StrictJson,
-  text: string,
-  fields: Omit<Candidate, "node" | "json">,
-): Candidate {
+function jsonCandidate(json: StrictJson, text: string, fields: Omit<Candidate, "node" | "json">): Candidate {
   let node: JsonishNode | undefined;
   return {
     ...fields,

@@ -3,9 +3,9 @@ import type { ConstraintEvaluator, PlainTextUse } from "../coerce/coerce-context
 import type { CoerceSuccess } from "../coerce/coerce-result.js";
 import { FLAG_PENALTIES } from "../flags.js";
 import { ORIGIN_RANK } from "../lenient/extract-candidates.js";
-import { LabelLines } from "../lenient/read-label-lines.js";
 import type { ParsedRoot } from "../lenient/fixing-parser.js";
 import type { ArrayNode, JsonishNode, StringNode } from "../lenient/jsonish-node.js";
+import { LabelLines } from "../lenient/read-label-lines.js";
 import { SapConfigurationError } from "../sap-parse-error.js";
 import { type AnswerRegion, AnswerScanner } from "./answer-scanner.js";
 import { pick } from "./prefer-reading.js";

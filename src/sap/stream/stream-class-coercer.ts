@@ -35,9 +35,25 @@ interface ObjectState {
   last: Record<string, unknown> | undefined;
 }
 
-/** The field a key names, as the class coercer matches it (exactly, else ignoring case and spacing). */
-export function fieldNamed(declaration: Class, key: string): Field | undefined {
-  return matchField(fieldLookupOf(declaration), key)?.field;
+/**
+ * The field whose value is `node`'s last entry, as the class coercer read it at the last chunk: the
+ * field its key names (exactly, else ignoring case and spacing), if that entry is the one the field shows
+ * (a case-folded key written after an exact one is not). Undefined otherwise.
+ */
+export function fieldOfLastEntry(
+  declaration: Class,
+  type: ClassRefType,
+  node: ObjectNode,
+  path: string,
+  context: StreamCoerceContext,
+): Field | undefined {
+  const entry = node.entries[node.entries.length - 1];
+  if (entry === undefined) return undefined;
+  const lookup = fieldLookupOf(declaration);
+  const field = matchField(lookup, entry[0])?.field;
+  if (field === undefined) return undefined;
+  const state = context.slot(node, type, path).state as ObjectState | undefined;
+  return state?.found[lookup.positions.get(field)!] === entry[1] ? field : undefined;
 }
 
 /**
