@@ -1,3 +1,5 @@
+import { workMeter } from "../work-meter.js";
+
 const BULLET = /^(?:[-*•+]|\d{1,3}[.)]|[a-z][.)])\s+/;
 const CONJUNCTION = /^(?:and|or|&)\s+/i;
 const THOUSANDS = /^[+-]?[$€£¥]?\d{1,3}(?:,\d{3})+(?:\.\d+)?$/;
@@ -139,6 +141,7 @@ export class DelimitedSplitter {
       else this.byComma.see(code);
       if (this.numberLike && !blank && !NUMBER_CHARS.test(text[index]!)) this.numberLike = false;
     }
+    workMeter.steps += text.length - this.scanned;
     this.scanned = text.length;
   }
 

@@ -1,3 +1,4 @@
+import { workMeter } from "../work-meter.js";
 import type { ArrayNode, JsonishNode, ObjectNode } from "./jsonish-node.js";
 
 /** `key: value` (optionally bulleted or bold), the key one to five words. */
@@ -40,6 +41,7 @@ export class LabelLines {
   lines = 0;
 
   push(text: string): void {
+    workMeter.steps += text.length;
     let from = 0;
     for (let index = text.indexOf("\n"); index >= 0; index = text.indexOf("\n", from)) {
       const line = this.line + text.slice(from, index);

@@ -7,6 +7,7 @@ import type { ParsedRoot } from "../lenient/fixing-parser.js";
 import type { ArrayNode, JsonishNode, StringNode } from "../lenient/jsonish-node.js";
 import { LabelLines } from "../lenient/read-label-lines.js";
 import { SapConfigurationError } from "../sap-parse-error.js";
+import { workMeter } from "../work-meter.js";
 import { type AnswerRegion, AnswerScanner } from "./answer-scanner.js";
 import { pick } from "./prefer-reading.js";
 import { QuotedAnswer } from "./quoted-answer.js";
@@ -77,6 +78,9 @@ export class PartialReader {
   /** The answer as `key: value` lines, while it may be read so (final mode: when it has no JSON at all). */
   private readonly labels = new LabelLines();
   private labelsOpen = true;
+  /** Some region has a container; regions before `rootScan` have none (see `hasRoots`). */
+  private rootsSeen = false;
+  private rootScan = 0;
   /** Each fence's text as one node, updated in place (see `textNode`). */
   private readonly fenceNodes = new WeakMap<AnswerRegion, StringNode>();
   /** Something other than blanks and backticks was written (the plain-text reading has something). */
@@ -417,9 +421,23 @@ export class PartialReader {
   /** As in final mode: plain text serves scalars always, lists of scalars only when nothing parsed. */
   private textAllowed(): boolean {
     if (this.plainText === "never") return false;
-    return (
-      this.plainText === "primary" || !this.scanner.regions.some((region) => region.parser.roots.length > 0)
-    );
+    return this.plainText === "primary" || !this.hasRoots();
+  }
+
+  /** Some region has a container (looked at once per region: an answer may have thousands of fences). */
+  private hasRoots(): boolean {
+    if (this.rootsSeen) return true;
+    const regions = this.scanner.regions;
+    for (; this.rootScan < regions.length; this.rootScan++) {
+      workMeter.steps++;
+      const region = regions[this.rootScan]!;
+      if (region.parser.roots.length > 0) {
+        this.rootsSeen = true;
+        return true;
+      }
+      if (!region.ended) break;
+    }
+    return false;
   }
 
   private fold(reading: PartialReading | undefined): void {

@@ -1,3 +1,5 @@
+import { workMeter } from "../work-meter.js";
+
 /**
  * Final mode reads an answer that is one JSON string (`"solo"`) as that string, not as text with quotes
  * around it (`parseStrictJson`: the whole answer is valid JSON). This is the streaming side of the same
@@ -15,6 +17,7 @@ export class QuotedAnswer {
 
   push(text: string): void {
     if (this.state === "no") return;
+    workMeter.steps += text.length;
     let from = 0;
     let index = 0;
     const length = text.length;

@@ -15,6 +15,7 @@ import {
 import { createCoerceContext, MAX_DEPTH } from "../coerce/create-coerce-context.js";
 import { FLAG_PENALTIES } from "../flags.js";
 import type { JsonishNode } from "../lenient/jsonish-node.js";
+import { workMeter } from "../work-meter.js";
 import { type Slot, SlotStore, stableObject } from "./slot-store.js";
 
 /** A streaming coerce result: a success also counts the fields not written yet (for choosing readings). */
@@ -87,6 +88,7 @@ export function createStreamCoerceContext(
         ? current
         : slots.slot(node, type, path),
     coerce(type: Type, node: JsonishNode, path: string): CoerceResult {
+      workMeter.steps++;
       // Scalars keep nothing between chunks: a complete one is read once by the container that freezes
       // it, an open one changes with every chunk. Containers (and `{ value, state }` wrappers, whose
       // identity is kept) have a slot.

@@ -70,9 +70,12 @@ export const streamListCoercer: KindCoercer<ListType> = {
     }
     // A string still being written: a trailing delimiter does not split yet (`"red, "` is `["red"]`,
     // then `["red", "g"]`), so the items only grow.
+    // The same node when nothing is stripped: the recursion guard knows nodes by identity.
+    const trimmed =
+      node.kind === "string" && !node.complete ? withoutTrailingDelimiters(node.value) : undefined;
     const source =
-      node.kind === "string" && !node.complete
-        ? { ...node, value: withoutTrailingDelimiters(node.value) }
+      node.kind === "string" && trimmed !== undefined && trimmed !== node.value
+        ? { ...node, value: trimmed }
         : node;
     const result = listCoercer.coerce(type, source, path, context);
     if (!result.ok) return result;
