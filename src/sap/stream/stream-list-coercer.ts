@@ -141,20 +141,32 @@ function coerceItems(
     }
   }
   if (state.values.length === 0 && state.failures > 0 && !hasOpen) {
-    const issue = state.firstFailure!.issue;
-    return failure(
-      "all-items-failed",
-      path,
-      context.describe(type),
-      node,
-      `None of its ${items.length} items fit; the first: at ${issue.path} expected ${issue.expected}, found ${issue.found}.`,
-    );
+    return allItemsFailed(state, type, path, node, context, `None of its ${items.length} items fit`);
   }
   const value = listValue(state, frozenBefore, hasOpen, open);
   const flags = context.collectFlags ? [...state.flags, ...openFlags] : NO_FLAGS;
   const checks = context.collectFlags ? [...state.checks] : NO_CHECKS;
   const success: StreamSuccess = { ok: true, value, flags, score, checks, pending };
   return success;
+}
+
+/** As in final mode: a list none of whose items fit is an error, not `[]`. */
+function allItemsFailed(
+  state: ItemsState,
+  type: ListType,
+  path: string,
+  node: JsonishNode,
+  context: StreamCoerceContext,
+  what: string,
+): CoerceFailure {
+  const issue = state.firstFailure!.issue;
+  return failure(
+    "all-items-failed",
+    path,
+    context.describe(type),
+    node,
+    `${what}; the first: at ${issue.path} expected ${issue.expected}, found ${issue.found}.`,
+  );
 }
 
 function itemsState(): ItemsState {
@@ -307,14 +319,7 @@ function coercePieces(
     }
   }
   if (items.values.length === 0 && items.failures > 0 && !hasOpen) {
-    const issue = items.firstFailure!.issue;
-    return failure(
-      "all-items-failed",
-      path,
-      context.describe(type),
-      node,
-      `None of its items fit; the first: at ${issue.path} expected ${issue.expected}, found ${issue.found}.`,
-    );
+    return allItemsFailed(items, type, path, node, context, "None of its items fit");
   }
   const value = listValue(items, frozenBefore, hasOpen, open);
   const flags = context.collectFlags
