@@ -9,10 +9,11 @@ import { readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import type { Ir } from "../src/ir/index.js";
-import { compile, parseTypeExpression } from "../src/language/index.js";
+import { parseTypeExpression } from "../src/language/index.js";
 import { evaluateConstraint } from "../src/prompt/index.js";
 import { FixingParser, fixingParse, parseValue, SapParseError } from "../src/sap/index.js";
 import {
+  irForCase,
   readCaseFile,
   type SapCase,
   type SapCaseFile,
@@ -23,17 +24,7 @@ import {
 const folder = join(import.meta.dirname, "fixtures", "sap");
 const update = process.env.UPDATE_EXPECT === "1";
 
-const schemaCache = new Map<string, Ir>();
-function irFor(entry: SapCase): Ir {
-  const source =
-    entry.baml ?? readFileSync(join(folder, "schemas", `${entry.schema ?? "common"}.baml`), "utf8");
-  const cached = schemaCache.get(source);
-  if (cached) return cached;
-  const { ir, diagnostics } = compile({ "schema.baml": source });
-  if (!ir) throw new Error(`schema does not compile: ${diagnostics.map((d) => d.message).join("; ")}`);
-  schemaCache.set(source, ir);
-  return ir;
-}
+const irFor = (entry: SapCase): Ir => irForCase(entry, folder);
 
 interface Outcome {
   value?: unknown;

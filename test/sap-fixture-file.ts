@@ -24,6 +24,11 @@
  * output in canonical form; review the diff before committing.
  */
 
+import { readFileSync } from "node:fs";
+import { join } from "node:path";
+import type { Ir } from "../src/ir/index.js";
+import { compile } from "../src/language/index.js";
+
 export interface SapCase {
   name: string;
   schema?: string;
@@ -226,4 +231,18 @@ export function summarizeFlags(flags: readonly string[]): string[] {
   return [...byKind.entries()]
     .flatMap(([kind, entries]) => (entries.length === 1 ? entries : [`${kind} ×${entries.length}`]))
     .sort();
+}
+
+const schemaCache = new Map<string, Ir>();
+
+/** The IR of a case's schema (its `--- baml` block, else `schemas/<schema>.baml` under `folder`), cached. */
+export function irForCase(entry: SapCase, folder: string): Ir {
+  const source =
+    entry.baml ?? readFileSync(join(folder, "schemas", `${entry.schema ?? "common"}.baml`), "utf8");
+  const cached = schemaCache.get(source);
+  if (cached) return cached;
+  const { ir, diagnostics } = compile({ "schema.baml": source });
+  if (!ir) throw new Error(`schema does not compile: ${diagnostics.map((d) => d.message).join("; ")}`);
+  schemaCache.set(source, ir);
+  return ir;
 }

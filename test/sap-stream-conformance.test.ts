@@ -14,7 +14,7 @@ import { join } from "node:path";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import type { Ir, Type } from "../src/ir/index.js";
-import { compile, parseTypeExpression } from "../src/language/index.js";
+import { parseTypeExpression } from "../src/language/index.js";
 import { evaluateConstraint } from "../src/prompt/index.js";
 import {
   checkPartialValue,
@@ -24,21 +24,11 @@ import {
   partialType,
   SapParseError,
 } from "../src/sap/index.js";
-import { readCaseFile, type SapCase } from "./sap-fixture-file.js";
+import { irForCase, readCaseFile, type SapCase } from "./sap-fixture-file.js";
 
 const folder = join(import.meta.dirname, "fixtures", "sap");
 
-const schemaCache = new Map<string, Ir>();
-function irFor(entry: SapCase): Ir {
-  const source =
-    entry.baml ?? readFileSync(join(folder, "schemas", `${entry.schema ?? "common"}.baml`), "utf8");
-  const cached = schemaCache.get(source);
-  if (cached) return cached;
-  const { ir, diagnostics } = compile({ "schema.baml": source });
-  if (!ir) throw new Error(`schema does not compile: ${diagnostics.map((d) => d.message).join("; ")}`);
-  schemaCache.set(source, ir);
-  return ir;
-}
+const irFor = (entry: SapCase): Ir => irForCase(entry, folder);
 
 type Outcome = { value: unknown } | { error: { code: string; path: string } };
 

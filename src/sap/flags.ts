@@ -17,6 +17,11 @@ export const FLAG_PENALTIES = {
   CheckFailed: 0,
   /** In prefix (partial) mode: a field not seen yet. */
   Pending: 0,
+  /**
+   * In a stream: another reading of the answer (a later fence, another object) won once more text
+   * arrived, so this partial may drop what the previous one showed.
+   */
+  ReadingSwitch: 0,
   /** The value was cut off (unterminated string, unclosed container, trailing number). */
   Incomplete: 1,
   /** Several objects were gathered into one list. */
@@ -70,6 +75,12 @@ export const FLAG_PENALTIES = {
   DefaultFromInvalid: 3,
   /** A missing (or null) required list or map set to empty. */
   EmptyFromMissing: 100,
+  /**
+   * In prefix (partial) mode: a complete value that final mode rejects (it does not fit a required
+   * field, or an `@assert` is false). The partial keeps the object (the field null, or the value that
+   * failed its assert); the final parse will fail.
+   */
+  WillFail: 100,
 } as const;
 
 export type FlagKind = keyof typeof FLAG_PENALTIES;

@@ -5,8 +5,9 @@ import type { CoerceContext } from "./coerce-context.js";
 import { addFlag, type CheckResult, type CoerceResult, type CoerceSuccess } from "./coerce-result.js";
 
 /**
- * Evaluate `@check`s (recorded, the value is kept) and `@assert`s (a false one rejects the value) through
- * the injected evaluator. An evaluator that throws counts as false, with its message in the detail.
+ * Evaluate `@check`s (recorded, the value is kept) and `@assert`s (a false one rejects the value; in
+ * prefix mode it is flagged `WillFail` and kept, so a partial never goes back) through the injected
+ * evaluator. An evaluator that throws counts as false, with its message in the detail.
  */
 export function applyConstraints(
   constraints: readonly Constraint[],
@@ -40,6 +41,17 @@ export function applyConstraints(
     if (constraint.label !== undefined) record.label = constraint.label;
     checks.push(record);
     if (passed) continue;
+    if (constraint.level === "assert" && context.partial) {
+      // A partial value never turns into nothing because of an assert: it stays, and the final parse
+      // (which runs the same assert) fails.
+      current = addFlag(
+        current,
+        "WillFail",
+        path,
+        `@assert ${name}{{ ${constraint.expression} }} is false${problem}; the final parse will fail`,
+      );
+      continue;
+    }
     if (constraint.level === "assert") {
       const found = JSON.stringify(result.value) ?? String(result.value);
       return {

@@ -4,6 +4,7 @@ import { applyConstraints } from "./apply-constraints.js";
 import type { CoerceContext, KindCoercer } from "./coerce-context.js";
 import { addFlag, type CoerceResult, childPath, failure, ResultBuilder } from "./coerce-result.js";
 import { type FieldLookup, fieldLookupOf, matchField } from "./field-lookup.js";
+import { invalidField, keyReplaces, missingField } from "./field-rules.js";
 import { setOwn } from "./set-own.js";
 
 /**
@@ -121,8 +122,7 @@ function fromObject(
         value,
       );
     }
-    // A repeated key: the last one wins, as in JSON.parse — but a key spelled exactly beats a folded one.
-    if (match.folded && exactly.has(match.field)) continue;
+    if (!keyReplaces(match, exactly.has(match.field))) continue;
     if (!match.folded) exactly.add(match.field);
     found.set(match.field, value);
   }
@@ -131,15 +131,8 @@ function fromObject(
     const fieldPath = childPath(path, field.name);
     const fieldNode = found.get(field);
     if (fieldNode === undefined) {
-      const fallback = context.missing(field.type);
-      if (context.partial) {
-        builder.flag("Pending", fieldPath, "not written yet", node);
-        setOwn(value, field.name, fallback?.reason === "empty" ? fallback.value : null);
-      } else if (fallback) {
-        const kind = fallback.reason === "optional" ? "DefaultFromMissing" : "EmptyFromMissing";
-        builder.flag(kind, fieldPath, `missing; set to ${JSON.stringify(fallback.value)}`, node);
-        setOwn(value, field.name, fallback.value);
-      } else {
+      const fallback = missingField(field, context);
+      if (!fallback) {
         return failure(
           "missing-field",
           fieldPath,
@@ -148,6 +141,8 @@ function fromObject(
           `The answer has no "${field.alias ?? field.name}" for ${declaration.name}.`,
         );
       }
+      builder.flag(fallback.flag, fieldPath, fallback.detail, node);
+      setOwn(value, field.name, fallback.value);
       continue;
     }
     const result = context.coerce(field.type, fieldNode, fieldPath);
@@ -156,22 +151,10 @@ function fromObject(
       setOwn(value, field.name, result.value);
       continue;
     }
-    // An optional field whose scalar value does not fit becomes null (flagged); structured data that does
-    // not fit is an error, never silently dropped.
-    const fallback = context.missing(field.type);
-    const scalar = fieldNode.kind !== "object" && fieldNode.kind !== "array";
-    if (fallback?.reason === "optional" && (scalar || (!fieldNode.complete && context.partial))) {
-      const issue = result.issue;
-      builder.flag(
-        "DefaultFromInvalid",
-        fieldPath,
-        `expected ${issue.expected}, found ${issue.found}; set to null`,
-        fieldNode,
-      );
-      setOwn(value, field.name, null);
-      continue;
-    }
-    return result;
+    const fallback = invalidField(field, fieldNode, result.issue, context);
+    if (!fallback) return result;
+    builder.flag(fallback.flag, fieldPath, fallback.detail, fieldNode);
+    setOwn(value, field.name, fallback.value);
   }
   return builder.build(value);
 }

@@ -2,6 +2,7 @@ import type { Flag, FlagKind } from "../flags.js";
 import { FLAG_PENALTIES, flagAt } from "../flags.js";
 import { type JsonishNode, nodeToJsonText } from "../lenient/jsonish-node.js";
 import type { SapErrorCode } from "../sap-parse-error.js";
+import { workMeter } from "../work-meter.js";
 
 /** The outcome of one `@check` / `@assert`. */
 export interface CheckResult {
@@ -126,8 +127,13 @@ export function failure(
 export function describeNode(node: JsonishNode | undefined): string {
   if (node === undefined) return "nothing";
   switch (node.kind) {
-    case "string":
-      return node.value.trim() === "" ? "an empty string" : preview(JSON.stringify(node.value));
+    case "string": {
+      if (node.value.trim() === "") return "an empty string";
+      // Only the start is shown: a long text (the whole answer, streamed) is not escaped in full.
+      const shown = node.value.length > PREVIEW_SOURCE ? node.value.slice(0, PREVIEW_SOURCE) : node.value;
+      workMeter.steps += shown.length;
+      return preview(JSON.stringify(shown));
+    }
     case "number":
       return `the number ${node.text}`;
     case "bool":
@@ -140,6 +146,9 @@ export function describeNode(node: JsonishNode | undefined): string {
       return `an object ${nodeToJsonText(node, 60)}`;
   }
 }
+
+/** Characters of a string enough for its preview (each gives at least one of the 77 shown). */
+const PREVIEW_SOURCE = 80;
 
 function preview(text: string): string {
   return text.length > 80 ? `${text.slice(0, 77)}…"` : text;

@@ -36,8 +36,14 @@ export function fieldLookupOf(declaration: Class): FieldLookup {
   return lookup;
 }
 
+/** A key matched to a field: exactly, or ignoring case, spacing and punctuation (`folded`). */
+export interface FieldMatch {
+  field: Field;
+  folded: boolean;
+}
+
 /** The field a key names: exactly, else ignoring case, spacing and punctuation (`folded`). */
-export function matchField(lookup: FieldLookup, key: string): { field: Field; folded: boolean } | undefined {
+export function matchField(lookup: FieldLookup, key: string): FieldMatch | undefined {
   const field = lookup.exact.get(key);
   if (field) return { field, folded: false };
   const folded = lookup.folded.get(normalizeWords(key).join(" "));

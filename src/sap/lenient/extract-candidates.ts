@@ -281,9 +281,13 @@ function jsonCandidate(
   };
 }
 
-/** A number `JSON.parse` may not hold as written: 16+ digits, or a three-digit exponent. */
-// Containers are always read from the text (below): their nodes then point at it, for the flags.
-const LOSSY_NUMBER = /\d{16}|[eE][+-]?\d{3}/;
+/**
+ * A number `String(JSON.parse(…))` does not give back as written: a trailing zero in the fraction, an
+ * exponent, a leading zero of the fraction's integer part written as `-0`, or more digits than a double
+ * keeps (`1.50` read as a string stays "1.50", as a stream shows it). Containers are always read from the
+ * text (below): their nodes then point at it, for the flags, and keep every number as written.
+ */
+const RESPELLED_NUMBER = /\d\.\d*0(?!\d)|\d[eE]|\d{16}|-0(?![.\d])/;
 
 /**
  * Nodes for valid JSON that is not exactly of the type, read from its text by the fixing parser: they
@@ -293,7 +297,7 @@ const LOSSY_NUMBER = /\d{16}|[eE][+-]?\d{3}/;
  */
 function nodeFromText(value: unknown, source: string, offset: number): JsonishNode {
   if (typeof value !== "object" || value === null) {
-    if (typeof value !== "number" || !LOSSY_NUMBER.test(source)) return nodeFromJson(value);
+    if (typeof value !== "number" || !RESPELLED_NUMBER.test(source)) return nodeFromJson(value);
     return { kind: "number", value, text: source.trim(), complete: true };
   }
   return parseRoots(source, offset)[0]!.node;

@@ -1,43 +1,109 @@
-import type { JsonishNode, ObjectNode } from "./jsonish-node.js";
+import { workMeter } from "../work-meter.js";
+import type { ArrayNode, JsonishNode, ObjectNode } from "./jsonish-node.js";
 
 /** `key: value` (optionally bulleted or bold), the key one to five words. */
 const LABEL_LINE =
   /^\s*(?:[-*•]\s+)?(?:\*\*)?["']?([\p{L}\p{N}_][\p{L}\p{N}_ -]{0,40}?)["']?(?:\*\*)?\s*:(?!\/\/)(?:\*\*)?\s*(.*)$/u;
 const BULLET = /^\s*(?:[-*•+]|\d{1,3}[.)])\s+(.*)$/;
+/** Beyond this many characters a line's label (`LABEL_LINE`'s key, markers and colon) is decided. */
+const LABEL_DECIDED = 200;
 const NUMBER = /^[+-]?(?:\d+(?:\.\d*)?|\.\d+)(?:[eE][+-]?\d+)?$/;
 
 /**
  * An answer written as `key: value` lines instead of JSON (YAML-ish, or "Name: Ann" prose), read as one
  * object. A key with nothing after its colon collects the bullet lines under it as a list. Returns
  * undefined unless at least two lines are labels, so a lone "Note: …" in prose is not taken for data.
+ * The rule lives in `LabelLines`, which streams read line by line.
  */
 export function readLabelLines(text: string): ObjectNode | undefined {
-  const entries: [string, JsonishNode][] = [];
-  let openList: JsonishNode[] | undefined;
-  let labels = 0;
-  for (const line of text.split(/\r?\n/)) {
-    if (line.trim() === "") continue;
-    const bullet = openList ? BULLET.exec(line) : null;
-    if (bullet && openList) {
-      openList.push(scalar(bullet[1]!));
-      continue;
+  const lines = new LabelLines();
+  lines.push(text);
+  lines.end();
+  return lines.node();
+}
+
+/**
+ * `readLabelLines` over a growing text: each line is read once, when it ends (a line break, or `end`).
+ * The object grows in place, as the fixing parser's nodes do: entries are only appended, and a list
+ * under a key is complete once a line that is not one of its bullets follows. While the answer is still
+ * arriving the object is incomplete, and the line being written counts toward the two labels it takes
+ * (its value appears when its line ends).
+ */
+export class LabelLines {
+  private readonly object: ObjectNode = { kind: "object", entries: [], complete: false };
+  private openList: ArrayNode | undefined;
+  private labels = 0;
+  /** The line being written, whether it has a non-blank character, and (once long) whether it is a label. */
+  private line = "";
+  private lineHasText = false;
+  private lineIsLabel: boolean | undefined;
+  /** How many lines were read (changes whenever the object may have). */
+  lines = 0;
+
+  push(text: string): void {
+    workMeter.steps += text.length;
+    let from = 0;
+    for (let index = text.indexOf("\n"); index >= 0; index = text.indexOf("\n", from)) {
+      const line = this.line + text.slice(from, index);
+      this.line = "";
+      this.lineHasText = false;
+      this.lineIsLabel = undefined;
+      this.read(line.endsWith("\r") ? line.slice(0, -1) : line);
+      from = index + 1;
     }
+    const rest = text.slice(from);
+    this.line += rest;
+    if (!this.lineHasText && rest.trim() !== "") this.lineHasText = true;
+  }
+
+  /** The text is complete: its last line is read, and the object is complete. */
+  end(): void {
+    const line = this.line;
+    this.line = "";
+    this.lineHasText = false;
+    this.read(line);
+    this.object.complete = true;
+    if (this.openList) this.openList.complete = true;
+  }
+
+  /** The object, once two lines are labels (the line being written counts); else undefined. */
+  node(): ObjectNode | undefined {
+    let pending = 0;
+    if (this.lineHasText) {
+      // A label's key is in its first few dozen characters: past them, the answer is known for good.
+      const isLabelLine = this.lineIsLabel ?? isLabel(this.line);
+      if (this.line.length > LABEL_DECIDED) this.lineIsLabel = isLabelLine;
+      pending = isLabelLine ? 1 : 0;
+    }
+    return this.labels + pending >= 2 ? this.object : undefined;
+  }
+
+  private read(line: string): void {
+    this.lines++;
+    if (line.trim() === "") return;
+    const bullet = this.openList ? BULLET.exec(line) : null;
+    if (bullet && this.openList) {
+      this.openList.items.push(scalar(bullet[1]!));
+      return;
+    }
+    if (this.openList) this.openList.complete = true;
+    this.openList = undefined;
     const label = LABEL_LINE.exec(line);
-    if (!label || label[1]!.trim().split(/\s+/).length > 5) {
-      openList = undefined;
-      continue;
-    }
-    labels++;
+    if (!label || label[1]!.trim().split(/\s+/).length > 5) return;
+    this.labels++;
     const value = label[2]!.trim();
     if (value === "") {
-      openList = [];
-      entries.push([label[1]!.trim(), { kind: "array", items: openList, complete: true }]);
+      this.openList = { kind: "array", items: [], complete: false };
+      this.object.entries.push([label[1]!.trim(), this.openList]);
     } else {
-      openList = undefined;
-      entries.push([label[1]!.trim(), scalar(value)]);
+      this.object.entries.push([label[1]!.trim(), scalar(value)]);
     }
   }
-  return labels >= 2 ? { kind: "object", entries, complete: true } : undefined;
+}
+
+function isLabel(line: string): boolean {
+  const label = LABEL_LINE.exec(line);
+  return label !== null && label[1]!.trim().split(/\s+/).length <= 5;
 }
 
 /** A value as written: a number, a JSON/Python literal, a quoted string (unquoted), or plain text. */

@@ -1,5 +1,6 @@
 import type { Ir, IrIndex, Type } from "../../ir/index.js";
 import type { ConstraintEvaluator } from "../coerce/coerce-context.js";
+import type { Flag } from "../flags.js";
 import { type ParseResult, parseValue } from "../parse-value.js";
 import { indexOf } from "./index-of.js";
 import { PartialReader } from "./partial-reader.js";
@@ -16,6 +17,11 @@ export interface StreamPush {
   changed: boolean;
   /** The partial value so far (`null`, or `[]`/`{}` for lists and maps, while nothing usable is written). */
   value: unknown;
+  /**
+   * Set only when another reading of the answer won with this chunk (a later fence over an earlier
+   * draft, say): `[ReadingSwitch]`, the one case where a partial may drop what the previous one showed.
+   */
+  flags?: readonly Flag[];
 }
 
 /** An incremental parser of one streamed answer; see `createStreamParser`. */
@@ -30,6 +36,14 @@ export interface StreamParser {
   /** The whole answer received so far. */
   readonly text: string;
 }
+
+const SWITCHED: readonly Flag[] = Object.freeze([
+  Object.freeze({
+    kind: "ReadingSwitch" as const,
+    path: "$",
+    detail: "another reading of the answer won with this chunk",
+  }),
+]);
 
 /**
  * An incremental parser for answers that arrive in chunks. Each `push` resumes scanning where the previous
@@ -68,7 +82,9 @@ export function createStreamParser(
       const changed = reader.changed || !samePartial(value, last);
       // An equal partial from another reading is not news: keep handing out the previous one.
       if (changed) last = value;
-      return { changed, value: last };
+      return changed && reader.switched
+        ? { changed, value: last, flags: SWITCHED }
+        : { changed, value: last };
     },
     finish() {
       finished = true;

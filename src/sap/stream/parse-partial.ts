@@ -71,7 +71,7 @@ function originFlags(source: ReadingSource, text: string): Flag[] {
       flags.push({ kind: "FromProse", path: "$", detail: "found inside the surrounding text" });
     }
   }
-  const repairs = [...(root?.repairs ?? [])];
+  const repairs = source.labels ? ["key: value lines"] : [...(root?.repairs ?? [])];
   if (root && !root.node.complete) repairs.push("unclosed container");
   if (region?.kind === "fence" && !region.closed && root) repairs.push("unclosed fence");
   if (repairs.length > 0)

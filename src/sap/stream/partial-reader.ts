@@ -2,12 +2,16 @@ import type { IrIndex, Type } from "../../ir/index.js";
 import type { ConstraintEvaluator, PlainTextUse } from "../coerce/coerce-context.js";
 import type { CoerceSuccess } from "../coerce/coerce-result.js";
 import { FLAG_PENALTIES } from "../flags.js";
+import { ORIGIN_RANK } from "../lenient/extract-candidates.js";
 import type { ParsedRoot } from "../lenient/fixing-parser.js";
 import type { ArrayNode, JsonishNode, StringNode } from "../lenient/jsonish-node.js";
+import { LabelLines } from "../lenient/read-label-lines.js";
 import { SapConfigurationError } from "../sap-parse-error.js";
 import { blankBetween, structureBeatsText } from "../structure-beats-text.js";
+import { workMeter } from "../work-meter.js";
 import { type AnswerRegion, AnswerScanner } from "./answer-scanner.js";
 import { pick } from "./prefer-reading.js";
+import { QuotedAnswer } from "./quoted-answer.js";
 import { samePartial } from "./same-partial.js";
 import { patchSpine, type SpineTrail, traceSpine } from "./spine-trail.js";
 import { createStreamCoerceContext, pendingOf, type StreamCoerceContext } from "./stream-coerce-context.js";
@@ -37,6 +41,8 @@ export interface ReadingSource {
   region?: AnswerRegion;
   root?: ParsedRoot;
   combined?: boolean;
+  /** Read as `key: value` lines (an answer with no JSON at all). */
+  labels?: boolean;
 }
 
 export interface PartialReaderOptions {
@@ -67,6 +73,15 @@ export class PartialReader {
   private readonly plainText: PlainTextUse;
   private text = "";
   private readonly textNode: StringNode = { kind: "string", value: "", complete: false };
+  /** The answer as one JSON string, decoded (final mode reads `"solo"` as `solo`), while it may be one. */
+  private readonly quoted = new QuotedAnswer();
+  private readonly quotedNode: StringNode = { kind: "string", value: "", complete: false };
+  /** The answer as `key: value` lines, while it may be read so (final mode: when it has no JSON at all). */
+  private readonly labels = new LabelLines();
+  private labelsOpen = true;
+  /** Some region has a container; regions before `rootScan` have none (see `hasRoots`). */
+  private rootsSeen = false;
+  private rootScan = 0;
   /** Each fence's text as one node, updated in place (see `textNode`). */
   private readonly fenceNodes = new WeakMap<AnswerRegion, StringNode>();
   /** Something other than blanks and backticks was written (the plain-text reading has something). */
@@ -95,6 +110,8 @@ export class PartialReader {
    * partial differs from the previous one (false: it may or may not; compare them).
    */
   changed = false;
+  /** The last `read` chose another reading than the one before (see `StreamPush.flags`). */
+  switched = false;
   /**
    * All object roots as one list (the "combined" reading). A new list each time a root is added, so a
    * list once complete (its last object closed) never changes; and where the roots seen so far end.
@@ -133,8 +150,17 @@ export class PartialReader {
     this.endsInBackslash = text.endsWith("\\");
     if (!this.sawText && /[^\s`]/.test(text)) this.sawText = true;
     // The whole text is a reading only for plain-text targets; others need not keep a copy.
-    if (this.plainText !== "never") this.text += text;
+    if (this.plainText !== "never") {
+      this.text += text;
+      this.quoted.push(text);
+    }
     this.scanner.push(text);
+    if (this.labelsOpen) {
+      // Once the answer has JSON or a fence, it is never read as label lines again.
+      const regions = this.scanner.regions;
+      if (regions.length > 1 || regions[0]!.parser.roots.length > 0) this.labelsOpen = false;
+      else this.labels.push(text);
+    }
   }
 
   /** What a partial shows before anything fits: `[]` for lists, `{}` for maps, else null. */
@@ -160,6 +186,7 @@ export class PartialReader {
 
   private choose(): PartialReading | undefined {
     this.changed = false;
+    this.switched = false;
     const first = this.compareShape();
     // Most chunks change nothing a reading depends on (a key, a number or whitespace being typed).
     if (first < 0) return this.choice;
@@ -191,6 +218,10 @@ export class PartialReader {
         best,
       );
     }
+    const labels = this.labelsOpen ? this.labels.node() : undefined;
+    if (labels) {
+      best = pick(this.evaluate(labels, ORIGIN_RANK.prose, 0, false, false, 0, { labels: true }), best);
+    }
     // The answer as plain text: not while it is blank, nor while a fence is just opening (its backticks
     // and info line are not text the model meant), and without a possible fence marker at its end.
     if (
@@ -200,11 +231,22 @@ export class PartialReader {
       // A reading still missing fields is not known to fit yet (final mode would fail it so far).
       !(best && pendingOf(best.result) === 0 && structureBeatsText(best.value, this.wholeAnswer(best)))
     ) {
-      const held = this.scanner.heldLength;
-      // One node for the whole text, updated in place, so its readings keep their state between chunks.
-      this.textNode.value = held === 0 ? this.text : this.text.slice(0, this.text.length - held);
-      best = pick(this.evaluate(this.textNode, 0, TEXT_ORDER, false, false), best);
+      const quoted = this.quoted;
+      if (quoted.state === "open" || quoted.state === "closed") {
+        // As in final mode: an answer that is one JSON string is that string (ranked as JSON).
+        const node = this.quotedNode;
+        node.value = quoted.value;
+        node.complete = quoted.state === "closed";
+        best = pick(this.evaluate(node, ORIGIN_RANK.json, TEXT_ORDER, false, node.complete), best);
+      } else {
+        const held = this.scanner.heldLength;
+        // One node for the whole text, updated in place, so its readings keep their state between chunks.
+        this.textNode.value = held === 0 ? this.text : this.text.slice(0, this.text.length - held);
+        best = pick(this.evaluate(this.textNode, ORIGIN_RANK.text, TEXT_ORDER, false, false), best);
+      }
     }
+    const before = this.choice;
+    this.switched = before !== undefined && best !== undefined && !sameReading(before, best);
     this.choice = best;
     // Remember the open spine of this partial when the chosen reading is the container being written and
     // no other reading competes with it but finished ones (see `patch`).
@@ -292,7 +334,12 @@ export class PartialReader {
     shape[length++] = roots.length;
     // The fence's text length follows its content; it matters only to plain-text readings.
     shape[length++] = this.plainText === "never" ? 0 : region.contentLength;
-    shape[length++] = this.plainText === "never" ? 0 : this.text.length;
+    shape[length++] =
+      this.plainText !== "never"
+        ? this.text.length
+        : this.labelsOpen
+          ? this.labels.lines * 2 + (this.labels.node() ? 1 : 0)
+          : -1;
     let node: JsonishNode | undefined = roots[roots.length - 1]?.node;
     let level = 0;
     while (node !== undefined) {
@@ -391,9 +438,23 @@ export class PartialReader {
   /** As in final mode: plain text serves scalars always, lists of scalars only when nothing parsed. */
   private textAllowed(): boolean {
     if (this.plainText === "never") return false;
-    return (
-      this.plainText === "primary" || !this.scanner.regions.some((region) => region.parser.roots.length > 0)
-    );
+    return this.plainText === "primary" || !this.hasRoots();
+  }
+
+  /** Some region has a container (looked at once per region: an answer may have thousands of fences). */
+  private hasRoots(): boolean {
+    if (this.rootsSeen) return true;
+    const regions = this.scanner.regions;
+    for (; this.rootScan < regions.length; this.rootScan++) {
+      workMeter.steps++;
+      const region = regions[this.rootScan]!;
+      if (region.parser.roots.length > 0) {
+        this.rootsSeen = true;
+        return true;
+      }
+      if (!region.ended) break;
+    }
+    return false;
   }
 
   private fold(reading: PartialReading | undefined): void {
@@ -432,6 +493,20 @@ function shownText(node: StringNode, context: StreamCoerceContext): string {
   if (!context.escapes) return value;
   const last = value.charCodeAt(value.length - 1);
   return last >= 0xd800 && last <= 0xdbff ? value.slice(0, -1) : value;
+}
+
+/** Whether two readings come from the same text (the same container, fence or whole answer). */
+function sameReading(left: PartialReading, right: PartialReading): boolean {
+  const a = left.source;
+  const b = right.source;
+  return (
+    a.region === b.region &&
+    a.root === b.root &&
+    a.combined === b.combined &&
+    a.labels === b.labels &&
+    left.nested === right.nested &&
+    left.rank === right.rank
+  );
 }
 
 function orderOf(region: AnswerRegion, rootStart: number): number {

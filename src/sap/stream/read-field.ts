@@ -1,5 +1,6 @@
 import type { Class, Field } from "../../ir/index.js";
 import { type CheckResult, type CoerceFailure, failure } from "../coerce/coerce-result.js";
+import { invalidField, missingField } from "../coerce/field-rules.js";
 import { FLAG_PENALTIES, type Flag } from "../flags.js";
 import type { JsonishNode } from "../lenient/jsonish-node.js";
 import { pendingOf, type StreamCoerceContext } from "./stream-coerce-context.js";
@@ -54,37 +55,20 @@ export function readField(
   }
   // Still being written and not ready to show (a quoted number, a `@stream.done` value).
   if (!complete) return waiting(declaration, field, fieldNode, "Incomplete", fieldPath, context);
-  const fallback = context.missing(field.type);
-  const scalar = fieldNode.kind !== "object" && fieldNode.kind !== "array";
-  if (fallback?.reason === "optional" && scalar && !attrs?.streamNotNull) {
-    const issue = result.issue;
-    return {
-      node: fieldNode,
-      complete,
-      value: attrs?.streamWithState ? { value: null, state: "Complete" } : null,
-      score: FLAG_PENALTIES.DefaultFromInvalid,
-      pending: 0,
-      flags: context.collectFlags
-        ? [
-            {
-              kind: "DefaultFromInvalid",
-              path: fieldPath,
-              detail: `expected ${issue.expected}, found ${issue.found}; set to null`,
-            },
-          ]
-        : NO_FLAGS,
-      checks: NO_CHECKS,
-    };
-  }
+  // A `@stream.not_null` field whose value does not fit never gets one: its object stays held back.
+  if (attrs?.streamNotNull) return notReady(declaration, field, fieldNode, fieldPath, context);
+  // The rule final mode follows too (an optional scalar is null); in prefix mode the object always stays.
+  const fallback = invalidField(field, fieldNode, result.issue, context)!;
   return {
     node: fieldNode,
     complete,
-    value: null,
-    score: 0,
+    value: attrs?.streamWithState ? { value: fallback.value, state: "Complete" } : fallback.value,
+    score: FLAG_PENALTIES[fallback.flag],
     pending: 0,
-    flags: NO_FLAGS,
+    flags: context.collectFlags
+      ? [{ kind: fallback.flag, path: fieldPath, detail: fallback.detail }]
+      : NO_FLAGS,
     checks: NO_CHECKS,
-    failure: result,
   };
 }
 
@@ -99,9 +83,9 @@ function waiting(
 ): FieldOutcome {
   const attrs = field.type.attrs;
   if (attrs?.streamNotNull) return notReady(declaration, field, fieldNode, fieldPath, context);
-  const fallback = context.missing(field.type);
-  // Lists and maps are never null in a partial: they start empty.
-  const empty = fallback?.reason === "empty" ? fallback.value : null;
+  // Lists and maps are never null in a partial: they start empty (the rule final mode's prefix reading
+  // follows too).
+  const empty = missingField(field, context)!.value;
   return {
     node: fieldNode,
     complete: fieldNode?.complete === true,

@@ -2,7 +2,7 @@ import type { Type } from "../../ir/index.js";
 import { childPath } from "../coerce/coerce-result.js";
 import { setOwn } from "../coerce/set-own.js";
 import type { JsonishNode } from "../lenient/jsonish-node.js";
-import { fieldNamed } from "./stream-class-coercer.js";
+import { fieldOfLastEntry } from "./stream-class-coercer.js";
 import type { StreamCoerceContext } from "./stream-coerce-context.js";
 
 /**
@@ -49,7 +49,7 @@ export function traceSpine(
       if (node.kind !== "object" || !isRecord(value)) return trail;
       const entry = node.entries[node.entries.length - 1];
       if (entry === undefined) return trail;
-      const field = fieldNamed(declaration, entry[0]);
+      const field = fieldOfLastEntry(declaration, type, node, path, context);
       if (field === undefined || !Object.hasOwn(value, field.name)) return trail;
       // A field with streaming attributes is shown by rules of its own (held back, wrapped): not plain.
       const fieldType = unwrapPlain(field.type);

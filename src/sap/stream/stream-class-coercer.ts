@@ -4,6 +4,7 @@ import { classCoercer } from "../coerce/coerce-class.js";
 import type { KindCoercer } from "../coerce/coerce-context.js";
 import { addFlag, type CheckResult, type CoerceResult, childPath, failure } from "../coerce/coerce-result.js";
 import { type FieldLookup, fieldLookupOf, matchField } from "../coerce/field-lookup.js";
+import { keyReplaces } from "../coerce/field-rules.js";
 import { setOwn } from "../coerce/set-own.js";
 import { FLAG_PENALTIES, type Flag } from "../flags.js";
 import type { JsonishNode, ObjectNode } from "../lenient/jsonish-node.js";
@@ -19,6 +20,8 @@ interface ObjectState {
   scanned: number;
   /** Per field (in declaration order): the node its key was last given, if any. */
   found: (JsonishNode | undefined)[];
+  /** Per field: a key spelled exactly was seen (it beats case-folded ones). */
+  exact: boolean[];
   matchedAny: boolean;
   keyFlags: Flag[];
   keyScore: number;
@@ -32,9 +35,25 @@ interface ObjectState {
   last: Record<string, unknown> | undefined;
 }
 
-/** The field a key names, as the class coercer matches it (exactly, else ignoring case and spacing). */
-export function fieldNamed(declaration: Class, key: string): Field | undefined {
-  return matchField(fieldLookupOf(declaration), key)?.field;
+/**
+ * The field whose value is `node`'s last entry, as the class coercer read it at the last chunk: the
+ * field its key names (exactly, else ignoring case and spacing), if that entry is the one the field shows
+ * (a case-folded key written after an exact one is not). Undefined otherwise.
+ */
+export function fieldOfLastEntry(
+  declaration: Class,
+  type: ClassRefType,
+  node: ObjectNode,
+  path: string,
+  context: StreamCoerceContext,
+): Field | undefined {
+  const entry = node.entries[node.entries.length - 1];
+  if (entry === undefined) return undefined;
+  const lookup = fieldLookupOf(declaration);
+  const field = matchField(lookup, entry[0])?.field;
+  if (field === undefined) return undefined;
+  const state = context.slot(node, type, path).state as ObjectState | undefined;
+  return state?.found[lookup.positions.get(field)!] === entry[1] ? field : undefined;
 }
 
 /**
@@ -42,8 +61,9 @@ export function fieldNamed(declaration: Class, key: string): Field | undefined {
  * Fields not written yet are null (lists `[]`, maps `{}`), or `{ value, state: "Pending" }` with
  * `@stream.with_state`; a field whose value is still being written and not ready (a number in quotes, a
  * `@stream.done` value) is null too (`state: "Incomplete"`). A `@stream.not_null` field without a value
- * holds back the whole object (it is not ready). A complete field that does not fit fails the class, as
- * in final mode (an optional scalar becomes null). Class `@@check`/`@@assert` run once it is complete.
+ * holds back the whole object (it is not ready). A complete field that does not fit follows final mode's
+ * rule (an optional scalar becomes null), else it is null, flagged `WillFail` (the object stays;
+ * the final parse fails). Class `@@check`/`@@assert` run once it is complete (see `applyConstraints`).
  */
 export const streamClassCoercer: KindCoercer<ClassRefType> = {
   ...classCoercer,
@@ -119,6 +139,7 @@ function objectState(
     state = {
       scanned: 0,
       found: [],
+      exact: [],
       matchedAny: false,
       keyFlags: [],
       keyScore: 0,
@@ -158,8 +179,10 @@ function objectState(
         });
       }
     }
-    // A repeated key: the last one wins, as in JSON.parse.
-    state.found[lookup.positions.get(field)!] = value;
+    const position = lookup.positions.get(field)!;
+    if (!keyReplaces(match, state.exact[position] === true)) continue;
+    if (!folded) state.exact[position] = true;
+    state.found[position] = value;
   }
   return state;
 }

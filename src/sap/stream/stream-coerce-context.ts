@@ -15,6 +15,7 @@ import {
 import { createCoerceContext, MAX_DEPTH } from "../coerce/create-coerce-context.js";
 import { FLAG_PENALTIES } from "../flags.js";
 import type { JsonishNode } from "../lenient/jsonish-node.js";
+import { workMeter } from "../work-meter.js";
 import { type Slot, SlotStore, stableObject } from "./slot-store.js";
 
 /** A streaming coerce result: a success also counts the fields not written yet (for choosing readings). */
@@ -50,8 +51,9 @@ export function pendingOf(result: CoerceSuccess): number {
  * rules applied at the one place every value passes:
  * - a complete node's result is computed once and frozen (complete nodes never change);
  * - a type asked again of the same node while it is being coerced fails at once (recursive types);
- * - ints, floats, bools, enums, literals, `@@stream.done` classes and `@stream.done` types are not ready
- *   until their node is complete (a failure the containers turn into null or a dropped item);
+ * - ints, floats, bools, enums, literals, `@@stream.done` classes, `@stream.done` types and the JSON text
+ *   of a container read as a string are not ready until their node is complete (a failure the
+ *   containers turn into null or a dropped item);
  * - `@check`/`@assert` run on complete values only (a growing string is not yet what the model meant);
  * - `@stream.with_state` wraps the value as `{ value, state }`.
  */
@@ -86,6 +88,7 @@ export function createStreamCoerceContext(
         ? current
         : slots.slot(node, type, path),
     coerce(type: Type, node: JsonishNode, path: string): CoerceResult {
+      workMeter.steps++;
       // Scalars keep nothing between chunks: a complete one is read once by the container that freezes
       // it, an open one changes with every chunk. Containers (and `{ value, state }` wrappers, whose
       // identity is kept) have a slot.
@@ -129,7 +132,7 @@ export function createStreamCoerceContext(
       done = attrs?.streamDone === true || inherentlyDone(type, index);
       doneTypes.set(type, done);
     }
-    if (!node.complete && done) {
+    if (!node.complete && (done || textOfContainer(type, node))) {
       // Not an error, only not yet: no message is built (this runs on every chunk).
       return NOT_READY;
     }
@@ -206,6 +209,16 @@ export function inherentlyDone(type: Type, index: IrIndex): boolean {
     default:
       return false;
   }
+}
+
+/**
+ * An object or list where text is expected is kept as its JSON text (final mode's rule), which appears
+ * only whole: the text of a container still being written would not grow, it would change.
+ */
+function textOfContainer(type: Type, node: JsonishNode): boolean {
+  return (
+    type.kind === "primitive" && type.name === "string" && (node.kind === "object" || node.kind === "array")
+  );
 }
 
 /** As in final mode: only the node where the cut happened carries the `Incomplete` flag. */

@@ -7,23 +7,21 @@ import {
   type CoerceFailure,
   type CoerceResult,
   childPath,
+  describeNode,
   failure,
 } from "../coerce/coerce-result.js";
+import { DelimitedSplitter } from "../coerce/split-delimited.js";
 import { FLAG_PENALTIES, type Flag } from "../flags.js";
-import type { ArrayNode, JsonishNode } from "../lenient/jsonish-node.js";
+import { type ArrayNode, type JsonishNode, type StringNode, stringNode } from "../lenient/jsonish-node.js";
 import { stableValue } from "./slot-store.js";
 import { pendingOf, type StreamCoerceContext, type StreamSuccess } from "./stream-coerce-context.js";
 
 const NO_FLAGS: readonly Flag[] = Object.freeze([]);
 const NO_CHECKS: readonly CheckResult[] = Object.freeze([]);
 
-const EMPTY: StreamSuccess = {
-  ok: true,
-  value: Object.freeze([]),
-  flags: NO_FLAGS,
-  score: 0,
-  checks: NO_CHECKS,
-  pending: 1,
+const NOT_READY: CoerceFailure = {
+  ok: false,
+  issue: { code: "type-mismatch", path: "$", expected: "a list", found: "an object just opened" },
 };
 
 /** The items of a growing array already coerced: they never change, so each is coerced once. */
@@ -55,8 +53,9 @@ export const streamListCoercer: KindCoercer<ListType> = {
   coerce(type, node, path, baseContext) {
     const context = baseContext as StreamCoerceContext;
     if (node.kind === "array") return coerceItems(type, node, path, context);
-    // An object just opened for a list: a single item or a wrapper of the list? Nothing is known yet.
-    if (node.kind === "object" && node.entries.length === 0 && !node.complete) return EMPTY;
+    // An object just opened for a list: a single item or a wrapper of the list? Nothing is known yet, so
+    // the list is not ready (a field shows `[]`; a union's map or class option can show `{}`).
+    if (node.kind === "object" && node.entries.length === 0 && !node.complete) return NOT_READY;
     if (node.kind === "object" && node.entries.length === 1) {
       const [key, inner] = node.entries[0]!;
       if (inner.kind === "array") {
@@ -65,11 +64,18 @@ export const streamListCoercer: KindCoercer<ListType> = {
           return addFlag(result, "UnwrappedObject", path, `used the list under the only key "${key}"`);
       }
     }
-    // A delimited string still being written: a trailing delimiter does not split yet (`"red, "` is
-    // `["red"]`, then `["red", "g"]`), so the items only grow.
+    if (node.kind === "string" && context.isScalar(type.item)) {
+      const split = coercePieces(type, node, path, context);
+      if (split !== undefined) return split;
+    }
+    // A string still being written: a trailing delimiter does not split yet (`"red, "` is `["red"]`,
+    // then `["red", "g"]`), so the items only grow.
+    // The same node when nothing is stripped: the recursion guard knows nodes by identity.
+    const trimmed =
+      node.kind === "string" && !node.complete ? withoutTrailingDelimiters(node.value) : undefined;
     const source =
-      node.kind === "string" && !node.complete
-        ? { ...node, value: node.value.replace(/[\s,;]+$/, "") }
+      node.kind === "string" && trimmed !== undefined && trimmed !== node.value
+        ? { ...node, value: trimmed }
         : node;
     const result = listCoercer.coerce(type, source, path, context);
     if (!result.ok) return result;
@@ -89,19 +95,7 @@ function coerceItems(
   const slot = context.slot(node, type, path);
   let state = slot.state as ItemsState | undefined;
   if (!state) {
-    state = {
-      frozen: 0,
-      values: [],
-      flags: [],
-      checks: [],
-      score: 0,
-      pending: 0,
-      failures: 0,
-      firstFailure: undefined,
-      openIndex: -1,
-      openPath: "",
-      last: undefined,
-    };
+    state = itemsState();
     slot.state = state;
   }
   const items = node.items;
@@ -147,15 +141,52 @@ function coerceItems(
     }
   }
   if (state.values.length === 0 && state.failures > 0 && !hasOpen) {
-    const issue = state.firstFailure!.issue;
-    return failure(
-      "all-items-failed",
-      path,
-      context.describe(type),
-      node,
-      `None of its ${items.length} items fit; the first: at ${issue.path} expected ${issue.expected}, found ${issue.found}.`,
-    );
+    return allItemsFailed(state, type, path, node, context, `None of its ${items.length} items fit`);
   }
+  const value = listValue(state, frozenBefore, hasOpen, open);
+  const flags = context.collectFlags ? [...state.flags, ...openFlags] : NO_FLAGS;
+  const checks = context.collectFlags ? [...state.checks] : NO_CHECKS;
+  const success: StreamSuccess = { ok: true, value, flags, score, checks, pending };
+  return success;
+}
+
+/** As in final mode: a list none of whose items fit is an error, not `[]`. */
+function allItemsFailed(
+  state: ItemsState,
+  type: ListType,
+  path: string,
+  node: JsonishNode,
+  context: StreamCoerceContext,
+  what: string,
+): CoerceFailure {
+  const issue = state.firstFailure!.issue;
+  return failure(
+    "all-items-failed",
+    path,
+    context.describe(type),
+    node,
+    `${what}; the first: at ${issue.path} expected ${issue.expected}, found ${issue.found}.`,
+  );
+}
+
+function itemsState(): ItemsState {
+  return {
+    frozen: 0,
+    values: [],
+    flags: [],
+    checks: [],
+    score: 0,
+    pending: 0,
+    failures: 0,
+    firstFailure: undefined,
+    openIndex: -1,
+    openPath: "",
+    last: undefined,
+  };
+}
+
+/** The list to hand out: the last one when nothing in it changed, else a copy with the open item. */
+function listValue(state: ItemsState, frozenBefore: number, hasOpen: boolean, open: unknown): unknown[] {
   const length = state.values.length + (hasOpen ? 1 : 0);
   let value = state.last;
   if (
@@ -176,10 +207,7 @@ function coerceItems(
     }
     state.last = value;
   }
-  const flags = context.collectFlags ? [...state.flags, ...openFlags] : NO_FLAGS;
-  const checks = context.collectFlags ? [...state.checks] : NO_CHECKS;
-  const success: StreamSuccess = { ok: true, value, flags, score, checks, pending };
-  return success;
+  return value;
 }
 
 function freeze(
@@ -225,4 +253,98 @@ function sameTail(
     if (last[index] !== values[index]) return false;
   }
   return !hasOpen || last[values.length] === open;
+}
+
+/** A growing string split into items (final mode's `splitDelimited` rule, read incrementally). */
+interface PiecesState {
+  splitter: DelimitedSplitter;
+  /** The split's finished pieces the items were made from (a new array: the text splits another way). */
+  done: readonly string[] | undefined;
+  items: ItemsState;
+}
+
+/**
+ * A string that lists scalars, split as final mode splits it, incrementally: the splitter reads each
+ * character once, and each finished piece is coerced once (`freeze`); only the piece being written is
+ * coerced again per chunk. Undefined when the text does not read as a list (yet): the caller wraps it.
+ */
+function coercePieces(
+  type: ListType,
+  node: StringNode,
+  path: string,
+  context: StreamCoerceContext,
+): CoerceResult | undefined {
+  const slot = context.slot(node, type, `${path}#pieces`);
+  let state = slot.state as PiecesState | undefined;
+  if (!state) {
+    state = { splitter: new DelimitedSplitter(), done: undefined, items: itemsState() };
+    slot.state = state;
+  }
+  state.splitter.update(node.value);
+  const split = state.splitter.split();
+  if (split === undefined) return undefined;
+  if (split.done !== state.done) {
+    // The text now splits at another delimiter: its pieces are other pieces.
+    state.done = split.done;
+    state.items = itemsState();
+  }
+  const items = state.items;
+  const frozenBefore = items.values.length;
+  while (items.frozen < split.done.length) {
+    const index = items.frozen;
+    freeze(items, type, stringNode(split.done[index]!, true), childPath(path, index), context);
+    items.frozen++;
+  }
+  let open: unknown;
+  let hasOpen = false;
+  let score = items.score + FLAG_PENALTIES.SplitString;
+  let pending = items.pending;
+  let openFlags: readonly Flag[] = NO_FLAGS;
+  if (split.open !== undefined) {
+    const index = split.done.length;
+    const piece = stringNode(split.open, node.complete);
+    const result = context.coerce(type.item, piece, childPath(path, index));
+    if (result.ok) {
+      open = result.value;
+      hasOpen = true;
+      score += result.score;
+      pending += pendingOf(result);
+      openFlags = result.flags;
+    } else if (node.complete) {
+      items.failures++;
+      items.firstFailure ??= result;
+      score += FLAG_PENALTIES.ItemDropped;
+    } else {
+      score += FLAG_PENALTIES.ItemDropped;
+    }
+  }
+  if (items.values.length === 0 && items.failures > 0 && !hasOpen) {
+    return allItemsFailed(items, type, path, node, context, "None of its items fit");
+  }
+  const value = listValue(items, frozenBefore, hasOpen, open);
+  const flags = context.collectFlags
+    ? [
+        ...items.flags,
+        ...openFlags,
+        {
+          kind: "SplitString" as const,
+          path,
+          detail: `split ${describeNode(node)} into ${split.done.length + (split.open === undefined ? 0 : 1)} items`,
+        },
+      ]
+    : NO_FLAGS;
+  const checks = context.collectFlags ? [...items.checks] : NO_CHECKS;
+  const success: StreamSuccess = { ok: true, value, flags, score, checks, pending };
+  return success;
+}
+
+/** The text without the delimiters and blanks at its end (`"red, "` → `"red"`); looks only at those. */
+function withoutTrailingDelimiters(text: string): string {
+  let end = text.length;
+  for (;;) {
+    const char = text[end - 1];
+    if (char === undefined || !(char === "," || char === ";" || /\s/.test(char))) break;
+    end--;
+  }
+  return end === text.length ? text : text.slice(0, end);
 }

@@ -1,0 +1,79 @@
+import type { Field } from "../../ir/index.js";
+import type { FlagKind } from "../flags.js";
+import type { JsonishNode } from "../lenient/jsonish-node.js";
+import type { CoerceContext } from "./coerce-context.js";
+import type { CoerceIssue } from "./coerce-result.js";
+import type { FieldMatch } from "./field-lookup.js";
+
+/**
+ * The rules for one field of a class, shared by final mode (`coerce-class.ts`) and streaming
+ * (`stream/read-field.ts`), so that both read an object the same way. A rule answers with the value the
+ * field takes and the flag that says why, or `undefined` when the class itself fails (final mode only:
+ * a partial object never fails because of a field; it shows what it can, and the final parse fails).
+ * The streaming attributes (`@stream.not_null` holding back the object, `@stream.with_state` wrapping
+ * the value) are applied on top by the streaming reader.
+ */
+export interface FieldFallback {
+  value: unknown;
+  flag: FlagKind;
+  detail: string;
+}
+
+/**
+ * A key seen again: whether its value replaces the one found before. The last one wins, as in
+ * `JSON.parse`, but a key spelled exactly beats a case-folded one (`{"name": "b", "Name": "a"}` is "b").
+ */
+export function keyReplaces(match: FieldMatch, exactBefore: boolean): boolean {
+  return !(match.folded && exactBefore);
+}
+
+/**
+ * A field the answer has no key for. Final mode: an optional field is null, a required list or map
+ * empty (both flagged), anything else fails the class. Prefix mode: not written yet (null; lists `[]`,
+ * maps `{}`).
+ */
+export function missingField(field: Field, context: CoerceContext): FieldFallback | undefined {
+  const fallback = context.missing(field.type);
+  if (context.partial) {
+    return {
+      value: fallback?.reason === "empty" ? fallback.value : null,
+      flag: "Pending",
+      detail: "not written yet",
+    };
+  }
+  if (!fallback) return undefined;
+  return {
+    value: fallback.value,
+    flag: fallback.reason === "optional" ? "DefaultFromMissing" : "EmptyFromMissing",
+    detail: `missing; set to ${JSON.stringify(fallback.value)}`,
+  };
+}
+
+/**
+ * A field whose written value does not fit its type. In both modes an optional field given a scalar
+ * that does not fit becomes null (flagged); structured data that does not fit is never silently dropped.
+ * Final mode: anything else fails the class. Prefix mode: the object stays, the field null, flagged
+ * `WillFail` (the final parse will fail; a partial that showed the object never turns into null).
+ */
+export function invalidField(
+  field: Field,
+  node: JsonishNode,
+  issue: CoerceIssue,
+  context: CoerceContext,
+): FieldFallback | undefined {
+  const fallback = context.missing(field.type);
+  const scalar = node.kind !== "object" && node.kind !== "array";
+  if (fallback?.reason === "optional" && scalar) {
+    return {
+      value: null,
+      flag: "DefaultFromInvalid",
+      detail: `expected ${issue.expected}, found ${issue.found}; set to null`,
+    };
+  }
+  if (!context.partial) return undefined;
+  return {
+    value: fallback?.reason === "empty" ? fallback.value : null,
+    flag: "WillFail",
+    detail: `expected ${issue.expected}, found ${issue.found}; the final parse will fail (${issue.code})`,
+  };
+}
