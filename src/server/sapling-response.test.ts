@@ -131,7 +131,7 @@ describe("the response rule", () => {
       finish_reason: "stop",
       truncated: false,
       incomplete_fields: [],
-      repairs: [{ kind: "FromFence", path: "$", detail: expect.any(String) }],
+      repairs: [{ kind: "FromFence", path: "$", detail: expect.any(String), span: { start: 8, end: 54 } }],
       usage: { input_tokens: 11, output_tokens: 7, cached_input_tokens: 0 },
       client: "Mock",
     });

@@ -71,7 +71,17 @@ const FACTS: readonly ResponseFact[] = [
       type: "array",
       items: {
         type: "object",
-        properties: { kind: { type: "string" }, path: { type: "string" }, detail: { type: "string" } },
+        properties: {
+          kind: { type: "string" },
+          path: { type: "string" },
+          detail: { type: "string" },
+          span: {
+            type: "object",
+            description: "Where in the raw answer the repair happened (UTF-16 offsets, end exclusive).",
+            properties: { start: { type: "integer" }, end: { type: "integer" } },
+            required: ["start", "end"],
+          },
+        },
         required: ["kind", "path", "detail"],
       },
     },
