@@ -3,13 +3,13 @@
 # repository, commit, path), copy that commit's `path` folder out of a local git mirror of the repository
 # into DIR/<owner>+<repo>[+<path>]/baml_src. Nothing fetched is ever copied into this repository.
 #
-#   scripts/materialise-baml-corpus.sh [DIR=/tmp/baml-corpus] [MIRRORS=/work/.mirror]
+#   bench/baml-corpus/materialise.sh [DIR=/tmp/baml-corpus] [MIRRORS=/work/.mirror]
 #
 # A mirror is a git directory at MIRRORS/<owner>+<repo>/repo (a bare repository, or a clone's .git); get
 # one with `git clone --mirror https://github.com/<owner>/<repo> MIRRORS/<owner>+<repo>/repo`. Rows whose
 # mirror or commit is missing are listed and skipped.
 set -euo pipefail
-here=$(cd "$(dirname "$0")/.." && pwd)
+here=$(cd "$(dirname "$0")/../.." && pwd)
 dir=${1:-/tmp/baml-corpus}
 mirrors=${2:-/work/.mirror}
 mkdir -p "$dir"

@@ -1,13 +1,13 @@
 /**
- * The BAML compatibility corpus run. For every project materialised by scripts/materialise-baml-corpus.sh
+ * The BAML compatibility corpus run. For every project materialised by bench/baml-corpus/materialise.sh
  * (DIR/<group>/<name>/baml_src, from bench/baml-corpus/sources.tsv), this runs the real `baml-cli check`
  * (the @boundaryml/baml devDependency) and `sapling check`; on each project Sapling accepts it runs
  * `sapling generate` on a copy (adding a TypeScript generator when the project has only other ones) and
  * type-checks the generated client under `strict` with NodeNext modules. The summary goes into
  * docs/benchmarks.md between the `corpus` markers; every project's outcome goes to DIR/report.json.
  *
- *   scripts/materialise-baml-corpus.sh /tmp/baml-corpus
- *   npx tsx scripts/baml-corpus.ts --dir /tmp/baml-corpus [--only NAME] [--no-write]
+ *   bench/baml-corpus/materialise.sh /tmp/baml-corpus
+ *   npx tsx bench/baml-corpus/run.ts --dir /tmp/baml-corpus [--only NAME] [--no-write]
  *
  * Projects are chosen by the rule stated in docs/benchmarks.md, never by whether they pass.
  */
@@ -16,9 +16,9 @@ import { cpSync, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, wri
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { parseArgs } from "node:util";
-import { captureContext } from "../src/cli/cli-context.js";
-import { main } from "../src/cli/main.js";
-import { typeCheck } from "../test/codegen-typecheck.js";
+import { captureContext } from "../../src/cli/cli-context.js";
+import { main } from "../../src/cli/main.js";
+import { typeCheck } from "../../test/codegen-typecheck.js";
 
 interface Outcome {
   group: string;
@@ -29,7 +29,7 @@ interface Outcome {
   generated?: { ok: boolean; addedGenerator: boolean; files: number; problems: string[] };
 }
 
-const root = resolve(import.meta.dirname, "..");
+const root = resolve(import.meta.dirname, "..", "..");
 const bamlCli = join(root, "node_modules", ".bin", "baml-cli");
 
 function listBaml(dir: string): string[] {
@@ -126,13 +126,17 @@ function summary(outcomes: Outcome[]): string {
     "## BAML compatibility corpus",
     "",
     "Real projects from public repositories (the list, pinned by commit: `bench/baml-corpus/sources.tsv`).",
-    "Chosen by rule, not by outcome: **community** = every repository with a snapshot among the first 60",
-    "that the public-code index lists as holding `baml_src/clients.baml` (alphabetical by owner), each",
-    "`baml_src` folder in it a project; **boundaryml** = every `baml_src` folder of",
-    "`BoundaryML/baml-examples` plus BAML's own `integ-tests/baml_src` (from the `quencs/baml` fork",
-    "snapshot of `BoundaryML/baml`, March 2026). For each project: the real `baml-cli check` (0.226.2),",
+    "Chosen by rule, not by outcome: the first 58 repositories the public-code index lists as holding",
+    "`baml_src/clients.baml` (alphabetical by owner), each `baml_src` folder of their newest snapshot a",
+    "project (9 had no snapshot, 3 no `.baml` file there); those owned by BoundaryML, every `baml_src`",
+    "folder of `BoundaryML/baml-examples` and BAML's own `integ-tests/baml_src` (from the `quencs/baml`",
+    "fork's snapshot of `BoundaryML/baml`, March 2026) form the **boundaryml** group, the rest",
+    "**community**. For each project: the real `baml-cli check` (0.226.2),",
     "`sapling check`, then on the projects Sapling accepts `sapling generate` (a TypeScript generator is",
     "added when the project has none) and a `strict` NodeNext type-check of the generated client.",
+    "Re-run: `bench/baml-corpus/materialise.sh /tmp/baml-corpus` (from local git mirrors of the listed",
+    'repositories), then `npx tsx bench/baml-corpus/run.ts --dir /tmp/baml-corpus`. BAML "accepts" a project',
+    "when `baml-cli check` reports no error (it exits 1 on warnings alone; `sapling check` exits 0 there).",
     "",
     "| group | projects | BAML accepts | Sapling accepts | both accept | generated + type-checked | BAML rejects, Sapling accepts |",
     "|---|---:|---:|---:|---:|---:|---:|",
@@ -167,7 +171,7 @@ function summary(outcomes: Outcome[]): string {
 
 function writeSection(markdown: string): void {
   const path = join(root, "docs", "benchmarks.md");
-  const stamp = `_Produced by \`npx tsx scripts/baml-corpus.ts --dir DIR\` on ${new Date().toISOString().slice(0, 10)}._`;
+  const stamp = `_Produced by \`npx tsx bench/baml-corpus/run.ts --dir DIR\` on ${new Date().toISOString().slice(0, 10)}._`;
   const section = `<!-- bench:corpus -->\n${markdown}\n\n${stamp}\n<!-- /bench:corpus -->`;
   const text = readFileSync(path, "utf8");
   const pattern = /<!-- bench:corpus -->[\s\S]*?<!-- \/bench:corpus -->/;
@@ -183,11 +187,17 @@ async function run(): Promise<void> {
       dir: { type: "string", default: "/tmp/baml-corpus" },
       only: { type: "string" },
       "no-write": { type: "boolean", default: false },
+      /** Rewrite the docs section from DIR/report.json without running anything again. */
+      "from-report": { type: "boolean", default: false },
     },
   });
   const dir = resolve(values.dir ?? "/tmp/baml-corpus");
   if (!existsSync(dir))
-    throw new Error(`${dir} does not exist: run scripts/materialise-baml-corpus.sh ${dir} first`);
+    throw new Error(`${dir} does not exist: run bench/baml-corpus/materialise.sh ${dir} first`);
+  if (values["from-report"]) {
+    writeSection(summary(JSON.parse(readFileSync(join(dir, "report.json"), "utf8")) as Outcome[]));
+    return;
+  }
   const outcomes: Outcome[] = [];
   for (const group of readdirSync(dir).sort()) {
     if (!existsSync(join(dir, group)) || group.endsWith(".json")) continue;
@@ -210,7 +220,12 @@ async function run(): Promise<void> {
   writeFileSync(join(dir, "report.json"), `${JSON.stringify(outcomes, null, 2)}\n`);
   const markdown = summary(outcomes);
   if (!values["no-write"] && values.only === undefined) writeSection(markdown);
-  process.stdout.write(`${markdown.split("\n").slice(12, 17).join("\n")}\n`);
+  process.stdout.write(
+    `${markdown
+      .split("\n")
+      .filter((line) => /^\| (community|boundaryml|all) \|/.test(line))
+      .join("\n")}\n`,
+  );
 }
 
 await run();
