@@ -77,7 +77,8 @@ const addedGenerator = `generator sapling_corpus_typescript {
 async function generateAndTypeCheck(dir: string): Promise<NonNullable<Outcome["generated"]>> {
   const work = mkdtempSync(join(tmpdir(), "baml-corpus-"));
   try {
-    const source = join(work, "baml_src");
+    // Nested, so an output_dir such as "../../frontend/src" still lands inside the scratch folder.
+    const source = join(work, "project", "app", "server", "baml_src");
     cpSync(dir, source, { recursive: true });
     const texts = listBaml(source).map((path) => readFileSync(path, "utf8"));
     const hasTypeScript = texts.some((text) =>

@@ -185,6 +185,8 @@ export interface TypeAliasDecl extends DeclarationBase {
 export interface ParameterDecl {
   name: Identifier;
   type: TypeExpression;
+  /** Attributes after the type that belong to the parameter (`@description("…")`). */
+  attributes?: Attribute[];
   span: Span;
 }
 

@@ -139,7 +139,7 @@ function formatParameters(
   const printed = params.map((param) =>
     printer.containsComment(param.span)
       ? printer.slice(param.span)
-      : `${param.name.name}: ${formatType(param.type, printer.text)}`,
+      : `${param.name.name}: ${formatType(param.type, printer.text)}${(param.attributes ?? []).map((attribute) => ` ${formatAttribute(attribute, printer.text)}`).join("")}`,
   );
   const multiline = /[\n\r]/.test(printer.text.slice(from, to)) && params.length > 0;
   if (!multiline) return `(${printed.join(", ")})`;

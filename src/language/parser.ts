@@ -315,14 +315,19 @@ function parseParameters(stream: TokenStream): ParameterDecl[] {
       const nameToken = stream.advance();
       const name = { name: nameToken.value, span: { start: nameToken.start, end: nameToken.end } };
       let type: TypeExpression;
-      if (stream.expect(":", '":" and the parameter type')) type = parseType(stream).type;
-      else
+      let attributes: Attribute[] = [];
+      if (stream.expect(":", '":" and the parameter type')) {
+        const parsed = parseType(stream, true);
+        type = parsed.type;
+        attributes = parsed.trailing;
+      } else
         type = {
           kind: "error" as const,
           attributes: [],
           span: { start: stream.previousEnd, end: stream.previousEnd },
         };
-      params.push({ name, type, span: stream.span(nameToken.start) });
+      const span = stream.span(nameToken.start);
+      params.push(attributes.length > 0 ? { name, type, attributes, span } : { name, type, span });
     } else {
       stream.reportUnexpected("a parameter name");
       while (!stream.at(",") && !stream.at(")") && !stream.at("eof") && !stream.at("{")) stream.advance();
