@@ -293,6 +293,9 @@ function parseTypeAlias(stream: TokenStream): TypeAliasDecl | undefined {
   return withDocs({ kind: "type-alias" as const, name, type, span: stream.span(keyword.start) }, keyword);
 }
 
+/** Attributes after a parameter's type that belong to the parameter (BAML accepts and ignores them). */
+const parameterAttributes = new Set(["alias", "description", "skip"]);
+
 /** `(name: Type, …)`; the current token is `(`. */
 function parseParameters(stream: TokenStream): ParameterDecl[] {
   const params: ParameterDecl[] = [];
@@ -315,11 +318,15 @@ function parseParameters(stream: TokenStream): ParameterDecl[] {
       const nameToken = stream.advance();
       const name = { name: nameToken.value, span: { start: nameToken.start, end: nameToken.end } };
       let type: TypeExpression;
-      let attributes: Attribute[] = [];
+      const attributes: Attribute[] = [];
       if (stream.expect(":", '":" and the parameter type')) {
         const parsed = parseType(stream, true);
         type = parsed.type;
-        attributes = parsed.trailing;
+        // `@check` / `@assert` constrain the argument's type; the rest (`@description`, …) name the parameter.
+        for (const attribute of parsed.trailing) {
+          if (parameterAttributes.has(attribute.name)) attributes.push(attribute);
+          else type.attributes.push(attribute);
+        }
       } else
         type = {
           kind: "error" as const,
