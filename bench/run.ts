@@ -86,7 +86,11 @@ async function main(): Promise<void> {
     const section = sections.get(area);
     return section ? [section] : [];
   });
-  const text = `${header}\n${ordered.join("\n\n")}\n`;
+  // Sections written by other runners (the BAML corpus, bench/baml-corpus/run.ts) are kept as they are.
+  const foreign = [...readSections(target)]
+    .filter(([area]) => !(areas as readonly string[]).includes(area))
+    .map(([, section]) => section);
+  const text = `${header}\n${[...ordered, ...foreign].join("\n\n")}\n`;
   writeFileSync(target, text);
   process.stdout.write(text);
 }

@@ -137,7 +137,7 @@ export const diagnosticCodes = {
   "reserved-name": define<Named>({
     code: "E0110",
     severity: "error",
-    message: (args) => `"${args.name}" is a built-in type name and cannot be declared.`,
+    message: (args) => `"${args.name}" is a built-in or reserved type name and cannot be declared.`,
     hint: () => "choose another name",
   }),
   "unsupported-type": define<{ what: string }>({
@@ -151,6 +151,22 @@ export const diagnosticCodes = {
     severity: "error",
     message: (args) => `These classes contain each other through required fields: ${args.cycle}.`,
     hint: () => "no value could ever be complete; make one of the fields optional (`T?`) or a list (`T[]`)",
+  }),
+  "keyword-field-name": define<{ name: string; owner: string }>({
+    code: "E0115",
+    severity: "error",
+    message: (args) =>
+      `Field "${args.name}" in "${args.owner}" is a reserved word; BAML does not allow it as a field name.`,
+    hint: (args) => `rename the field and keep the name the model sees with @alias("${args.name}")`,
+  }),
+  "lowercase-name": define<{ name: string; kind: string }>({
+    code: "E0116",
+    severity: "error",
+    message: (args) => `The ${args.kind} name "${args.name}" must start with an uppercase letter.`,
+    hint: (args) =>
+      args.kind === "enum value"
+        ? `BAML enum values start with an uppercase letter; rename it and keep the name the model sees with @alias("${args.name}")`
+        : "BAML requires it; rename the declaration",
   }),
   "not-a-type": define<{ name: string; kind: string }>({
     code: "E0113",
@@ -252,12 +268,13 @@ export const diagnosticCodes = {
       didYouMean(args) ??
       "prompts can use the parameters, ctx, _, template strings, enums and names they set themselves",
   }),
-  "unsupported-expression-function": define<Named>({
-    code: "E0306",
-    severity: "error",
-    message: (args) => `Function "${args.name}" is an expression function, which Sapling does not support.`,
+  "skipped-expression-function": define<Named>({
+    code: "W0306",
+    severity: "warning",
+    message: (args) =>
+      `Function "${args.name}" is an expression function (BAML's experimental workflows); Sapling skips it and leaves it out of the generated client.`,
     hint: () =>
-      "BAML's expression functions (let, match, …) are experimental; write the logic in TypeScript and call LLM functions from it",
+      "write the logic in TypeScript and call the LLM functions from it; tests that name this function are skipped too",
   }),
 
   // 04 — clients
@@ -337,6 +354,12 @@ export const diagnosticCodes = {
     message: (args) => `"${args.name}" is not a retry policy setting here.`,
     hint: (args) => didYouMean(args) ?? `allowed: ${args.allowed}`,
   }),
+  "ignored-retry-strategy-property": define<{ name: string; allowed: string; suggestion?: string }>({
+    code: "W0504",
+    severity: "warning",
+    message: (args) => `"${args.name}" is not a retry strategy setting; it is ignored, as BAML ignores it.`,
+    hint: (args) => didYouMean(args) ?? `the strategy settings are: ${args.allowed}`,
+  }),
 
   // 06 — generators
   "invalid-generator-field": define<Suggested>({
@@ -370,9 +393,10 @@ export const diagnosticCodes = {
 
   // 07 — tests
   "unknown-test-argument": define<{ name: string; functionName: string; suggestion?: string }>({
-    code: "E0701",
-    severity: "error",
-    message: (args) => `Function "${args.functionName}" has no parameter "${args.name}".`,
+    code: "W0701",
+    severity: "warning",
+    message: (args) =>
+      `Function "${args.functionName}" has no parameter "${args.name}"; the test does not pass it to this function.`,
     hint: (args) => didYouMean(args),
   }),
   "missing-test-functions": define<Named>({
@@ -439,6 +463,35 @@ export const diagnosticCodes = {
       args.media === "pdf"
         ? 'write { file "doc.pdf" } (relative to this file) or { base64 "…" media_type "application/pdf" }'
         : `write { file "${sampleFiles[args.media] ?? "file"}" } (relative to this file), { url "https://…" } or { base64 "…" media_type "${args.media}/…" }`,
+  }),
+  "duplicate-test": define<{ name: string; functionName: string }>({
+    code: "E0713",
+    severity: "error",
+    message: (args) => `Test "${args.name}" is already defined for function "${args.functionName}".`,
+    hint: () => "rename one of the tests; tests of one name may only test different functions",
+  }),
+  "test-skips-expression-function": define<{ name: string; functionName: string }>({
+    code: "W0714",
+    severity: "warning",
+    message: (args) =>
+      `Test "${args.name}" names "${args.functionName}", an expression function Sapling skips; the test does not run it.`,
+    hint: () => "BAML's expression functions are experimental and left out of the generated client",
+  }),
+  "template-string-test-argument": define<{ name: string; template: string }>({
+    code: "W0715",
+    severity: "warning",
+    message: (args) =>
+      `Test argument "${args.name}" calls the template string ${args.template}; Sapling passes the text as written, unrendered.`,
+    hint: () =>
+      "BAML renders the template string first; write the rendered text as the argument to get the same test",
+  }),
+  "media-argument-not-a-source": define<{ name: string; media: string }>({
+    code: "W0712",
+    severity: "warning",
+    message: (args) =>
+      `Argument "${args.name}" has type ${args.media} but is given a plain value; the test cannot load it.`,
+    hint: (args) =>
+      `write { file "${sampleFiles[args.media] ?? "file"}" } (relative to this file), { url "https://…" } or { base64 "…" media_type "${args.media}/…" }`,
   }),
 
   // 08 — configuration values

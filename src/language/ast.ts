@@ -185,6 +185,8 @@ export interface TypeAliasDecl extends DeclarationBase {
 export interface ParameterDecl {
   name: Identifier;
   type: TypeExpression;
+  /** Attributes after the type that belong to the parameter (`@description("…")`). */
+  attributes?: Attribute[];
   span: Span;
 }
 
@@ -193,6 +195,17 @@ export interface FunctionDecl extends DeclarationBase {
   params: ParameterDecl[];
   returnType: TypeExpression;
   body: ConfigBlock;
+}
+
+/**
+ * BAML's experimental expression function (a workflow): a body of statements (`let`, `if`, calls, a
+ * final expression) instead of `client` and `prompt`. Sapling keeps only its signature, so names resolve
+ * and tests that name it can be skipped with a warning; it never reaches the IR.
+ */
+export interface ExpressionFunctionDecl extends DeclarationBase {
+  kind: "expression-function";
+  params: ParameterDecl[];
+  returnType: TypeExpression;
 }
 
 export interface ClientDecl extends DeclarationBase {
@@ -232,6 +245,7 @@ export type Declaration =
   | EnumDecl
   | TypeAliasDecl
   | FunctionDecl
+  | ExpressionFunctionDecl
   | ClientDecl
   | RetryPolicyDecl
   | GeneratorDecl

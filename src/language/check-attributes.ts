@@ -4,7 +4,15 @@ import { suggestion } from "./check-context.js";
 import type { Reporter } from "./reporter.js";
 
 /** Where an attribute list appears; each place allows its own set. */
-export type AttributePlace = "field" | "enum-value" | "class" | "enum" | "type" | "test" | "config";
+export type AttributePlace =
+  | "field"
+  | "enum-value"
+  | "parameter"
+  | "class"
+  | "enum"
+  | "type"
+  | "test"
+  | "config";
 
 type ArgumentShape = "none" | "string" | "check" | "assert";
 
@@ -35,6 +43,8 @@ const allowed: Record<AttributePlace, readonly string[]> = {
     "stream.with_state",
   ],
   "enum-value": ["alias", "description", "skip"],
+  // BAML accepts these after a parameter's type and ignores them (measured with baml-cli 0.226.2).
+  parameter: ["alias", "description", "skip"],
   class: ["alias", "description", "dynamic", "check", "assert", "stream.done"],
   enum: ["alias", "description", "dynamic", "check", "assert"],
   type: ["check", "assert", "stream.done", "stream.not_null", "stream.with_state"],
@@ -45,6 +55,7 @@ const allowed: Record<AttributePlace, readonly string[]> = {
 const placeNames: Record<AttributePlace, string> = {
   field: "a class field",
   "enum-value": "an enum value",
+  parameter: "a function parameter",
   class: "a class",
   enum: "an enum",
   type: "a type expression",

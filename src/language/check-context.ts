@@ -10,6 +10,7 @@ import type {
   ClassDecl,
   ClientDecl,
   EnumDecl,
+  ExpressionFunctionDecl,
   FunctionDecl,
   GeneratorDecl,
   RetryPolicyDecl,
@@ -32,6 +33,8 @@ export interface ProjectSymbols {
   /** Classes, enums and type aliases share one namespace. */
   types: Map<string, TypeSymbol>;
   functions: Map<string, Located<FunctionDecl>>;
+  /** BAML's experimental expression functions: skipped, kept so tests naming them can be skipped too. */
+  expressionFunctions: Map<string, Located<ExpressionFunctionDecl>>;
   clients: Map<string, Located<ClientDecl>>;
   retryPolicies: Map<string, Located<RetryPolicyDecl>>;
   templateStrings: Map<string, Located<TemplateStringDecl>>;

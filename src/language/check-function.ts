@@ -97,6 +97,7 @@ export function checkParameters(
       seen.set(param.name.name, param);
     }
     checkTypeExpression(param.type, scope, report);
+    if (param.attributes) checkAttributes(param.attributes, "parameter", report);
   }
 }
 

@@ -64,8 +64,21 @@ function checkStrategy(
     type = written;
   }
   const allowed = strategyFields[type] ?? [];
+  const known = new Set(Object.values(strategyFields).flat());
   for (const entry of entries.values()) {
-    if (!allowed.includes(entry.key.name)) {
+    if (!known.has(entry.key.name)) {
+      // BAML ignores keys no strategy has (often a typo, `mutliplier`, or `initial_delay_ms`): a warning.
+      report(
+        "ignored-retry-strategy-property",
+        {
+          name: entry.key.name,
+          allowed: allowed.join(", "),
+          ...suggestion(suggestName(entry.key.name, allowed)),
+        },
+        entry.key.span,
+      );
+    } else if (!allowed.includes(entry.key.name)) {
+      // A setting of the other strategy (`multiplier` for constant_delay): BAML rejects it.
       report(
         "unknown-retry-property",
         {

@@ -32,7 +32,9 @@ export function checkTest(declaration: TestDecl, symbols: ProjectSymbols, report
     }
   }
   const functionsEntry = entries.get("functions");
-  const functionNames = functionsEntry ? testFunctions(functionsEntry, symbols, report) : [];
+  const functionNames = functionsEntry
+    ? testFunctions(declaration.name.name, functionsEntry, symbols, report)
+    : [];
   if (!functionsEntry || (functionsEntry.value.kind === "array" && functionsEntry.value.items.length === 0)) {
     report("missing-test-functions", { name: declaration.name.name }, declaration.name.span);
   }
@@ -51,8 +53,13 @@ export function checkTest(declaration: TestDecl, symbols: ProjectSymbols, report
   if (body.typeBuilder) checkTypeBuilder(body.typeBuilder, projectExistingTypes(symbols), scope, report);
 }
 
-/** The known functions a test names; unknown ones are reported. */
-function testFunctions(entry: ConfigEntry, symbols: ProjectSymbols, report: Reporter): string[] {
+/** The known functions a test names; unknown ones are reported, skipped expression functions warned of. */
+function testFunctions(
+  testName: string,
+  entry: ConfigEntry,
+  symbols: ProjectSymbols,
+  report: Reporter,
+): string[] {
   if (entry.value.kind !== "array") {
     reportInvalidValue(entry, "a list of function names", report);
     return [];
@@ -62,6 +69,8 @@ function testFunctions(entry: ConfigEntry, symbols: ProjectSymbols, report: Repo
     const name = textOf(item);
     if (name === undefined) continue;
     if (symbols.functions.has(name)) names.push(name);
+    else if (symbols.expressionFunctions.has(name))
+      report("test-skips-expression-function", { name: testName, functionName: name }, item.span);
     else
       report(
         "unknown-function",
@@ -103,6 +112,10 @@ function checkArguments(
         // Several functions may share a parameter; check its value once.
         valueChecked.add(arg.key.name);
         checkMediaArgument(param, arg.value, report);
+        const call = arg.value.kind === "unquoted" ? /^([A-Za-z_]\w*)\s*\(/.exec(arg.value.value) : null;
+        if (call?.[1] !== undefined && symbols.templateStrings.has(call[1])) {
+          report("template-string-test-argument", { name: arg.key.name, template: call[1] }, arg.value.span);
+        }
         checkArgumentValue(arg.key.name, param.type, arg.value, symbols, report);
       }
     }

@@ -10,6 +10,7 @@ import type {
 import { checkAttributes, findAttribute } from "./check-attributes.js";
 import { checkTypeExpression } from "./check-type-expression.js";
 import type { Reporter } from "./reporter.js";
+import { reservedFieldNames, startsUppercase } from "./reserved-names.js";
 import { type TypeScope, ungroup } from "./resolve-type.js";
 
 /**
@@ -50,6 +51,9 @@ function checkClass(declaration: ClassDecl, scope: TypeScope, report: Reporter):
     } else {
       seen.set(field.name.name, field);
     }
+    if (reservedFieldNames.has(field.name.name)) {
+      report("keyword-field-name", { name: field.name.name, owner: declaration.name.name }, field.name.span);
+    }
     checkTypeExpression(field.type, scope, report);
     const attributes = checkAttributes(field.attributes, "field", report);
     if (findAttribute(attributes, "skip") && !isOptional(field.type, scope)) {
@@ -73,6 +77,9 @@ function checkEnum(declaration: EnumDecl, report: Reporter): void {
       );
     } else {
       seen.set(value.name.name, value);
+    }
+    if (!startsUppercase(value.name.name)) {
+      report("lowercase-name", { name: value.name.name, kind: "enum value" }, value.name.span);
     }
     checkAttributes(value.attributes, "enum-value", report);
   }

@@ -215,12 +215,12 @@ error[E0707]: A type_builder block may contain only class, enum, type and dynami
   });
 
   it("reports syntax errors, duplicates inside the snippet and misplaced attributes", () => {
-    expect(problems("class Address {\n  street string city string\n}")).toBe(
-      `error[E0001]: Expected a new line after the field, found "city".
-  --> <addBaml>:2:17
+    expect(problems("class Address {\n  street string, city string\n}")).toBe(
+      `error[E0001]: Expected a new line after the field, found ",".
+  --> <addBaml>:2:16
   |
-2 |   street string city string
-  |                 ^^^^`,
+2 |   street string, city string
+  |                ^`,
     );
     expect(problems("enum Tier {\n  GOLD\n}\nenum Tier {\n  SILVER\n}")).toContain(
       'error[E0102]: "Tier" is declared more than once.\n  --> <addBaml>:4:6',

@@ -71,4 +71,44 @@ describe("compile", () => {
     expect(warningOnly.ir?.generators[0]?.outputType).toBe("go");
     expect(warningOnly.diagnostics.map((item) => item.severity)).toEqual(["warning"]);
   });
+
+  describe("tests across files", () => {
+    const functions = [
+      "function Greet(name: string) -> string {",
+      '  client "openai/gpt-4o"',
+      '  prompt #"Hello {{ name }}"#',
+      "}",
+      "function Shout(name: string) -> string {",
+      '  client "openai/gpt-4o"',
+      '  prompt #"HELLO {{ name }}"#',
+      "}",
+      "",
+    ].join("\n");
+    const test = (fn: string) => `test Smoke {\n  functions [${fn}]\n  args {\n    name "Ada"\n  }\n}\n`;
+
+    it("accepts one test name for different functions in two files, and keeps both tests", () => {
+      const result = compile({
+        "functions.baml": functions,
+        "a.baml": test("Greet"),
+        "b.baml": test("Shout"),
+      });
+      expect(result.diagnostics).toEqual([]);
+      expect(result.ir?.tests.map((item) => `${item.name}:${item.functions.join(",")}`)).toEqual([
+        "Smoke:Greet",
+        "Smoke:Shout",
+      ]);
+    });
+
+    it("rejects one test name for the same function in two files, pointing at both", () => {
+      const result = compile({
+        "functions.baml": functions,
+        "a.baml": test("Greet"),
+        "b.baml": test("Greet"),
+      });
+      expect(result.ir).toBeUndefined();
+      expect(result.diagnostics.map((item) => [item.code, item.file, item.notes?.[0]?.file])).toEqual([
+        ["E0713", "b.baml", "a.baml"],
+      ]);
+    });
+  });
 });

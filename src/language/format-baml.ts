@@ -55,6 +55,10 @@ function printDeclaration(printer: FormatPrinter, declaration: ast.Declaration, 
       printer.item(indent, content, declaration.span);
       return;
     }
+    case "expression-function":
+      // Sapling does not read these bodies (BAML's experimental workflows), so they are kept as written.
+      printer.item(indent, printer.slice(declaration.span), declaration.span);
+      return;
     case "function": {
       const header = `function ${declaration.name.name}${formatParameters(printer, declaration.params, declaration.name.span.end, declaration.returnType.span.start, indent)} -> ${formatType(declaration.returnType, printer.text)} {`;
       printConfigDeclaration(printer, header, declaration, declaration.body, indent);
@@ -135,7 +139,7 @@ function formatParameters(
   const printed = params.map((param) =>
     printer.containsComment(param.span)
       ? printer.slice(param.span)
-      : `${param.name.name}: ${formatType(param.type, printer.text)}`,
+      : `${param.name.name}: ${formatType(param.type, printer.text)}${(param.attributes ?? []).map((attribute) => ` ${formatAttribute(attribute, printer.text)}`).join("")}`,
   );
   const multiline = /[\n\r]/.test(printer.text.slice(from, to)) && params.length > 0;
   if (!multiline) return `(${printed.join(", ")})`;

@@ -44,7 +44,11 @@ export function parseAttribute(stream: TokenStream): Attribute {
         stream.advance();
         break;
       }
-      const argument = stream.at("eof") ? undefined : parseAttributeArgument(stream);
+      const argument = stream.at("eof")
+        ? undefined
+        : textAttributes.has(parts.join("."))
+          ? (parseUnquotedText(stream) ?? parseAttributeArgument(stream))
+          : parseAttributeArgument(stream);
       if (argument === undefined) {
         if (stream.at("eof")) stream.reportUnexpected('")"');
         recoverToParenthesis(stream);
@@ -60,6 +64,30 @@ export function parseAttribute(stream: TokenStream): Attribute {
     }
   }
   return { name: parts.join("."), block, args, parenthesized, span: stream.span(marker.start), nameSpan };
+}
+
+/** Attributes whose argument is text, which BAML also takes unquoted: `@alias(k1)`, `@description(past jobs)`. */
+const textAttributes = new Set(["alias", "description"]);
+
+/**
+ * Unquoted text up to `,` or `)` on this line, read as the string BAML makes of it; `undefined` when the
+ * argument does not start with a word (a quoted or raw string is parsed as usual).
+ */
+function parseUnquotedText(stream: TokenStream): AttributeArgument | undefined {
+  const token = stream.current;
+  if (token.kind !== "identifier" && token.kind !== "number") return undefined;
+  const text = stream.text;
+  let end = token.start;
+  while (end < text.length && !",)\n\r".includes(text[end] as string)) end++;
+  while (end > token.start && /\s/.test(text[end - 1] as string)) end--;
+  stream.resumeAt(end, end);
+  return {
+    kind: "string",
+    value: text.slice(token.start, end),
+    raw: false,
+    hashes: 0,
+    span: { start: token.start, end },
+  };
 }
 
 function parseAttributeArgument(stream: TokenStream): AttributeArgument | undefined {

@@ -201,7 +201,15 @@ function parseTypeBlock(
       for (const attribute of parseAttributes(stream, "any")) attributes.push(attribute);
     } else if (stream.at("identifier")) {
       members.push(parseMember(stream, kind));
-      if (!stream.current.newlineBefore && !stream.at("}") && !stream.at("eof") && !stream.at("@@")) {
+      // BAML also reads two fields on one line (`a string b int`); anything else must start a new line.
+      const nextField = kind !== "enum" && stream.at("identifier");
+      if (
+        !nextField &&
+        !stream.current.newlineBefore &&
+        !stream.at("}") &&
+        !stream.at("eof") &&
+        !stream.at("@@")
+      ) {
         stream.reportUnexpected(
           kind === "enum" ? "a new line after the enum value" : "a new line after the field",
         );
@@ -285,6 +293,9 @@ function parseTypeAlias(stream: TokenStream): TypeAliasDecl | undefined {
   return withDocs({ kind: "type-alias" as const, name, type, span: stream.span(keyword.start) }, keyword);
 }
 
+/** Attributes after a parameter's type that belong to the parameter (BAML accepts and ignores them). */
+const parameterAttributes = new Set(["alias", "description", "skip"]);
+
 /** `(name: Type, …)`; the current token is `(`. */
 function parseParameters(stream: TokenStream): ParameterDecl[] {
   const params: ParameterDecl[] = [];
@@ -307,14 +318,23 @@ function parseParameters(stream: TokenStream): ParameterDecl[] {
       const nameToken = stream.advance();
       const name = { name: nameToken.value, span: { start: nameToken.start, end: nameToken.end } };
       let type: TypeExpression;
-      if (stream.expect(":", '":" and the parameter type')) type = parseType(stream).type;
-      else
+      const attributes: Attribute[] = [];
+      if (stream.expect(":", '":" and the parameter type')) {
+        const parsed = parseType(stream, true);
+        type = parsed.type;
+        // `@check` / `@assert` constrain the argument's type; the rest (`@description`, …) name the parameter.
+        for (const attribute of parsed.trailing) {
+          if (parameterAttributes.has(attribute.name)) attributes.push(attribute);
+          else type.attributes.push(attribute);
+        }
+      } else
         type = {
           kind: "error" as const,
           attributes: [],
           span: { start: stream.previousEnd, end: stream.previousEnd },
         };
-      params.push({ name, type, span: stream.span(nameToken.start) });
+      const span = stream.span(nameToken.start);
+      params.push(attributes.length > 0 ? { name, type, attributes, span } : { name, type, span });
     } else {
       stream.reportUnexpected("a parameter name");
       while (!stream.at(",") && !stream.at(")") && !stream.at("eof") && !stream.at("{")) stream.advance();
@@ -343,11 +363,14 @@ function parseFunction(stream: TokenStream): Declaration | undefined {
     stream.reportUnexpected('"{" to start the function body');
     return undefined;
   }
-  if (expressionBody.test(stream.text.slice(stream.current.start, stream.current.start + 400))) {
-    // BAML's experimental expression functions (`let`, `match`, …): one clear error, not a cascade.
-    stream.report("unsupported-expression-function", { name: name.name }, name.span);
+  if (startsExpressionBody(stream.text, stream.current.start)) {
+    // BAML's experimental expression functions and workflows: one warning, the body skipped whole.
+    stream.report("skipped-expression-function", { name: name.name }, name.span);
     stream.skipBalanced();
-    return undefined;
+    return withDocs(
+      { kind: "expression-function" as const, name, params, returnType, span: stream.span(keyword.start) },
+      keyword,
+    );
   }
   const body = parseConfigBlock(stream);
   return withDocs(
@@ -356,8 +379,36 @@ function parseFunction(stream: TokenStream): Declaration | undefined {
   );
 }
 
-/** A function body that starts with a statement rather than `client` / `prompt`. */
-const expressionBody = /^\{\s*(?:\/\/[^\n]*\n\s*)*(?:let|match|return|if|for|while)\b/;
+/** Words that start a statement in an expression function's body. */
+const statementKeywords = new Set([
+  "let",
+  "watch",
+  "match",
+  "return",
+  "if",
+  "for",
+  "while",
+  "break",
+  "continue",
+]);
+
+/**
+ * Whether the body opening at `open` (a `{`) is an expression function's rather than a list of
+ * `key value` settings: it starts with a statement keyword, a literal, or a name that is followed by an
+ * operator, a call, an index, or the end of the line (`n`, `ReturnOne()`, `xs[1] = …`, `x == "a"`).
+ * An empty body, and a body starting `client …` or `prompt …` (or any `key value`), is an LLM function's.
+ */
+function startsExpressionBody(text: string, open: number): boolean {
+  const rest = text.slice(open + 1, open + 2001).replace(/^(?:\s|\/\/[^\n]*)*/, "");
+  if (rest === "" || rest.startsWith("}")) return false;
+  const word = /^[A-Za-z_][A-Za-z0-9_]*/.exec(rest)?.[0];
+  if (word === undefined) return true;
+  if (statementKeywords.has(word)) return true;
+  const after = rest.slice(word.length);
+  if (/^[[{(.]/.test(after)) return true;
+  const next = after.replace(/^[ \t]*/, "");
+  return next === "" || /^[\n\r}=!+\-*/<>&|;?%]/.test(next);
+}
 
 /** `client<llm> Name { … }` (also a bare `client Name`). */
 function parseClient(stream: TokenStream): Declaration | undefined {

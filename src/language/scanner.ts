@@ -79,14 +79,22 @@ export class Scanner {
 
   /**
    * Read an unquoted configuration value starting at `start`: everything up to the end of the line, a
-   * comment, or a delimiter (`,` `}` `]` `{` `[`), trimmed. Returns the value and where it ends; the
+   * comment, or a delimiter (`,` `}` `]` `{` `[`, or a `)` that closes nothing), trimmed. Returns the value and where it ends; the
    * caller resumes scanning there.
    */
   scanUnquoted(start: number): { value: string; end: number } {
     let index = start;
     const text = this.text;
+    // Parentheses nest, so a call (`Greeting(43)`, a template string in a test argument) stays whole.
+    let parentheses = 0;
     while (index < text.length) {
       const character = text[index];
+      if (character === "(") parentheses++;
+      else if (character === ")" && parentheses > 0) {
+        parentheses--;
+        index++;
+        continue;
+      }
       if (
         character === "\n" ||
         character === "\r" ||

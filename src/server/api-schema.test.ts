@@ -24,8 +24,8 @@ describe("ApiSchemaBuilder", () => {
         value int
         children Node[]
       }
-      type Json = int | string | Json[] | map<string, Json>
-      function Walk(tree: Node) -> Json {
+      type JsonValue = int | string | JsonValue[] | map<string, JsonValue>
+      function Walk(tree: Node) -> JsonValue {
         client Mock
         prompt #"{{ tree }}"#
       }
@@ -35,7 +35,7 @@ describe("ApiSchemaBuilder", () => {
     expect(builder.schema(fn.params[0]?.type ?? fn.returnType, "input")).toEqual({
       $ref: "#/components/schemas/Node",
     });
-    expect(builder.schema(fn.returnType, "output")).toEqual({ $ref: "#/components/schemas/Json" });
+    expect(builder.schema(fn.returnType, "output")).toEqual({ $ref: "#/components/schemas/JsonValue" });
     const components = builder.components();
     expect(components.Node).toEqual({
       type: "object",
@@ -45,12 +45,12 @@ describe("ApiSchemaBuilder", () => {
       },
       required: ["value", "children"],
     });
-    expect(components.Json).toEqual({
+    expect(components.JsonValue).toEqual({
       anyOf: [
         { type: "integer" },
         { type: "string" },
-        { type: "array", items: { $ref: "#/components/schemas/Json" } },
-        { type: "object", additionalProperties: { $ref: "#/components/schemas/Json" } },
+        { type: "array", items: { $ref: "#/components/schemas/JsonValue" } },
+        { type: "object", additionalProperties: { $ref: "#/components/schemas/JsonValue" } },
       ],
     });
   });

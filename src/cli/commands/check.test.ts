@@ -45,6 +45,26 @@ describe("sapling check", () => {
     expect(context.output().stdout).toContain("1 warning.");
   });
 
+  it("exits 0 on a project whose only problems are warnings, such as a skipped workflow", async () => {
+    const root = project({
+      "main.baml": [
+        "function Echo(text: string) -> string {",
+        '  client "openai/gpt-4o"',
+        '  prompt #"{{ text }}"#',
+        "}",
+        "function Twice(text: string) -> string {",
+        "  let first = Echo(text);",
+        "  Echo(first)",
+        "}",
+        "",
+      ].join("\n"),
+    });
+    const context = captureContext({ cwd: root });
+    expect(await main(["check"], context)).toBe(0);
+    expect(context.output().stdout).toContain('warning[W0306]: Function "Twice" is an expression function');
+    expect(context.output().stdout).toContain("1 warning.");
+  });
+
   it("reports a missing folder in one line", async () => {
     const context = captureContext({ cwd: tmpdir() });
     expect(await main(["check", "--from", "no-such-folder-xyz"], context)).toBe(1);

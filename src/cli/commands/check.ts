@@ -7,7 +7,7 @@ import { parseFlags, stringFlag } from "../parse-flags.js";
 const usage = `Usage: sapling check [--from DIR]
 
 Reads every .baml file under DIR (default ./baml_src), reports errors and warnings with their locations,
-and exits 0 when there are no errors, 1 otherwise.
+and exits 0 when there are no errors (warnings alone still exit 0, unlike baml-cli), 1 otherwise.
 
 Options:
   --from DIR   the baml_src folder to check

@@ -42,22 +42,25 @@ describe("toJsonSchema", () => {
 
   it("references recursive classes and aliases through $defs", () => {
     const schema = schemaOf(
-      "class Node {\n  value int\n  next Node?\n}\ntype Json = int | string | Json[] | map<string, Json>\n",
+      "class Node {\n  value int\n  next Node?\n}\ntype JsonValue = int | string | JsonValue[] | map<string, JsonValue>\n",
       "Node",
     ) as { $ref: string; $defs: Record<string, unknown> };
     expect(schema.$ref).toBe("#/$defs/Node");
     expect(schema.$defs.Node).toMatchObject({
       properties: { next: { anyOf: [{ $ref: "#/$defs/Node" }, { type: "null" }] } },
     });
-    const json = schemaOf("type Json = int | string | Json[] | map<string, Json>\n", "Json") as {
+    const json = schemaOf(
+      "type JsonValue = int | string | JsonValue[] | map<string, JsonValue>\n",
+      "JsonValue",
+    ) as {
       $defs: Record<string, unknown>;
     };
-    expect(json.$defs.Json).toEqual({
+    expect(json.$defs.JsonValue).toEqual({
       anyOf: [
         { type: "integer" },
         { type: "string" },
-        { type: "array", items: { $ref: "#/$defs/Json" } },
-        { type: "object", additionalProperties: { $ref: "#/$defs/Json" } },
+        { type: "array", items: { $ref: "#/$defs/JsonValue" } },
+        { type: "object", additionalProperties: { $ref: "#/$defs/JsonValue" } },
       ],
     });
   });

@@ -26,7 +26,7 @@ class Tree {
   label string
   children Tree[]
 }
-type Json = string | int | Json[] | map<string, Json>
+type JsonValue = string | int | JsonValue[] | map<string, JsonValue>
 `,
 });
 if (!ir) throw new Error("the test schema does not compile");
@@ -75,7 +75,7 @@ describe("partialType", () => {
       "string | null",
       "Partial<Tree>[]",
     ]);
-    expect(printed("Json")).toBe("Partial<Json> | null");
+    expect(printed("JsonValue")).toBe("Partial<JsonValue> | null");
   });
 });
 
@@ -112,7 +112,7 @@ describe("checkPartialValue", () => {
   });
 
   it("follows recursive aliases", () => {
-    const json = partialType(parseTypeExpression("Json", ir!).type!, ir!);
+    const json = partialType(parseTypeExpression("JsonValue", ir!).type!, ir!);
     expect(checkPartialValue({ a: [1, "two", { b: [] }] }, json, ir!)).toBeUndefined();
     expect(checkPartialValue({ a: [true] }, json, ir!)).toContain("fits none");
   });
