@@ -125,10 +125,10 @@ describe("toBamlType", () => {
       kind: "list",
       item: { kind: "class", name: "Node" },
     });
-    type Json = string | Json[];
-    const json: z.ZodType<Json> = z.lazy(() => z.union([z.string(), z.array(json)]));
-    const converted = toBamlType(json, { name: "Json" });
-    expect(converted.type).toEqual({ kind: "alias", name: "Json" });
+    type JsonValue = string | JsonValue[];
+    const json: z.ZodType<JsonValue> = z.lazy(() => z.union([z.string(), z.array(json)]));
+    const converted = toBamlType(json, { name: "JsonValue" });
+    expect(converted.type).toEqual({ kind: "alias", name: "JsonValue" });
     expect(parse(json, 'the value: ["a", ["b", ["c"]]]').value).toEqual(["a", ["b", ["c"]]]);
   });
 
