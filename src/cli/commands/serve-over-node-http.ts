@@ -1,7 +1,6 @@
-import { once } from "node:events";
 import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
 import type { Socket } from "node:net";
-import { Readable } from "node:stream";
+import { Readable, type Writable } from "node:stream";
 
 /** A web-standard handler, as `createSaplingHandler` returns. */
 export type FetchHandler = (request: Request) => Promise<Response>;
@@ -94,20 +93,45 @@ async function respond(handler: FetchHandler, incoming: IncomingMessage, outgoin
     return;
   }
   outgoing.flushHeaders();
-  const reader = response.body.getReader();
+  await writeBody(response.body, outgoing, controller.signal);
+}
+
+/**
+ * Copies `body` into `outgoing` with backpressure (each write that fills the buffer waits for `drain`) and
+ * ends it; stops and cancels the body when `signal` aborts or `outgoing` is destroyed.
+ */
+export async function writeBody(body: ReadableStream<Uint8Array>, outgoing: Writable, signal: AbortSignal) {
+  const reader = body.getReader();
   const stop = () => void reader.cancel().catch(() => {});
-  controller.signal.addEventListener("abort", stop, { once: true });
+  signal.addEventListener("abort", stop, { once: true });
   try {
     while (true) {
       const { done, value } = await reader.read();
       if (done) break;
-      if (!outgoing.write(value)) await Promise.race([once(outgoing, "drain"), once(outgoing, "close")]);
+      if (!outgoing.write(value)) await drainOrClose(outgoing);
       if (outgoing.destroyed) return;
     }
     outgoing.end();
   } finally {
-    controller.signal.removeEventListener("abort", stop);
+    signal.removeEventListener("abort", stop);
   }
+}
+
+/**
+ * Resolves at the first `drain` or `close` of `outgoing` and removes both listeners then: racing two
+ * `events.once` promises would leave the loser attached, one per back-pressured write, until a long
+ * stream trips MaxListenersExceededWarning.
+ */
+function drainOrClose(outgoing: Writable): Promise<void> {
+  return new Promise((resolve) => {
+    const settle = () => {
+      outgoing.off("drain", settle);
+      outgoing.off("close", settle);
+      resolve();
+    };
+    outgoing.on("drain", settle);
+    outgoing.on("close", settle);
+  });
 }
 
 function toRequest(incoming: IncomingMessage, signal: AbortSignal): Request {
