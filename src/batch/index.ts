@@ -1,0 +1,18 @@
+/**
+ * `sapling-llm/batch`: run a function over many rows, with concurrency, rate limits per client, a
+ * checkpoint to resume from, and one typed result per row. Node only (the file checkpoint).
+ */
+export type { BatchCheckpoint, CheckpointState } from "./batch-checkpoint.js";
+export { memoryCheckpoint } from "./batch-checkpoint.js";
+export type { BatchClock } from "./batch-clock.js";
+export type { BatchResult, BatchRow, BatchRowError } from "./batch-result.js";
+export { type CheckpointIdentity, fileCheckpoint } from "./file-checkpoint.js";
+export type { RateLimit } from "./rate-limiter.js";
+export {
+  type BatchOptions,
+  type BatchProgress,
+  type BatchReport,
+  BatchRowTimeoutError,
+  type BatchRuntime,
+  runBatch,
+} from "./run-batch.js";
