@@ -1,5 +1,13 @@
 import type { BatchResult } from "./batch-result.js";
 
+/** A checkpoint that cannot be used: damaged, or made for another batch. The message says what to do. */
+export class BatchCheckpointError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = "BatchCheckpointError";
+  }
+}
+
 /** What a checkpoint remembers of earlier runs of the same batch. */
 export interface CheckpointState {
   /** The last result written for each row id. */
@@ -55,7 +63,7 @@ export function readCheckpointLines(text: string, source: string): CheckpointSta
     try {
       parsed = JSON.parse(line);
     } catch {
-      throw new Error(
+      throw new BatchCheckpointError(
         `${source}:${index + 1}: not a checkpoint line (not JSON). The file is damaged: delete it to start the batch over.`,
       );
     }
@@ -77,7 +85,9 @@ function applyLine(state: CheckpointState, line: unknown, where: string): void {
     }
     if ("batch" in line) return; // the header line, checked by whoever wrote it
   }
-  throw new Error(`${where}: not a checkpoint line. The file is damaged: delete it to start the batch over.`);
+  throw new BatchCheckpointError(
+    `${where}: not a checkpoint line. The file is damaged: delete it to start the batch over.`,
+  );
 }
 
 function isResult(value: unknown): value is BatchResult {

@@ -1,6 +1,7 @@
 import { closeSync, existsSync, openSync, readFileSync, writeSync } from "node:fs";
 import {
   type BatchCheckpoint,
+  BatchCheckpointError,
   type CheckpointLine,
   type CheckpointState,
   readCheckpointLines,
@@ -71,15 +72,15 @@ function checkIdentity(text: string, path: string, identity: CheckpointIdentity)
       ? (header.batch as Partial<CheckpointIdentity>)
       : undefined;
   if (!recorded)
-    throw new Error(
+    throw new BatchCheckpointError(
       `${path} is not a Sapling batch checkpoint (its first line has no "batch" header). Name another file with --checkpoint, or delete it.`,
     );
   if (recorded.function !== identity.function)
-    throw new Error(
+    throw new BatchCheckpointError(
       `${path} is the checkpoint of a batch of ${recorded.function}, not ${identity.function}. Delete it to start over, or name another file with --checkpoint.`,
     );
   if (recorded.rows !== identity.rows)
-    throw new Error(
+    throw new BatchCheckpointError(
       `${path} was made for other rows: the input changed since it was written. Rerun with the same input to resume, or delete the checkpoint to start over.`,
     );
 }

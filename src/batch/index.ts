@@ -3,7 +3,7 @@
  * checkpoint to resume from, and one typed result per row. Node only (the file checkpoint).
  */
 export type { BatchCheckpoint, CheckpointState } from "./batch-checkpoint.js";
-export { memoryCheckpoint } from "./batch-checkpoint.js";
+export { BatchCheckpointError, memoryCheckpoint } from "./batch-checkpoint.js";
 export type { BatchClock } from "./batch-clock.js";
 export type { BatchResult, BatchRow, BatchRowError } from "./batch-result.js";
 export { type CheckpointIdentity, fileCheckpoint } from "./file-checkpoint.js";

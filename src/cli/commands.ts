@@ -1,4 +1,5 @@
 import type { Command } from "./cli-context.js";
+import { batchCommand } from "./commands/batch.js";
 import { callCommand } from "./commands/call.js";
 import { checkCommand } from "./commands/check.js";
 import { fmtCommand } from "./commands/fmt.js";
@@ -17,6 +18,7 @@ export const commands: Command[] = [
   checkCommand,
   fmtCommand,
   callCommand,
+  batchCommand,
   renderCommand,
   parseCommand,
   testCommand,

@@ -57,3 +57,12 @@ export function portFlag(flags: ParsedFlags, name: string, fallback: number): nu
     throw new UsageError(`--${name} must be a port number from 0 to 65535, got "${value}"`);
   return Number(value);
 }
+
+/** A whole-number flag of at least `min`, or `undefined` when it is not given. */
+export function wholeNumberFlag(flags: ParsedFlags, name: string, min = 1): number | undefined {
+  const value = stringFlag(flags, name);
+  if (value === undefined) return undefined;
+  if (!/^\d+$/.test(value) || Number(value) < min || !Number.isSafeInteger(Number(value)))
+    throw new UsageError(`--${name} must be a whole number of at least ${min}, got "${value}"`);
+  return Number(value);
+}
