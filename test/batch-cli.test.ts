@@ -103,7 +103,7 @@ describe("sapling batch", () => {
       .split("\n")
       .map((line) => JSON.parse(line));
     expect(lines).toHaveLength(10_000);
-    lines.forEach((line, n) => expect(line).toMatchObject(expectedLine(n) as object));
+    expect(lines).toMatchObject(Array.from({ length: 10_000 }, (_, n) => expectedLine(n)));
     expect(lines[13]).toMatchObject({
       error: { type: "BamlValidationError" },
       raw: "Sorry, I can't read this ticket.",
