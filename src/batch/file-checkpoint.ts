@@ -1,4 +1,3 @@
-import { closeSync, existsSync, openSync, readFileSync, writeSync } from "node:fs";
 import {
   type BatchCheckpoint,
   BatchCheckpointError,
@@ -7,6 +6,29 @@ import {
   readCheckpointLines,
 } from "./batch-checkpoint.js";
 import type { BatchResult } from "./batch-result.js";
+
+/** The part of `node:fs` a file checkpoint uses. */
+interface SyncFileSystem {
+  closeSync(fd: number): void;
+  existsSync(path: string): boolean;
+  openSync(path: string, flags: "a"): number;
+  readFileSync(path: string, encoding: "utf8"): string;
+  writeSync(fd: number, text: string): number;
+}
+
+/**
+ * Node's synchronous file functions, through `process.getBuiltinModule` (Node ≥ 20.16): the batch room
+ * imports no `node:` module, so a bundle of a generated client for a browser still builds.
+ */
+function nodeFileSystem(): SyncFileSystem {
+  const host = (globalThis as { process?: { getBuiltinModule?: (id: string) => unknown } }).process;
+  const fileSystem = host?.getBuiltinModule?.("node:fs") as SyncFileSystem | undefined;
+  if (!fileSystem)
+    throw new Error(
+      "fileCheckpoint needs Node.js 20.16 or later (a file system); pass a checkpoint of your own elsewhere",
+    );
+  return fileSystem;
+}
 
 /** What a checkpoint file was made for; a rerun with other rows or another function is refused. */
 export interface CheckpointIdentity {
@@ -24,6 +46,7 @@ export function fileCheckpoint(
   path: string,
   identity: CheckpointIdentity,
 ): BatchCheckpoint & { close(): void } {
+  const { closeSync, existsSync, openSync, readFileSync, writeSync } = nodeFileSystem();
   let fd: number | undefined;
   const append = (line: CheckpointLine | { batch: CheckpointIdentity }) => {
     if (fd === undefined) throw new Error("fileCheckpoint: load() must be called first");

@@ -1,6 +1,7 @@
 /**
  * `sapling-llm/batch`: run a function over many rows, with concurrency, rate limits per client, a
- * checkpoint to resume from, and one typed result per row. Node only (the file checkpoint).
+ * checkpoint to resume from, and one typed result per row. Browser-safe but for `fileCheckpoint`, which
+ * needs Node's file system.
  */
 export type { BatchCheckpoint, CheckpointState } from "./batch-checkpoint.js";
 export { BatchCheckpointError, memoryCheckpoint } from "./batch-checkpoint.js";
@@ -14,5 +15,7 @@ export {
   type BatchReport,
   BatchRowTimeoutError,
   type BatchRuntime,
+  batchFunction,
+  type FunctionBatchOptions,
   runBatch,
 } from "./run-batch.js";

@@ -31,8 +31,11 @@ export interface BatchOptions {
   maxRateLimitRetries?: number | undefined;
   /** Stops the batch: no new rows start, rows in flight are cancelled and stay pending. */
   signal?: AbortSignal | undefined;
-  /** Options for every row's call (client, collector, env, tags, tb, clientRegistry). */
-  callOptions?: Omit<CallOptions, "signal"> | undefined;
+  /**
+   * Options for every row's call (client, collector, env, tags, tb, clientRegistry). A `signal` here
+   * cancels the rows in flight, as `signal` does, but only `signal` stops the batch cleanly.
+   */
+  callOptions?: CallOptions | undefined;
   /** Where progress is recorded; a run with the same checkpoint skips rows that have a result. */
   checkpoint?: BatchCheckpoint | undefined;
   /** Run the rows whose recorded result is a failure again. */
@@ -177,7 +180,7 @@ export async function runBatch<T = unknown>(
           options.timeoutMs,
         )
       : undefined;
-    const signals = [options.signal, timeout?.signal].filter(
+    const signals = [options.signal, options.callOptions?.signal, timeout?.signal].filter(
       (signal): signal is AbortSignal => signal !== undefined,
     );
     let result: BatchResult<T>;
@@ -267,4 +270,25 @@ function wholeNumber(value: number, name: string): number {
   if (!Number.isInteger(value) || value < 0)
     throw new RangeError(`runBatch: ${name} must be a whole number of at least 0, got ${value}`);
   return value;
+}
+
+/** `runBatch` options for rows given as argument objects (`b.batch.Fn`): `id` names each row. */
+export interface FunctionBatchOptions<Args = Record<string, unknown>> extends BatchOptions {
+  /** A row's id in the results and the checkpoint (default: its position, "0", "1", …). */
+  id?: ((args: Args, index: number) => string) | undefined;
+}
+
+/** `b.batch.Fn(rows, options)`: `runBatch` over argument objects, each named by `options.id`. */
+export function batchFunction<T = unknown, Args extends object = Record<string, unknown>>(
+  runtime: BatchRuntime,
+  functionName: string,
+  rows: readonly Args[],
+  options: FunctionBatchOptions<Args> = {},
+): Promise<BatchReport<T>> {
+  const { id, ...rest } = options;
+  const named = rows.map((args, index) => ({
+    id: id ? id(args, index) : String(index),
+    args: args as Record<string, unknown>,
+  }));
+  return runBatch<T>(runtime, functionName, named, rest);
 }
