@@ -190,6 +190,50 @@ describe("sapling batch", () => {
     expect(resent).toBeLessThanOrEqual(4);
   }, 120_000);
 
+  it("--mode provider-batch sends one OpenAI batch and writes the same results as calls do", async () => {
+    const input = await writeRows("provider.jsonl", 120);
+    await run(["Triage", "--from", ".", "--input", input, "--output", "calls.jsonl", "--progress", "none"]);
+    const batches = server.batches.length;
+    requests = 0;
+    const result = await run([
+      "Triage",
+      "--from",
+      ".",
+      "--input",
+      input,
+      "--output",
+      "provider.out.jsonl",
+      "--mode",
+      "provider-batch",
+      "--poll-interval",
+      "0",
+      "--progress",
+      "none",
+    ]);
+    expect(result.code).toBe(1); // row 13 cannot be read, as in calls mode
+    expect(server.batches.slice(batches).map((batch) => batch.size)).toEqual([120]);
+    expect(requests).toBe(120);
+    expect(await readFile(join(folder, "provider.out.jsonl"), "utf8")).toBe(
+      await readFile(join(folder, "calls.jsonl"), "utf8"),
+    );
+    expect(result.stderr).toContain('"status":"completed"');
+    await expect(
+      run([
+        "Triage",
+        "--from",
+        ".",
+        "--input",
+        input,
+        "--output",
+        "x.jsonl",
+        "--mode",
+        "provider-batch",
+        "--rpm",
+        "5",
+      ]),
+    ).rejects.toThrow("--rpm applies to --mode calls");
+  });
+
   it("names the line of a bad input row before sending anything", async () => {
     await writeFile(join(folder, "bad.jsonl"), '{"text": "ticket 1"}\n{"text": "ticket 2"\n');
     requests = 0;

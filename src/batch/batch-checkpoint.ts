@@ -14,6 +14,19 @@ export interface CheckpointState {
   results: Map<string, BatchResult>;
   /** Rows whose request was started but whose result was never written (in flight at a kill). */
   inFlight: Set<string>;
+  /** Provider batches submitted, in order (a rerun polls those whose rows lack results). */
+  providerBatches: ProviderBatchRecord[];
+}
+
+/** A batch submitted to a provider's batch API: enough to poll it again, and no credentials. */
+export interface ProviderBatchRecord {
+  provider: "openai" | "anthropic";
+  /** The provider's batch id. */
+  id: string;
+  /** Where it is polled. */
+  url: string;
+  /** The ids of the rows it holds. */
+  rows: string[];
 }
 
 /**
@@ -26,14 +39,23 @@ export interface BatchCheckpoint {
   load(): Promise<CheckpointState>;
   started(id: string): Promise<void> | void;
   finished(result: BatchResult): Promise<void> | void;
+  /** Records a provider batch before it is polled (provider batch mode only). */
+  submitted?(record: ProviderBatchRecord): Promise<void> | void;
 }
 
 /** A checkpoint in memory: resumes within one process (after an abort, or with `retryFailed`). */
 export function memoryCheckpoint(): BatchCheckpoint & { state: CheckpointState } {
-  const state: CheckpointState = { results: new Map(), inFlight: new Set() };
+  const state: CheckpointState = { results: new Map(), inFlight: new Set(), providerBatches: [] };
   return {
     state,
-    load: async () => ({ results: new Map(state.results), inFlight: new Set(state.inFlight) }),
+    load: async () => ({
+      results: new Map(state.results),
+      inFlight: new Set(state.inFlight),
+      providerBatches: [...state.providerBatches],
+    }),
+    submitted: (record) => {
+      state.providerBatches.push(record);
+    },
     started: (id) => {
       state.inFlight.add(id);
     },
@@ -45,14 +67,17 @@ export function memoryCheckpoint(): BatchCheckpoint & { state: CheckpointState }
 }
 
 /** One line of a checkpoint file: a row started, or a row's result. */
-export type CheckpointLine = { started: string } | { result: BatchResult };
+export type CheckpointLine =
+  | { started: string }
+  | { result: BatchResult }
+  | { providerBatch: ProviderBatchRecord };
 
 /**
  * Reads the lines of a checkpoint file into its state. A last line cut by a kill (no newline, or not
  * JSON) is ignored: its row counts as not finished. Any other bad line is an error naming its number.
  */
 export function readCheckpointLines(text: string, source: string): CheckpointState {
-  const state: CheckpointState = { results: new Map(), inFlight: new Set() };
+  const state: CheckpointState = { results: new Map(), inFlight: new Set(), providerBatches: [] };
   const lines = text.split("\n");
   // The text after the last newline is a line the writer never finished.
   const complete = lines.length - 1;
@@ -81,6 +106,10 @@ function applyLine(state: CheckpointState, line: unknown, where: string): void {
     if ("result" in line && isResult(line.result)) {
       state.inFlight.delete(line.result.id);
       state.results.set(line.result.id, line.result);
+      return;
+    }
+    if ("providerBatch" in line && line.providerBatch !== null && typeof line.providerBatch === "object") {
+      state.providerBatches.push(line.providerBatch as ProviderBatchRecord);
       return;
     }
     if ("batch" in line) return; // the header line, checked by whoever wrote it

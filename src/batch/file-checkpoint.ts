@@ -3,6 +3,7 @@ import {
   BatchCheckpointError,
   type CheckpointLine,
   type CheckpointState,
+  type ProviderBatchRecord,
   readCheckpointLines,
 } from "./batch-checkpoint.js";
 import type { BatchResult } from "./batch-result.js";
@@ -55,7 +56,7 @@ export function fileCheckpoint(
   return {
     async load(): Promise<CheckpointState> {
       const exists = existsSync(path);
-      let state: CheckpointState = { results: new Map(), inFlight: new Set() };
+      let state: CheckpointState = { results: new Map(), inFlight: new Set(), providerBatches: [] };
       if (exists) {
         const text = readFileSync(path, "utf8");
         checkIdentity(text, path, identity);
@@ -74,6 +75,9 @@ export function fileCheckpoint(
     },
     finished(result: BatchResult) {
       append({ result });
+    },
+    submitted(record: ProviderBatchRecord) {
+      append({ providerBatch: record });
     },
     close() {
       if (fd !== undefined) closeSync(fd);

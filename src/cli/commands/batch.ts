@@ -6,8 +6,10 @@ import {
   type BatchReport,
   type BatchResult,
   fileCheckpoint,
+  ProviderBatchError,
   type RateLimit,
   runBatch,
+  runProviderBatch,
 } from "../../batch/index.js";
 import { SaplingRuntime } from "../../runtime/index.js";
 import { type CliContext, CliError, type Command, UsageError } from "../cli-context.js";
@@ -21,7 +23,8 @@ import { digestRows, readBatchRows } from "./batch-rows.js";
 const usage = `Usage: sapling batch <Function> --input ROWS.jsonl --output RESULTS.jsonl [--from DIR]
                      [--concurrency N] [--rpm N] [--tpm N] [--timeout MS] [--max-rows N]
                      [--retry-failed] [--checkpoint FILE] [--client NAME] [--id-field NAME]
-                     [--progress auto|bar|json|none] [--dotenv | --dotenv-path FILE]
+                     [--progress auto|bar|json|none] [--mode calls|provider-batch]
+                     [--poll-interval SECONDS] [--dotenv | --dotenv-path FILE]
 
 Runs a function over every row of a JSON-lines file and writes one result per row, in input order:
 {"id": …, "ok": true, "value": …, "raw": "<the answer>"} or {"id": …, "ok": false, "error": {…}, "raw": …}.
@@ -43,6 +46,11 @@ Options:
   --checkpoint FILE   where progress is kept (default: the output file's name + .checkpoint)
   --client NAME       use this client (a declared name or "provider/model") instead of the function's own
   --id-field NAME     the field that names a row (default id)
+  --mode MODE         calls (default): one request per row, as b.Fn sends it; provider-batch: one
+                      OpenAI Batch or Anthropic Message Batch for every pending row (about half the
+                      price, answered within 24 hours); the batch id goes into the checkpoint, so a rerun
+                      resumes polling instead of submitting again
+  --poll-interval S   seconds between polls of a provider batch (default 30)
   --progress MODE     bar (a live line on a terminal), json (a JSON line at most every second, and one
                       at the end), none; auto picks bar on a terminal and json otherwise (default auto)
 ${dotenvUsage(20)}
@@ -76,6 +84,8 @@ export const batchCommand: Command = {
         client: { type: "string" },
         "id-field": { type: "string" },
         progress: { type: "string" },
+        mode: { type: "string" },
+        "poll-interval": { type: "string" },
         ...dotenvFlags,
       },
       1,
@@ -92,6 +102,16 @@ export const batchCommand: Command = {
     const progressMode = stringFlag(flags, "progress") ?? "auto";
     if (!["auto", "bar", "json", "none"].includes(progressMode))
       throw new UsageError(`--progress must be auto, bar, json or none, got "${progressMode}"`);
+    const runMode = stringFlag(flags, "mode") ?? "calls";
+    if (runMode !== "calls" && runMode !== "provider-batch")
+      throw new UsageError(`--mode must be calls or provider-batch, got "${runMode}"`);
+    const pollSeconds = wholeNumberFlag(flags, "poll-interval", 0);
+    if (runMode === "provider-batch")
+      for (const flag of ["concurrency", "rpm", "tpm", "timeout", "max-rows"])
+        if (stringFlag(flags, flag) !== undefined)
+          throw new UsageError(
+            `--${flag} applies to --mode calls; a provider batch is paced by the provider`,
+          );
     const concurrency = wholeNumberFlag(flags, "concurrency");
     const maxRows = wholeNumberFlag(flags, "max-rows", 0);
     const timeoutMs = wholeNumberFlag(flags, "timeout");
@@ -133,19 +153,39 @@ export const batchCommand: Command = {
     const display = progressDisplay(mode as "bar" | "json" | "none", context);
     let report: BatchReport;
     try {
-      report = await runBatch(runtime, functionName, rows, {
+      const shared = {
         checkpoint,
         signal: controller.signal,
         retryFailed: booleanFlag(flags, "retry-failed"),
         callOptions: client ? { client } : {},
         onProgress: display.update,
-        ...(concurrency !== undefined ? { concurrency } : {}),
-        ...(maxRows !== undefined ? { maxRows } : {}),
-        ...(timeoutMs !== undefined ? { timeoutMs } : {}),
-        ...(rpm !== undefined || tpm !== undefined ? { rateLimits: { [client ?? fn.client]: limit } } : {}),
-      });
+      };
+      report =
+        runMode === "provider-batch"
+          ? await runProviderBatch(runtime, functionName, rows, {
+              ...shared,
+              ...(pollSeconds !== undefined ? { pollIntervalMs: pollSeconds * 1000 } : {}),
+              onPoll: (batch) => context.stderr(`${JSON.stringify({ providerBatch: batch })}\n`),
+            })
+          : await runBatch(runtime, functionName, rows, {
+              ...shared,
+              ...(concurrency !== undefined ? { concurrency } : {}),
+              ...(maxRows !== undefined ? { maxRows } : {}),
+              ...(timeoutMs !== undefined ? { timeoutMs } : {}),
+              ...(rpm !== undefined || tpm !== undefined
+                ? { rateLimits: { [client ?? fn.client]: limit } }
+                : {}),
+            });
     } catch (error) {
-      throw error instanceof RangeError || error instanceof BatchCheckpointError
+      if (controller.signal.aborted && !(error instanceof BatchCheckpointError)) {
+        context.stderr(
+          `Interrupted. The checkpoint ${checkpointPath} is kept: rerun the same command to resume.\n`,
+        );
+        return 130;
+      }
+      throw error instanceof RangeError ||
+        error instanceof BatchCheckpointError ||
+        error instanceof ProviderBatchError
         ? new CliError(error.message)
         : error;
     } finally {
