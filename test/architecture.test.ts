@@ -31,6 +31,7 @@ const allowed: Record<string, readonly string[]> = {
     "server",
     "testing",
     "batch",
+    "worker",
     "root",
   ],
   root: ["util", "diagnostics", "language", "ir", "sap", "prompt", "llm", "runtime", "codegen"],
@@ -39,6 +40,7 @@ const allowed: Record<string, readonly string[]> = {
   "json-schema": ["ir", "prompt", "typed-schema"],
   "ai-sdk": ["prompt", "typed-schema", "zod", "json-schema"],
   batch: ["util", "ir", "runtime"],
+  worker: ["runtime", "batch"],
 };
 
 /** Rooms that must run in browsers and edge workers: no Node built-ins. */

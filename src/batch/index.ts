@@ -7,6 +7,7 @@ export type { BatchCheckpoint, CheckpointState, ProviderBatchRecord } from "./ba
 export { BatchCheckpointError, memoryCheckpoint } from "./batch-checkpoint.js";
 export type { BatchClock } from "./batch-clock.js";
 export type { BatchResult, BatchRow, BatchRowError } from "./batch-result.js";
+export { describeRowError, rateLimitOf, rawAnswerOf } from "./batch-result.js";
 export { type CheckpointIdentity, fileCheckpoint } from "./file-checkpoint.js";
 export {
   ProviderBatchError,

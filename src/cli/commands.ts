@@ -10,6 +10,7 @@ import { parseCommand } from "./commands/parse.js";
 import { renderCommand } from "./commands/render.js";
 import { serveCommand } from "./commands/serve.js";
 import { testCommand } from "./commands/test.js";
+import { workerCommand } from "./commands/worker.js";
 
 /** Every `sapling` command, in the order `--help` lists them. */
 export const commands: Command[] = [
@@ -19,6 +20,7 @@ export const commands: Command[] = [
   fmtCommand,
   callCommand,
   batchCommand,
+  workerCommand,
   renderCommand,
   parseCommand,
   testCommand,

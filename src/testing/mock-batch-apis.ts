@@ -228,7 +228,7 @@ export function createMockBatchApis(
           .formData()
           .catch(() => undefined);
         const file = form?.get("file");
-        if (!form || form.get("purpose") !== "batch" || !(file instanceof Blob))
+        if (form?.get("purpose") !== "batch" || !(file instanceof Blob))
           return json(400, {
             error: { message: "mock LLM server: upload a multipart form with purpose=batch and a file" },
           });

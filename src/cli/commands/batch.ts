@@ -5,6 +5,7 @@ import {
   type BatchProgress,
   type BatchReport,
   type BatchResult,
+  type BatchRow,
   fileCheckpoint,
   ProviderBatchError,
   type RateLimit,
@@ -19,12 +20,14 @@ import { booleanFlag, parseFlags, stringFlag, wholeNumberFlag } from "../parse-f
 import { textFileReader } from "../text-file-reader.js";
 import { unknownFunction } from "../unknown-function.js";
 import { digestRows, readBatchRows } from "./batch-rows.js";
+import { loadQueueRoom, redisUrl } from "./worker.js";
 
 const usage = `Usage: sapling batch <Function> --input ROWS.jsonl --output RESULTS.jsonl [--from DIR]
                      [--concurrency N] [--rpm N] [--tpm N] [--timeout MS] [--max-rows N]
                      [--retry-failed] [--checkpoint FILE] [--client NAME] [--id-field NAME]
                      [--progress auto|bar|json|none] [--mode calls|provider-batch]
-                     [--poll-interval SECONDS] [--dotenv | --dotenv-path FILE]
+                     [--poll-interval SECONDS] [--queue NAME [--redis URL]]
+                     [--dotenv | --dotenv-path FILE]
 
 Runs a function over every row of a JSON-lines file and writes one result per row, in input order:
 {"id": …, "ok": true, "value": …, "raw": "<the answer>"} or {"id": …, "ok": false, "error": {…}, "raw": …}.
@@ -51,6 +54,10 @@ Options:
                       price, answered within 24 hours); the batch id goes into the checkpoint, so a rerun
                       resumes polling instead of submitting again
   --poll-interval S   seconds between polls of a provider batch (default 30)
+  --queue NAME        put the rows on a BullMQ queue in Redis for \`sapling worker --queue NAME\`s to run,
+                      then wait for their results (Redis is the checkpoint: rerun to resume). Needs the
+                      optional packages bullmq and ioredis
+  --redis URL         the Redis for --queue (default: REDIS_URL, then redis://127.0.0.1:6379)
   --progress MODE     bar (a live line on a terminal), json (a JSON line at most every second, and one
                       at the end), none; auto picks bar on a terminal and json otherwise (default auto)
 ${dotenvUsage(20)}
@@ -86,6 +93,8 @@ export const batchCommand: Command = {
         progress: { type: "string" },
         mode: { type: "string" },
         "poll-interval": { type: "string" },
+        queue: { type: "string" },
+        redis: { type: "string" },
         ...dotenvFlags,
       },
       1,
@@ -141,6 +150,27 @@ export const batchCommand: Command = {
       );
     }
     const rows = readBatchRows(inputText, inputFlag, fn, stringFlag(flags, "id-field") ?? "id");
+    const queue = stringFlag(flags, "queue");
+    if (queue !== undefined) {
+      for (const flag of ["concurrency", "rpm", "tpm", "timeout", "max-rows", "mode", "checkpoint", "client"])
+        if (stringFlag(flags, flag) !== undefined)
+          throw new UsageError(
+            `--${flag} does not apply with --queue: the workers run the rows (see sapling worker --help)`,
+          );
+      return runOnQueue(functionName, rows, queue, redisUrl(stringFlag(flags, "redis"), context), {
+        output: outputFlag,
+        outputPath,
+        retryFailed: booleanFlag(flags, "retry-failed"),
+        progress: progressDisplay(
+          (progressMode === "auto" ? (context.isTTY ? "bar" : "json") : progressMode) as
+            | "bar"
+            | "json"
+            | "none",
+          context,
+        ),
+        context,
+      });
+    }
     const client = stringFlag(flags, "client");
     const runtime = SaplingRuntime.fromIr(ir, {
       env: await environmentFor(flags, context),
@@ -196,6 +226,49 @@ export const batchCommand: Command = {
     return summarize(report, { output: outputFlag, checkpoint: checkpointPath }, context);
   },
 };
+
+async function runOnQueue(
+  functionName: string,
+  rows: BatchRow[],
+  queue: string,
+  url: string,
+  options: {
+    output: string;
+    outputPath: string;
+    retryFailed: boolean;
+    progress: ProgressDisplay;
+    context: CliContext;
+  },
+): Promise<number> {
+  const room = await loadQueueRoom();
+  let redis: ReturnType<typeof room.connectRedis>;
+  try {
+    redis = room.connectRedis(url);
+  } catch (error) {
+    throw new UsageError(`--redis: ${(error as Error).message}`);
+  }
+  redis.on("error", () => {});
+  const controller = new AbortController();
+  void options.context.interrupted.then(() => controller.abort(new Error("interrupted")));
+  try {
+    const report = await room.queueBatch(functionName, rows, {
+      queue,
+      redis,
+      retryFailed: options.retryFailed,
+      signal: controller.signal,
+      onProgress: options.progress.update,
+    });
+    options.progress.end(report.progress);
+    await writeResults(options.outputPath, report.results);
+    return summarize(
+      report,
+      { output: options.output, checkpoint: `Redis (queue ${queue})` },
+      options.context,
+    );
+  } finally {
+    redis.disconnect();
+  }
+}
 
 /** Writes the results in input order, whole or not at all (a temporary file, then a rename). */
 async function writeResults(path: string, results: readonly (BatchResult | null)[]): Promise<void> {
