@@ -35,8 +35,6 @@ Example:
 
 /** `sapling call`: run one function for real and print its value. */
 export const callCommand: Command = {
-  name: "call",
-  summary: "run a function with its clients and print the value as JSON",
   usage,
   run: async (argv: string[], context: CliContext): Promise<number> => {
     const flags = parseFlags(

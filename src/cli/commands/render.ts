@@ -59,8 +59,6 @@ export const renderCommand: Command = renderCommandWith(importTiktoken);
 /** `sapling render` counting tokens with the js-tiktoken that `load` finds (tests inject an absent one). */
 export function renderCommandWith(load: TiktokenLoader): Command {
   return {
-    name: "render",
-    summary: "show a function's rendered prompt or output schema with token counts",
     usage,
     run: async (argv: string[], context: CliContext): Promise<number> => {
       const count = async (): Promise<TokenCounter | undefined> => {

@@ -55,8 +55,6 @@ Environment:
 
 /** `sapling serve`: the project's functions over HTTP (the server room's handler on node:http). */
 export const serveCommand: Command = {
-  name: "serve",
-  summary: "serve the functions over HTTP (call, stream, parse, OpenAPI, docs)",
   usage,
   run: async (argv: string[], context: CliContext): Promise<number> => {
     const flags = parseFlags(
