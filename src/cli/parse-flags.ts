@@ -49,6 +49,14 @@ export function booleanFlag(flags: ParsedFlags, name: string): boolean {
   return flags.values[name] === true;
 }
 
+/** A whole-number flag (digits only: no sign, no fraction), or `fallback` when it is not given. */
+export function wholeNumberFlag(flags: ParsedFlags, name: string, fallback: number): number {
+  const value = stringFlag(flags, name);
+  if (value === undefined) return fallback;
+  if (!/^\d+$/.test(value)) throw new UsageError(`--${name} must be a whole number, got "${value}"`);
+  return Number(value);
+}
+
 /** A TCP port flag (0 to 65535; 0 asks for any free port), or `fallback` when it is not given. */
 export function portFlag(flags: ParsedFlags, name: string, fallback: number): number {
   const value = stringFlag(flags, name);

@@ -62,6 +62,7 @@ export async function writeMockAnswer(exchange: MockExchange): Promise<void> {
       return;
     }
     sendJson(response, 200, wire.completeBody(context));
+    recorded.chunksSent = 1;
     return;
   }
 
@@ -80,6 +81,7 @@ export async function writeMockAnswer(exchange: MockExchange): Promise<void> {
     }
     if (index > 0 && !(await sleep(scripted.chunkDelayMs ?? 0, response))) return;
     response.write(wire.streamChunk(context, chunk, index));
+    recorded.chunksSent = index + 1;
   }
   if (fault?.type === "reset") return resetAfterDelivery(exchange);
   if (fault?.type === "malformed") {
