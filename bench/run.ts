@@ -18,6 +18,8 @@ const areas = [
   "llm",
   "runtime",
   "server",
+  "startup",
+  "bundle",
   "compare",
   "fuzz",
 ] as const;

@@ -3,10 +3,20 @@
  * (`sapling-llm`, `sapling-llm/runtime`, `sapling-llm/testing`) never reaches `zod` or `ai`, and the Zod and
  * JSON Schema entry points load neither package either (they read the schema objects passed in; Zod
  * appears there only in `import type`, which compiles away). Only `sapling-llm/ai-sdk` loads `ai`.
+ *
+ * Cold start: fresh processes record every module they load (test/module-loads/), and the counts are held
+ * to budgets — `sapling --version` loads no command, `sapling check` only the compiler, the runtime's parse
+ * path no package at all (so no Zod, AI SDK, OpenTelemetry or language server), and the bundled `dist/`
+ * (scripts/build-dist.ts) serves each of them from a handful of files. Files are counted, never time.
  */
-import { readFileSync } from "node:fs";
-import { dirname, resolve } from "node:path";
-import { describe, expect, it } from "vitest";
+import { spawnSync } from "node:child_process";
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, statSync } from "node:fs";
+import { dirname, join, resolve } from "node:path";
+import { build } from "esbuild";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { writeStartupProject } from "../bench/startup/startup-project.js";
+import { distBuildOptions } from "../scripts/build-dist.js";
+import { SAPLING_VERSION } from "../src/util/index.js";
 
 const srcRoot = resolve(import.meta.dirname, "..", "src");
 
@@ -52,5 +62,175 @@ describe("entry point import graphs", () => {
     expect(readFileSync(resolve(srcRoot, "zod/index.ts"), "utf8")).toMatch(
       /import type \* as z from "zod\/v4\/core"/,
     );
+  });
+});
+
+const root = resolve(import.meta.dirname, "..");
+const recordModuleLoads = resolve(import.meta.dirname, "module-loads", "record-module-loads.mjs");
+const firstParse = resolve(root, "bench", "startup", "sapling-first-parse.mjs");
+// Inside the repository, so that a bundle's bare imports would resolve from node_modules as in an install.
+const scratch = resolve(root, ".tmp");
+
+interface ModuleLoads {
+  stdout: string;
+  /** Files of this repository's src/ (or of the bundle folder), relative to it. */
+  own: string[];
+  /** Bytes of those files. */
+  ownBytes: number;
+  /** Packages loaded from node_modules. */
+  packages: string[];
+}
+
+/** Runs `node [--import tsx] … args` in a fresh process and returns the modules it loaded. */
+function runRecordingLoads(args: string[], { base, tsx }: { base: string; tsx: boolean }): ModuleLoads {
+  mkdirSync(scratch, { recursive: true });
+  const log = join(mkdtempSync(join(scratch, "module-log-")), "modules.log");
+  const result = spawnSync(
+    process.execPath,
+    [...(tsx ? ["--import", "tsx"] : []), "--import", recordModuleLoads, ...args],
+    { cwd: root, encoding: "utf8", env: { ...process.env, SAPLING_MODULE_LOG: log } },
+  );
+  if (result.status !== 0) throw new Error(`node ${args.join(" ")} failed:\n${result.stderr}`);
+  const files = readFileSync(log, "utf8")
+    .split("\n")
+    .filter((url) => url.startsWith("file://"))
+    .map((url) => decodeURIComponent(new URL(url).pathname));
+  rmSync(dirname(log), { recursive: true, force: true });
+  const prefix = `${base}/`;
+  const own = files.filter((file) => file.startsWith(prefix));
+  return {
+    stdout: result.stdout,
+    own: own.map((file) => file.slice(prefix.length)),
+    ownBytes: own.reduce((total, file) => total + statSync(file).size, 0),
+    packages: [
+      ...new Set(
+        files.flatMap((file) => {
+          const match = /\/node_modules\/((?:@[^/]+\/)?[^/]+)\//.exec(file);
+          return match?.[1] === undefined || match[1] === "tsx" ? [] : [match[1]];
+        }),
+      ),
+    ],
+  };
+}
+
+/** The room (src/ folder) of a source file; `.` for the root entry's own files. */
+function roomOf(file: string): string {
+  return file.includes("/") ? (file.split("/")[0] ?? "") : ".";
+}
+
+describe("modules a fresh process loads, from the sources", () => {
+  const srcBase = resolve(root, "src");
+  let project: ReturnType<typeof writeStartupProject>;
+  let folder: string;
+  beforeAll(() => {
+    mkdirSync(scratch, { recursive: true });
+    folder = mkdtempSync(join(scratch, "startup-"));
+    project = writeStartupProject(folder);
+  });
+  afterAll(() => {
+    rmSync(folder, { recursive: true, force: true });
+  });
+
+  it("sapling --version loads the CLI's front door and no command", () => {
+    const loads = runRecordingLoads([resolve(srcBase, "cli", "bin.ts"), "--version"], {
+      base: srcBase,
+      tsx: true,
+    });
+    expect(loads.stdout).toBe(`${SAPLING_VERSION}\n`);
+    expect(new Set(loads.own.map(roomOf))).toEqual(new Set(["cli", "util", "diagnostics"]));
+    expect(loads.own.filter((file) => file.startsWith("cli/commands/"))).toEqual([
+      "cli/commands/sapling-version.ts",
+    ]);
+    expect(loads.packages).toEqual([]);
+    // 19 today: bin, main, the command table, the CLI context, did-you-mean, util and diagnostics.
+    expect(loads.own.length).toBeLessThanOrEqual(22);
+  });
+
+  it("sapling check loads the compiler, and neither the runtime, the server nor the generator", () => {
+    const loads = runRecordingLoads([resolve(srcBase, "cli", "bin.ts"), "check", "--from", project.bamlSrc], {
+      base: srcBase,
+      tsx: true,
+    });
+    expect(loads.stdout).toMatch(/^Checked .*: no problems\.$/m);
+    const rooms = new Set(loads.own.map(roomOf));
+    expect(
+      [...rooms].filter((room) => !["cli", "util", "diagnostics", "language", "ir"].includes(room)),
+    ).toEqual([]);
+    expect(loads.packages).toEqual([]);
+  });
+
+  it("the runtime entry's parse path loads no package and none of the compiler, server or CLI", () => {
+    const entry = resolve(srcBase, "runtime", "index.ts");
+    const loads = runRecordingLoads(
+      [firstParse, entry, project.irPath, project.functionName, project.answerPath],
+      { base: srcBase, tsx: true },
+    );
+    expect(JSON.parse(loads.stdout).value).toMatchObject({
+      candidate_name: "Jane Doe",
+      decision: "STRONG_HIRE",
+    });
+    const rooms = new Set(loads.own.map(roomOf));
+    expect(
+      [...rooms].filter((room) => !["runtime", "util", "ir", "sap", "prompt", "llm"].includes(room)),
+    ).toEqual([]);
+    // zod, ai, OpenTelemetry, a language server: none loads on a path that does not use it.
+    expect(loads.packages).toEqual([]);
+  });
+});
+
+describe("modules a fresh process loads, from the bundled dist", () => {
+  let bundle: string;
+  let project: ReturnType<typeof writeStartupProject>;
+  beforeAll(async () => {
+    mkdirSync(scratch, { recursive: true });
+    bundle = mkdtempSync(join(scratch, "dist-"));
+    project = writeStartupProject(join(bundle, "project"));
+    await build({ ...distBuildOptions(bundle), sourcemap: false, logLevel: "silent" });
+  });
+  afterAll(() => {
+    rmSync(bundle, { recursive: true, force: true });
+  });
+
+  it("serves sapling --version from a few files, with no command chunk", () => {
+    const loads = runRecordingLoads([join(bundle, "cli", "bin.js"), "--version"], {
+      base: bundle,
+      tsx: false,
+    });
+    expect(loads.stdout).toBe(`${SAPLING_VERSION}\n`);
+    expect(loads.packages).toEqual([]);
+    // A command's own chunk is named after its module (chunks/check-….js); shared ones are chunks/chunk-….js.
+    expect(loads.own.filter((file) => !/^(cli\/bin\.js|chunks\/chunk-[^/]+\.js)$/.test(file))).toEqual([]);
+    // 6 files and 40 KB today (30 KB of it the diagnostics registry, which did-you-mean reads).
+    expect(loads.own.length).toBeLessThanOrEqual(8);
+    expect(loads.ownBytes).toBeLessThanOrEqual(64 * 1024);
+  });
+
+  it("serves sapling check from a few more", () => {
+    const loads = runRecordingLoads([join(bundle, "cli", "bin.js"), "check", "--from", project.bamlSrc], {
+      base: bundle,
+      tsx: false,
+    });
+    expect(loads.stdout).toMatch(/no problems/);
+    expect(loads.packages).toEqual([]);
+    expect(loads.own.filter((file) => file.startsWith("chunks/check-"))).toHaveLength(1);
+    // 11 files today.
+    expect(loads.own.length).toBeLessThanOrEqual(14);
+  });
+
+  it("serves the runtime entry and a first parse from a handful of files, with no package", () => {
+    const loads = runRecordingLoads(
+      [
+        firstParse,
+        join(bundle, "runtime", "index.js"),
+        project.irPath,
+        project.functionName,
+        project.answerPath,
+      ],
+      { base: bundle, tsx: false },
+    );
+    expect(JSON.parse(loads.stdout).value).toMatchObject({ decision: "STRONG_HIRE" });
+    expect(loads.packages).toEqual([]);
+    // 7 files today: the entry and its shared chunks.
+    expect(loads.own.length).toBeLessThanOrEqual(10);
   });
 });

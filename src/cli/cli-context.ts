@@ -12,10 +12,11 @@ export interface CliContext {
   isTTY?: boolean;
 }
 
+/**
+ * What a command module exports. Its name and one-line summary live in the command table (`commands.ts`),
+ * so that `sapling --help` lists every command without loading any of them.
+ */
 export interface Command {
-  name: string;
-  /** One line for `sapling --help`. */
-  summary: string;
   /** The usage block printed by `sapling help NAME` and after a usage error. */
   usage: string;
   /** Returns the process exit code. */

@@ -1,29 +1,80 @@
+/**
+ * The command table. Each row names a command, says in one line what it does (for `sapling --help`), and
+ * loads its module only when that command runs: `sapling --version` and `--help` load none of them, and
+ * `sapling check` never loads the runtime, the server or the code generator. A new command is one row here
+ * plus its module under `commands/`; never a static import of a command module (test/entry-import-graph.test.ts
+ * counts what `sapling --version` loads).
+ */
 import type { Command } from "./cli-context.js";
-import { batchCommand } from "./commands/batch.js";
-import { callCommand } from "./commands/call.js";
-import { checkCommand } from "./commands/check.js";
-import { fmtCommand } from "./commands/fmt.js";
-import { generateCommand } from "./commands/generate.js";
-import { initCommand } from "./commands/init.js";
-import { mockCommand } from "./commands/mock.js";
-import { parseCommand } from "./commands/parse.js";
-import { renderCommand } from "./commands/render.js";
-import { serveCommand } from "./commands/serve.js";
-import { testCommand } from "./commands/test.js";
-import { workerCommand } from "./commands/worker.js";
+
+export interface CommandEntry {
+  name: string;
+  /** One line for `sapling --help`. */
+  summary: string;
+  /** Imports the command's module (a dynamic `import()`, so that nothing else pays for it). */
+  load: () => Promise<Command>;
+}
 
 /** Every `sapling` command, in the order `--help` lists them. */
-export const commands: Command[] = [
-  initCommand,
-  generateCommand,
-  checkCommand,
-  fmtCommand,
-  callCommand,
-  batchCommand,
-  workerCommand,
-  renderCommand,
-  parseCommand,
-  testCommand,
-  serveCommand,
-  mockCommand,
+export const commands: readonly CommandEntry[] = [
+  {
+    name: "init",
+    summary: "create baml_src/ with an example function, clients and a generator",
+    load: async () => (await import("./commands/init.js")).initCommand,
+  },
+  {
+    name: "generate",
+    summary: "compile baml_src/ and write the typed TypeScript client (baml_client/)",
+    load: async () => (await import("./commands/generate.js")).generateCommand,
+  },
+  {
+    name: "check",
+    summary: "report errors and warnings in baml_src/",
+    load: async () => (await import("./commands/check.js")).checkCommand,
+  },
+  {
+    name: "fmt",
+    summary: "format the .baml files in baml_src/ (--check to verify only)",
+    load: async () => (await import("./commands/fmt.js")).fmtCommand,
+  },
+  {
+    name: "call",
+    summary: "run a function with its clients and print the value as JSON",
+    load: async () => (await import("./commands/call.js")).callCommand,
+  },
+  {
+    name: "batch",
+    summary: "run a function over a JSON-lines file of rows, resumably, with rate limits",
+    load: async () => (await import("./commands/batch.js")).batchCommand,
+  },
+  {
+    name: "worker",
+    summary: "run the rows of a queued batch (BullMQ on Redis), on any number of machines",
+    load: async () => (await import("./commands/worker.js")).workerCommand,
+  },
+  {
+    name: "render",
+    summary: "show a function's rendered prompt or output schema with token counts",
+    load: async () => (await import("./commands/render.js")).renderCommand,
+  },
+  {
+    name: "parse",
+    summary: "parse a model's answer into a typed value (JSON), one answer or a JSONL batch",
+    load: async () => (await import("./commands/parse.js")).parseCommand,
+  },
+  {
+    name: "test",
+    summary: "run the project's test blocks against their models and check the results",
+    load: async () => (await import("./commands/test.js")).testCommand,
+  },
+  {
+    name: "serve",
+    summary: "serve the functions over HTTP (call, stream, parse, OpenAPI, docs)",
+    load: async () => (await import("./commands/serve.js")).serveCommand,
+  },
+  {
+    name: "mock",
+    summary: "start the mock LLM server (scripted answers and faults) for calls without an API key",
+    load: async () => (await import("./commands/mock.js")).mockCommand,
+  },
 ];

@@ -2,6 +2,7 @@ import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { captureContext } from "./cli-context.js";
+import { commands } from "./commands.js";
 import { main } from "./main.js";
 
 describe("sapling main", () => {
@@ -11,6 +12,16 @@ describe("sapling main", () => {
     const { stdout } = context.output();
     for (const name of ["init", "generate", "check", "parse", "render", "call", "test", "serve"]) {
       expect(stdout).toMatch(new RegExp(`^  ${name}\\b`, "m"));
+    }
+  });
+
+  it("loads every command of the table from its own module, with the usage `help NAME` prints", async () => {
+    for (const entry of commands) {
+      const command = await entry.load();
+      expect(command.usage).toMatch(new RegExp(`^Usage: sapling ${entry.name}\\b`));
+      const context = captureContext();
+      expect(await main(["help", entry.name], context)).toBe(0);
+      expect(context.output().stdout).toBe(`${command.usage.trimEnd()}\n`);
     }
   });
 

@@ -1,6 +1,6 @@
-import { type CliContext, CliError, type Command, UsageError } from "./cli-context.js";
+import { type CliContext, CliError, UsageError } from "./cli-context.js";
 import { SAPLING_VERSION } from "./commands/sapling-version.js";
-import { commands } from "./commands.js";
+import { type CommandEntry, commands } from "./commands.js";
 import { didYouMean } from "./did-you-mean.js";
 
 function overview(): string {
@@ -31,12 +31,12 @@ export async function main(argv: string[], context: CliContext): Promise<number>
     return 0;
   }
   if (name === "help") {
-    const command = rest[0] ? find(rest[0]) : undefined;
-    context.stdout(command ? `${command.usage.trimEnd()}\n` : overview());
+    const entry = rest[0] ? find(rest[0]) : undefined;
+    context.stdout(entry ? `${(await entry.load()).usage.trimEnd()}\n` : overview());
     return 0;
   }
-  const command = find(name);
-  if (!command) {
+  const entry = find(name);
+  if (!entry) {
     const suggestion = didYouMean(
       name,
       commands.map((item) => item.name),
@@ -45,6 +45,7 @@ export async function main(argv: string[], context: CliContext): Promise<number>
     context.stderr(`sapling: unknown command "${name}".${hint} Run \`sapling --help\` for the list.\n`);
     return 2;
   }
+  const command = await entry.load();
   if (rest.includes("--help") || rest.includes("-h")) {
     context.stdout(`${command.usage.trimEnd()}\n`);
     return 0;
@@ -53,17 +54,17 @@ export async function main(argv: string[], context: CliContext): Promise<number>
     return await command.run(rest, context);
   } catch (error) {
     if (error instanceof UsageError) {
-      context.stderr(`sapling ${command.name}: ${error.message}\n\n${command.usage.trimEnd()}\n`);
+      context.stderr(`sapling ${entry.name}: ${error.message}\n\n${command.usage.trimEnd()}\n`);
       return 2;
     }
     if (error instanceof CliError) {
-      context.stderr(`sapling ${command.name}: ${error.message}\n`);
+      context.stderr(`sapling ${entry.name}: ${error.message}\n`);
       return error.exitCode;
     }
     throw error;
   }
 }
 
-function find(name: string): Command | undefined {
+function find(name: string): CommandEntry | undefined {
   return commands.find((command) => command.name === name);
 }

@@ -49,6 +49,11 @@ export function booleanFlag(flags: ParsedFlags, name: string): boolean {
   return flags.values[name] === true;
 }
 
+/** A whole-number flag (digits only: no sign, no fraction), or `fallback` when it is not given. */
+export function wholeNumberFlag(flags: ParsedFlags, name: string, fallback: number): number {
+  return optionalWholeNumberFlag(flags, name) ?? fallback;
+}
+
 /** A TCP port flag (0 to 65535; 0 asks for any free port), or `fallback` when it is not given. */
 export function portFlag(flags: ParsedFlags, name: string, fallback: number): number {
   const value = stringFlag(flags, name);
@@ -58,11 +63,13 @@ export function portFlag(flags: ParsedFlags, name: string, fallback: number): nu
   return Number(value);
 }
 
-/** A whole-number flag of at least `min`, or `undefined` when it is not given. */
-export function wholeNumberFlag(flags: ParsedFlags, name: string, min = 1): number | undefined {
+/** A whole-number flag of at least `min` (digits only), or `undefined` when it is not given. */
+export function optionalWholeNumberFlag(flags: ParsedFlags, name: string, min = 0): number | undefined {
   const value = stringFlag(flags, name);
   if (value === undefined) return undefined;
   if (!/^\d+$/.test(value) || Number(value) < min || !Number.isSafeInteger(Number(value)))
-    throw new UsageError(`--${name} must be a whole number of at least ${min}, got "${value}"`);
+    throw new UsageError(
+      `--${name} must be a whole number${min > 0 ? ` of at least ${min}` : ""}, got "${value}"`,
+    );
   return Number(value);
 }

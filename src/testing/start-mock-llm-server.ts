@@ -39,6 +39,11 @@ export interface RecordedRequest {
   promptText: string;
   stream: boolean;
   model: string | undefined;
+  /**
+   * Text chunks of the answer written to this request so far (a streamed answer's events; a whole answer
+   * counts one). Tests of how early a client stops a stream compare it with the chunks scripted.
+   */
+  chunksSent: number;
 }
 
 export interface MockLlmServerOptions {
@@ -203,6 +208,7 @@ export async function startMockLlmServer(options: MockLlmServerOptions = {}): Pr
       promptText: readPromptText(route, body),
       stream: wire.isStream(target.pathname, target.searchParams, body),
       model: wire.requestedModel(target.pathname, body),
+      chunksSent: 0,
     };
     requests.push(recorded);
     options.onRequest?.(recorded);

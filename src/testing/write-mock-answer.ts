@@ -48,6 +48,7 @@ export async function writeMockAnswer(exchange: MockExchange): Promise<void> {
       return;
     }
     sendJson(response, 200, wire.completeBody(context));
+    recorded.chunksSent = 1;
     return;
   }
 
@@ -66,6 +67,7 @@ export async function writeMockAnswer(exchange: MockExchange): Promise<void> {
     }
     if (index > 0 && !(await sleep(scripted.chunkDelayMs ?? 0, response))) return;
     response.write(wire.streamChunk(context, chunk, index));
+    recorded.chunksSent = index + 1;
   }
   if (fault?.type === "reset") return resetAfterDelivery(exchange);
   if (fault?.type === "malformed") {

@@ -16,7 +16,7 @@ import { SaplingRuntime } from "../../runtime/index.js";
 import { type CliContext, CliError, type Command, UsageError } from "../cli-context.js";
 import { dotenvFlags, dotenvUsage, environmentFor } from "../dotenv.js";
 import { loadCompiledProject, projectDirectory } from "../load-project.js";
-import { booleanFlag, parseFlags, stringFlag, wholeNumberFlag } from "../parse-flags.js";
+import { booleanFlag, optionalWholeNumberFlag, parseFlags, stringFlag } from "../parse-flags.js";
 import { textFileReader } from "../text-file-reader.js";
 import { unknownFunction } from "../unknown-function.js";
 import { digestRows, readBatchRows } from "./batch-rows.js";
@@ -71,8 +71,6 @@ Example:
 
 /** `sapling batch`: run a function over a file of rows, resumably. */
 export const batchCommand: Command = {
-  name: "batch",
-  summary: "run a function over a JSON-lines file of rows, resumably, with rate limits",
   usage,
   run: async (argv: string[], context: CliContext): Promise<number> => {
     const flags = parseFlags(
@@ -114,19 +112,19 @@ export const batchCommand: Command = {
     const runMode = stringFlag(flags, "mode") ?? "calls";
     if (runMode !== "calls" && runMode !== "provider-batch")
       throw new UsageError(`--mode must be calls or provider-batch, got "${runMode}"`);
-    const pollSeconds = wholeNumberFlag(flags, "poll-interval", 0);
+    const pollSeconds = optionalWholeNumberFlag(flags, "poll-interval");
     if (runMode === "provider-batch")
       for (const flag of ["concurrency", "rpm", "tpm", "timeout", "max-rows"])
         if (stringFlag(flags, flag) !== undefined)
           throw new UsageError(
             `--${flag} applies to --mode calls; a provider batch is paced by the provider`,
           );
-    const concurrency = wholeNumberFlag(flags, "concurrency");
-    const maxRows = wholeNumberFlag(flags, "max-rows", 0);
-    const timeoutMs = wholeNumberFlag(flags, "timeout");
+    const concurrency = optionalWholeNumberFlag(flags, "concurrency", 1);
+    const maxRows = optionalWholeNumberFlag(flags, "max-rows");
+    const timeoutMs = optionalWholeNumberFlag(flags, "timeout", 1);
     const limit: RateLimit = {};
-    const rpm = wholeNumberFlag(flags, "rpm");
-    const tpm = wholeNumberFlag(flags, "tpm");
+    const rpm = optionalWholeNumberFlag(flags, "rpm", 1);
+    const tpm = optionalWholeNumberFlag(flags, "tpm", 1);
     if (rpm !== undefined) limit.requestsPerMinute = rpm;
     if (tpm !== undefined) limit.tokensPerMinute = tpm;
 

@@ -1,5 +1,3 @@
-import { readFile } from "node:fs/promises";
-import { resolve } from "node:path";
 import {
   BamlClientFinishReasonError,
   BamlError,
@@ -12,6 +10,7 @@ import { type CliContext, CliError, type Command, UsageError } from "../cli-cont
 import { dotenvFlags, dotenvUsage, environmentFor } from "../dotenv.js";
 import { loadCompiledProject, projectDirectory } from "../load-project.js";
 import { booleanFlag, parseFlags, stringFlag } from "../parse-flags.js";
+import { readArgumentsFlag } from "../read-arguments-flag.js";
 import { textFileReader } from "../text-file-reader.js";
 import { unknownFunction } from "../unknown-function.js";
 
@@ -35,8 +34,6 @@ Example:
 
 /** `sapling call`: run one function for real and print its value. */
 export const callCommand: Command = {
-  name: "call",
-  summary: "run a function with its clients and print the value as JSON",
   usage,
   run: async (argv: string[], context: CliContext): Promise<number> => {
     const flags = parseFlags(
@@ -52,7 +49,7 @@ export const callCommand: Command = {
     );
     const functionName = flags.positionals[0];
     if (!functionName) throw new UsageError("name the function to call, e.g. `sapling call ExtractResume`");
-    const args = await readArguments(stringFlag(flags, "args"), context);
+    const args = await readArgumentsFlag(stringFlag(flags, "args"), context);
     const { ir } = await loadCompiledProject(projectDirectory(context, stringFlag(flags, "from")), context);
     if (!ir.functions.some((fn) => fn.name === functionName)) throw unknownFunction(functionName, ir);
     const runtime = SaplingRuntime.fromIr(ir, {
@@ -99,35 +96,4 @@ function warnIfTruncated(log: FunctionLog | null, context: CliContext): void {
       `  To make a cut answer fail, add finish_reason_deny_list ["length"] to the client's options;\n` +
       "  to fall back to the next client instead, also pass parseRecovery: { nextClient: true } in code.\n",
   );
-}
-
-/** `--args`: inline JSON, `@file`, or `-` for standard input; must be a JSON object. */
-async function readArguments(
-  option: string | undefined,
-  context: CliContext,
-): Promise<Record<string, unknown>> {
-  if (option === undefined) return {};
-  let text = option;
-  let source = "--args";
-  if (option === "-") {
-    text = await context.readStdin();
-    source = "standard input";
-  } else if (option.startsWith("@")) {
-    const path = resolve(context.cwd, option.slice(1));
-    source = option.slice(1);
-    text = await readFile(path, "utf8").catch(() => {
-      throw new CliError(`cannot read the arguments file ${source}.`);
-    });
-  }
-  let parsed: unknown;
-  try {
-    parsed = JSON.parse(text);
-  } catch (error) {
-    const reason = error instanceof Error ? error.message : String(error);
-    throw new UsageError(`${source} is not valid JSON (${reason}); pass an object like '{"text": "…"}'`);
-  }
-  if (typeof parsed !== "object" || parsed === null || Array.isArray(parsed)) {
-    throw new UsageError(`${source} must be a JSON object keyed by parameter name, like '{"text": "…"}'`);
-  }
-  return parsed as Record<string, unknown>;
 }

@@ -15,8 +15,6 @@ Options:
 
 /** `sapling check`: compile a project and report its diagnostics. */
 export const checkCommand: Command = {
-  name: "check",
-  summary: "report errors and warnings in baml_src/",
   usage,
   run: async (argv: string[], context: CliContext): Promise<number> => {
     const flags = parseFlags(argv, { from: { type: "string" } }, 0);

@@ -19,8 +19,6 @@ Options:
 
 /** `sapling fmt`: format a project's .baml files (or check that they are formatted). */
 export const fmtCommand: Command = {
-  name: "fmt",
-  summary: "format the .baml files in baml_src/ (--check to verify only)",
   usage,
   run: async (argv: string[], context: CliContext): Promise<number> => {
     const flags = parseFlags(argv, { check: { type: "boolean" }, from: { type: "string" } }, 0);

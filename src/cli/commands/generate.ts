@@ -22,8 +22,6 @@ const WATCH_DEBOUNCE_MS = 100;
 
 /** `sapling generate`: `baml_src/` → `baml_client/`, once or on every change. */
 export const generateCommand: Command = {
-  name: "generate",
-  summary: "compile baml_src/ and write the typed TypeScript client (baml_client/)",
   usage,
   run: async (argv: string[], context: CliContext): Promise<number> => {
     const flags = parseFlags(argv, { from: { type: "string" }, watch: { type: "boolean" } }, 0);

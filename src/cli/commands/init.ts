@@ -17,8 +17,6 @@ Options:
 
 /** `sapling init`: scaffold a working `baml_src/`. */
 export const initCommand: Command = {
-  name: "init",
-  summary: "create baml_src/ with an example function, clients and a generator",
   usage,
   run: async (argv: string[], context: CliContext): Promise<number> => {
     const flags = parseFlags(argv, { dest: { type: "string" } }, 0);

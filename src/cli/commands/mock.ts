@@ -43,8 +43,6 @@ Example:
 
 /** `sapling mock`: the mock LLM server from the command line, with scripted answers and faults. */
 export const mockCommand: Command = {
-  name: "mock",
-  summary: "start the mock LLM server (scripted answers and faults) for calls without an API key",
   usage,
   run: async (argv: string[], context: CliContext): Promise<number> => {
     const separator = argv.indexOf("--");

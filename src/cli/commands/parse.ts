@@ -40,8 +40,6 @@ Examples:
 
 /** `sapling parse`: run the Schema-Aligned Parser on saved model answers. */
 export const parseCommand: Command = {
-  name: "parse",
-  summary: "parse a model's answer into a typed value (JSON), one answer or a JSONL batch",
   usage,
   run: async (argv: string[], context: CliContext): Promise<number> => {
     const flags = parseFlags(

@@ -23,9 +23,9 @@ import {
 } from "../count-tokens.js";
 import { displayPath, loadCompiledProject, projectDirectory } from "../load-project.js";
 import { booleanFlag, parseFlags, stringFlag } from "../parse-flags.js";
+import { readArgumentsFlag } from "../read-arguments-flag.js";
 import { unknownFunction } from "../unknown-function.js";
 import { toMediaArguments } from "./media-arguments.js";
-import { readRenderArguments } from "./render-arguments.js";
 import { resolvePromptClient } from "./render-client.js";
 
 const usage = `Usage: sapling render <Function> [--from DIR] [--args JSON|@FILE|-] [--client NAME]
@@ -59,8 +59,6 @@ export const renderCommand: Command = renderCommandWith(importTiktoken);
 /** `sapling render` counting tokens with the js-tiktoken that `load` finds (tests inject an absent one). */
 export function renderCommandWith(load: TiktokenLoader): Command {
   return {
-    name: "render",
-    summary: "show a function's rendered prompt or output schema with token counts",
     usage,
     run: async (argv: string[], context: CliContext): Promise<number> => {
       const count = async (): Promise<TokenCounter | undefined> => {
@@ -100,7 +98,7 @@ export function renderCommandWith(load: TiktokenLoader): Command {
       }
       if (!fn) throw new UsageError("--type needs --schema-only");
       const args = await toMediaArguments(
-        await readRenderArguments(stringFlag(flags, "args"), context),
+        await readArgumentsFlag(stringFlag(flags, "args"), context),
         fn,
         new IrIndex(ir),
         { baseDir: context.cwd, where: "--args", relativeTo: "the current folder" },

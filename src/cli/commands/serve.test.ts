@@ -2,7 +2,7 @@ import { mkdirSync, mkdtempSync, writeFileSync } from "node:fs";
 import { createServer } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from "vitest";
 import { answer, type MockLlmServer, serverError, startMockLlmServer } from "../../testing/index.js";
 import { captureContext } from "../cli-context.js";
 import { main } from "../main.js";
@@ -48,6 +48,9 @@ beforeEach(() => {
   server.requests.length = 0;
 });
 
+/** One turn of polling; a condition never reached fails the test at Vitest's test timeout, not at a clock. */
+const pause = (): Promise<void> => new Promise((resolve) => setTimeout(resolve, 10));
+
 /** Starts `sapling serve` in-process; resolves once it prints its URL. */
 async function startServe(extraArgs: string[] = [], env: Record<string, string> = {}) {
   let stop: () => void = () => {};
@@ -60,11 +63,13 @@ async function startServe(extraArgs: string[] = [], env: Record<string, string> 
     interrupted,
   });
   const exit = main(["serve", "--port", "0", ...extraArgs], context);
-  const started = Date.now();
+  let exited = false;
+  void exit.finally(() => {
+    exited = true;
+  });
   while (!/http:\/\/\S+:\d+/.test(context.output().stdout)) {
-    if (Date.now() - started > 5000)
-      throw new Error(`serve did not start: ${JSON.stringify(context.output())}`);
-    await new Promise((resolve) => setTimeout(resolve, 10));
+    if (exited) throw new Error(`serve did not start: ${JSON.stringify(context.output())}`);
+    await pause();
   }
   const url = /(http:\/\/[^\s]+:\d+)/.exec(context.output().stdout)?.[1] as string;
   return {
@@ -78,6 +83,16 @@ async function startServe(extraArgs: string[] = [], env: Record<string, string> 
 }
 
 describe("sapling serve", () => {
+  it("reads --port and the number flags with the CLI's shared flag rules", async () => {
+    const port = captureContext({ cwd: root });
+    expect(await main(["serve", "--port", "70000"], port)).toBe(2);
+    // The words of `sapling mock --port`: one rule in parse-flags.ts.
+    expect(port.output().stderr).toContain('--port must be a port number from 0 to 65535, got "70000"');
+    const size = captureContext({ cwd: root });
+    expect(await main(["serve", "--max-body-bytes", "1e6"], size)).toBe(2);
+    expect(size.output().stderr).toContain('--max-body-bytes must be a whole number, got "1e6"');
+  });
+
   it("serves calls and streams over loopback HTTP, logs each request, and stops on interrupt", async () => {
     const serve = await startServe();
     expect(serve.context.output().stdout).toContain("Serving 1 function at http://127.0.0.1:");
@@ -166,6 +181,7 @@ describe("sapling serve", () => {
 
   it("stops the model call when the client disconnects mid-stream", async () => {
     const serve = await startServe(["--quiet"]);
+    // 18 chunks, 100 ms apart.
     server.script(answer(ADA, { chunkSize: 2, chunkDelayMs: 100 }));
     const controller = new AbortController();
     const response = await fetch(`${serve.url}/stream/ExtractPerson`, {
@@ -177,16 +193,18 @@ describe("sapling serve", () => {
     await reader.read();
     expect(server.activeRequests()).toBe(1);
     controller.abort();
-    const started = Date.now();
-    while (server.activeRequests() > 0 && Date.now() - started < 3000)
-      await new Promise((resolve) => setTimeout(resolve, 20));
-    // The whole answer would take ~1.7 s; the upstream request ends long before.
-    expect(server.activeRequests()).toBe(0);
-    expect(Date.now() - started).toBeLessThan(1000);
-    const stopping = Date.now();
-    await serve.stop();
-    // Stopping does not wait out the grace period for connections that carry no request.
-    expect(Date.now() - stopping).toBeLessThan(1000);
+    while (server.activeRequests() > 0) await pause();
+    // The upstream request ended before the mock had written its whole answer.
+    expect(server.requests[0]?.chunksSent).toBeLessThan(Math.ceil(ADA.length / 2));
+    // Stopping does not wait out the grace period for connections that carry no request: with the clock
+    // stopped, the grace timer never fires, and stopping still ends (a stop that needed it would hang).
+    vi.useFakeTimers({ toFake: ["setTimeout", "clearTimeout"] });
+    try {
+      await serve.stop();
+      expect(vi.getTimerCount()).toBe(0);
+    } finally {
+      vi.useRealTimers();
+    }
   });
 
   it("logs the error code and reason of a failure, and a stream the client abandoned", async () => {
@@ -205,9 +223,7 @@ describe("sapling serve", () => {
     });
     await (stream.body as ReadableStream<Uint8Array>).getReader().read();
     controller.abort();
-    const started = Date.now();
-    while (!/aborted/.test(serve.context.output().stdout) && Date.now() - started < 3000)
-      await new Promise((resolve) => setTimeout(resolve, 20));
+    while (!/aborted/.test(serve.context.output().stdout)) await pause();
     await serve.stop();
     const output = serve.context.output().stdout;
     expect(output).toMatch(/^POST \/call\/ExtractPerson 502 \d+ms CLIENT_HTTP_ERROR: .*500/m);
@@ -260,6 +276,6 @@ describe("sapling serve", () => {
     blocker.close();
     const usage = captureContext({ cwd: root });
     expect(await main(["serve", "--port", "http"], usage)).toBe(2);
-    expect(usage.output().stderr).toContain("--port must be a whole number");
+    expect(usage.output().stderr).toContain('--port must be a port number from 0 to 65535, got "http"');
   });
 });

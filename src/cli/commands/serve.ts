@@ -3,7 +3,7 @@ import { createSaplingHandler, formatAccessEntry } from "../../server/index.js";
 import { type CliContext, CliError, type Command, UsageError } from "../cli-context.js";
 import { dotenvFlags, dotenvUsage, environmentFor } from "../dotenv.js";
 import { loadCompiledProject, projectDirectory } from "../load-project.js";
-import { booleanFlag, parseFlags, stringFlag } from "../parse-flags.js";
+import { booleanFlag, parseFlags, portFlag, stringFlag, wholeNumberFlag } from "../parse-flags.js";
 import { textFileReader } from "../text-file-reader.js";
 import { serveOverNodeHttp } from "./serve-over-node-http.js";
 
@@ -55,8 +55,6 @@ Environment:
 
 /** `sapling serve`: the project's functions over HTTP (the server room's handler on node:http). */
 export const serveCommand: Command = {
-  name: "serve",
-  summary: "serve the functions over HTTP (call, stream, parse, OpenAPI, docs)",
   usage,
   run: async (argv: string[], context: CliContext): Promise<number> => {
     const flags = parseFlags(
@@ -74,13 +72,8 @@ export const serveCommand: Command = {
       },
       0,
     );
-    const port = integerFlag(stringFlag(flags, "port"), "--port", 2024);
-    if (port > 65535) throw new UsageError("--port must be between 0 and 65535");
-    const maxBodyBytes = integerFlag(
-      stringFlag(flags, "max-body-bytes"),
-      "--max-body-bytes",
-      100 * 1024 * 1024,
-    );
+    const port = portFlag(flags, "port", 2024);
+    const maxBodyBytes = wholeNumberFlag(flags, "max-body-bytes", 100 * 1024 * 1024);
     const timeout = stringFlag(flags, "timeout-ms");
     const host = stringFlag(flags, "host") ?? "127.0.0.1";
     const corsOrigins = corsOriginFlags(flags.values["cors-origin"]);
@@ -96,7 +89,7 @@ export const serveCommand: Command = {
       ...(quiet ? {} : { onAccess: (entry) => context.stdout(`${formatAccessEntry(entry)}\n`) }),
       ...(apiKey ? { apiKey } : {}),
       ...(booleanFlag(flags, "allow-request-clients") ? { allowRequestClients: true } : {}),
-      ...(timeout !== undefined ? { requestTimeoutMs: integerFlag(timeout, "--timeout-ms", 0) } : {}),
+      ...(timeout !== undefined ? { requestTimeoutMs: wholeNumberFlag(flags, "timeout-ms", 0) } : {}),
     });
     const server = await serveOverNodeHttp(handler, { port, host }).catch((error: unknown) => {
       const code = (error as { code?: unknown }).code;
@@ -140,10 +133,4 @@ function corsOriginFlags(values: unknown): string[] {
     }
   }
   return origins;
-}
-
-function integerFlag(value: string | undefined, name: string, fallback: number): number {
-  if (value === undefined) return fallback;
-  if (!/^\d+$/.test(value)) throw new UsageError(`${name} must be a whole number, got "${value}"`);
-  return Number(value);
 }

@@ -39,8 +39,6 @@ Exit codes: 0 every test passed, 1 a test failed, 3 interrupted, 4 no tests sele
 
 /** `sapling test`: run the `test` blocks, like `baml-cli test`. */
 export const testCommand: Command = {
-  name: "test",
-  summary: "run the project's test blocks against their models and check the results",
   usage,
   run: async (argv: string[], context: CliContext): Promise<number> => {
     const flags = parseFlags(

@@ -2,7 +2,7 @@ import { SaplingRuntime } from "../../runtime/index.js";
 import { type CliContext, CliError, type Command, UsageError } from "../cli-context.js";
 import { dotenvFlags, dotenvUsage, environmentFor } from "../dotenv.js";
 import { loadCompiledProject, projectDirectory } from "../load-project.js";
-import { parseFlags, stringFlag, wholeNumberFlag } from "../parse-flags.js";
+import { optionalWholeNumberFlag, parseFlags, stringFlag } from "../parse-flags.js";
 import { textFileReader } from "../text-file-reader.js";
 
 const usage = `Usage: sapling worker --queue NAME [--redis URL] [--from DIR] [--concurrency N] [--rpm N]
@@ -46,8 +46,6 @@ export function redisUrl(flag: string | undefined, context: CliContext): string 
 
 /** `sapling worker`: run queued rows until interrupted. */
 export const workerCommand: Command = {
-  name: "worker",
-  summary: "run the rows of a queued batch (BullMQ on Redis), on any number of machines",
   usage,
   run: async (argv: string[], context: CliContext): Promise<number> => {
     const flags = parseFlags(
@@ -67,9 +65,9 @@ export const workerCommand: Command = {
     const queue = stringFlag(flags, "queue");
     if (!queue)
       throw new UsageError("--queue NAME is required: the queue `sapling batch --queue NAME` fills");
-    const concurrency = wholeNumberFlag(flags, "concurrency");
-    const rpm = wholeNumberFlag(flags, "rpm");
-    const lockDurationMs = wholeNumberFlag(flags, "lock-duration", 100);
+    const concurrency = optionalWholeNumberFlag(flags, "concurrency", 1);
+    const rpm = optionalWholeNumberFlag(flags, "rpm", 1);
+    const lockDurationMs = optionalWholeNumberFlag(flags, "lock-duration", 100);
     const { ir } = await loadCompiledProject(projectDirectory(context, stringFlag(flags, "from")), context);
     const runtime = SaplingRuntime.fromIr(ir, {
       env: await environmentFor(flags, context),

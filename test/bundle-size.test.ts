@@ -1,0 +1,26 @@
+/**
+ * The runtime entry a web page or an edge worker ships stays small: bundled for the browser, minified and
+ * gzipped, it stays within its budget (bench/bundle/measure-entry-bundle.ts says how it was set). Bytes are
+ * counted; `npm run bench -- bundle` reports the same numbers.
+ */
+import { describe, expect, it } from "vitest";
+import {
+  measureEntryBundle,
+  runtimeBundleBudget,
+  runtimeEntry,
+} from "../bench/bundle/measure-entry-bundle.js";
+
+describe("the runtime entry's browser bundle", () => {
+  it("stays within its gzipped budget (the baseline plus 10%)", async () => {
+    const size = await measureEntryBundle(runtimeEntry);
+    // What was measured is the runtime: its main class is in it, and so is every room it needs.
+    expect(size.text).toContain("SaplingRuntime");
+    expect(size.inputs).toBeGreaterThan(100);
+    expect(size.gzipped).toBeLessThan(size.minified);
+    expect(
+      size.gzipped,
+      `the runtime entry is ${size.gzipped} bytes gzipped, over its budget of ${runtimeBundleBudget}: ` +
+        "move what only some users need behind an entry point of its own, or load it lazily",
+    ).toBeLessThanOrEqual(runtimeBundleBudget);
+  });
+});
