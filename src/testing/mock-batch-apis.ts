@@ -84,6 +84,7 @@ export function createMockBatchApis(
       promptText: readPromptText(route, body),
       stream: false,
       model: wire.requestedModel(path, body),
+      chunksSent: 0,
     };
     const scripted = answerFor(recorded);
     if (scripted === undefined)
