@@ -30,6 +30,8 @@ const allowed: Record<string, readonly string[]> = {
     "codegen",
     "server",
     "testing",
+    "batch",
+    "worker",
     "root",
   ],
   root: ["util", "diagnostics", "language", "ir", "sap", "prompt", "llm", "runtime", "codegen"],
@@ -37,6 +39,8 @@ const allowed: Record<string, readonly string[]> = {
   zod: ["ir", "prompt", "typed-schema"],
   "json-schema": ["ir", "prompt", "typed-schema"],
   "ai-sdk": ["prompt", "typed-schema", "zod", "json-schema"],
+  batch: ["util", "ir", "runtime"],
+  worker: ["runtime", "batch"],
 };
 
 /** Rooms that must run in browsers and edge workers: no Node built-ins. */
@@ -55,6 +59,7 @@ const browserSafe = new Set([
   "zod",
   "json-schema",
   "ai-sdk",
+  "batch",
 ]);
 
 const srcRoot = resolve(import.meta.dirname, "..", "src");

@@ -65,6 +65,11 @@ try {
   addBamlError = (error as Error).message;
 }
 
+const batch = await b.batch.ExtractContact(
+  [{ text: "Bob, a contact card." }, { text: "Cy, a contact card." }],
+  { concurrency: 2, id: (row) => row.text.slice(0, 3) },
+);
+
 console.log(JSON.stringify({
   evaluation,
   partialCount: partials.length,
@@ -75,6 +80,7 @@ console.log(JSON.stringify({
   logged: collector.logs.length,
   contact,
   addBamlError,
+  batch: batch.results,
 }));
 `;
 
@@ -126,7 +132,7 @@ describe("init → generate → compile → run against the mock server", () => 
       JSON.stringify({
         name: "sapling-llm",
         type: "module",
-        exports: { ".": "./index.ts", "./runtime": "./runtime.ts" },
+        exports: { ".": "./index.ts", "./runtime": "./runtime.ts", "./batch": "./batch.ts" },
       }),
     );
     writeFileSync(
@@ -136,6 +142,10 @@ describe("init → generate → compile → run against the mock server", () => 
     writeFileSync(
       join(packageFolder, "runtime.ts"),
       `export * from ${JSON.stringify(join(repository, "src", "runtime", "index.ts"))};\n`,
+    );
+    writeFileSync(
+      join(packageFolder, "batch.ts"),
+      `export * from ${JSON.stringify(join(repository, "src", "batch", "index.ts"))};\n`,
     );
     writeFileSync(join(root, "package.json"), JSON.stringify({ type: "module" }));
   });
@@ -197,6 +207,10 @@ describe("init → generate → compile → run against the mock server", () => 
     expect(output.logged).toBe(1);
     expect(output.contact).toEqual({ name: "Ann", address: { city: "Paris" }, tier: "GOLD", email: null });
     expect(output.addBamlError).toContain('error[E0101]: Unknown type "Phone".\n  --> <addBaml>:2:9');
-    expect(server.requests.map((request) => request.stream)).toEqual([false, true, false]);
+    expect(output.batch).toEqual([
+      { id: "Bob", ok: true, value: { name: "Ann" }, raw: contactAnswer },
+      { id: "Cy,", ok: true, value: { name: "Ann" }, raw: contactAnswer },
+    ]);
+    expect(server.requests.map((request) => request.stream)).toEqual([false, true, false, false, false]);
   }, 60_000);
 });

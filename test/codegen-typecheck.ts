@@ -1,7 +1,7 @@
 /**
  * Type-checks generated clients with the TypeScript compiler API, under options stricter than most
  * applications use (an application compiles `baml_client/` with *its* tsconfig, so generated code must
- * pass the strictest common settings), with `sapling-llm/runtime` resolved to src/runtime/index.ts, `sapling`
+ * pass the strictest common settings), with `sapling-llm/runtime` resolved to src/runtime/index.ts (`sapling-llm/batch` to src/batch), `sapling`
  * (the compiler `type_builder.ts` imports for addBaml) to src/index.ts, and no
  * `@types/node` (generated code must not need Node to type-check: it also runs in browsers).
  */
@@ -10,6 +10,7 @@ import ts from "typescript";
 
 const runtimeEntry = resolve(import.meta.dirname, "..", "src", "runtime", "index.ts");
 const rootEntry = resolve(import.meta.dirname, "..", "src", "index.ts");
+const batchEntry = resolve(import.meta.dirname, "..", "src", "batch", "index.ts");
 
 /** "declared but never used" diagnostics. */
 const unusedCodes = new Set([6133, 6192, 6196, 6198, 6205]);
@@ -39,7 +40,11 @@ export function typeCheck(input: TypeCheckInput): string[] {
     skipLibCheck: true,
     noEmit: true,
     types: [],
-    paths: { "sapling-llm/runtime": [runtimeEntry], "sapling-llm": [rootEntry] },
+    paths: {
+      "sapling-llm/runtime": [runtimeEntry],
+      "sapling-llm/batch": [batchEntry],
+      "sapling-llm": [rootEntry],
+    },
     ...(input.moduleFormat === "esm"
       ? {
           module: ts.ModuleKind.NodeNext,

@@ -43,6 +43,16 @@ export const commands: readonly CommandEntry[] = [
     load: async () => (await import("./commands/call.js")).callCommand,
   },
   {
+    name: "batch",
+    summary: "run a function over a JSON-lines file of rows, resumably, with rate limits",
+    load: async () => (await import("./commands/batch.js")).batchCommand,
+  },
+  {
+    name: "worker",
+    summary: "run the rows of a queued batch (BullMQ on Redis), on any number of machines",
+    load: async () => (await import("./commands/worker.js")).workerCommand,
+  },
+  {
     name: "render",
     summary: "show a function's rendered prompt or output schema with token counts",
     load: async () => (await import("./commands/render.js")).renderCommand,

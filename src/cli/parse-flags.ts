@@ -51,10 +51,7 @@ export function booleanFlag(flags: ParsedFlags, name: string): boolean {
 
 /** A whole-number flag (digits only: no sign, no fraction), or `fallback` when it is not given. */
 export function wholeNumberFlag(flags: ParsedFlags, name: string, fallback: number): number {
-  const value = stringFlag(flags, name);
-  if (value === undefined) return fallback;
-  if (!/^\d+$/.test(value)) throw new UsageError(`--${name} must be a whole number, got "${value}"`);
-  return Number(value);
+  return optionalWholeNumberFlag(flags, name) ?? fallback;
 }
 
 /** A TCP port flag (0 to 65535; 0 asks for any free port), or `fallback` when it is not given. */
@@ -63,5 +60,16 @@ export function portFlag(flags: ParsedFlags, name: string, fallback: number): nu
   if (value === undefined) return fallback;
   if (!/^\d+$/.test(value) || Number(value) > 65535)
     throw new UsageError(`--${name} must be a port number from 0 to 65535, got "${value}"`);
+  return Number(value);
+}
+
+/** A whole-number flag of at least `min` (digits only), or `undefined` when it is not given. */
+export function optionalWholeNumberFlag(flags: ParsedFlags, name: string, min = 0): number | undefined {
+  const value = stringFlag(flags, name);
+  if (value === undefined) return undefined;
+  if (!/^\d+$/.test(value) || Number(value) < min || !Number.isSafeInteger(Number(value)))
+    throw new UsageError(
+      `--${name} must be a whole number${min > 0 ? ` of at least ${min}` : ""}, got "${value}"`,
+    );
   return Number(value);
 }

@@ -3,7 +3,7 @@ import { clientImports } from "./client-imports.js";
 import type { FunctionSignature } from "./function-signature.js";
 import type { GenerationContext } from "./generation-context.js";
 import { banner, relativeModule } from "./module-text.js";
-import { runtimeApi } from "./runtime-api.js";
+import { BATCH_MODULE, BATCH_OPTIONS, BATCH_REPORT, runtimeApi } from "./runtime-api.js";
 
 /**
  * `async_client.ts`: `BamlAsyncClient` with one async method per function (`await b.Fn(args)`), the
@@ -22,6 +22,15 @@ export function emitAsyncClient(generation: GenerationContext, signatures: Funct
   /** \`b.stream.Fn(args)\`: partial values while the answer arrives, then \`getFinalResponse()\`. */
   get stream(): BamlStreamClient {
     return new BamlStreamClient(this.runtime, this.options);
+  }
+
+  /**
+   * \`b.batch.Fn(rows, options?)\`: the function over many rows (each its arguments by name), with
+   * concurrency, rate limits, a checkpoint and one typed result per row (\`sapling-llm/batch\`, loaded on
+   * first use).
+   */
+  get batch(): BamlBatchClient {
+    return new BamlBatchClient(this.runtime, this.options);
   }
 
   /** \`b.request.Fn(args)\`: the HTTP request a call would send, without sending it. */
@@ -66,6 +75,15 @@ export function emitAsyncClient(generation: GenerationContext, signatures: Funct
       };
     },
   });
+  const batchClient = clientClass({
+    name: "BamlBatchClient",
+    docs: "`b.batch.Fn(rows, options?)`: one typed result per row, in input order; see `sapling-llm/batch`.",
+    signatures,
+    method: (signature) => ({
+      head: `async ${signature.name}(rows: ReadonlyArray<${signature.argumentsType.text}>, options: ${BATCH_OPTIONS}<${signature.argumentsType.text}> = {}): Promise<${BATCH_REPORT}<${signature.finalType.text}>>`,
+      body: `const { batchFunction } = await import("${BATCH_MODULE}");\n    return batchFunction<${signature.finalType.text}, ${signature.argumentsType.text}>(this.runtime, ${JSON.stringify(signature.name)}, rows, { ...options, callOptions: { ...this.options, ...options.callOptions } });`,
+    }),
+  });
   const imports = clientImports(generation, {
     runtimeTypes: [
       runtimeApi.callOptions,
@@ -76,8 +94,12 @@ export function emitAsyncClient(generation: GenerationContext, signatures: Funct
       signature.parameters.uses,
       signature.finalType.uses,
       signature.partialType.uses,
+      signature.argumentsType.uses,
     ]),
     local: [
+      ...(signatures.length > 0
+        ? [`import type { ${BATCH_OPTIONS}, ${BATCH_REPORT} } from "${BATCH_MODULE}";`]
+        : []),
       `import { AsyncHttpRequest, AsyncHttpStreamRequest } from "${local("async_request")}";`,
       `import { runtime } from "${local("globals")}";`,
       `import { LlmResponseParser, LlmStreamParser } from "${local("parser")}";`,
@@ -89,6 +111,7 @@ export type BamlCallOptions = ${runtimeApi.callOptions};
 
 ${asyncClient}
 ${streamClient}
+${batchClient}
 /** The project's client: \`import { b } from "./baml_client"\`, then \`await b.Fn(args)\`. */
 export const b: BamlAsyncClient = new BamlAsyncClient(runtime);
 `;

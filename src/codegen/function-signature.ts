@@ -17,6 +17,8 @@ export interface FunctionSignature {
   parameters: Printed;
   /** `{ resume, note: note ?? null }`: the named arguments the runtime takes. */
   argumentsObject: string;
+  /** `{ resume: string; note?: string | null }`: the type of the named arguments (one row of a batch). */
+  argumentsType: Printed;
   finalType: Printed;
   partialType: Printed;
 }
@@ -42,6 +44,7 @@ export function functionSignature(declaration: LlmFunction, index: IrIndex): Fun
   const optionalFrom = trailingNullableStart(types);
   const parameters: string[] = [];
   const entries: string[] = [];
+  const properties: string[] = [];
   declaration.params.forEach((parameter, position) => {
     const members = types[position] ?? [];
     const local = reservedWords.has(parameter.name) ? `${parameter.name}_` : parameter.name;
@@ -49,6 +52,7 @@ export function functionSignature(declaration: LlmFunction, index: IrIndex): Fun
     parameters.push(`${local}${optional ? "?" : ""}: ${joinMembers(members)}`);
     const value = optional ? `${local} ?? null` : local;
     entries.push(value === parameter.name ? parameter.name : `${parameter.name}: ${value}`);
+    properties.push(`${parameter.name}${optional ? "?" : ""}: ${joinMembers(members)}`);
   });
   const finalContext = outsideContext(index);
   const finalType = joinMembers(renderFinalType(declaration.returnType, finalContext));
@@ -62,6 +66,10 @@ export function functionSignature(declaration: LlmFunction, index: IrIndex): Fun
     docs: declaration.docs,
     parameters: { text: parameters.join(", "), uses: parameterContext.used },
     argumentsObject: entries.length === 0 ? "{}" : `{ ${entries.join(", ")} }`,
+    argumentsType: {
+      text: properties.length === 0 ? "Record<string, never>" : `{ ${properties.join("; ")} }`,
+      uses: parameterContext.used,
+    },
     finalType: { text: finalType, uses: finalContext.used },
     partialType: { text: partialType, uses: partialContext.used },
   };

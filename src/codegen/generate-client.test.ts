@@ -60,7 +60,7 @@ describe("generateClient", () => {
       );
       all.push(...specifiers);
       for (const specifier of specifiers)
-        expect(specifier, file).toMatch(/^(sapling-llm\/runtime|\.\/[a-z_]+\.js)$/);
+        expect(specifier, file).toMatch(/^(sapling-llm\/runtime|sapling-llm\/batch|\.\/[a-z_]+\.js)$/);
     }
     expect(all).toContain("sapling-llm/runtime");
     expect(all).toContain("./types.js");

@@ -17,3 +17,13 @@ export const runtimeApi = {
 
 /** The parameter that carries per-call options, named so no BAML parameter can shadow it (as in BAML). */
 export const OPTIONS_PARAMETER = "__baml_options__";
+
+/**
+ * `b.batch.Fn` loads `sapling-llm/batch` on first use (a dynamic import), so that a client that never
+ * batches never loads it; only its types are imported statically.
+ */
+export const BATCH_MODULE = "sapling-llm/batch";
+/** `FunctionBatchOptions<Args>`: `runBatch`'s options plus `id(args, index)`. */
+export const BATCH_OPTIONS = "FunctionBatchOptions";
+/** `BatchReport<T>`: results in input order, counts, and why the run stopped early. */
+export const BATCH_REPORT = "BatchReport";

@@ -79,8 +79,10 @@ export class SaplingRuntime {
   readonly #logger: RuntimeLogger;
   readonly #picker: RoundRobinPicker;
   readonly #parseRecovery: ParseRecovery;
+  readonly #options: RuntimeOptions;
 
   private constructor(ir: Ir, options: RuntimeOptions) {
+    this.#options = options;
     this.#ir = ir;
     this.#index = new IrIndex(ir);
     this.#fetch = options.fetch ?? ((input, init) => globalThis.fetch(input, init));
@@ -98,6 +100,16 @@ export class SaplingRuntime {
   /** A runtime for serialized IR (parsed JSON or a JSON string), checked with `loadIr`. */
   static fromIr(ir: unknown, options: RuntimeOptions = {}): SaplingRuntime {
     return new SaplingRuntime(loadIr(ir), options);
+  }
+
+  /**
+   * The same runtime over another `fetch` (its environment, clock, logger and readers kept). Provider
+   * batch APIs use it to read a batch's downloaded answers through the normal call path: the provider's
+   * response decoding, parsing, checks and the Collector.
+   */
+  withFetch(fetch: typeof globalThis.fetch): SaplingRuntime {
+    const runtime = new SaplingRuntime(this.#ir, { ...this.#options, env: this.#env, fetch });
+    return runtime;
   }
 
   /** The project's IR. */

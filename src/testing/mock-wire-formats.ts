@@ -5,6 +5,7 @@
  * Responses (named `response.*` events ending with the whole response, no `[DONE]`), Bedrock Converse
  * (binary event-stream frames, in `mock-bedrock-wire.ts`).
  */
+import { anthropicErrorTypes } from "../util/index.js";
 import type { MockRoute } from "./mock-answer.js";
 import { bedrockWire } from "./mock-bedrock-wire.js";
 
@@ -166,7 +167,7 @@ const anthropicWire: MockWireFormat = {
   errorBody: (status, message) => ({
     type: "error",
     error: {
-      type: status === 429 ? "rate_limit_error" : status === 529 ? "overloaded_error" : "api_error",
+      type: anthropicErrorTypes[status] ?? "api_error",
       message,
     },
   }),

@@ -10,6 +10,7 @@
 import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
 import type { Socket } from "node:net";
 import type { MockAnswer, MockRoute } from "./mock-answer.js";
+import { createMockBatchApis, type MockBatchOptions } from "./mock-batch-apis.js";
 import { checkBedrockAuthorization, mockAwsCredentials } from "./mock-bedrock-auth.js";
 import {
   isVertexPath,
@@ -61,6 +62,8 @@ export interface MockLlmServerOptions {
   port?: number;
   /** Called with each request as it arrives, before it is answered (`sapling mock` logs them). */
   onRequest?: (request: RecordedRequest) => void;
+  /** How the OpenAI Batch and Anthropic Message Batches APIs behave (polls until done, expiry). */
+  batches?: MockBatchOptions;
 }
 
 export interface MockLlmServer {
@@ -90,6 +93,8 @@ export interface MockLlmServer {
   pendingAnswers(): number;
   /** Sockets currently open (client connections, kept alive or not). */
   connectionCount(): number;
+  /** The provider batches created (OpenAI Batch, Anthropic Message Batches), in order. */
+  readonly batches: readonly { provider: string; id: string; size: number }[];
   /** Requests still being answered: neither finished nor closed by the client. */
   activeRequests(): number;
   /** Stops listening, cancels pending delays and destroys every open socket. */
@@ -142,6 +147,8 @@ export async function startMockLlmServer(options: MockLlmServerOptions = {}): Pr
     options.respond?.(request) ??
     options.defaultAnswer;
 
+  const batchApis = createMockBatchApis(options.batches ?? {}, takeAnswer, () => ++answerCount);
+
   // Set once the port is known (it is the token URI's); requests are only handled after that.
   let tokenEndpoint: MockGoogleTokenEndpoint;
   const handle = async (incoming: IncomingMessage, response: ServerResponse): Promise<void> => {
@@ -150,6 +157,22 @@ export async function startMockLlmServer(options: MockLlmServerOptions = {}): Pr
     if (target.pathname === "/token" && incoming.method === "POST") {
       const answer = await tokenEndpoint.handle(raw, incoming.headers["content-type"]);
       sendJson(response, answer.status, answer.body);
+      return;
+    }
+    const batchAnswer = await batchApis.handle(
+      incoming.method ?? "GET",
+      target.pathname,
+      raw,
+      Object.fromEntries(
+        Object.entries(incoming.headers).map(([name, value]) => [name, String(value ?? "")]),
+      ),
+    );
+    if (batchAnswer) {
+      response.writeHead(batchAnswer.status, {
+        "content-type": batchAnswer.contentType,
+        "content-length": Buffer.byteLength(batchAnswer.body),
+      });
+      response.end(batchAnswer.body);
       return;
     }
     const route = routeForPath(target.pathname);
@@ -258,6 +281,7 @@ export async function startMockLlmServer(options: MockLlmServerOptions = {}): Pr
       bedrock: url,
     },
     requests,
+    batches: batchApis.batches,
     tokenEndpoint,
     vertexModelsUrl: (projectId, location, publisher = "google") =>
       `${url}/v1/projects/${projectId}/locations/${location}/publishers/${publisher}/models`,

@@ -36,22 +36,8 @@ export async function writeMockAnswer(exchange: MockExchange): Promise<void> {
     );
     return;
   }
-  const chunks = scripted.chunks ?? splitText(scripted.text ?? "", scripted.chunkSize ?? 8);
-  const text = chunks.join("");
-  const context: RenderContext = {
-    id: `mock-${answerId}`,
-    text,
-    finishReason: scripted.finishReason ?? "stop",
-    usage: {
-      inputTokens: scripted.usage?.inputTokens ?? Math.ceil(rawBody.length / 4),
-      outputTokens: scripted.usage?.outputTokens ?? Math.ceil(text.length / 4),
-      ...(scripted.usage?.cachedInputTokens === undefined
-        ? {}
-        : { cachedInputTokens: scripted.usage.cachedInputTokens }),
-    },
-    model: scripted.model ?? recorded.model ?? "mock-model",
-    request: recorded.body,
-  };
+  const chunks = answerChunks(scripted);
+  const context = answerContext(recorded, rawBody, scripted, answerId);
 
   if (!recorded.stream) {
     if (fault?.type === "reset") return resetConnection(incoming);
@@ -90,6 +76,60 @@ export async function writeMockAnswer(exchange: MockExchange): Promise<void> {
   }
   for (const frame of wire.streamEnd(context)) response.write(frame);
   response.end();
+}
+
+function answerChunks(scripted: MockAnswer): readonly string[] {
+  return scripted.chunks ?? splitText(scripted.text ?? "", scripted.chunkSize ?? 8);
+}
+
+/** What the wire formats render an answer from: its text, finish reason, usage and model. */
+export function answerContext(
+  recorded: RecordedRequest,
+  rawBody: string,
+  scripted: MockAnswer,
+  answerId: number,
+): RenderContext {
+  const text = answerChunks(scripted).join("");
+  return {
+    id: `mock-${answerId}`,
+    text,
+    finishReason: scripted.finishReason ?? "stop",
+    usage: {
+      inputTokens: scripted.usage?.inputTokens ?? Math.ceil(rawBody.length / 4),
+      outputTokens: scripted.usage?.outputTokens ?? Math.ceil(text.length / 4),
+      ...(scripted.usage?.cachedInputTokens === undefined
+        ? {}
+        : { cachedInputTokens: scripted.usage.cachedInputTokens }),
+    },
+    model: scripted.model ?? recorded.model ?? "mock-model",
+    request: recorded.body,
+  };
+}
+
+/**
+ * A whole answer as a status and a JSON body, for answers that are not sent on a connection of their own
+ * (the results of a provider batch). An HTTP-error fault is its error body; the connection faults (reset,
+ * malformed, hang) have no meaning there and become a 500 that says so.
+ */
+export function wholeAnswer(
+  wire: MockWireFormat,
+  recorded: RecordedRequest,
+  rawBody: string,
+  scripted: MockAnswer,
+  answerId: number,
+): { status: number; body: unknown } {
+  const fault = scripted.fault;
+  if (fault?.type === "http-error")
+    return {
+      status: fault.status,
+      body: wire.errorBody(fault.status, fault.message ?? `HTTP ${fault.status}`),
+    };
+  if (fault !== undefined)
+    return {
+      status: 500,
+      body: wire.errorBody(500, `mock LLM server: a ${fault.type} fault cannot happen inside a batch`),
+    };
+  return { status: 200, body: wire.completeBody(answerContext(recorded, rawBody, scripted, answerId)) };
 }
 
 function malformedFrame(wire: MockWireFormat): string | Uint8Array {

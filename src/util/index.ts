@@ -1,3 +1,4 @@
+export { anthropicErrorStatus, anthropicErrorTypes } from "./anthropic-error-types.js";
 export { assertNever } from "./assert-never.js";
 export type { ChatMessage, MediaKind, MediaValue, MessagePart } from "./chat-message.js";
 export { isMediaValue } from "./chat-message.js";

@@ -1,0 +1,131 @@
+import type { BatchResult } from "./batch-result.js";
+
+/** A checkpoint that cannot be used: damaged, or made for another batch. The message says what to do. */
+export class BatchCheckpointError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = "BatchCheckpointError";
+  }
+}
+
+/** What a checkpoint remembers of earlier runs of the same batch. */
+export interface CheckpointState {
+  /** The last result written for each row id. */
+  results: Map<string, BatchResult>;
+  /** Rows whose request was started but whose result was never written (in flight at a kill). */
+  inFlight: Set<string>;
+  /** Provider batches submitted, in order (a rerun polls those whose rows lack results). */
+  providerBatches: ProviderBatchRecord[];
+}
+
+/** A batch submitted to a provider's batch API: enough to poll it again, and no credentials. */
+export interface ProviderBatchRecord {
+  provider: "openai" | "anthropic";
+  /** The provider's batch id. */
+  id: string;
+  /** Where it is polled. */
+  url: string;
+  /** The ids of the rows it holds. */
+  rows: string[];
+}
+
+/**
+ * Where a batch records its progress, so that a killed run, rerun, never re-requests a row whose result
+ * was written. `started` is recorded before a row's request goes out and `finished` after its result is
+ * known; a row started but not finished was in flight when the run stopped, and is counted as a re-send
+ * when it runs again.
+ */
+export interface BatchCheckpoint {
+  load(): Promise<CheckpointState>;
+  started(id: string): Promise<void> | void;
+  finished(result: BatchResult): Promise<void> | void;
+  /** Records a provider batch before it is polled (provider batch mode only). */
+  submitted?(record: ProviderBatchRecord): Promise<void> | void;
+}
+
+/** A checkpoint in memory: resumes within one process (after an abort, or with `retryFailed`). */
+export function memoryCheckpoint(): BatchCheckpoint & { state: CheckpointState } {
+  const state: CheckpointState = { results: new Map(), inFlight: new Set(), providerBatches: [] };
+  return {
+    state,
+    load: async () => ({
+      results: new Map(state.results),
+      inFlight: new Set(state.inFlight),
+      providerBatches: [...state.providerBatches],
+    }),
+    submitted: (record) => {
+      state.providerBatches.push(record);
+    },
+    started: (id) => {
+      state.inFlight.add(id);
+    },
+    finished: (result) => {
+      state.inFlight.delete(result.id);
+      state.results.set(result.id, result);
+    },
+  };
+}
+
+/** One line of a checkpoint file: a row started, or a row's result. */
+export type CheckpointLine =
+  | { started: string }
+  | { result: BatchResult }
+  | { providerBatch: ProviderBatchRecord };
+
+/**
+ * Reads the lines of a checkpoint file into its state. A last line cut by a kill (no newline, or not
+ * JSON) is ignored: its row counts as not finished. Any other bad line is an error naming its number.
+ */
+export function readCheckpointLines(text: string, source: string): CheckpointState {
+  const state: CheckpointState = { results: new Map(), inFlight: new Set(), providerBatches: [] };
+  const lines = text.split("\n");
+  // The text after the last newline is a line the writer never finished.
+  const complete = lines.length - 1;
+  for (let index = 0; index < complete; index += 1) {
+    const line = lines[index] as string;
+    if (line.trim() === "") continue;
+    let parsed: unknown;
+    try {
+      parsed = JSON.parse(line);
+    } catch {
+      throw new BatchCheckpointError(
+        `${source}:${index + 1}: not a checkpoint line (not JSON). The file is damaged: delete it to start the batch over.`,
+      );
+    }
+    applyLine(state, parsed, `${source}:${index + 1}`);
+  }
+  return state;
+}
+
+function applyLine(state: CheckpointState, line: unknown, where: string): void {
+  if (line !== null && typeof line === "object") {
+    if ("started" in line && typeof line.started === "string") {
+      state.inFlight.add(line.started);
+      return;
+    }
+    if ("result" in line && isResult(line.result)) {
+      state.inFlight.delete(line.result.id);
+      state.results.set(line.result.id, line.result);
+      return;
+    }
+    if ("providerBatch" in line && line.providerBatch !== null && typeof line.providerBatch === "object") {
+      state.providerBatches.push(line.providerBatch as ProviderBatchRecord);
+      return;
+    }
+    if ("batch" in line) return; // the header line, checked by whoever wrote it
+  }
+  throw new BatchCheckpointError(
+    `${where}: not a checkpoint line. The file is damaged: delete it to start the batch over.`,
+  );
+}
+
+function isResult(value: unknown): value is BatchResult {
+  return (
+    value !== null &&
+    typeof value === "object" &&
+    "id" in value &&
+    typeof value.id === "string" &&
+    "ok" in value &&
+    typeof value.ok === "boolean"
+  );
+}

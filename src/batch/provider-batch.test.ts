@@ -1,0 +1,180 @@
+/**
+ * Provider batch APIs end to end against the mock LLM server: OpenAI's (file upload, batch, output and
+ * error files) and Anthropic's Message Batches, with partly failed and expired batches, and a restart that
+ * resumes polling instead of submitting again.
+ */
+import { afterEach, describe, expect, it } from "vitest";
+import { compile } from "../language/index.js";
+import { SaplingRuntime } from "../runtime/index.js";
+import {
+  answer,
+  type MockLlmServer,
+  type RecordedRequest,
+  serverError,
+  startMockLlmServer,
+} from "../testing/index.js";
+import { memoryCheckpoint } from "./batch-checkpoint.js";
+import type { BatchClock } from "./batch-clock.js";
+import type { BatchRow } from "./batch-result.js";
+import { ProviderBatchError, runProviderBatch } from "./provider-batch.js";
+
+const source = (provider: string, baseUrl: string) => `
+class Item {
+  n int
+  name string
+}
+
+client<llm> Batchable {
+  provider ${provider}
+  options {
+    base_url "${baseUrl}"
+    model "mock-model"
+    api_key "sk-batch-test-key"
+    ${provider === "anthropic" ? "max_tokens 100" : ""}
+  }
+}
+
+function Read(text: string) -> Item {
+  client Batchable
+  prompt #"Read {{ text }} {{ ctx.output_format }}"#
+}
+`;
+
+/** Virtual time: a poll interval costs nothing, and the test counts polls. */
+const clock: BatchClock = { now: () => 0, sleep: async () => {} };
+let server: MockLlmServer | undefined;
+
+function respond(request: RecordedRequest) {
+  const n = /item-(\d+)/.exec(request.promptText)?.[1] ?? "?";
+  if (request.promptText.includes("broken")) return serverError(400, "invalid request for item");
+  if (request.promptText.includes("unreadable")) return answer("no idea");
+  return answer(`{"n": "${n}", "name": "item ${n}",}`);
+}
+
+async function setup(
+  provider: "openai" | "anthropic",
+  batches: { pollsUntilDone?: number; expireAfter?: number } = {},
+) {
+  server = await startMockLlmServer({ respond, batches });
+  const compiled = compile({
+    "main.baml": source(provider, provider === "openai" ? server.baseUrls.openai : server.baseUrls.anthropic),
+  });
+  if (!compiled.ir) throw new Error(JSON.stringify(compiled.diagnostics));
+  return SaplingRuntime.fromIr(compiled.ir);
+}
+
+function rows(texts: string[]): BatchRow[] {
+  return texts.map((text, index) => ({ id: `row-${index}`, args: { text } }));
+}
+
+afterEach(async () => {
+  await server?.close();
+  server = undefined;
+});
+
+describe.each(["openai", "anthropic"] as const)("runProviderBatch on %s", (provider) => {
+  it("submits one batch, polls it, and parses every answer with SAP", async () => {
+    const runtime = await setup(provider, { pollsUntilDone: 3 });
+    const statuses: string[] = [];
+    const report = await runProviderBatch(
+      runtime,
+      "Read",
+      rows(["item-1", "item-2", "item-3 unreadable", "item-4 broken"]),
+      {
+        clock,
+        pollIntervalMs: 1000,
+        onPoll: (batch) => statuses.push(batch.status),
+      },
+    );
+    expect(server?.batches).toEqual([{ provider, id: expect.any(String), size: 4 }]);
+    expect(statuses.at(-1)).toBe(provider === "openai" ? "completed" : "ended");
+    expect(statuses).toHaveLength(4);
+    expect(report.results.slice(0, 2)).toEqual([
+      { id: "row-0", ok: true, value: { n: 1, name: "item 1" }, raw: '{"n": "1", "name": "item 1",}' },
+      { id: "row-1", ok: true, value: { n: 2, name: "item 2" }, raw: '{"n": "2", "name": "item 2",}' },
+    ]);
+    expect(report.results[2]).toMatchObject({
+      ok: false,
+      error: { type: "BamlValidationError" },
+      raw: "no idea",
+    });
+    expect(report.results[3]).toMatchObject({
+      ok: false,
+      error: { type: "BamlClientHttpError", status: 400 },
+    });
+    expect(report.progress).toMatchObject({ succeeded: 2, failed: 2 });
+    // The chat requests of the batch were never sent as calls of their own.
+    expect(server?.requests).toEqual([]);
+  });
+
+  it("an expired batch leaves its unanswered rows failed as expired; retryFailed submits only them", async () => {
+    const runtime = await setup(provider, { expireAfter: 2 });
+    const checkpoint = memoryCheckpoint();
+    const first = await runProviderBatch(runtime, "Read", rows(["item-1", "item-2", "item-3", "item-4"]), {
+      clock,
+      checkpoint,
+    });
+    expect(first.results.map((result) => result?.ok)).toEqual([true, true, false, false]);
+    expect(first.results[3]).toMatchObject({ error: { type: "ProviderBatchExpired" } });
+    await server?.close();
+    server = await startMockLlmServer({ respond });
+    const second = await runProviderBatch(
+      await rebind(provider),
+      "Read",
+      rows(["item-1", "item-2", "item-3", "item-4"]),
+      { clock, checkpoint, retryFailed: true },
+    );
+    expect(server.batches.map((batch) => batch.size)).toEqual([2]);
+    expect(second.results.map((result) => result?.ok)).toEqual([true, true, true, true]);
+  });
+
+  it("a restart with a submitted batch in the checkpoint polls it instead of submitting again", async () => {
+    const runtime = await setup(provider, { pollsUntilDone: 5 });
+    const checkpoint = memoryCheckpoint();
+    const controller = new AbortController();
+    const stopping = runProviderBatch(runtime, "Read", rows(["item-1", "item-2"]), {
+      clock,
+      checkpoint,
+      signal: controller.signal,
+      onPoll: () => controller.abort(new Error("killed")),
+    });
+    await expect(stopping).rejects.toThrow("killed");
+    expect(checkpoint.state.providerBatches).toHaveLength(1);
+    expect(JSON.stringify(checkpoint.state.providerBatches)).not.toContain("sk-batch-test-key");
+    const resumed = await runProviderBatch(runtime, "Read", rows(["item-1", "item-2"]), {
+      clock,
+      checkpoint,
+    });
+    expect(server?.batches).toHaveLength(1);
+    expect(resumed.results.every((result) => result?.ok)).toBe(true);
+  });
+});
+
+async function rebind(provider: "openai" | "anthropic") {
+  const compiled = compile({
+    "main.baml": source(
+      provider,
+      provider === "openai"
+        ? (server as MockLlmServer).baseUrls.openai
+        : (server as MockLlmServer).baseUrls.anthropic,
+    ),
+  });
+  if (!compiled.ir) throw new Error("no IR");
+  return SaplingRuntime.fromIr(compiled.ir);
+}
+
+describe("runProviderBatch refuses", () => {
+  it("a client whose provider has no batch API, saying which endpoint it sends to", async () => {
+    server = await startMockLlmServer({ respond });
+    const compiled = compile({
+      "main.baml": source("google-ai", `${server.baseUrls.gemini}`).replace(
+        'api_key "sk-batch-test-key"',
+        'api_key "k"',
+      ),
+    });
+    if (!compiled.ir) throw new Error(JSON.stringify(compiled.diagnostics));
+    await expect(
+      runProviderBatch(SaplingRuntime.fromIr(compiled.ir), "Read", rows(["item-1"]), { clock }),
+    ).rejects.toThrow(ProviderBatchError);
+  });
+});

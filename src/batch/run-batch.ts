@@ -1,0 +1,294 @@
+import type { Ir } from "../ir/index.js";
+import { type CallOptions, Collector } from "../runtime/index.js";
+import { type BatchCheckpoint, memoryCheckpoint } from "./batch-checkpoint.js";
+import { type BatchClock, systemClock } from "./batch-clock.js";
+import {
+  type BatchResult,
+  type BatchRow,
+  describeRowError,
+  isAbort,
+  rateLimitOf,
+  rawAnswerOf,
+} from "./batch-result.js";
+import { ClientRateLimiter, type RateLimit } from "./rate-limiter.js";
+
+/** What `runBatch` needs of a runtime: `SaplingRuntime` has it. */
+export interface BatchRuntime {
+  readonly ir: Ir;
+  call(functionName: string, args: Record<string, unknown>, options?: CallOptions): Promise<unknown>;
+}
+
+export interface BatchOptions {
+  /** Rows in flight at once (default 8). */
+  concurrency?: number | undefined;
+  /** Limits per client name (the function's client, or `callOptions.client`). */
+  rateLimits?: Record<string, RateLimit> | undefined;
+  /** A row that takes longer than this fails with `BatchRowTimeoutError`; the batch goes on. */
+  timeoutMs?: number | undefined;
+  /** Start at most this many rows in this run; the rest stay pending for the next run. */
+  maxRows?: number | undefined;
+  /** How often a row that hit a 429 is put back in the queue before it counts as failed (default 8). */
+  maxRateLimitRetries?: number | undefined;
+  /** Stops the batch: no new rows start, rows in flight are cancelled and stay pending. */
+  signal?: AbortSignal | undefined;
+  /**
+   * Options for every row's call (client, collector, env, tags, tb, clientRegistry). A `signal` here
+   * cancels the rows in flight, as `signal` does, but only `signal` stops the batch cleanly.
+   */
+  callOptions?: CallOptions | undefined;
+  /** Where progress is recorded; a run with the same checkpoint skips rows that have a result. */
+  checkpoint?: BatchCheckpoint | undefined;
+  /** Run the rows whose recorded result is a failure again. */
+  retryFailed?: boolean | undefined;
+  /** Called with each result as it is known (in completion order). */
+  onResult?: ((result: BatchResult, index: number) => void | Promise<void>) | undefined;
+  /** Called after each result and once at the start, with counts so far. */
+  onProgress?: ((progress: BatchProgress) => void) | undefined;
+  /** Injected time, for tests. */
+  clock?: BatchClock | undefined;
+}
+
+/** Counts of a batch run. Re-sends are rows that were in flight when an earlier run stopped. */
+export interface BatchProgress {
+  total: number;
+  /** Rows with a result from an earlier run, not requested again. */
+  skipped: number;
+  /** Rows this run set out to do. */
+  pending: number;
+  succeeded: number;
+  failed: number;
+  /** Rows requested again because an earlier run was stopped while their request was in flight. */
+  resent: number;
+  /** Times a row was put back in the queue after a 429. */
+  rateLimited: number;
+  inputTokens: number;
+  outputTokens: number;
+  /** Parser repairs over every successful row. */
+  repairs: number;
+  /** Milliseconds since the run started (by the injected clock). */
+  elapsedMs: number;
+}
+
+export interface BatchReport<T = unknown> {
+  /** In input order; `null` for a row that has no result yet (stopped by `maxRows` or the signal). */
+  results: (BatchResult<T> | null)[];
+  progress: BatchProgress;
+  /** Why the run ended before every row had a result, or `null` when every row has one. */
+  stoppedBy: "max-rows" | "aborted" | null;
+}
+
+/** A row that ran past `timeoutMs`. */
+export class BatchRowTimeoutError extends Error {
+  constructor(readonly timeoutMs: number) {
+    super(`the row took longer than ${timeoutMs} ms (timeoutMs) and was cancelled`);
+    this.name = "BatchRowTimeoutError";
+  }
+}
+
+/**
+ * Runs a function over many rows: `concurrency` at a time, within each client's rate limits, honouring
+ * `retry-after`. Every row ends as a typed value or a typed error with the raw answer kept; one bad row
+ * never stops the batch. With a checkpoint, a rerun skips rows whose result was written.
+ */
+export async function runBatch<T = unknown>(
+  runtime: BatchRuntime,
+  functionName: string,
+  rows: readonly BatchRow[],
+  options: BatchOptions = {},
+): Promise<BatchReport<T>> {
+  const fn = runtime.ir.functions.find((candidate) => candidate.name === functionName);
+  if (!fn) throw new Error(`runBatch: the project has no function named ${functionName}`);
+  const concurrency = positiveInteger(options.concurrency ?? 8, "concurrency");
+  const maxRows =
+    options.maxRows === undefined ? Number.POSITIVE_INFINITY : wholeNumber(options.maxRows, "maxRows");
+  const maxRateLimitRetries = wholeNumber(options.maxRateLimitRetries ?? 8, "maxRateLimitRetries");
+  if (options.timeoutMs !== undefined) positiveInteger(options.timeoutMs, "timeoutMs");
+  const clock = options.clock ?? systemClock;
+  const checkpoint = options.checkpoint ?? memoryCheckpoint();
+  const indexById = new Map<string, number>();
+  rows.forEach((row, index) => {
+    const earlier = indexById.get(row.id);
+    if (earlier !== undefined)
+      throw new Error(
+        `runBatch: rows ${earlier + 1} and ${index + 1} have the same id ${JSON.stringify(row.id)}; ids must be unique`,
+      );
+    indexById.set(row.id, index);
+  });
+
+  const state = await checkpoint.load();
+  const results: (BatchResult<T> | null)[] = rows.map(() => null);
+  const queue: number[] = [];
+  rows.forEach((row, index) => {
+    const recorded = state.results.get(row.id);
+    if (recorded && (recorded.ok || !options.retryFailed)) results[index] = recorded as BatchResult<T>;
+    else queue.push(index);
+  });
+  const startedAt = clock.now();
+  const progress: BatchProgress = {
+    total: rows.length,
+    skipped: rows.length - queue.length,
+    pending: Math.min(queue.length, maxRows),
+    succeeded: 0,
+    failed: 0,
+    resent: 0,
+    rateLimited: 0,
+    inputTokens: 0,
+    outputTokens: 0,
+    repairs: 0,
+    elapsedMs: 0,
+  };
+  const report = () => options.onProgress?.({ ...progress, elapsedMs: clock.now() - startedAt });
+  report();
+
+  const clientName = options.callOptions?.client ?? fn.client;
+  const limiters = new Map<string, ClientRateLimiter>();
+  const limiterFor = (name: string) => {
+    let limiter = limiters.get(name);
+    if (!limiter) {
+      limiter = new ClientRateLimiter(options.rateLimits?.[name] ?? {}, clock);
+      limiters.set(name, limiter);
+    }
+    return limiter;
+  };
+  for (const name of Object.keys(options.rateLimits ?? {})) limiterFor(name);
+
+  const rateLimitRetries = new Map<number, number>();
+  let started = 0;
+  let tokensPerRow: number | null = null;
+  let stopped = false;
+  const stop = () => {
+    stopped = true;
+  };
+  options.signal?.addEventListener("abort", stop, { once: true });
+
+  const runRow = async (index: number): Promise<void> => {
+    const row = rows[index] as BatchRow;
+    const limiter = limiterFor(clientName);
+    const estimate = tokensPerRow ?? Math.ceil(JSON.stringify(row.args).length / 4);
+    const entry = await limiter.acquire(estimate, options.signal);
+    if (state.inFlight.has(row.id)) {
+      state.inFlight.delete(row.id);
+      progress.resent += 1;
+    }
+    await checkpoint.started(row.id);
+    const collector = new Collector(`batch:${row.id}`);
+    const collectors = [collector, ...[options.callOptions?.collector ?? []].flat()];
+    const timeout = options.timeoutMs === undefined ? undefined : new AbortController();
+    const timer = timeout
+      ? setTimeout(
+          () => timeout.abort(new BatchRowTimeoutError(options.timeoutMs as number)),
+          options.timeoutMs,
+        )
+      : undefined;
+    const signals = [options.signal, options.callOptions?.signal, timeout?.signal].filter(
+      (signal): signal is AbortSignal => signal !== undefined,
+    );
+    let result: BatchResult<T>;
+    try {
+      const value = await runtime.call(functionName, row.args, {
+        ...options.callOptions,
+        collector: collectors,
+        ...(signals.length > 0
+          ? { signal: signals.length === 1 ? signals[0] : AbortSignal.any(signals) }
+          : {}),
+      });
+      const log = collector.last;
+      result = { id: row.id, ok: true, value: value as T, raw: log?.rawLlmResponse ?? null };
+      progress.repairs += log?.repairs.length ?? 0;
+    } catch (error) {
+      if (options.signal?.aborted) return; // the caller stopped the batch: the row stays pending
+      const retryAfter = rateLimitOf(error);
+      const retries = rateLimitRetries.get(index) ?? 0;
+      if (retryAfter !== undefined && retries < maxRateLimitRetries) {
+        rateLimitRetries.set(index, retries + 1);
+        limiter.pause(retryAfter ?? Math.min(1000 * 2 ** retries, 60_000));
+        progress.rateLimited += 1;
+        queue.unshift(index);
+        started -= 1;
+        return;
+      }
+      const cause = timeout?.signal.aborted && isAbort(error) ? timeout.signal.reason : error;
+      result = {
+        id: row.id,
+        ok: false,
+        error: describeRowError(cause),
+        raw: rawAnswerOf(error) ?? collector.last?.rawLlmResponse ?? null,
+      };
+    } finally {
+      if (timer) clearTimeout(timer);
+      const usage = collector.usage;
+      const tokens =
+        usage.inputTokens === null && usage.outputTokens === null
+          ? null
+          : (usage.inputTokens ?? 0) + (usage.outputTokens ?? 0);
+      limiter.settle(entry, tokens);
+      if (tokens !== null)
+        tokensPerRow = tokensPerRow === null ? tokens : Math.ceil((tokensPerRow * 7 + tokens) / 8);
+      progress.inputTokens += usage.inputTokens ?? 0;
+      progress.outputTokens += usage.outputTokens ?? 0;
+    }
+    results[index] = result;
+    if (result.ok) progress.succeeded += 1;
+    else progress.failed += 1;
+    await checkpoint.finished(result);
+    await options.onResult?.(result, index);
+    report();
+  };
+
+  const worker = async (): Promise<void> => {
+    while (!stopped && queue.length > 0 && started < maxRows) {
+      const index = queue.shift() as number;
+      started += 1;
+      try {
+        await runRow(index);
+      } catch (error) {
+        if (options.signal?.aborted) return;
+        throw error;
+      }
+    }
+  };
+  try {
+    await Promise.all(Array.from({ length: Math.min(concurrency, Math.max(queue.length, 1)) }, worker));
+  } finally {
+    options.signal?.removeEventListener("abort", stop);
+  }
+  const complete = results.every((result) => result !== null);
+  return {
+    results,
+    progress: { ...progress, elapsedMs: clock.now() - startedAt },
+    stoppedBy: complete ? null : options.signal?.aborted ? "aborted" : "max-rows",
+  };
+}
+
+function positiveInteger(value: number, name: string): number {
+  if (!Number.isInteger(value) || value < 1)
+    throw new RangeError(`runBatch: ${name} must be a whole number of at least 1, got ${value}`);
+  return value;
+}
+
+function wholeNumber(value: number, name: string): number {
+  if (!Number.isInteger(value) || value < 0)
+    throw new RangeError(`runBatch: ${name} must be a whole number of at least 0, got ${value}`);
+  return value;
+}
+
+/** `runBatch` options for rows given as argument objects (`b.batch.Fn`): `id` names each row. */
+export interface FunctionBatchOptions<Args = Record<string, unknown>> extends BatchOptions {
+  /** A row's id in the results and the checkpoint (default: its position, "0", "1", …). */
+  id?: ((args: Args, index: number) => string) | undefined;
+}
+
+/** `b.batch.Fn(rows, options)`: `runBatch` over argument objects, each named by `options.id`. */
+export function batchFunction<T = unknown, Args extends object = Record<string, unknown>>(
+  runtime: BatchRuntime,
+  functionName: string,
+  rows: readonly Args[],
+  options: FunctionBatchOptions<Args> = {},
+): Promise<BatchReport<T>> {
+  const { id, ...rest } = options;
+  const named = rows.map((args, index) => ({
+    id: id ? id(args, index) : String(index),
+    args: args as Record<string, unknown>,
+  }));
+  return runBatch<T>(runtime, functionName, named, rest);
+}
