@@ -1113,9 +1113,9 @@ export class FixingParser {
       const frame = this.stack[this.stack.length - 1]!;
       switch (frame.kind) {
         case "string":
-          // Unclosed string: keep what was written (not the line break the answer happened to end with).
+          // Unclosed string: keep what was written, a final line break included (the answer was cut
+          // inside the string, so the break is part of its text).
           this.repair("unclosed string");
-          if (frame.node) frame.node.value = frame.node.value.trimEnd();
           this.finishString(frame, false);
           break;
         case "unquoted":
