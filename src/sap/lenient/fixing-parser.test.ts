@@ -83,6 +83,8 @@ describe("FixingParser fed in chunks", () => {
     '{“a”: ”b“, ‘c’: ’d‘, "e": "x" "f": 1}',
     // The look-ahead for an unquoted key after a comma, with a non-ASCII letter and a non-letter.
     '{"a": Smith, Jöhn: 1, "b": x, 😀: 2}',
+    // Unquoted values over lines and with parentheses; list items with an inner quote still open.
+    '{a: one\n  two, b: f(x, y), c: 3\nd: ["say "hi", then "bye"", "x", "y "z", "w"]}',
   ];
   it.each(samples)("gives the same trees for every split point of %s", (text) => {
     const whole = fixingParse(text);

@@ -71,6 +71,8 @@ interface StringFrame {
   maybeTriple: boolean;
   /** Nothing read yet (a line break right after `"""` is dropped). */
   fresh: boolean;
+  /** Unescaped quotes kept inside the string so far (an odd count means one is still open). */
+  innerQuotes: number;
 }
 interface UnquotedFrame {
   kind: "unquoted";
@@ -82,6 +84,8 @@ interface UnquotedFrame {
   pendingSpace: boolean;
   /** Whether the token has had a word followed by whitespace (checked once, for `[1 2 3]`). */
   spaced: boolean;
+  /** `(` not yet closed by `)`: a comma inside them belongs to the value (`f(a, b)`). */
+  parens: number;
 }
 interface CommentFrame {
   kind: "comment";
@@ -250,7 +254,7 @@ function isUnicodeSpaceCode(code: number): boolean {
  */
 const PLAIN_TOKEN_CODE = new Uint8Array(128);
 for (let code = 33; code < 127; code++) PLAIN_TOKEN_CODE[code] = 1;
-for (const char of "\"'`{}[],:/") PLAIN_TOKEN_CODE[char.charCodeAt(0)] = 0;
+for (const char of "\"'`{}[](),:/") PLAIN_TOKEN_CODE[char.charCodeAt(0)] = 0;
 
 /** A resumable fixing parser; see the file header. Feed it with `push`, finish with `end`. */
 export class FixingParser {
@@ -295,6 +299,7 @@ export class FixingParser {
     triple: false,
     maybeTriple: false,
     fresh: true,
+    innerQuotes: 0,
   };
   private readonly unquotedFrame: UnquotedFrame = {
     kind: "unquoted",
@@ -303,6 +308,7 @@ export class FixingParser {
     start: 0,
     pendingSpace: false,
     spaced: false,
+    parens: 0,
   };
   private readonly commentFrame: CommentFrame = { kind: "comment", block: false };
   private readonly skipFrame: SkipFrame = { kind: "skip", depth: 0 };
@@ -627,6 +633,7 @@ export class FixingParser {
     frame.start = this.offset + this.position;
     frame.pendingSpace = false;
     frame.spaced = false;
+    frame.parens = 0;
     this.stack.push(frame);
   }
 
@@ -776,6 +783,7 @@ export class FixingParser {
     frame.triple = false;
     frame.maybeTriple = role !== "key" && quote === 34;
     frame.fresh = true;
+    frame.innerQuotes = 0;
     this.stack.push(frame);
   }
 
@@ -853,7 +861,7 @@ export class FixingParser {
       }
       return true;
     }
-    const closes = this.quoteCloses(frame.role, index);
+    const closes = this.quoteCloses(frame.role, index, frame.innerQuotes);
     if (closes === undefined) return false;
     this.position = index + 1;
     if (closes) {
@@ -861,6 +869,7 @@ export class FixingParser {
     } else {
       // Unescaped inner quote: `"Kim "MJ" Minjun"` — the look-ahead says it does not end the string.
       this.repair("unescaped quote");
+      frame.innerQuotes++;
       this.appendText(frame, buffer[index]!);
     }
     return true;
@@ -923,7 +932,7 @@ export class FixingParser {
    * key, `,`/`}` after an object value (a comma only when a new member follows), `,`/`]` after an item, a
    * line break, a comment, or the end of input. `undefined`: the answer needs more input.
    */
-  private quoteCloses(role: Role, index: number): boolean | undefined {
+  private quoteCloses(role: Role, index: number, innerQuotes: number): boolean | undefined {
     const buffer = this.buffer;
     const length = buffer.length;
     let next = index + 1;
@@ -946,7 +955,11 @@ export class FixingParser {
         // A key closes before `:`, `}`, `,`, or before a value after a space (missing colon: `{"a" 1}`).
         return code === 58 /* : */ || code === 125 /* } */ || code === 44 /* , */ || next > index + 1;
       case "item":
-        return code === 44 /* , */ || code === 93 /* ] */ || code === 125 /* } */ || isQuoteCode(code);
+        if (code === 93 /* ] */ || code === 125 /* } */) return true;
+        if (code !== 44 /* , */ && !isQuoteCode(code)) return false;
+        // An inner quote still open (`["say "hi", and "bye"", "x"]`) pairs with this one unless the next
+        // item starts right after the comma (`["say "hi", "x"]`).
+        return innerQuotes % 2 === 0 || (code === 44 && this.quotedItemFollows(next));
       case "value":
         if (code === 125 /* } */ || code === 93 /* ] */) return true;
         if (code === 44 /* , */) return this.memberFollows(next);
@@ -954,6 +967,47 @@ export class FixingParser {
         if (isQuoteCode(code)) return this.quotedKeyFollows(next);
         return false;
     }
+  }
+
+  /** After the comma at `index`: does the next item start with a quote? */
+  private quotedItemFollows(index: number): boolean | undefined {
+    const buffer = this.buffer;
+    const length = buffer.length;
+    let next = index + 1;
+    while (next < length && isWhitespaceCode(buffer.charCodeAt(next))) next++;
+    if (next >= length) return this.ended ? true : undefined;
+    return isQuoteCode(buffer.charCodeAt(next));
+  }
+
+  /**
+   * At the line break at `index` inside an unquoted object value: a number or literal ends there
+   * (`{"a": 1⏎b: 2}`), and so does text when the next line starts a member (a key and a colon, a comment)
+   * or nothing follows; otherwise the next line continues the text (`b: hey world⏎so that we can…,`).
+   */
+  private valueEndsAtLineBreak(frame: UnquotedFrame, index: number): boolean | undefined {
+    if (isScalarToken((frame.text + this.buffer.slice(this.position, index)).trim())) return true;
+    const buffer = this.buffer;
+    const length = buffer.length;
+    // A long run of blank space ends the value; the bound keeps each line break's look-ahead constant.
+    const limit = index + 64;
+    let next = index + 1;
+    let code = codeAt(buffer, next);
+    while (next < length && isWhitespaceCode(code)) {
+      if (next >= limit) return true;
+      code = codeAt(buffer, ++next);
+    }
+    if (next >= length) return this.ended ? true : undefined;
+    if (isQuoteCode(code)) return this.quotedKeyFollows(next);
+    if (code === 47 /* / */) {
+      if (next + 1 >= length) return this.ended ? false : undefined;
+      const after = buffer.charCodeAt(next + 1);
+      return after === 47 || after === 42 /* * */;
+    }
+    const keyLimit = Math.min(length, next + 64);
+    let scan = next;
+    while (scan < keyLimit && isIdentifierCode(buffer.charCodeAt(scan))) scan++;
+    if (scan >= length) return this.ended ? false : undefined;
+    return scan > next && buffer.charCodeAt(scan) === 58 /* : */;
   }
 
   /** After the comma at `index`: does a new object member (or the end of the object) follow? */
@@ -1039,6 +1093,8 @@ export class FixingParser {
         frame.pendingSpace = true;
       } else {
         frame.pendingSpace = false;
+        if (code === 40 /* ( */) frame.parens++;
+        else if (code === 41 /* ) */ && frame.parens > 0) frame.parens--;
       }
       index++;
     }
@@ -1048,7 +1104,7 @@ export class FixingParser {
   }
 
   private endsUnquoted(frame: UnquotedFrame, code: number, index: number): boolean | undefined {
-    if (code === 10) return true;
+    if (code === 10) return frame.role !== "value" || this.valueEndsAtLineBreak(frame, index);
     if (code === 47 /* / */ && frame.pendingSpace) {
       if (index + 1 >= this.buffer.length) return this.ended ? false : undefined;
       const next = this.buffer.charCodeAt(index + 1);
@@ -1063,7 +1119,7 @@ export class FixingParser {
         if (code === 125 /* } */ || code === 93 /* ] */) return true;
         // Missing comma after an unquoted value: `{"a": 1 "b": 2}`.
         if (frame.pendingSpace && isQuoteCode(code)) return this.quotedKeyFollows(index);
-        if (code !== 44 /* , */) return false;
+        if (code !== 44 /* , */ || frame.parens > 0) return false;
         // A comma ends the value only when a new member follows (`{"a": Smith, John, "b": 1}` keeps
         // "Smith, John").
         return this.memberFollows(index);
