@@ -265,7 +265,8 @@ function expectedJson(text: string): unknown {
   let index = 0;
   while (index < body.length) {
     const char = body[index]!;
-    const rawStart = char === "r" && /^r#*"/.test(body.slice(index, index + 8)) && !/\w/.test(body[index - 1] ?? "");
+    const rawStart =
+      char === "r" && /^r#*"/.test(body.slice(index, index + 8)) && !/\w/.test(body[index - 1] ?? "");
     if (char === '"' || rawStart) {
       const literal = readRustString(body, index);
       if (!literal) return undefined;
@@ -321,7 +322,8 @@ function readSuite(folder: string): {
     .sort();
   // Constants are shared between the files (mod.rs declares some that the others use).
   const shared = new Map(files.flatMap((file) => [...constants(readFileSync(join(folder, file), "utf8"))]));
-  const macros = /\b(test_deserializer|test_failing_deserializer|test_deserializer_with_expected_score)!\s*\(/g;
+  const macros =
+    /\b(test_deserializer|test_failing_deserializer|test_deserializer_with_expected_score)!\s*\(/g;
   for (const file of files) {
     const text = readFileSync(join(folder, file), "utf8");
     const known = new Map([...shared, ...constants(text)]);
@@ -337,7 +339,8 @@ function readSuite(folder: string): {
       if (schema === undefined) skip(`schema ${schemaArg.slice(0, 40)}`);
       else if (raw === undefined) skip(`answer ${rawArg.slice(0, 40)}`);
       else if (type === undefined) skip(`type ${typeArg.slice(0, 60)}`);
-      else if (match[1] === "test_failing_deserializer") cases.push({ file, name, schema, raw, type, kind: "fails" });
+      else if (match[1] === "test_failing_deserializer")
+        cases.push({ file, name, schema, raw, type, kind: "fails" });
       else if (match[1] === "test_deserializer_with_expected_score")
         cases.push({ file, name, schema, raw, type, kind: "parses" });
       else {
@@ -441,7 +444,11 @@ async function main(): Promise<void> {
     if (bamlOutcome && agrees(entry, bamlOutcome)) bamlAgrees++;
     if (!ok) {
       const expected =
-        entry.kind === "fails" ? "an error" : entry.kind === "parses" ? "a value" : JSON.stringify(entry.expected);
+        entry.kind === "fails"
+          ? "an error"
+          : entry.kind === "parses"
+            ? "a value"
+            : JSON.stringify(entry.expected);
       const got = sapling.ok ? JSON.stringify(sapling.value) : `error: ${sapling.error}`;
       const real = bamlOutcome
         ? ` | BAML: ${bamlOutcome.ok ? JSON.stringify(bamlOutcome.value) : "error"}`
