@@ -781,7 +781,7 @@ export class FixingParser {
     frame.node = node;
     frame.text = "";
     frame.triple = false;
-    frame.maybeTriple = role !== "key" && quote === 34;
+    frame.maybeTriple = role !== "key" && (quote === 34 || quote === 96);
     frame.fresh = true;
     frame.innerQuotes = 0;
     this.stack.push(frame);
@@ -793,13 +793,24 @@ export class FixingParser {
     let index = this.position;
     if (frame.fresh) {
       if (frame.maybeTriple) {
-        // Python triple-quoted string: `"""…"""` (values only). `""` alone is an empty string.
-        if (buffer.charCodeAt(index) === 34 && index + 1 >= length && !this.ended) return false;
+        // Python triple-quoted string `"""…"""`, or a code block written as a value: ```…``` (values and
+        // items only). Two quotes alone are an empty string.
+        if (buffer.charCodeAt(index) === frame.closer && index + 1 >= length && !this.ended) return false;
         frame.maybeTriple = false;
-        if (buffer.startsWith('""', index)) {
+        if (buffer.startsWith(frame.closerText + frame.closerText, index)) {
           this.repair("triple quotes");
           frame.triple = true;
           this.position = index + 2;
+          return true;
+        }
+      }
+      if (frame.triple && frame.closer === 96 /* ` */) {
+        // A code block's first line is its info string (```ts main.ts), not code.
+        const lineEnd = buffer.indexOf("\n", index);
+        if (lineEnd < 0 && !this.ended) return false;
+        frame.fresh = false;
+        if (lineEnd >= 0 && !buffer.slice(index, lineEnd).includes("```")) {
+          this.position = lineEnd + 1;
           return true;
         }
       }
@@ -844,15 +855,32 @@ export class FixingParser {
       if (this.nextNewline < index) this.repair("raw newline in string");
     }
     if (index > this.position) {
-      this.appendText(frame, buffer.slice(this.position, index));
-      this.position = index;
+      let end = index;
+      let skip = index;
+      if (
+        frame.triple &&
+        buffer.charCodeAt(index - 1) === 10 &&
+        (index >= length || buffer.charCodeAt(index) === closer)
+      ) {
+        // The line break right before the closing quotes ends the last line; it is not text. Until the
+        // quotes can be seen, it waits unread.
+        const undecided = !this.ended && length - index < 3;
+        if (undecided) {
+          end = index - 1;
+          skip = end;
+        } else if (buffer.startsWith(frame.closerText.repeat(3), index)) end = index - 1;
+      }
+      if (end > this.position) this.appendText(frame, buffer.slice(this.position, end));
+      if (skip === this.position) return false;
+      this.position = skip;
+      if (skip < index) return true;
       if (index >= length) return true;
     }
     if (buffer.charCodeAt(index) === 92) return this.stepEscape(frame);
     if (frame.triple) {
       // Inside `"""…"""` only three quotes close the string.
       if (length - index < 3 && !this.ended) return false;
-      if (buffer.startsWith('"""', index)) {
+      if (buffer.startsWith(frame.closerText.repeat(3), index)) {
         this.position = index + 3;
         this.finishString(frame, true);
       } else {
