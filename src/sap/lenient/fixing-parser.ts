@@ -1013,7 +1013,10 @@ export class FixingParser {
    * or nothing follows; otherwise the next line continues the text (`b: hey world⏎so that we can…,`).
    */
   private valueEndsAtLineBreak(frame: UnquotedFrame, index: number): boolean | undefined {
-    if (isScalarToken((frame.text + this.buffer.slice(this.position, index)).trim())) return true;
+    // Numbers and literals are short: a long text is not rebuilt at each of its line breaks.
+    const written = frame.text.length + index - this.position;
+    if (written <= 40 && isScalarToken((frame.text + this.buffer.slice(this.position, index)).trim()))
+      return true;
     const buffer = this.buffer;
     const length = buffer.length;
     // A long run of blank space ends the value; the bound keeps each line break's look-ahead constant.
