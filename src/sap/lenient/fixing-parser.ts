@@ -73,6 +73,14 @@ interface StringFrame {
   fresh: boolean;
   /** Unescaped quotes kept inside the string so far (an odd count means one is still open). */
   innerQuotes: number;
+  /** Triple quotes: at the start of a line, before its indentation is skipped. */
+  lineStart: boolean;
+  /** Triple quotes: the first line's indentation, which every line loses (-1 until known). */
+  indent: number;
+  /** Triple quotes: indentation skipped on the current line so far. */
+  column: number;
+  /** Triple quotes: a line break read but not yet written (it is dropped before the closing quotes). */
+  pendingBreak: boolean;
 }
 interface UnquotedFrame {
   kind: "unquoted";
@@ -84,7 +92,7 @@ interface UnquotedFrame {
   pendingSpace: boolean;
   /** Whether the token has had a word followed by whitespace (checked once, for `[1 2 3]`). */
   spaced: boolean;
-  /** `(` not yet closed by `)`: a comma inside them belongs to the value (`f(a, b)`). */
+  /** `(` or `[` not yet closed: a comma or `]` inside them belongs to the value (`f(a: T[], b)`). */
   parens: number;
 }
 interface CommentFrame {
@@ -300,6 +308,10 @@ export class FixingParser {
     maybeTriple: false,
     fresh: true,
     innerQuotes: 0,
+    lineStart: true,
+    indent: -1,
+    column: 0,
+    pendingBreak: false,
   };
   private readonly unquotedFrame: UnquotedFrame = {
     kind: "unquoted",
@@ -784,6 +796,10 @@ export class FixingParser {
     frame.maybeTriple = role !== "key" && (quote === 34 || quote === 96);
     frame.fresh = true;
     frame.innerQuotes = 0;
+    frame.lineStart = true;
+    frame.indent = -1;
+    frame.column = 0;
+    frame.pendingBreak = false;
     this.stack.push(frame);
   }
 
@@ -820,6 +836,7 @@ export class FixingParser {
         return true;
       }
     }
+    if (frame.triple) return this.stepTriple(frame);
     // Fast path: find the end of the run of ordinary characters (the first closer or backslash) with
     // native searches and copy the run in one slice.
     const closer = frame.closer;
@@ -855,40 +872,11 @@ export class FixingParser {
       if (this.nextNewline < index) this.repair("raw newline in string");
     }
     if (index > this.position) {
-      let end = index;
-      let skip = index;
-      if (
-        frame.triple &&
-        buffer.charCodeAt(index - 1) === 10 &&
-        (index >= length || buffer.charCodeAt(index) === closer)
-      ) {
-        // The line break right before the closing quotes ends the last line; it is not text. Until the
-        // quotes can be seen, it waits unread.
-        const undecided = !this.ended && length - index < 3;
-        if (undecided) {
-          end = index - 1;
-          skip = end;
-        } else if (buffer.startsWith(frame.closerText.repeat(3), index)) end = index - 1;
-      }
-      if (end > this.position) this.appendText(frame, buffer.slice(this.position, end));
-      if (skip === this.position) return false;
-      this.position = skip;
-      if (skip < index) return true;
+      this.appendText(frame, buffer.slice(this.position, index));
+      this.position = index;
       if (index >= length) return true;
     }
     if (buffer.charCodeAt(index) === 92) return this.stepEscape(frame);
-    if (frame.triple) {
-      // Inside `"""…"""` only three quotes close the string.
-      if (length - index < 3 && !this.ended) return false;
-      if (buffer.startsWith(frame.closerText.repeat(3), index)) {
-        this.position = index + 3;
-        this.finishString(frame, true);
-      } else {
-        this.position = index + 1;
-        this.appendText(frame, buffer[index]!);
-      }
-      return true;
-    }
     const closes = this.quoteCloses(frame.role, index, frame.innerQuotes);
     if (closes === undefined) return false;
     this.position = index + 1;
@@ -939,6 +927,75 @@ export class FixingParser {
       this.appendText(frame, `\\${next}`);
     }
     this.position += 2;
+    return true;
+  }
+
+  /**
+   * Inside `"""…"""` or a ``` code block: only three quotes close it, every line loses up to the first
+   * line's indentation (the block is indented to sit in the JSON around it, its text is not), and the
+   * line break before the closing quotes is not text. Both are decided as the text arrives, so a stream
+   * only sees the string grow: a line break is written once something follows it.
+   */
+  private stepTriple(frame: StringFrame): boolean {
+    const buffer = this.buffer;
+    const length = buffer.length;
+    const closer = frame.closer;
+    const start = this.position;
+    let index = start;
+    let text = "";
+    const content = () => {
+      if (frame.lineStart) {
+        if (frame.indent < 0) frame.indent = frame.column;
+        frame.lineStart = false;
+      }
+      if (frame.pendingBreak) {
+        text += "\n";
+        frame.pendingBreak = false;
+      }
+    };
+    const flush = (at: number) => {
+      if (text !== "") this.appendText(frame, text);
+      this.position = at;
+    };
+    while (index < length) {
+      const code = buffer.charCodeAt(index);
+      if (code === closer) {
+        if (length - index < 3 && !this.ended) {
+          flush(index);
+          return index > start;
+        }
+        if (buffer.startsWith(frame.closerText.repeat(3), index)) {
+          frame.pendingBreak = false;
+          flush(index + 3);
+          this.finishString(frame, true);
+          return true;
+        }
+      } else if (code === 92 /* \ */) {
+        content();
+        flush(index);
+        return this.stepEscape(frame);
+      } else if (code === 10) {
+        if (frame.pendingBreak) text += "\n";
+        frame.pendingBreak = true;
+        frame.lineStart = true;
+        frame.column = 0;
+        index++;
+        continue;
+      } else if (
+        frame.lineStart &&
+        (code === 32 || code === 9) &&
+        (frame.indent < 0 || frame.column < frame.indent)
+      ) {
+        // Indentation: measured on the first line, skipped on every line.
+        frame.column++;
+        index++;
+        continue;
+      }
+      content();
+      text += buffer[index];
+      index++;
+    }
+    flush(index);
     return true;
   }
 
@@ -1124,8 +1181,8 @@ export class FixingParser {
         frame.pendingSpace = true;
       } else {
         frame.pendingSpace = false;
-        if (code === 40 /* ( */) frame.parens++;
-        else if (code === 41 /* ) */ && frame.parens > 0) frame.parens--;
+        if (code === 40 /* ( */ || code === 91 /* [ */) frame.parens++;
+        else if ((code === 41 /* ) */ || code === 93) /* ] */ && frame.parens > 0) frame.parens--;
       }
       index++;
     }
@@ -1147,7 +1204,9 @@ export class FixingParser {
       case "item":
         return code === 44 || code === 93 || code === 125 || code === 123 || code === 91; // , ] } { [
       case "value": {
-        if (code === 125 /* } */ || code === 93 /* ] */) return true;
+        if (code === 125 /* } */) return true;
+        // A `]` closes a list the value is in, unless the value opened it (`f(a: T[])`, `Promise<T[]>`).
+        if (code === 93 /* ] */) return frame.parens === 0;
         // Missing comma after an unquoted value: `{"a": 1 "b": 2}`.
         if (frame.pendingSpace && isQuoteCode(code)) return this.quotedKeyFollows(index);
         if (code !== 44 /* , */ || frame.parens > 0) return false;
@@ -1203,6 +1262,7 @@ export class FixingParser {
           // Unclosed string: keep what was written, a final line break included (the answer was cut
           // inside the string, so the break is part of its text).
           this.repair("unclosed string");
+          if (frame.pendingBreak) this.appendText(frame, "\n");
           this.finishString(frame, false);
           break;
         case "unquoted":
