@@ -10,6 +10,7 @@
  */
 import { readFileSync } from "node:fs";
 import { fixingParse, type JsonishNode } from "../src/sap/index.js";
+import { readJsString } from "./read-js-string.js";
 
 /** A node as a plain value (a repeated key: the later entry, as `JSON.parse` does). */
 function plain(node: JsonishNode): unknown {
@@ -32,42 +33,6 @@ function plain(node: JsonishNode): unknown {
     default:
       return node.value;
   }
-}
-
-/** Reads a JavaScript string literal ('…', "…" or a template without `${`) at `at`. */
-function readJsString(text: string, at: number): { value: string; end: number } | undefined {
-  const quote = text[at];
-  if (quote !== "'" && quote !== '"' && quote !== "`") return undefined;
-  const escapes: Record<string, string> = { n: "\n", t: "\t", r: "\r", b: "\b", f: "\f", v: "\v", "0": "\0" };
-  let value = "";
-  let index = at + 1;
-  while (index < text.length && text[index] !== quote) {
-    const char = text[index]!;
-    if (quote === "`" && char === "$" && text[index + 1] === "{") return undefined;
-    if (char !== "\\") {
-      value += char;
-      index++;
-      continue;
-    }
-    const next = text[index + 1] ?? "";
-    if (next === "u") {
-      const braced = text[index + 2] === "{";
-      const hex = braced ? text.slice(index + 3, text.indexOf("}", index)) : text.slice(index + 2, index + 6);
-      value += braced
-        ? String.fromCodePoint(Number.parseInt(hex, 16))
-        : String.fromCharCode(Number.parseInt(hex, 16));
-      index += braced ? hex.length + 4 : 6;
-    } else if (next === "x") {
-      value += String.fromCharCode(Number.parseInt(text.slice(index + 2, index + 4), 16));
-      index += 4;
-    } else if (next === "\n") {
-      index += 2;
-    } else {
-      value += escapes[next] ?? next;
-      index += 2;
-    }
-  }
-  return index < text.length ? { value, end: index + 1 } : undefined;
 }
 
 function pairs(text: string): { input: string; output: string }[] {

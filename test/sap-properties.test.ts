@@ -343,6 +343,10 @@ describe("adversarial input stays linear", () => {
     ["words for an enum", (count) => "positive negative ".repeat(count)],
     ["array-object ladders", (count) => "[{".repeat(count)],
     ["unquoted commas", (count) => `{"a": ${"x, ".repeat(count)}`],
+    ["unquoted lines", (count) => `{"a": ${"x y\n".repeat(count)}`],
+    ["unquoted parentheses", (count) => `{"a": ${"f(x, ".repeat(count)}`],
+    ["open inner quotes in a list", (count) => `["a ${'"b", '.repeat(count)}`],
+    ["triple quotes", (count) => `{"a": """${'x\n""'.repeat(count)}`],
     ["many small objects", (count) => '{"a": 1} '.repeat(count)],
   ];
   // Until recursive aliases stop wrapping a value in lists of itself (up to the depth limit) for every

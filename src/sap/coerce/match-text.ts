@@ -113,14 +113,17 @@ function spellingsOf(options: readonly MatchOption[]): Spelling[] {
 
 interface ClauseWords {
   words: string[];
-  /** The clause (between `.`, `;`, `:`, `!`, `?`, `,`, line breaks and "but") of each word. */
+  /**
+   * The clause of each word: clauses end at `;`, `!`, `?`, line breaks and "but", and at `.`, `:` and `,`
+   * followed by a space or the end (inside a token, as in `3.1` or `k-2-3.1_1`, they join its parts).
+   */
   clauses: number[];
 }
 
 function clauseWords(text: string): ClauseWords {
   const words: string[] = [];
   const clauses: number[] = [];
-  text.split(/[.;:!?,\n]+|\bbut\b/i).forEach((clause, index) => {
+  text.split(/(?:[;!?\n]|[.:,](?=\s|$))+|\bbut\b/i).forEach((clause, index) => {
     for (const word of normalizeWords(clause)) {
       words.push(word);
       clauses.push(index);

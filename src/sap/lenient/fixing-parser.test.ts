@@ -83,6 +83,12 @@ describe("FixingParser fed in chunks", () => {
     '{“a”: ”b“, ‘c’: ’d‘, "e": "x" "f": 1}',
     // The look-ahead for an unquoted key after a comma, with a non-ASCII letter and a non-letter.
     '{"a": Smith, Jöhn: 1, "b": x, 😀: 2}',
+    // Triple quotes and code blocks as values: the line breaks by their quotes, an info line.
+    '{"a": """\nx\n""", "b": ```ts main.ts\nlet y = "z";\n```, "c": ```one```, "d": """\n\n"""}',
+    // Indented triple quotes and code blocks: the first line's indentation goes from every line.
+    '[```py\n    if x:\n        y()\n  z\n    ```, """\n\t\ta\n\t\t\tb\n\t""", """\n  \\n  q\n"""]',
+    // Unquoted values over lines and with parentheses; list items with an inner quote still open.
+    '{a: one\n  two, b: f(x, y), c: 3\nd: ["say "hi", then "bye"", "x", "y "z", "w"]}',
   ];
   it.each(samples)("gives the same trees for every split point of %s", (text) => {
     const whole = fixingParse(text);

@@ -71,6 +71,16 @@ interface StringFrame {
   maybeTriple: boolean;
   /** Nothing read yet (a line break right after `"""` is dropped). */
   fresh: boolean;
+  /** Unescaped quotes kept inside the string so far (an odd count means one is still open). */
+  innerQuotes: number;
+  /** Triple quotes: at the start of a line, before its indentation is skipped. */
+  lineStart: boolean;
+  /** Triple quotes: the first line's indentation, which every line loses (-1 until known). */
+  indent: number;
+  /** Triple quotes: indentation skipped on the current line so far. */
+  column: number;
+  /** Triple quotes: a line break read but not yet written (it is dropped before the closing quotes). */
+  pendingBreak: boolean;
 }
 interface UnquotedFrame {
   kind: "unquoted";
@@ -82,6 +92,8 @@ interface UnquotedFrame {
   pendingSpace: boolean;
   /** Whether the token has had a word followed by whitespace (checked once, for `[1 2 3]`). */
   spaced: boolean;
+  /** `(` or `[` not yet closed: a comma or `]` inside them belongs to the value (`f(a: T[], b)`). */
+  parens: number;
 }
 interface CommentFrame {
   kind: "comment";
@@ -250,7 +262,7 @@ function isUnicodeSpaceCode(code: number): boolean {
  */
 const PLAIN_TOKEN_CODE = new Uint8Array(128);
 for (let code = 33; code < 127; code++) PLAIN_TOKEN_CODE[code] = 1;
-for (const char of "\"'`{}[],:/") PLAIN_TOKEN_CODE[char.charCodeAt(0)] = 0;
+for (const char of "\"'`{}[](),:/") PLAIN_TOKEN_CODE[char.charCodeAt(0)] = 0;
 
 /** A resumable fixing parser; see the file header. Feed it with `push`, finish with `end`. */
 export class FixingParser {
@@ -295,6 +307,11 @@ export class FixingParser {
     triple: false,
     maybeTriple: false,
     fresh: true,
+    innerQuotes: 0,
+    lineStart: true,
+    indent: -1,
+    column: 0,
+    pendingBreak: false,
   };
   private readonly unquotedFrame: UnquotedFrame = {
     kind: "unquoted",
@@ -303,6 +320,7 @@ export class FixingParser {
     start: 0,
     pendingSpace: false,
     spaced: false,
+    parens: 0,
   };
   private readonly commentFrame: CommentFrame = { kind: "comment", block: false };
   private readonly skipFrame: SkipFrame = { kind: "skip", depth: 0 };
@@ -627,6 +645,7 @@ export class FixingParser {
     frame.start = this.offset + this.position;
     frame.pendingSpace = false;
     frame.spaced = false;
+    frame.parens = 0;
     this.stack.push(frame);
   }
 
@@ -774,8 +793,13 @@ export class FixingParser {
     frame.node = node;
     frame.text = "";
     frame.triple = false;
-    frame.maybeTriple = role !== "key" && quote === 34;
+    frame.maybeTriple = role !== "key" && (quote === 34 || quote === 96);
     frame.fresh = true;
+    frame.innerQuotes = 0;
+    frame.lineStart = true;
+    frame.indent = -1;
+    frame.column = 0;
+    frame.pendingBreak = false;
     this.stack.push(frame);
   }
 
@@ -785,13 +809,24 @@ export class FixingParser {
     let index = this.position;
     if (frame.fresh) {
       if (frame.maybeTriple) {
-        // Python triple-quoted string: `"""…"""` (values only). `""` alone is an empty string.
-        if (buffer.charCodeAt(index) === 34 && index + 1 >= length && !this.ended) return false;
+        // Python triple-quoted string `"""…"""`, or a code block written as a value: ```…``` (values and
+        // items only). Two quotes alone are an empty string.
+        if (buffer.charCodeAt(index) === frame.closer && index + 1 >= length && !this.ended) return false;
         frame.maybeTriple = false;
-        if (buffer.startsWith('""', index)) {
+        if (buffer.startsWith(frame.closerText + frame.closerText, index)) {
           this.repair("triple quotes");
           frame.triple = true;
           this.position = index + 2;
+          return true;
+        }
+      }
+      if (frame.triple && frame.closer === 96 /* ` */) {
+        // A code block's first line is its info string (```ts main.ts), not code.
+        const lineEnd = buffer.indexOf("\n", index);
+        if (lineEnd < 0 && !this.ended) return false;
+        frame.fresh = false;
+        if (lineEnd >= 0 && !buffer.slice(index, lineEnd).includes("```")) {
+          this.position = lineEnd + 1;
           return true;
         }
       }
@@ -801,6 +836,7 @@ export class FixingParser {
         return true;
       }
     }
+    if (frame.triple) return this.stepTriple(frame);
     // Fast path: find the end of the run of ordinary characters (the first closer or backslash) with
     // native searches and copy the run in one slice.
     const closer = frame.closer;
@@ -841,19 +877,7 @@ export class FixingParser {
       if (index >= length) return true;
     }
     if (buffer.charCodeAt(index) === 92) return this.stepEscape(frame);
-    if (frame.triple) {
-      // Inside `"""…"""` only three quotes close the string.
-      if (length - index < 3 && !this.ended) return false;
-      if (buffer.startsWith('"""', index)) {
-        this.position = index + 3;
-        this.finishString(frame, true);
-      } else {
-        this.position = index + 1;
-        this.appendText(frame, buffer[index]!);
-      }
-      return true;
-    }
-    const closes = this.quoteCloses(frame.role, index);
+    const closes = this.quoteCloses(frame.role, index, frame.innerQuotes);
     if (closes === undefined) return false;
     this.position = index + 1;
     if (closes) {
@@ -861,6 +885,7 @@ export class FixingParser {
     } else {
       // Unescaped inner quote: `"Kim "MJ" Minjun"` — the look-ahead says it does not end the string.
       this.repair("unescaped quote");
+      frame.innerQuotes++;
       this.appendText(frame, buffer[index]!);
     }
     return true;
@@ -905,6 +930,75 @@ export class FixingParser {
     return true;
   }
 
+  /**
+   * Inside `"""…"""` or a ``` code block: only three quotes close it, every line loses up to the first
+   * line's indentation (the block is indented to sit in the JSON around it, its text is not), and the
+   * line break before the closing quotes is not text. Both are decided as the text arrives, so a stream
+   * only sees the string grow: a line break is written once something follows it.
+   */
+  private stepTriple(frame: StringFrame): boolean {
+    const buffer = this.buffer;
+    const length = buffer.length;
+    const closer = frame.closer;
+    const start = this.position;
+    let index = start;
+    let text = "";
+    const content = () => {
+      if (frame.lineStart) {
+        if (frame.indent < 0) frame.indent = frame.column;
+        frame.lineStart = false;
+      }
+      if (frame.pendingBreak) {
+        text += "\n";
+        frame.pendingBreak = false;
+      }
+    };
+    const flush = (at: number) => {
+      if (text !== "") this.appendText(frame, text);
+      this.position = at;
+    };
+    while (index < length) {
+      const code = buffer.charCodeAt(index);
+      if (code === closer) {
+        if (length - index < 3 && !this.ended) {
+          flush(index);
+          return index > start;
+        }
+        if (buffer.startsWith(frame.closerText.repeat(3), index)) {
+          frame.pendingBreak = false;
+          flush(index + 3);
+          this.finishString(frame, true);
+          return true;
+        }
+      } else if (code === 92 /* \ */) {
+        content();
+        flush(index);
+        return this.stepEscape(frame);
+      } else if (code === 10) {
+        if (frame.pendingBreak) text += "\n";
+        frame.pendingBreak = true;
+        frame.lineStart = true;
+        frame.column = 0;
+        index++;
+        continue;
+      } else if (
+        frame.lineStart &&
+        (code === 32 || code === 9) &&
+        (frame.indent < 0 || frame.column < frame.indent)
+      ) {
+        // Indentation: measured on the first line, skipped on every line.
+        frame.column++;
+        index++;
+        continue;
+      }
+      content();
+      text += buffer[index];
+      index++;
+    }
+    flush(index);
+    return true;
+  }
+
   private appendText(frame: StringFrame, text: string): void {
     if (frame.node) frame.node.value += text;
     else frame.text += text;
@@ -923,7 +1017,7 @@ export class FixingParser {
    * key, `,`/`}` after an object value (a comma only when a new member follows), `,`/`]` after an item, a
    * line break, a comment, or the end of input. `undefined`: the answer needs more input.
    */
-  private quoteCloses(role: Role, index: number): boolean | undefined {
+  private quoteCloses(role: Role, index: number, innerQuotes: number): boolean | undefined {
     const buffer = this.buffer;
     const length = buffer.length;
     let next = index + 1;
@@ -946,7 +1040,11 @@ export class FixingParser {
         // A key closes before `:`, `}`, `,`, or before a value after a space (missing colon: `{"a" 1}`).
         return code === 58 /* : */ || code === 125 /* } */ || code === 44 /* , */ || next > index + 1;
       case "item":
-        return code === 44 /* , */ || code === 93 /* ] */ || code === 125 /* } */ || isQuoteCode(code);
+        if (code === 93 /* ] */ || code === 125 /* } */) return true;
+        if (code !== 44 /* , */ && !isQuoteCode(code)) return false;
+        // An inner quote still open (`["say "hi", and "bye"", "x"]`) pairs with this one unless the next
+        // item starts right after the comma (`["say "hi", "x"]`).
+        return innerQuotes % 2 === 0 || (code === 44 && this.quotedItemFollows(next));
       case "value":
         if (code === 125 /* } */ || code === 93 /* ] */) return true;
         if (code === 44 /* , */) return this.memberFollows(next);
@@ -954,6 +1052,50 @@ export class FixingParser {
         if (isQuoteCode(code)) return this.quotedKeyFollows(next);
         return false;
     }
+  }
+
+  /** After the comma at `index`: does the next item start with a quote? */
+  private quotedItemFollows(index: number): boolean | undefined {
+    const buffer = this.buffer;
+    const length = buffer.length;
+    let next = index + 1;
+    while (next < length && isWhitespaceCode(buffer.charCodeAt(next))) next++;
+    if (next >= length) return this.ended ? true : undefined;
+    return isQuoteCode(buffer.charCodeAt(next));
+  }
+
+  /**
+   * At the line break at `index` inside an unquoted object value: a number or literal ends there
+   * (`{"a": 1⏎b: 2}`), and so does text when the next line starts a member (a key and a colon, a comment)
+   * or nothing follows; otherwise the next line continues the text (`b: hey world⏎so that we can…,`).
+   */
+  private valueEndsAtLineBreak(frame: UnquotedFrame, index: number): boolean | undefined {
+    // Numbers and literals are short: a long text is not rebuilt at each of its line breaks.
+    const written = frame.text.length + index - this.position;
+    if (written <= 40 && isScalarToken((frame.text + this.buffer.slice(this.position, index)).trim()))
+      return true;
+    const buffer = this.buffer;
+    const length = buffer.length;
+    // A long run of blank space ends the value; the bound keeps each line break's look-ahead constant.
+    const limit = index + 64;
+    let next = index + 1;
+    let code = codeAt(buffer, next);
+    while (next < length && isWhitespaceCode(code)) {
+      if (next >= limit) return true;
+      code = codeAt(buffer, ++next);
+    }
+    if (next >= length) return this.ended ? true : undefined;
+    if (isQuoteCode(code)) return this.quotedKeyFollows(next);
+    if (code === 47 /* / */) {
+      if (next + 1 >= length) return this.ended ? false : undefined;
+      const after = buffer.charCodeAt(next + 1);
+      return after === 47 || after === 42 /* * */;
+    }
+    const keyLimit = Math.min(length, next + 64);
+    let scan = next;
+    while (scan < keyLimit && isIdentifierCode(buffer.charCodeAt(scan))) scan++;
+    if (scan >= length) return this.ended ? false : undefined;
+    return scan > next && buffer.charCodeAt(scan) === 58 /* : */;
   }
 
   /** After the comma at `index`: does a new object member (or the end of the object) follow? */
@@ -1039,6 +1181,8 @@ export class FixingParser {
         frame.pendingSpace = true;
       } else {
         frame.pendingSpace = false;
+        if (code === 40 /* ( */ || code === 91 /* [ */) frame.parens++;
+        else if ((code === 41 /* ) */ || code === 93) /* ] */ && frame.parens > 0) frame.parens--;
       }
       index++;
     }
@@ -1048,7 +1192,7 @@ export class FixingParser {
   }
 
   private endsUnquoted(frame: UnquotedFrame, code: number, index: number): boolean | undefined {
-    if (code === 10) return true;
+    if (code === 10) return frame.role !== "value" || this.valueEndsAtLineBreak(frame, index);
     if (code === 47 /* / */ && frame.pendingSpace) {
       if (index + 1 >= this.buffer.length) return this.ended ? false : undefined;
       const next = this.buffer.charCodeAt(index + 1);
@@ -1060,10 +1204,12 @@ export class FixingParser {
       case "item":
         return code === 44 || code === 93 || code === 125 || code === 123 || code === 91; // , ] } { [
       case "value": {
-        if (code === 125 /* } */ || code === 93 /* ] */) return true;
+        if (code === 125 /* } */) return true;
+        // A `]` closes a list the value is in, unless the value opened it (`f(a: T[])`, `Promise<T[]>`).
+        if (code === 93 /* ] */) return frame.parens === 0;
         // Missing comma after an unquoted value: `{"a": 1 "b": 2}`.
         if (frame.pendingSpace && isQuoteCode(code)) return this.quotedKeyFollows(index);
-        if (code !== 44 /* , */) return false;
+        if (code !== 44 /* , */ || frame.parens > 0) return false;
         // A comma ends the value only when a new member follows (`{"a": Smith, John, "b": 1}` keeps
         // "Smith, John").
         return this.memberFollows(index);
@@ -1113,9 +1259,10 @@ export class FixingParser {
       const frame = this.stack[this.stack.length - 1]!;
       switch (frame.kind) {
         case "string":
-          // Unclosed string: keep what was written (not the line break the answer happened to end with).
+          // Unclosed string: keep what was written, a final line break included (the answer was cut
+          // inside the string, so the break is part of its text).
           this.repair("unclosed string");
-          if (frame.node) frame.node.value = frame.node.value.trimEnd();
+          if (frame.pendingBreak) this.appendText(frame, "\n");
           this.finishString(frame, false);
           break;
         case "unquoted":
