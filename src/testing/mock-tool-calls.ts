@@ -48,10 +48,10 @@ function argumentsValue(text: string): unknown {
 export function withToolCalls(route: MockRoute, body: unknown, context: RenderContext): unknown {
   const calls = resolveCalls(route, context);
   if (calls.length === 0) return body;
-  const copy = structuredClone(body) as Record<string, unknown> & Record<string, any>;
+  const copy = structuredClone(body) as Record<string, unknown>;
   switch (route) {
     case "openai": {
-      const message = copy.choices[0].message;
+      const message = at(copy, "choices", 0, "message");
       if (message.content === "") message.content = null;
       message.tool_calls = calls.map((call) => ({
         id: call.id,
@@ -65,7 +65,7 @@ export function withToolCalls(route: MockRoute, body: unknown, context: RenderCo
       return copy;
     case "anthropic":
       copy.content = [
-        ...copy.content.filter((block: { text?: string }) => block.text !== ""),
+        ...withoutEmptyText(copy.content),
         ...calls.map((call) => ({
           type: "tool_use",
           id: call.id,
@@ -75,17 +75,17 @@ export function withToolCalls(route: MockRoute, body: unknown, context: RenderCo
       ];
       return copy;
     case "gemini": {
-      const content = copy.candidates[0].content;
+      const content = at(copy, "candidates", 0, "content");
       content.parts = [
-        ...content.parts.filter((part: { text?: string }) => part.text !== ""),
+        ...withoutEmptyText(content.parts),
         ...calls.map((call) => ({ functionCall: { name: call.name, args: argumentsValue(call.arguments) } })),
       ];
       return copy;
     }
     case "bedrock": {
-      const message = copy.output.message;
+      const message = at(copy, "output", "message");
       message.content = [
-        ...message.content.filter((block: { text?: string }) => block.text !== ""),
+        ...withoutEmptyText(message.content),
         ...calls.map((call) => ({
           toolUse: { toolUseId: call.id, name: call.name, input: argumentsValue(call.arguments) },
         })),
@@ -93,6 +93,18 @@ export function withToolCalls(route: MockRoute, body: unknown, context: RenderCo
       return copy;
     }
   }
+}
+
+/** The object at `path` inside a body this module's wire formats wrote. */
+function at(value: unknown, ...path: (string | number)[]): Record<string, unknown> {
+  let current = value;
+  for (const key of path) current = (current as Record<string | number, unknown>)[key];
+  return current as Record<string, unknown>;
+}
+
+/** Content blocks or parts without the empty text one a tool-only answer does not send. */
+function withoutEmptyText(list: unknown): unknown[] {
+  return (list as { text?: unknown }[]).filter((item) => item.text !== "");
 }
 
 /** The Responses output items of the context's calls (after the message item). */

@@ -7,6 +7,7 @@
  */
 import type { JsonSchemaObject } from "../tool-calls.js";
 import { isRecord } from "./provider-adapter.js";
+import { enumOfConstants } from "./strict-json-schema.js";
 
 const typeNames: Record<string, string> = {
   string: "STRING",
@@ -22,7 +23,8 @@ export function toGeminiSchema(schema: JsonSchemaObject): JsonSchemaObject | und
   const expanding = new Set<string>();
   let recursive = false;
 
-  const convert = (node: JsonSchemaObject): JsonSchemaObject => {
+  const convert = (input: JsonSchemaObject): JsonSchemaObject => {
+    const node = enumOfConstants(input);
     if (typeof node.$ref === "string") {
       const name = node.$ref.replace(/^#\/\$defs\//, "");
       const target = definitions[name];

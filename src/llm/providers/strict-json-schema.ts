@@ -10,9 +10,10 @@ export function toStrictJsonSchema(schema: JsonSchemaObject): JsonSchemaObject {
   return strict(withoutDialect(schema)) as JsonSchemaObject;
 }
 
-function strict(node: unknown): unknown {
-  if (Array.isArray(node)) return node.map(strict);
-  if (typeof node !== "object" || node === null) return node;
+function strict(input: unknown): unknown {
+  if (Array.isArray(input)) return input.map(strict);
+  if (typeof input !== "object" || input === null) return input;
+  const node = enumOfConstants(input as JsonSchemaObject);
   const result: JsonSchemaObject = {};
   for (const [key, value] of Object.entries(node)) {
     if (key === "oneOf") result.anyOf = strict(value);
@@ -33,4 +34,31 @@ function strict(node: unknown): unknown {
 export function withoutDialect(schema: JsonSchemaObject): JsonSchemaObject {
   const { $schema: _dialect, ...rest } = schema;
   return rest;
+}
+
+/**
+ * An enum whose values carry descriptions is written `oneOf` a `const` per value; schema subsets that
+ * take neither `oneOf` nor `const` (OpenAI strict, Gemini) get one `enum`, the value descriptions moved
+ * into the enum's description (`ENGINEER: builds things`).
+ */
+export function enumOfConstants(node: JsonSchemaObject): JsonSchemaObject {
+  const options = node.oneOf;
+  if (!Array.isArray(options) || options.length === 0) return node;
+  const constants = options.filter(
+    (option): option is JsonSchemaObject =>
+      typeof option === "object" && option !== null && "const" in option,
+  );
+  if (constants.length !== options.length) return node;
+  const { oneOf: _options, ...rest } = node;
+  const described = constants
+    .filter((option) => typeof option.description === "string")
+    .map((option) => `${String(option.const)}: ${option.description as string}`);
+  const description = [typeof rest.description === "string" ? rest.description : "", ...described]
+    .filter((line) => line !== "")
+    .join("\n");
+  return {
+    ...rest,
+    enum: constants.map((option) => option.const),
+    ...(description === "" ? {} : { description }),
+  };
 }
