@@ -13,7 +13,7 @@ import {
   type ToolCallWire,
 } from "../tool-calls.js";
 import { isRecord } from "./provider-adapter.js";
-import { toStrictJsonSchema } from "./strict-json-schema.js";
+import { toStrictJsonSchema, withoutDialect } from "./strict-json-schema.js";
 
 export const openAiChatToolCalls: ToolCallWire = {
   writeRequest(body, output) {
@@ -88,7 +88,7 @@ function openAiChatOutputFields(output: OutputRequest): Record<string, unknown> 
       function: {
         name: tool.name,
         ...(tool.description === undefined ? {} : { description: tool.description }),
-        parameters: tool.parameters,
+        parameters: withoutDialect(tool.parameters),
       },
     })),
     tool_choice:

@@ -13,7 +13,7 @@ import {
   type ToolCallWire,
 } from "../tool-calls.js";
 import { isRecord } from "./provider-adapter.js";
-import { toStrictJsonSchema } from "./strict-json-schema.js";
+import { toStrictJsonSchema, withoutDialect } from "./strict-json-schema.js";
 
 export const openAiResponsesToolCalls: ToolCallWire = {
   writeRequest(body, output) {
@@ -92,7 +92,7 @@ function responsesToolFields(output: Extract<OutputRequest, { type: "tools" }>):
       type: "function",
       name: tool.name,
       ...(tool.description === undefined ? {} : { description: tool.description }),
-      parameters: tool.parameters,
+      parameters: withoutDialect(tool.parameters),
       strict: false,
     })),
     tool_choice:
