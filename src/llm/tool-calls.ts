@@ -118,3 +118,33 @@ export function addOutputFields(
   for (const [key, value] of Object.entries(fields)) if (result[key] === undefined) result[key] = value;
   return result;
 }
+
+/** A call from a provider's fields: an id and a name only when they are strings. */
+export function toolCall(id: unknown, name: unknown, args: string): ToolCall {
+  return {
+    id: typeof id === "string" ? id : undefined,
+    name: typeof name === "string" ? name : "",
+    arguments: args,
+  };
+}
+
+/**
+ * A stream event's JSON object, when its data mentions one of `markers`. Most events carry text, and the
+ * text parser reads each of them already: testing for a marker first spares a second `JSON.parse`. Data
+ * that is not a JSON object is `undefined` here (the text parser reports it).
+ */
+export function readToolEvent(
+  event: { data: string },
+  markers: readonly string[],
+): Record<string, unknown> | undefined {
+  if (!markers.some((marker) => event.data.includes(marker))) return undefined;
+  let data: unknown;
+  try {
+    data = JSON.parse(event.data);
+  } catch {
+    return undefined;
+  }
+  return typeof data === "object" && data !== null && !Array.isArray(data)
+    ? (data as Record<string, unknown>)
+    : undefined;
+}

@@ -9,11 +9,12 @@ import {
   addOutputFields,
   argumentsText,
   type OutputRequest,
+  readToolEvent,
   type ToolCall,
   type ToolCallWire,
+  toolCall,
 } from "../tool-calls.js";
 import { isRecord } from "./provider-adapter.js";
-import { readTypedEvent } from "./read-typed-event.js";
 import { withoutDialect } from "./strict-json-schema.js";
 
 export const anthropicToolCalls: ToolCallWire = {
@@ -25,25 +26,15 @@ export const anthropicToolCalls: ToolCallWire = {
     const calls: ToolCall[] = [];
     for (const block of body.content) {
       if (!isRecord(block) || block.type !== "tool_use") continue;
-      calls.push({
-        id: typeof block.id === "string" ? block.id : undefined,
-        name: typeof block.name === "string" ? block.name : "",
-        arguments: argumentsText(block.input),
-      });
+      calls.push(toolCall(block.id, block.name, argumentsText(block.input)));
     }
     return calls;
   },
   createStreamReader() {
     return {
       push(event) {
-        // Most events are text: skip parsing them a second time (the text parser reads them too).
-        if (!event.data.includes("tool_use") && !event.data.includes("input_json_delta")) return [];
-        let data: Record<string, unknown>;
-        try {
-          data = readTypedEvent(event);
-        } catch {
-          return [];
-        }
+        const data = readToolEvent(event, ["tool_use", "input_json_delta"]);
+        if (data === undefined) return [];
         const index = typeof data.index === "number" ? data.index : 0;
         if (data.type === "content_block_start" && isRecord(data.content_block)) {
           const block = data.content_block;

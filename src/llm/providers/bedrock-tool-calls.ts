@@ -9,8 +9,10 @@ import {
   addOutputFields,
   argumentsText,
   type OutputRequest,
+  readToolEvent,
   type ToolCall,
   type ToolCallWire,
+  toolCall,
 } from "../tool-calls.js";
 import { isRecord } from "./provider-adapter.js";
 import { withoutDialect } from "./strict-json-schema.js";
@@ -26,11 +28,7 @@ export const bedrockToolCalls: ToolCallWire = {
     for (const block of message.content) {
       if (!isRecord(block) || !isRecord(block.toolUse)) continue;
       const use = block.toolUse;
-      calls.push({
-        id: typeof use.toolUseId === "string" ? use.toolUseId : undefined,
-        name: typeof use.name === "string" ? use.name : "",
-        arguments: argumentsText(use.input),
-      });
+      calls.push(toolCall(use.toolUseId, use.name, argumentsText(use.input)));
     }
     return calls;
   },
@@ -38,14 +36,8 @@ export const bedrockToolCalls: ToolCallWire = {
     return {
       push(event) {
         if (event.event !== "contentBlockStart" && event.event !== "contentBlockDelta") return [];
-        if (!event.data.includes("toolUse")) return [];
-        let data: unknown;
-        try {
-          data = JSON.parse(event.data);
-        } catch {
-          return [];
-        }
-        if (!isRecord(data)) return [];
+        const data = readToolEvent(event, ["toolUse"]);
+        if (data === undefined) return [];
         const index = typeof data.contentBlockIndex === "number" ? data.contentBlockIndex : 0;
         if (event.event === "contentBlockStart") {
           const use = isRecord(data.start) ? data.start.toolUse : undefined;

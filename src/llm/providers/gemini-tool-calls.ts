@@ -11,8 +11,10 @@ import {
   addOutputFields,
   argumentsText,
   type OutputRequest,
+  readToolEvent,
   type ToolCall,
   type ToolCallWire,
+  toolCall,
 } from "../tool-calls.js";
 import { toGeminiSchema } from "./gemini-schema.js";
 import { isRecord } from "./provider-adapter.js";
@@ -40,13 +42,8 @@ export const geminiToolCalls: ToolCallWire = {
     let count = 0;
     return {
       push(event) {
-        if (!event.data.includes("functionCall")) return [];
-        let data: unknown;
-        try {
-          data = JSON.parse(event.data);
-        } catch {
-          return [];
-        }
+        const data = readToolEvent(event, ["functionCall"]);
+        if (data === undefined) return [];
         // Each event holds whole calls: number them across the stream.
         return readCalls(data).map((call) => ({
           index: count++,
@@ -94,11 +91,7 @@ function readCalls(body: unknown): ToolCall[] {
   for (const part of parts) {
     if (!isRecord(part) || !isRecord(part.functionCall)) continue;
     const call = part.functionCall;
-    calls.push({
-      id: typeof call.id === "string" ? call.id : undefined,
-      name: typeof call.name === "string" ? call.name : "",
-      arguments: argumentsText(call.args ?? {}),
-    });
+    calls.push(toolCall(call.id, call.name, argumentsText(call.args ?? {})));
   }
   return calls;
 }

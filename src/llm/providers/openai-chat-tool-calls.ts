@@ -8,9 +8,11 @@
 import {
   addOutputFields,
   type OutputRequest,
+  readToolEvent,
   type ToolCall,
   type ToolCallDelta,
   type ToolCallWire,
+  toolCall,
 } from "../tool-calls.js";
 import { isRecord } from "./provider-adapter.js";
 import { toStrictJsonSchema, withoutDialect } from "./strict-json-schema.js";
@@ -38,15 +40,8 @@ export const openAiChatToolCalls: ToolCallWire = {
   createStreamReader() {
     return {
       push(event) {
-        // Most chunks are text: skip parsing them a second time (the text parser reads them too).
-        if (!event.data.includes("tool_calls")) return [];
-        let chunk: unknown;
-        try {
-          chunk = JSON.parse(event.data);
-        } catch {
-          return []; // The text parser reports the malformed event.
-        }
-        if (!isRecord(chunk) || !Array.isArray(chunk.choices)) return [];
+        const chunk = readToolEvent(event, ["tool_calls"]);
+        if (chunk === undefined || !Array.isArray(chunk.choices)) return [];
         const delta = isRecord(chunk.choices[0]) ? chunk.choices[0].delta : undefined;
         if (!isRecord(delta) || !Array.isArray(delta.tool_calls)) return [];
         const pieces: ToolCallDelta[] = [];
@@ -101,9 +96,5 @@ function openAiChatOutputFields(output: OutputRequest): Record<string, unknown> 
 }
 
 function readFunction(fn: Record<string, unknown>, id: unknown): ToolCall {
-  return {
-    id: typeof id === "string" ? id : undefined,
-    name: typeof fn.name === "string" ? fn.name : "",
-    arguments: typeof fn.arguments === "string" ? fn.arguments : "",
-  };
+  return toolCall(id, fn.name, typeof fn.arguments === "string" ? fn.arguments : "");
 }

@@ -8,9 +8,11 @@
 import {
   addOutputFields,
   type OutputRequest,
+  readToolEvent,
   type ToolCall,
   type ToolCallDelta,
   type ToolCallWire,
+  toolCall,
 } from "../tool-calls.js";
 import { isRecord } from "./provider-adapter.js";
 import { toStrictJsonSchema, withoutDialect } from "./strict-json-schema.js";
@@ -39,15 +41,8 @@ export const openAiResponsesToolCalls: ToolCallWire = {
     let sawCall = false;
     return {
       push(event) {
-        // Most events are text: skip parsing them a second time (the text parser reads them too).
-        if (!event.data.includes("function_call")) return [];
-        let data: unknown;
-        try {
-          data = JSON.parse(event.data);
-        } catch {
-          return [];
-        }
-        if (!isRecord(data)) return [];
+        const data = readToolEvent(event, ["function_call"]);
+        if (data === undefined) return [];
         const index = typeof data.output_index === "number" ? data.output_index : 0;
         switch (data.type) {
           case "response.output_item.added": {
@@ -109,11 +104,6 @@ function isFunctionCall(item: unknown): item is Record<string, unknown> {
 }
 
 function readCall(item: Record<string, unknown>): ToolCall {
-  const id =
-    typeof item.call_id === "string" ? item.call_id : typeof item.id === "string" ? item.id : undefined;
-  return {
-    id,
-    name: typeof item.name === "string" ? item.name : "",
-    arguments: typeof item.arguments === "string" ? item.arguments : "",
-  };
+  const id = typeof item.call_id === "string" ? item.call_id : item.id;
+  return toolCall(id, item.name, typeof item.arguments === "string" ? item.arguments : "");
 }
