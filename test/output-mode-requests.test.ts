@@ -171,8 +171,14 @@ describe.each(Object.entries(clients))("request bodies for %s", (provider, clien
   it("leave ctx.output_format out of the prompt only when the provider enforces the schema", async () => {
     const prompt = async (mode: OutputMode) =>
       JSON.stringify(
-        (await runtime().buildRequest("ExtractPerson", { text: "Ada" }, { stream: false }, { client, outputMode: mode }))
-          .body,
+        (
+          await runtime().buildRequest(
+            "ExtractPerson",
+            { text: "Ada" },
+            { stream: false },
+            { client, outputMode: mode },
+          )
+        ).body,
       );
     expect(await prompt("prompt")).toContain("Answer in JSON using this schema");
     expect(await prompt("tools")).toContain("Answer in JSON using this schema");
@@ -187,9 +193,9 @@ describe("native structured output: the answer is still parsed by SAP", () => {
   it("OpenAI: the strict json_schema answer, repaired when it is not exact", async () => {
     server.scriptFor("openai", answer('{"name": "Ada Lovelace", "age": "36", "role": "engineer"}'));
     const collector = new Collector();
-    expect(await runtime().call("ExtractPerson", { text: "Ada" }, { ...native, client: "OpenAi", collector })).toEqual(
-      ada,
-    );
+    expect(
+      await runtime().call("ExtractPerson", { text: "Ada" }, { ...native, client: "OpenAi", collector }),
+    ).toEqual(ada);
     expect(collector.last?.repairs.map((flag) => flag.kind)).toEqual(
       expect.arrayContaining(["StringToInt", "EnumCaseFold"]),
     );
@@ -207,18 +213,25 @@ describe("native structured output: the answer is still parsed by SAP", () => {
 
   it("Gemini: a bare list where the wrapper was asked for still parses", async () => {
     server.scriptFor("gemini", answer(`[${JSON.stringify(ada)}]`));
-    expect(await runtime().call("ListPeople", { text: "Ada" }, { ...native, client: "Gemini" })).toEqual([ada]);
+    expect(await runtime().call("ListPeople", { text: "Ada" }, { ...native, client: "Gemini" })).toEqual([
+      ada,
+    ]);
   });
 
   it("Anthropic: the forced tool's input is the answer", async () => {
     server.scriptFor("anthropic", toolCallAnswer({ name: "Person", arguments: JSON.stringify(ada) }));
-    expect(await runtime().call("ExtractPerson", { text: "Ada" }, { ...native, client: "Claude" })).toEqual(ada);
+    expect(await runtime().call("ExtractPerson", { text: "Ada" }, { ...native, client: "Claude" })).toEqual(
+      ada,
+    );
   });
 
   it("Anthropic: a wrapped list through the forced tool, streamed", async () => {
     server.scriptFor(
       "anthropic",
-      toolCallAnswer({ name: "ListPeople", arguments: JSON.stringify({ value: [ada, ada] }) }, { chunkSize: 9 }),
+      toolCallAnswer(
+        { name: "ListPeople", arguments: JSON.stringify({ value: [ada, ada] }) },
+        { chunkSize: 9 },
+      ),
     );
     const stream = runtime().stream("ListPeople", { text: "Ada" }, { ...native, client: "Claude" });
     for await (const _partial of stream) {
