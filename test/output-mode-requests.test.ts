@@ -97,6 +97,19 @@ function ListPeople(text: string) -> Person[] {
   "#
 }
 
+class Section {
+  title string
+  children Section[]
+}
+
+function Outline(text: string) -> Section {
+  client OpenAi
+  prompt #"
+    Outline: {{ text }}
+    {{ ctx.output_format }}
+  "#
+}
+
 function Extract(text: string) -> Person | Company {
   client OpenAi
   prompt #"
@@ -186,6 +199,38 @@ describe.each(Object.entries(clients))("request bodies for %s", (provider, clien
   });
 });
 
+describe("a recursive class", () => {
+  it("is an object at the root of a tool and of an enforced schema, its definition kept for the inner references", async () => {
+    const body = async (client: string, outputMode: OutputMode) =>
+      (await runtime().buildRequest("Outline", { text: "x" }, { stream: false }, { client, outputMode }))
+        .body;
+    const tool = ((await body("Claude", "tools")).tools as { input_schema: Record<string, unknown> }[])[0];
+    expect(tool?.input_schema).toMatchObject({
+      type: "object",
+      properties: { children: { type: "array", items: { $ref: "#/$defs/Section" } } },
+      $defs: { Section: { type: "object" } },
+    });
+    expect(tool?.input_schema.$ref).toBeUndefined();
+    const format = (await body("OpenAi", "native")).response_format as {
+      json_schema: { name: string; schema: unknown };
+    };
+    expect(format.json_schema.name).toBe("Section");
+    expect(format.json_schema.schema).toMatchObject({ type: "object", required: ["title", "children"] });
+    // Gemini cannot inline a recursive schema: it is sent as JSON Schema.
+    const gemini = (await body("Gemini", "native")).generationConfig as Record<string, unknown>;
+    expect(gemini.responseSchema).toBeUndefined();
+    expect(gemini.responseJsonSchema).toMatchObject({ type: "object" });
+  });
+
+  it("parses a nested answer in tool mode", async () => {
+    const tree = { title: "a", children: [{ title: "b", children: [] }] };
+    server.scriptFor("anthropic", toolCallAnswer({ name: "Section", arguments: JSON.stringify(tree) }));
+    expect(await runtime().call("Outline", { text: "x" }, { client: "Claude", outputMode: "tools" })).toEqual(
+      tree,
+    );
+  });
+});
+
 describe("native structured output: the answer is still parsed by SAP", () => {
   const native = { outputMode: "native" } as const;
   const ada = { name: "Ada Lovelace", age: 36, role: "ENGINEER" };
@@ -240,7 +285,7 @@ describe("native structured output: the answer is still parsed by SAP", () => {
     expect(await stream.getFinalResponse()).toEqual([ada, ada]);
   });
 
-  it("a cut answer keeps what it holds and is marked truncated", async () => {
+  it("a cut answer that never wrote a required field is a clear error with the raw text", async () => {
     server.scriptFor("openai", cutByLength('{"name": "Ada Love'));
     const collector = new Collector();
     const error = await runtime()

@@ -6,7 +6,7 @@
  *   a tool — its `@@alias` or name, its `@@description`, its fields' JSON Schema (with their
  *   `@description`s) — and the chosen tool's arguments are the answer.
  * - `native`: the return type's JSON Schema is sent for the provider to enforce. A schema whose root is
- *   not an object (a list, a union, a recursive class) is wrapped as `{"value": …}`, since OpenAI's strict
+ *   not an object (a list, a union) is wrapped as `{"value": …}`, since OpenAI's strict
  *   mode and forced tools take objects only; the answer is unwrapped after parsing.
  *
  * In every mode the Schema-Aligned Parser reads the answer, so a plain-text answer still parses and a cut
@@ -74,7 +74,7 @@ export function createOutputPlan(
       definitions.push({
         name,
         ...(declared.description === undefined ? {} : { description: declared.description }),
-        parameters: toJsonSchema(ir, type),
+        parameters: objectRoot(toJsonSchema(ir, type)),
       });
     }
     return {
@@ -85,7 +85,7 @@ export function createOutputPlan(
       itemType: shape.itemType,
     };
   }
-  const schema = toJsonSchema(ir, returnType);
+  const schema = objectRoot(toJsonSchema(ir, returnType));
   const resolved = index.resolveAlias(returnType);
   const declared = resolved.kind === "class" ? index.getClass(resolved.name) : undefined;
   const isObject = schema.type === "object" && typeof schema.properties === "object";
@@ -162,6 +162,19 @@ function uniqueName(name: string, taken: ReadonlyMap<string, unknown>): string {
     const candidate = `${name.slice(0, 60)}_${count}`;
     if (!taken.has(candidate)) return candidate;
   }
+}
+
+/**
+ * A recursive class's schema is a `$ref` to its own definition; tool inputs and strict schemas need an
+ * object at the root, so the definition is copied there (it stays in `$defs` for the inner references).
+ */
+function objectRoot(schema: JsonSchema): JsonSchema {
+  const reference = typeof schema.$ref === "string" ? /^#\/\$defs\/(.+)$/.exec(schema.$ref)?.[1] : undefined;
+  const definitions = schema.$defs as Record<string, JsonSchema> | undefined;
+  const target = reference === undefined ? undefined : definitions?.[reference];
+  if (target === undefined || target.type !== "object") return schema;
+  const { $ref: _reference, ...rest } = schema;
+  return { ...rest, ...target, $defs: definitions };
 }
 
 function wrapSchema(schema: JsonSchema): JsonSchema {
