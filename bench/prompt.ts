@@ -310,5 +310,10 @@ export async function benchPrompt(): Promise<string> {
     "Speed (median per call) and token cost on the resume example:",
     "",
     markdownTable(["measure", "value"], timings),
+    "",
+    "Output modes (docs/runtime.md): the tokens of the JSON each mode adds to the request body for the " +
+      "schema (from `b.request` with `outputMode`), beside `ctx.output_format`, which `prompt` mode puts in " +
+      "the prompt and `native` mode leaves out. Providers turn tools and schemas into text of their own, so " +
+      "these count what is sent, not what is billed.",
   ].join("\n");
 }
