@@ -1,5 +1,5 @@
 /**
- * How one function's structured answer is asked for and read, per output mode (docs/decisions/0012):
+ * How one function's structured answer is asked for and read, per output mode (docs/decisions/0013):
  *
  * - `prompt` (BAML's way): the schema is in the prompt (`ctx.output_format`); the answer is text.
  * - `tools`: each class of the return type (a class, a union of classes, or a list of either) is sent as
