@@ -9,6 +9,7 @@
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { getEncoding } from "js-tiktoken";
+import type { Ir, LlmFunction } from "../src/ir/index.js";
 import { compile } from "../src/language/index.js";
 import {
   parseOutputFormatOptions,
@@ -16,6 +17,7 @@ import {
   renderPrompt,
   toJsonSchema,
 } from "../src/prompt/index.js";
+import { type OutputMode, SaplingRuntime } from "../src/runtime/index.js";
 import type { ChatMessage } from "../src/util/index.js";
 import { type FixtureCase, readFixtureCases } from "../test/prompt-fixture-cases.js";
 import { fixtureIr, fixtureType } from "../test/prompt-fixture-ir.js";
@@ -193,7 +195,68 @@ async function speed(baml: Baml): Promise<string[][]> {
     "o200k_base tokens: output_format / minified JSON Schema",
     `${encoding.encode(schema).length} / ${encoding.encode(jsonSchema).length}`,
   ]);
+  result.push(...(await outputModeTokens(ir, fn, args, encoding)));
   return result;
+}
+
+/**
+ * What each output mode puts in the request for the schema, in o200k_base tokens of its JSON text (the
+ * body fields the mode adds, from `b.request` with `outputMode`), beside the `ctx.output_format` text the
+ * prompt mode sends. In `native` mode the prompt leaves `ctx.output_format` out. Providers turn tool and
+ * schema JSON into their own internal text, so these are the request's tokens, not a bill.
+ */
+async function outputModeTokens(
+  ir: Ir,
+  fn: LlmFunction,
+  args: Record<string, unknown>,
+  encoding: ReturnType<typeof getEncoding>,
+): Promise<string[][]> {
+  const runtime = SaplingRuntime.fromIr(ir, {
+    env: { OPENAI_API_KEY: "unused", ANTHROPIC_API_KEY: "unused", GOOGLE_API_KEY: "unused" },
+    readTextFile: null,
+  });
+  const added = async (
+    client: string,
+    mode: OutputMode,
+    pick: (body: Record<string, unknown>) => unknown,
+  ) => {
+    const request = await runtime.buildRequest(
+      fn.name,
+      args,
+      { stream: false },
+      { client, outputMode: mode },
+    );
+    return encoding.encode(JSON.stringify(pick(request.body))).length;
+  };
+  const outputFormat = encoding.encode(renderOutputFormat(ir, fn.returnType)).length;
+  const rows: [string, number][] = [
+    [
+      "`tools`, OpenAI chat (`tools` + `tool_choice`)",
+      await added("openai/gpt-4o-mini", "tools", (body) => [body.tools, body.tool_choice]),
+    ],
+    [
+      "`native`, OpenAI chat (`response_format` json_schema, strict)",
+      await added("openai/gpt-4o-mini", "native", (body) => body.response_format),
+    ],
+    [
+      "`native`, Gemini (`generationConfig.responseSchema`)",
+      await added("google-ai/gemini-2.5-flash", "native", (body) => body.generationConfig),
+    ],
+    [
+      "`native`, Anthropic (forced tool: `tools` + `tool_choice`)",
+      await added("anthropic/claude-3-5-haiku-latest", "native", (body) => [body.tools, body.tool_choice]),
+    ],
+  ];
+  return [
+    [
+      "o200k_base tokens of the schema by output mode (CandidateEvaluation): `prompt` (`ctx.output_format`)",
+      String(outputFormat),
+    ],
+    ...rows.map(([label, tokens]): string[] => [
+      `… ${label}`,
+      `${tokens} (${(tokens / outputFormat).toFixed(1)}× output_format)`,
+    ]),
+  ];
 }
 
 /** A list of prompt shapes, with every stream case folded into one mention when all of them differ. */
@@ -247,5 +310,10 @@ export async function benchPrompt(): Promise<string> {
     "Speed (median per call) and token cost on the resume example:",
     "",
     markdownTable(["measure", "value"], timings),
+    "",
+    "Output modes (docs/runtime.md): the tokens of the JSON each mode adds to the request body for the " +
+      "schema (from `b.request` with `outputMode`), beside `ctx.output_format`, which `prompt` mode puts in " +
+      "the prompt and `native` mode leaves out. Providers turn tools and schemas into text of their own, so " +
+      "these count what is sent, not what is billed.",
   ].join("\n");
 }

@@ -7,7 +7,11 @@ export const runtimeApi = {
   checkVersion: "checkGeneratedVersion",
   /** `SaplingRuntime.fromIr(ir, { env })`, with `call`, `stream`, `buildRequest`, `parse`, `parseStream`. */
   runtime: "SaplingRuntime",
-  /** Per-call options: `clientRegistry`, `client`, `collector`, `env`, `tags`, `signal`, `tb`. */
+  /**
+   * Per-call options: `clientRegistry`, `client`, `collector`, `env`, `tags`, `signal`, `tb`,
+   * `parseRecovery`, `outputMode`. Generated clients take this type as it is (`BamlCallOptions`), so an
+   * option added to the runtime is in every generated client's signatures.
+   */
   callOptions: "CallOptions",
   /** What `runtime.stream` returns: async iterable of partials, `getFinalResponse()`, `toStreamable()`. */
   stream: "SaplingStream",

@@ -5,6 +5,7 @@
  */
 import type { MediaKind } from "../util/index.js";
 import type { FinishReasonPolicy } from "./finish-reason-policy.js";
+import type { OutputMode } from "./language-model.js";
 import { LlmOptionsError } from "./llm-error.js";
 
 /** How a media value given by URL is sent (`media_url_handler`). */
@@ -43,6 +44,8 @@ export interface ClientOptions {
   finishReasonPolicy: FinishReasonPolicy;
   http: HttpTimeouts;
   mediaUrlHandler: Partial<Record<MediaKind, MediaUrlMode>>;
+  /** `output_mode`: how structured answers are asked for (absent: the call decides, default `prompt`). */
+  outputMode: OutputMode | undefined;
   /** Options no one consumed: merged into the request body. */
   passthrough: Record<string, unknown>;
   /** Provider-specific options the adapter asked for (`resource_name`, `api_version`, …). */
@@ -64,7 +67,10 @@ const commonKeys = [
   "finish_reason_deny_list",
   "http",
   "media_url_handler",
+  "output_mode",
 ];
+
+const outputModes: readonly OutputMode[] = ["prompt", "tools", "native"];
 
 const mediaUrlModes = ["send_base64", "send_url", "send_url_add_mime_type", "send_base64_unless_google_url"];
 const timeoutKeys: Record<string, keyof HttpTimeouts> = {
@@ -166,6 +172,14 @@ export function readClientOptions(
     mediaUrlHandler[kind as MediaKind] = mode as MediaUrlMode;
   }
 
+  const outputMode = string("output_mode");
+  if (outputMode !== undefined && !(outputModes as readonly string[]).includes(outputMode)) {
+    fail(
+      "output_mode",
+      `expected one of ${outputModes.map((mode) => `"${mode}"`).join(", ")}, got "${outputMode}".`,
+    );
+  }
+
   const consumed = new Set([...commonKeys, ...settings.extraKeys]);
   if (!settings.modelInBody) consumed.add("model");
   const passthrough: Record<string, unknown> = {};
@@ -195,6 +209,7 @@ export function readClientOptions(
     },
     http,
     mediaUrlHandler,
+    outputMode: outputMode as OutputMode | undefined,
     passthrough,
     extra,
   };

@@ -234,5 +234,12 @@ function withResponseType(
   else if (responseType === "google" || responseType === "vertex")
     reader = createGoogleGenerateContentAdapter(options, "");
   else return fail("client_response_type", 'expected "openai", "anthropic", "google" or "vertex".');
-  return { ...openAi, parseResponse: reader.parseResponse, createStreamParser: reader.createStreamParser };
+  return {
+    ...openAi,
+    parseResponse: reader.parseResponse,
+    createStreamParser: reader.createStreamParser,
+    ...(openAi.toolCalls && reader.toolCalls
+      ? { toolCalls: { ...reader.toolCalls, writeRequest: openAi.toolCalls.writeRequest } }
+      : {}),
+  };
 }

@@ -14,10 +14,11 @@ import type {
   GenerateResult,
   HttpRequest,
   LanguageModel,
+  OutputMode,
   ResponseInfo,
   StreamEvent,
 } from "./language-model.js";
-import { LlmAbortError, LlmHttpError, LlmMalformedResponseError } from "./llm-error.js";
+import { LlmAbortError, LlmHttpError, LlmMalformedResponseError, LlmOptionsError } from "./llm-error.js";
 import { parseRetryAfter } from "./parse-retry-after.js";
 import {
   type ProviderAdapter,
@@ -27,11 +28,13 @@ import {
 import { readSseBatches } from "./read-sse-batches.js";
 import { redactSecrets, redactUrl } from "./redact.js";
 import { resolveMediaUrls } from "./resolve-media-urls.js";
+import { type OutputRequest, type ToolCall, toolCallDeltas } from "./tool-calls.js";
 
 export class HttpLanguageModel implements LanguageModel {
   readonly modelId: string | undefined;
   readonly supportsStreaming: boolean;
   readonly finishReasonPolicy;
+  readonly outputMode: OutputMode | undefined;
 
   constructor(
     readonly provider: string,
@@ -42,6 +45,7 @@ export class HttpLanguageModel implements LanguageModel {
     this.modelId = adapter.modelId;
     this.supportsStreaming = options.supportsStreaming;
     this.finishReasonPolicy = options.finishReasonPolicy;
+    this.outputMode = options.outputMode;
   }
 
   isFinishReasonAllowed(rawFinishReason: string | undefined): boolean {
@@ -49,11 +53,11 @@ export class HttpLanguageModel implements LanguageModel {
   }
 
   buildRequest(messages: readonly ChatMessage[], options: BuildRequestOptions): Promise<HttpRequest> {
-    return this.prepare(messages, options.stream, undefined);
+    return this.prepare(messages, options.stream, undefined, options.output);
   }
 
   async generate(messages: readonly ChatMessage[], options: CallOptions = {}): Promise<GenerateResult> {
-    const request = await this.prepare(messages, false, options.signal);
+    const request = await this.prepare(messages, false, options.signal, options.output);
     const deadline = new CallDeadline(this.options.http, this.context(request), options.signal, false);
     try {
       const response = await this.send(request, deadline);
@@ -61,7 +65,7 @@ export class HttpLanguageModel implements LanguageModel {
       const text = await deadline.race(response.text());
       const rawResponse = this.parseJson(text, request);
       const answer = this.readAnswer(() => this.adapter.parseResponse(rawResponse), text, request);
-      return { ...answer, rawResponse, response: info };
+      return { ...answer, rawResponse, response: info, toolCalls: this.readToolCalls(rawResponse) };
     } catch (error) {
       throw deadline.translate(error);
     } finally {
@@ -83,6 +87,7 @@ export class HttpLanguageModel implements LanguageModel {
     const result = await this.generate(messages, options);
     yield { type: "response-start", response: result.response };
     if (result.text !== "") yield { type: "text-delta", text: result.text };
+    yield* toolCallEvents(result.toolCalls);
     yield finishEvent(result);
   }
 
@@ -90,7 +95,7 @@ export class HttpLanguageModel implements LanguageModel {
     messages: readonly ChatMessage[],
     options: CallOptions,
   ): AsyncGenerator<StreamEvent> {
-    const request = await this.prepare(messages, true, options.signal);
+    const request = await this.prepare(messages, true, options.signal, options.output);
     const deadline = new CallDeadline(this.options.http, this.context(request), options.signal, true);
     let response: Response | undefined;
     let finished = false;
@@ -106,6 +111,7 @@ export class HttpLanguageModel implements LanguageModel {
         const answer = this.readAnswer(() => this.adapter.parseResponse(rawResponse), text, request);
         deadline.firstToken();
         if (answer.text !== "") yield { type: "text-delta", text: answer.text };
+        yield* toolCallEvents(this.readToolCalls(rawResponse));
         finished = true;
         yield finishEvent(answer);
         return;
@@ -114,6 +120,7 @@ export class HttpLanguageModel implements LanguageModel {
         throw new LlmMalformedResponseError("the stream has no body", "", this.context(request));
       }
       const parser = this.adapter.createStreamParser();
+      const toolReader = this.adapter.toolCalls?.createStreamReader();
       const decoder = this.adapter.createStreamDecoder?.();
       for await (const events of readSseBatches(response.body, deadline, decoder)) {
         for (const event of events) {
@@ -124,6 +131,10 @@ export class HttpLanguageModel implements LanguageModel {
           if (text !== "") {
             deadline.firstToken();
             yield { type: "text-delta", text };
+          }
+          for (const delta of toolReader?.push(event) ?? []) {
+            deadline.firstToken();
+            yield { type: "tool-call-delta", ...delta };
           }
         }
       }
@@ -147,6 +158,7 @@ export class HttpLanguageModel implements LanguageModel {
     messages: readonly ChatMessage[],
     stream: boolean,
     signal: AbortSignal | undefined,
+    output: OutputRequest | undefined,
   ): Promise<HttpRequest> {
     if (signal?.aborted) throw new LlmAbortError(signal.reason, { provider: this.provider });
     const roled = applyRolePolicy(messages, this.options.rolePolicy);
@@ -157,12 +169,30 @@ export class HttpLanguageModel implements LanguageModel {
       fetch: this.fetchFunction,
       ...(signal === undefined ? {} : { signal }),
     });
-    const request = this.adapter.buildRequest(resolved, stream);
+    const built = this.adapter.buildRequest(resolved, stream);
+    const request = output === undefined ? built : { ...built, body: this.writeOutput(built.body, output) };
     if (this.adapter.authorize === undefined) return request;
     return this.adapter.authorize(request, {
       fetch: this.fetchFunction,
       ...(signal === undefined ? {} : { signal }),
     });
+  }
+
+  /** The body with the request's tools or enforced schema, in the provider's spelling. */
+  private writeOutput(body: Record<string, unknown>, output: OutputRequest): Record<string, unknown> {
+    const wire = this.adapter.toolCalls;
+    if (wire === undefined) {
+      throw new LlmOptionsError(
+        "output_mode",
+        `${this.provider} has no native tool calls or response schemas; use output_mode "prompt".`,
+        { provider: this.provider },
+      );
+    }
+    return wire.writeRequest(body, output);
+  }
+
+  private readToolCalls(rawResponse: unknown): ToolCall[] {
+    return this.adapter.toolCalls?.readToolCalls(rawResponse) ?? [];
   }
 
   private async send(request: HttpRequest, deadline: CallDeadline): Promise<Response> {
@@ -230,7 +260,13 @@ function responseInfo(response: Response): ResponseInfo {
   return { status: response.status, headers };
 }
 
-function finishEvent(answer: Omit<GenerateResult, "text" | "rawResponse" | "response">): StreamEvent {
+function* toolCallEvents(calls: readonly ToolCall[]): Generator<StreamEvent> {
+  for (const delta of toolCallDeltas(calls)) yield { type: "tool-call-delta", ...delta };
+}
+
+function finishEvent(
+  answer: Omit<GenerateResult, "text" | "rawResponse" | "response" | "toolCalls">,
+): StreamEvent {
   return {
     type: "finish",
     finishReason: answer.finishReason,

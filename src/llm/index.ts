@@ -19,6 +19,7 @@ export type {
   HttpRequest,
   LanguageModel,
   LanguageModelDependencies,
+  OutputMode,
   ReadTextFile,
   ResponseInfo,
   StreamEvent,
@@ -58,3 +59,11 @@ export {
 } from "./redact.js";
 export type { SseEvent } from "./sse-decoder.js";
 export { decodeSseStream, SseDecoder } from "./sse-decoder.js";
+export type {
+  JsonSchemaObject,
+  OutputRequest,
+  ToolCall,
+  ToolCallDelta,
+  ToolDefinition,
+} from "./tool-calls.js";
+export { ToolCallAccumulator } from "./tool-calls.js";

@@ -5,6 +5,7 @@
  */
 import type { ChatMessage } from "../util/index.js";
 import type { FinishReasonPolicy } from "./finish-reason-policy.js";
+import type { OutputRequest, ToolCall } from "./tool-calls.js";
 
 /** The request a model would send, exactly (headers include credentials; print it through `redactRequest`). */
 export interface HttpRequest {
@@ -54,6 +55,8 @@ export interface GenerateResult {
   /** The parsed JSON body of the answer. */
   rawResponse: unknown;
   response: ResponseInfo;
+  /** The native tool calls of the answer, in order (none: `[]`). */
+  toolCalls: ToolCall[];
 }
 
 /**
@@ -66,6 +69,8 @@ export type StreamEvent =
   /** One decoded SSE event's data, as sent (for collectors and debugging). */
   | { type: "raw"; data: string; event?: string }
   | { type: "text-delta"; text: string }
+  /** A piece of a native tool call (see `ToolCallDelta`); calls are told apart by `index`. */
+  | { type: "tool-call-delta"; index: number; id?: string; name?: string; argumentsDelta: string }
   | {
       type: "finish";
       finishReason: FinishReason;
@@ -78,10 +83,14 @@ export type StreamEvent =
 export interface CallOptions {
   /** Aborting ends the call promptly with an `LlmAbortError` (and closes the connection). */
   signal?: AbortSignal;
+  /** Tools the model must call, or a schema the provider enforces (see `OutputRequest`). */
+  output?: OutputRequest;
 }
 
 export interface BuildRequestOptions {
   stream: boolean;
+  /** As in `CallOptions`. */
+  output?: OutputRequest;
 }
 
 /** A configured client of one provider. Create it with `createLanguageModel`. */
@@ -93,6 +102,8 @@ export interface LanguageModel {
   /** `false` when `supports_streaming false`: `stream()` then makes one non-streaming request. */
   readonly supportsStreaming: boolean;
   readonly finishReasonPolicy: FinishReasonPolicy;
+  /** The client's `output_mode` option, when it sets one (`prompt`, `tools`, `native`). */
+  readonly outputMode: OutputMode | undefined;
   /**
    * The request that `generate` (`stream: false`) or `stream` (`stream: true`) would send. Async because
    * media given by URL may have to be downloaded and inlined, depending on `media_url_handler`.
@@ -103,6 +114,13 @@ export interface LanguageModel {
   /** Whether `rawFinishReason` passes this client's `finish_reason_allow_list` / `deny_list`. */
   isFinishReasonAllowed(rawFinishReason: string | undefined): boolean;
 }
+
+/**
+ * How a function's structured answer is asked for: described in the prompt (`prompt`, BAML's way), as
+ * native tools whose arguments are the answer (`tools`), or as a schema the provider enforces (`native`).
+ * The answer is parsed by the Schema-Aligned Parser in every mode.
+ */
+export type OutputMode = "prompt" | "tools" | "native";
 
 /** Reads a whole UTF-8 text file; the host decides how relative paths resolve (Node: the working directory). */
 export type ReadTextFile = (path: string) => Promise<string>;

@@ -35,6 +35,11 @@ export interface RenderPromptContext {
   tags?: Record<string, unknown>;
   /** Defaults for `ctx.output_format`; options given in the template override them. */
   outputFormatOptions?: OutputFormatOptions;
+  /**
+   * `ctx.output_format` renders as an empty string: the provider enforces the schema itself (a Sapling
+   * addition, the runtime's `native` output mode).
+   */
+  omitOutputFormat?: boolean;
 }
 
 /** Parsed templates by their raw text: a function's prompt is parsed once, not on every call. */
@@ -133,9 +138,12 @@ function buildContext(ir: Ir, fn: LlmFunction, context: RenderPromptContext): Re
           undefined,
         );
       }
-      return renderOutputFormat(ir, fn.returnType, { ...defaults, ...parseOutputFormatOptions(kwargs) });
+      const options = parseOutputFormatOptions(kwargs);
+      return context.omitOutputFormat
+        ? ""
+        : renderOutputFormat(ir, fn.returnType, { ...defaults, ...options });
     },
-    () => renderOutputFormat(ir, fn.returnType, defaults),
+    () => (context.omitOutputFormat ? "" : renderOutputFormat(ir, fn.returnType, defaults)),
   );
   const client = context.client;
   return {

@@ -1,9 +1,17 @@
 import type { Client } from "../ir/index.js";
-import type { FinishReason, GenerateResult, LanguageModel, Usage as ModelUsage } from "../llm/index.js";
+import {
+  type FinishReason,
+  type GenerateResult,
+  type LanguageModel,
+  type Usage as ModelUsage,
+  type ToolCall,
+  ToolCallAccumulator,
+} from "../llm/index.js";
 import type { ChatMessage } from "../util/index.js";
 import type { LlmCall, Usage } from "./collector.js";
 import { BamlClientHttpError } from "./errors.js";
 import { mapLlmError } from "./map-llm-error.js";
+import type { OutputPlan } from "./output-plan.js";
 import { redactLoggedHeaders, redactText, redactValue } from "./redact.js";
 import type { AttemptContext } from "./run-attempt.js";
 
@@ -13,6 +21,8 @@ export interface Answer {
   rawFinishReason: string | undefined;
   /** The finish reason normalized across providers (`length` when the token limit cut the answer). */
   finishReason: FinishReason | undefined;
+  /** The answer's native tool calls, in order (none: `[]`). */
+  toolCalls: ToolCall[];
   call: LlmCall;
 }
 
@@ -38,14 +48,18 @@ export async function askModel(
   context: AttemptContext,
   streaming: boolean,
   secrets: readonly string[],
+  plan: OutputPlan,
 ): Promise<Answer> {
   const { recorder } = context;
-  const signal = context.signal ? { signal: context.signal } : {};
+  const modelOptions = {
+    ...(context.signal ? { signal: context.signal } : {}),
+    ...(plan.request === undefined ? {} : { output: plan.request }),
+  };
   // A failure of the partial parser is a bug, not the client's: it must not be retried as one.
   let parserFailure: { error: unknown } | undefined;
   try {
     if (!streaming) {
-      const result: GenerateResult = await model.generate(messages, signal);
+      const result: GenerateResult = await model.generate(messages, modelOptions);
       call.httpResponse = {
         status: result.response.status,
         headers: redactLoggedHeaders(result.response.headers, secrets),
@@ -53,21 +67,24 @@ export async function askModel(
       };
       call.rawText = result.text;
       call.finishReason = result.rawFinishReason ?? null;
+      recordCalls(recorder, call, result.toolCalls);
       recorder.endAttempt(call, { usage: toUsage(result.usage) });
       return {
         text: result.text,
         rawFinishReason: result.rawFinishReason,
         finishReason: result.finishReason,
+        toolCalls: result.toolCalls,
         call,
       };
     }
-    const parser = context.pipeline.createPartialParser();
+    const parser = context.pipeline.createPartialParser(plan);
+    const toolCalls = new ToolCallAccumulator();
     const events: string[] = [];
     let buffer = "";
     let rawFinishReason: string | undefined;
     let finishReason: FinishReason | undefined;
     let usage: Usage | null = null;
-    for await (const event of model.stream(messages, signal)) {
+    for await (const event of model.stream(messages, modelOptions)) {
       switch (event.type) {
         case "response-start":
           call.httpResponse = {
@@ -94,6 +111,19 @@ export async function askModel(
           if (partial !== undefined && partial !== null) context.onPartial?.(partial);
           break;
         }
+        case "tool-call-delta": {
+          recorder.firstToken(call);
+          toolCalls.push(event);
+          let partial: unknown;
+          try {
+            partial = parser.pushToolCall(event);
+          } catch (error) {
+            parserFailure = { error };
+            throw error;
+          }
+          if (partial !== undefined && partial !== null) context.onPartial?.(partial);
+          break;
+        }
         case "finish":
           rawFinishReason = event.rawFinishReason;
           finishReason = event.finishReason;
@@ -103,8 +133,9 @@ export async function askModel(
       }
     }
     call.rawText = buffer;
+    recordCalls(recorder, call, toolCalls.calls());
     recorder.endAttempt(call, { usage });
-    return { text: buffer, rawFinishReason, finishReason, call };
+    return { text: buffer, rawFinishReason, finishReason, toolCalls: toolCalls.calls(), call };
   } catch (error) {
     if (parserFailure && error === parserFailure.error) {
       recorder.endAttempt(call, { error: error instanceof Error ? error.message : String(error) });
@@ -116,5 +147,19 @@ export async function askModel(
     }
     recorder.endAttempt(call, { error: mapped.message });
     throw mapped;
+  }
+}
+
+/** Every call an answer made, recorded as it arrived; the parse then marks the ones it used. */
+function recordCalls(
+  recorder: AttemptContext["recorder"],
+  call: LlmCall,
+  toolCalls: readonly ToolCall[],
+): void {
+  if (toolCalls.length > 0) {
+    recorder.recordToolCalls(
+      call,
+      toolCalls.map((toolCall) => ({ call: toolCall, used: false })),
+    );
   }
 }

@@ -1,4 +1,5 @@
 import type { Ir } from "../ir/index.js";
+import type { OutputMode } from "../llm/index.js";
 import type { ClientRegistry } from "./client-registry.js";
 import type { Collector } from "./collector.js";
 import type { Environment } from "./resolve-options.js";
@@ -41,4 +42,11 @@ export interface CallOptions {
   tb?: SchemaExtension | undefined;
   /** Opt-in recovery from unparseable answers (not BAML's behaviour; off by default). */
   parseRecovery?: ParseRecovery | undefined;
+  /**
+   * Sapling addition: how the structured answer is asked for — `"prompt"` (BAML's way: the schema in
+   * the prompt), `"tools"` (the return type's classes sent as native tools) or `"native"` (a schema the
+   * provider enforces). Overrides the clients' `output_mode` option; default `"prompt"`. The answer is
+   * parsed by the Schema-Aligned Parser in every mode. See docs/runtime.md, "Output modes".
+   */
+  outputMode?: OutputMode | undefined;
 }

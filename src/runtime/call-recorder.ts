@@ -6,8 +6,10 @@ import {
   emptyUsage,
   type FunctionLog,
   type LlmCall,
+  type ToolCallLog,
   type Usage,
 } from "./collector.js";
+import type { ToolCallUse } from "./read-answer.js";
 
 /** A clock: milliseconds since the epoch. Injected so durations are testable. */
 export type Clock = () => number;
@@ -48,6 +50,7 @@ export class CallRecorder {
       repairs: [],
       truncated: false,
       incompleteFields: [],
+      toolCalls: [],
     };
     for (const collector of collectors) collector.record(this.log);
   }
@@ -69,6 +72,7 @@ export class CallRecorder {
       error: null,
       rawText: null,
       finishReason: null,
+      toolCalls: [],
     };
     this.log.calls.push(call);
     return call;
@@ -103,6 +107,18 @@ export class CallRecorder {
     this.log.repairs = [...repairs];
     this.log.truncated = completeness.truncated;
     this.log.incompleteFields = [...completeness.incompleteFields];
+  }
+
+  /** The native tool calls of `call`'s answer, which the function used (Sapling addition). */
+  recordToolCalls(call: LlmCall, uses: readonly ToolCallUse[]): void {
+    const logs: ToolCallLog[] = uses.map(({ call: toolCall, used }) => ({
+      id: toolCall.id ?? null,
+      name: toolCall.name,
+      arguments: toolCall.arguments,
+      used,
+    }));
+    call.toolCalls = logs;
+    this.log.toolCalls = logs;
   }
 
   /** Ends the function call; `error` is the (redacted) message it failed with. */

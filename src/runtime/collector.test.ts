@@ -18,6 +18,7 @@ function log(id: string, inputTokens: number | null): FunctionLog {
     repairs: [],
     truncated: false,
     incompleteFields: [],
+    toolCalls: [],
   };
 }
 

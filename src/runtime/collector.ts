@@ -37,6 +37,19 @@ export interface HttpResponseLog {
   body: unknown;
 }
 
+/**
+ * Sapling addition: a native tool call of an answer. `used` says whether the value came from it; an answer
+ * with more calls than the return type has room for (several calls, a return type that is not a list)
+ * returns the first and records the others with `used: false`.
+ */
+export interface ToolCallLog {
+  id: string | null;
+  name: string;
+  /** The arguments as the model wrote them (JSON text, possibly cut or malformed). */
+  arguments: string;
+  used: boolean;
+}
+
 /** One attempt against one leaf client. */
 export interface LlmCall {
   clientName: string;
@@ -52,6 +65,8 @@ export interface LlmCall {
   /** The model's text, when it answered. */
   rawText: string | null;
   finishReason: string | null;
+  /** Sapling addition: the answer's native tool calls (empty when it made none). */
+  toolCalls: ToolCallLog[];
 }
 
 /** One function call or stream, with all its attempts. */
@@ -81,6 +96,11 @@ export interface FunctionLog {
   truncated: boolean;
   /** Sapling addition: paths of the fields the cut answer did not finish (`$.name`, `$.tags`). */
   incompleteFields: string[];
+  /**
+   * Sapling addition: the selected answer's native tool calls, each with `used`; the ones with
+   * `used: false` are calls the return type had no room for (kept here, never dropped silently).
+   */
+  toolCalls: ToolCallLog[];
 }
 
 export function emptyUsage(): Usage {

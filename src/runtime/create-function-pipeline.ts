@@ -1,15 +1,19 @@
 import type { Ir, IrIndex, LlmFunction } from "../ir/index.js";
+import type { OutputMode } from "../llm/index.js";
 import { evaluateConstraint, renderPrompt } from "../prompt/index.js";
-import { createStreamParser, parsePartial, parseValue, SapParseError } from "../sap/index.js";
+import { createStreamParser, parsePartial } from "../sap/index.js";
 import type { ChatMessage } from "../util/index.js";
-import { BamlValidationError } from "./errors.js";
-import { type FunctionPipeline, promptToText } from "./function-pipeline.js";
+import { BamlInvalidArgumentError, BamlValidationError } from "./errors.js";
+import { type FunctionPipeline, type PartialParser, promptToText } from "./function-pipeline.js";
+import { createOutputPlan, type OutputPlan, OutputPlanError, unwrapValue } from "./output-plan.js";
+import { AnswerReadError, readAnswer, ToolCallPartials } from "./read-answer.js";
 import { hasChecks, type WrapMemo, wrapChecked } from "./wrap-checked.js";
 
 /**
  * The real pipeline of one function: prompts from the prompt room (rendered per client, since templates
- * may read `ctx.client`), answers parsed by the Schema-Aligned Parser against the return type, `@check`
- * results wrapped as `Checked` values. Streamed answers go through the parser's incremental stream parser.
+ * may read `ctx.client`), answers parsed by the Schema-Aligned Parser against the return type (text, or
+ * native tool calls by the output plan: read-answer.ts), `@check` results wrapped as `Checked` values.
+ * Streamed answers go through the parser's incremental stream parser.
  */
 export function createFunctionPipeline(
   ir: Ir,
@@ -20,32 +24,65 @@ export function createFunctionPipeline(
 ): FunctionPipeline {
   const type = fn.returnType;
   const checked = hasChecks(type, index);
-  const finish = (value: unknown): unknown =>
-    checked ? wrapChecked(value, type, index, evaluateConstraint) : value;
+  const finish = (value: unknown, memo?: WrapMemo): unknown =>
+    checked ? wrapChecked(value, type, index, evaluateConstraint, memo) : value;
   const options = { constraintEvaluator: evaluateConstraint };
+  const plans = new Map<OutputMode, OutputPlan>();
+  const outputPlan = (mode: OutputMode): OutputPlan => {
+    let plan = plans.get(mode);
+    if (plan === undefined) {
+      try {
+        plan = createOutputPlan(ir, index, fn.name, type, mode);
+      } catch (error) {
+        if (error instanceof OutputPlanError) throw new BamlInvalidArgumentError(error.message);
+        throw error;
+      }
+      plans.set(mode, plan);
+    }
+    return plan;
+  };
 
   return {
-    render: (client) => renderPrompt(ir, fn.name, args, { client, tags }),
-    parseFinal: (text: string, messages: readonly ChatMessage[]) => {
+    render: (client, plan) =>
+      renderPrompt(ir, fn.name, args, {
+        client,
+        tags,
+        ...(plan?.schemaEnforced ? { omitOutputFormat: true } : {}),
+      }),
+    outputPlan,
+    parseFinal: (answer, messages: readonly ChatMessage[], plan = outputPlan("prompt")) => {
+      const { text, toolCalls } = typeof answer === "string" ? { text: answer, toolCalls: [] } : answer;
       try {
-        const result = parseValue(text, type, index, options);
-        return { value: finish(result.value), repairs: result.flags };
+        const read = readAnswer(text, toolCalls, plan, options);
+        return { value: finish(read.value), repairs: read.flags, toolCalls: read.toolCalls };
       } catch (error) {
-        if (!SapParseError.isInstance(error)) throw error;
-        throw new BamlValidationError(`${fn.name}: ${error.message}`, promptToText(messages), text, error);
+        if (!(error instanceof AnswerReadError)) throw error;
+        throw new BamlValidationError(
+          `${fn.name}: ${error.message}`,
+          promptToText(messages),
+          error.raw,
+          error.detail,
+        );
       }
     },
     parsePartial: (text) => finish(parsePartial(text, type, index, options).value),
-    createPartialParser: () => {
+    createPartialParser: (plan = outputPlan("prompt")): PartialParser => {
       // Incremental: each chunk resumes where the last stopped, so a whole stream costs linear time.
-      const parser = createStreamParser(type, index, options);
+      const target = plan.text;
+      const parser = createStreamParser(target.type, target.index, options);
+      const tools = new ToolCallPartials(plan, options);
       // Consecutive partials share their unchanged subtrees; so do their wrappings (see `WrapMemo`).
       const memo: WrapMemo = new WeakMap();
       return {
         push: (chunk: string) => {
+          if (tools.started) return undefined;
           const step = parser.push(chunk);
           if (!step.changed) return undefined;
-          return checked ? wrapChecked(step.value, type, index, evaluateConstraint, memo) : step.value;
+          return finish(target.wrapped ? unwrapValue(step.value) : step.value, memo);
+        },
+        pushToolCall: (delta) => {
+          const step = tools.push(delta);
+          return step === undefined ? undefined : finish(step.value, memo);
         },
       };
     },

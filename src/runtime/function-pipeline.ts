@@ -1,5 +1,8 @@
+import type { OutputMode, ToolCall, ToolCallDelta } from "../llm/index.js";
 import type { Flag } from "../sap/index.js";
 import type { ChatMessage } from "../util/index.js";
+import type { OutputPlan } from "./output-plan.js";
+import type { ToolCallUse } from "./read-answer.js";
 
 /** The client a prompt is rendered for (`ctx.client` in templates). */
 export interface PromptClient {
@@ -11,11 +14,23 @@ export interface PromptClient {
 export interface ParsedAnswer {
   value: unknown;
   repairs: readonly Flag[];
+  /** The answer's native tool calls, each marked used or not (empty for a text answer). */
+  toolCalls: readonly ToolCallUse[];
 }
 
-/** Turns streamed text into partial values; `push` returns `undefined` when nothing new can be shown. */
+/**
+ * Turns a streamed answer into partial values; each `push` returns `undefined` when nothing new can be
+ * shown. Once a tool call starts, the calls are the answer and text no longer makes partials.
+ */
 export interface PartialParser {
   push(chunk: string): unknown;
+  pushToolCall(delta: ToolCallDelta): unknown;
+}
+
+/** A whole answer: its text and its native tool calls. */
+export interface AnswerContent {
+  text: string;
+  toolCalls: readonly ToolCall[];
 }
 
 /**
@@ -24,10 +39,23 @@ export interface PartialParser {
  * rendered or answers parsed.
  */
 export interface FunctionPipeline {
-  render(client: PromptClient): ChatMessage[];
-  /** Final-mode parse; throws `BamlValidationError` (with the prompt and the raw text) on failure. */
-  parseFinal(text: string, messages: readonly ChatMessage[]): ParsedAnswer;
-  createPartialParser(): PartialParser;
+  /** The prompt; `ctx.output_format` renders empty when the plan's schema is enforced by the provider. */
+  render(client: PromptClient, plan?: OutputPlan): ChatMessage[];
+  /**
+   * How answers are asked for and read in `mode` (cached per mode). Throws `BamlInvalidArgumentError` when
+   * the return type cannot be served that way.
+   */
+  outputPlan(mode: OutputMode): OutputPlan;
+  /**
+   * Final-mode parse of a text (`b.parse`) or a whole answer read by `plan` (default: prompt mode); throws
+   * `BamlValidationError` (with the prompt and the raw text or tool arguments) on failure.
+   */
+  parseFinal(
+    answer: string | AnswerContent,
+    messages: readonly ChatMessage[],
+    plan?: OutputPlan,
+  ): ParsedAnswer;
+  createPartialParser(plan?: OutputPlan): PartialParser;
   /** Prefix-mode parse of a partial answer into the partial type (`b.parseStream`). */
   parsePartial(text: string): unknown;
 }

@@ -17,7 +17,8 @@ export type HTTPBody = HttpBody;
 /**
  * The provider request a call would send (`b.request.Fn`), key included, for sending it yourself. The body
  * is the JSON object itself, so `JSON.stringify(request.body)` is what goes on the wire; `body.json()` and
- * `body.text()` (not enumerable, so never serialized) keep application code written for BAML working.
+ * `body.text()` (not enumerable, so never serialized) keep application code written for BAML working — except
+ * when the body has a field of that name (the Responses API's `text`), which is kept as the field.
  */
 export interface HttpRequest extends Omit<ModelRequest, "body"> {
   body: HttpBody;
@@ -28,9 +29,12 @@ export type HTTPRequest = HttpRequest;
 
 export function toHttpRequest(request: ModelRequest): HttpRequest {
   const body = { ...request.body };
-  Object.defineProperties(body, {
-    json: { value: () => ({ ...request.body }), enumerable: false },
-    text: { value: () => JSON.stringify(request.body), enumerable: false },
-  });
+  // A body field of the same name wins over the helper: the Responses API's `text { format … }` is part
+  // of the request, and hiding it would make `JSON.stringify(request.body)` send a different request.
+  const helpers: PropertyDescriptorMap = {};
+  if (!Object.hasOwn(body, "json")) helpers.json = { value: () => ({ ...request.body }), enumerable: false };
+  if (!Object.hasOwn(body, "text"))
+    helpers.text = { value: () => JSON.stringify(request.body), enumerable: false };
+  Object.defineProperties(body, helpers);
   return { ...request, body: body as HttpBody };
 }

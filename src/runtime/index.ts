@@ -5,6 +5,7 @@
  * are injected. Never imports the compiler.
  */
 
+export type { OutputMode } from "../llm/index.js";
 // The package's one redaction module lives in the llm room; applications print requests with it.
 export { redactHeaders, redactRequest } from "../llm/index.js";
 export { SAPLING_VERSION } from "../util/index.js";
@@ -16,7 +17,15 @@ export type { Clock } from "./call-recorder.js";
 export { checkGeneratedVersion, SaplingVersionError } from "./check-generated-version.js";
 export { ClassBuilder, ClassPropertyBuilder } from "./class-builder.js";
 export { ClientRegistry } from "./client-registry.js";
-export type { FunctionLog, HttpRequestLog, HttpResponseLog, LlmCall, Timing, Usage } from "./collector.js";
+export type {
+  FunctionLog,
+  HttpRequestLog,
+  HttpResponseLog,
+  LlmCall,
+  Timing,
+  ToolCallLog,
+  Usage,
+} from "./collector.js";
 export { Collector } from "./collector.js";
 export { EnumBuilder, EnumValueBuilder } from "./enum-builder.js";
 export type { FailedAttempt } from "./errors.js";

@@ -6,7 +6,7 @@
  */
 import { createServer } from "node:net";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
-import { type Client, emptyIr, type Ir, IrIndex } from "../ir/index.js";
+import { type Client, emptyIr, type Ir, IrIndex, t } from "../ir/index.js";
 import {
   answer,
   type MockLlmServer,
@@ -27,14 +27,19 @@ import {
 } from "./errors.js";
 import { executePlan } from "./execute-plan.js";
 import { type FunctionPipeline, promptToText } from "./function-pipeline.js";
+import { createOutputPlan } from "./output-plan.js";
 import { createRoundRobinPicker, planAttempts } from "./plan-attempts.js";
 import { runAttempt } from "./run-attempt.js";
 
 const SECRET = "sk-test-secret-0123456789";
 
+const intPlan = createOutputPlan(emptyIr(), new IrIndex(emptyIr()), "Pick", t.int(), "prompt");
+
 const numberPipeline: FunctionPipeline = {
   render: (client) => [{ role: "user", parts: [{ type: "text", text: `Pick a number (${client.name}).` }] }],
-  parseFinal: (text, messages) => {
+  outputPlan: () => intPlan,
+  parseFinal: (answer, messages) => {
+    const text = typeof answer === "string" ? answer : answer.text;
     const value = Number(text.trim());
     if (text.trim() === "" || Number.isNaN(value)) {
       throw new BamlValidationError(
@@ -44,7 +49,7 @@ const numberPipeline: FunctionPipeline = {
         undefined,
       );
     }
-    return { value, repairs: [] };
+    return { value, repairs: [], toolCalls: [] };
   },
   createPartialParser: () => {
     let buffer = "";
@@ -53,6 +58,7 @@ const numberPipeline: FunctionPipeline = {
         buffer += chunk;
         return buffer;
       },
+      pushToolCall: () => undefined,
     };
   },
   parsePartial: (text) => text,
@@ -289,6 +295,7 @@ describe("runAttempt over the mock LLM server", () => {
         push: () => {
           throw bug;
         },
+        pushToolCall: () => undefined,
       }),
     };
     const { error, log } = await run("Flaky", { streaming: true, pipeline: broken });

@@ -3,6 +3,7 @@ import {
   createLanguageModel,
   type LanguageModel,
   LlmError,
+  type OutputMode,
   providerDefinitions,
   type ReadTextFile,
   resolveProviderName,
@@ -12,10 +13,18 @@ import type { ChatMessage } from "../util/index.js";
 import { answerCompleteness } from "./answer-completeness.js";
 import { type Answer, askModel } from "./ask-model.js";
 import type { CallRecorder } from "./call-recorder.js";
-import { BamlClientFinishReasonError, BamlError, BamlValidationError } from "./errors.js";
+import {
+  BamlClientFinishReasonError,
+  BamlClientOptionsError,
+  BamlError,
+  BamlInvalidArgumentError,
+  BamlValidationError,
+} from "./errors.js";
 import type { FunctionPipeline } from "./function-pipeline.js";
 import { promptToText } from "./function-pipeline.js";
 import { mapLlmError } from "./map-llm-error.js";
+import type { OutputPlan } from "./output-plan.js";
+import type { ToolCallUse } from "./read-answer.js";
 import { recordingFetch } from "./recording-fetch.js";
 import { collectSecrets, redactText } from "./redact.js";
 import { type Environment, resolveOptions } from "./resolve-options.js";
@@ -32,6 +41,10 @@ export interface AttemptContext {
   reaskOnParseFailure: number;
   /** Streams only: receives each new partial value. */
   onPartial?: (value: unknown) => void;
+  /** The call's `outputMode` (absent: the client's `output_mode`, else `prompt`). */
+  outputMode?: OutputMode;
+  /** Told when an answer made tool calls the return type has no room for (they are in the Collector). */
+  onUnusedToolCalls?: (clientName: string, names: readonly string[]) => void;
 }
 
 /**
@@ -48,6 +61,7 @@ export async function runAttempt(
   let secrets: string[] = [];
   let model: LanguageModel;
   let messages: ChatMessage[];
+  let plan: OutputPlan;
   // The log entry of the HTTP call in flight; re-asks start new ones, and the fetch hook fills the current.
   let call = recorder.startAttempt(client.name, client.provider, streaming);
   try {
@@ -60,7 +74,8 @@ export async function runAttempt(
       env: context.env,
       ...(context.readTextFile === undefined ? {} : { readTextFile: context.readTextFile }),
     });
-    messages = context.pipeline.render({ name: client.name, provider: client.provider });
+    plan = outputPlanFor(model, client, context);
+    messages = context.pipeline.render({ name: client.name, provider: client.provider }, plan);
   } catch (error) {
     // Missing env variables and invalid options become client errors (fallback may recover); a template
     // error or a bug is the same for every client, so it propagates unchanged and ends the call.
@@ -74,18 +89,19 @@ export async function runAttempt(
   }
   for (let round = 0; ; round++) {
     if (round > 0) call = recorder.startAttempt(client.name, client.provider, streaming);
-    const answer = await askModel(model, messages, call, client, context, streaming, secrets);
+    const answer = await askModel(model, messages, call, client, context, streaming, secrets, plan);
     recorder.select(answer.call);
     if (!model.isFinishReasonAllowed(answer.rawFinishReason)) {
-      throw finishReasonError(answer, client, messages, context);
+      throw finishReasonError(answer, client, messages, context, plan);
     }
     try {
-      const parsed = context.pipeline.parseFinal(answer.text, messages);
+      const parsed = context.pipeline.parseFinal(answer, messages, plan);
       recorder.recordRepairs(parsed.repairs, answerCompleteness(answer.finishReason, parsed.repairs));
+      recordToolCalls(parsed.toolCalls, answer, client, context);
       return parsed.value;
     } catch (error) {
       if (!BamlValidationError.isInstance(error) || round >= context.reaskOnParseFailure) throw error;
-      messages = [...messages, text("assistant", answer.text), text("user", reaskMessage(error))];
+      messages = [...messages, text("assistant", error.rawOutput), text("user", reaskMessage(error))];
     }
   }
 }
@@ -100,14 +116,16 @@ function finishReasonError(
   client: Client,
   messages: readonly ChatMessage[],
   context: AttemptContext,
+  plan: OutputPlan,
 ): BamlClientFinishReasonError {
   let partial: { value: unknown } | undefined;
   let completeness = answerCompleteness(answer.finishReason, []);
   try {
-    const parsed = context.pipeline.parseFinal(answer.text, messages);
+    const parsed = context.pipeline.parseFinal(answer, messages, plan);
     partial = { value: parsed.value };
     completeness = answerCompleteness(answer.finishReason, parsed.repairs);
     context.recorder.recordRepairs(parsed.repairs, completeness);
+    recordToolCalls(parsed.toolCalls, answer, client, context);
   } catch (error) {
     // Nothing usable was written: the error then has no partial value, only the raw text.
     if (!BamlValidationError.isInstance(error)) throw error;
@@ -127,6 +145,38 @@ function finishReasonError(
     answer.text,
     { ...completeness, ...(partial ? { partialValue: partial.value } : {}) },
   );
+}
+
+/**
+ * The output plan of this attempt: the call's `outputMode`, else the client's `output_mode`. A client
+ * whose mode cannot serve the return type fails as a misconfigured client (a fallback may recover).
+ */
+function outputPlanFor(model: LanguageModel, client: Client, context: AttemptContext): OutputPlan {
+  const mode = context.outputMode ?? model.outputMode ?? "prompt";
+  try {
+    return context.pipeline.outputPlan(mode);
+  } catch (error) {
+    if (context.outputMode !== undefined || !BamlInvalidArgumentError.isInstance(error)) throw error;
+    throw new BamlClientOptionsError(
+      `Client "${client.name}" (${client.provider}): output_mode "${mode}": ${error.message}`,
+      client.name,
+      client.provider,
+      "output_mode",
+    );
+  }
+}
+
+/** The answer's tool calls into its log entry and the function's; unused ones are also reported. */
+function recordToolCalls(
+  uses: readonly ToolCallUse[],
+  answer: Answer,
+  client: Client,
+  context: AttemptContext,
+): void {
+  if (uses.length === 0) return;
+  context.recorder.recordToolCalls(answer.call, uses);
+  const unused = uses.filter((use) => !use.used).map((use) => use.call.name);
+  if (unused.length > 0) context.onUnusedToolCalls?.(client.name, unused);
 }
 
 function text(role: string, body: string): ChatMessage {

@@ -1,5 +1,5 @@
 import { type Ir, IrIndex, type LlmFunction, loadIr } from "../ir/index.js";
-import { createLanguageModel, type ReadTextFile } from "../llm/index.js";
+import { createLanguageModel, type OutputMode, type ReadTextFile } from "../llm/index.js";
 import { explainFlags, type Flag } from "../sap/index.js";
 import { CallDeadline } from "./call-deadline.js";
 import type { CallOptions, ParseRecovery } from "./call-options.js";
@@ -21,6 +21,8 @@ import { type Environment, resolveOptions } from "./resolve-options.js";
 import { runAttempt } from "./run-attempt.js";
 import { SaplingStream } from "./sapling-stream.js";
 import { validateArguments } from "./validate-arguments.js";
+
+const outputModes: readonly OutputMode[] = ["prompt", "tools", "native"];
 
 /** Receives one line per attempt (`debug`) and per failed attempt (`warn`). Silent by default. */
 export type RuntimeLogger = (level: "debug" | "warn", message: string) => void;
@@ -166,8 +168,15 @@ export class SaplingRuntime {
       env: prepared.env,
       ...(this.#readTextFile === undefined ? {} : { readTextFile: this.#readTextFile }),
     });
-    const messages = prepared.pipeline.render({ name: client.name, provider: client.provider });
-    return toHttpRequest(await model.buildRequest(messages, { stream: request.stream }));
+    const mode = options.outputMode ?? model.outputMode ?? "prompt";
+    const plan = prepared.pipeline.outputPlan(mode);
+    const messages = prepared.pipeline.render({ name: client.name, provider: client.provider }, plan);
+    return toHttpRequest(
+      await model.buildRequest(messages, {
+        stream: request.stream,
+        ...(plan.request === undefined ? {} : { output: plan.request }),
+      }),
+    );
   }
 
   /** Parses a complete answer into the function's return type (`b.parse.Fn`); synchronous. */
@@ -220,6 +229,15 @@ export class SaplingRuntime {
     const clientName = options.client ?? options.clientRegistry?.primary ?? fn.client;
     const tree = resolveClientTree(clientName, index, options.clientRegistry);
     const pipeline = createFunctionPipeline(ir, index, fn, args, options.tags);
+    // A call's output mode that cannot serve the return type fails before any client is tried.
+    if (options.outputMode !== undefined) {
+      if (!outputModes.includes(options.outputMode)) {
+        throw new BamlInvalidArgumentError(
+          `outputMode must be one of ${outputModes.map((mode) => `"${mode}"`).join(", ")}, got ${JSON.stringify(options.outputMode)}.`,
+        );
+      }
+      pipeline.outputPlan(options.outputMode);
+    }
     return {
       fn,
       client: { name: tree.client.name, provider: tree.client.provider },
@@ -268,6 +286,12 @@ export class SaplingRuntime {
               reaskOnParseFailure: Math.max(0, Math.floor(recovery.reask ?? 0)),
               ...(signal ? { signal } : {}),
               ...(onPartial ? { onPartial } : {}),
+              ...(options.outputMode === undefined ? {} : { outputMode: options.outputMode }),
+              onUnusedToolCalls: (clientName, names) =>
+                this.#logger(
+                  "warn",
+                  `${prepared.fn.name}: client ${clientName} answered with ${names.length + 1} tool calls; the return type holds one, so the first is the value and ${names.join(", ")} ${names.length === 1 ? "is" : "are"} recorded in the Collector (toolCalls, used: false).`,
+                ),
             },
             logType === "stream",
           );

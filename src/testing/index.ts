@@ -8,7 +8,7 @@ export type {
   TestServiceAccountOptions,
 } from "./create-test-service-account.js";
 export { createTestServiceAccount } from "./create-test-service-account.js";
-export type { MockAnswer, MockFault, MockRoute } from "./mock-answer.js";
+export type { MockAnswer, MockFault, MockRoute, MockToolCall } from "./mock-answer.js";
 export {
   answer,
   cutByLength,
@@ -18,6 +18,7 @@ export {
   resetMidStream,
   serverError,
   slowFirstToken,
+  toolCallAnswer,
 } from "./mock-answer.js";
 export { mockAwsCredentials } from "./mock-bedrock-auth.js";
 export type { MockTokenEndpointOptions, RecordedTokenRequest } from "./mock-google-token-endpoint.js";

@@ -16,9 +16,24 @@ export type MockFault =
   /** Headers are never sent (a stuck upstream); only `close()` or the client's timeout ends it. */
   | { type: "hang" };
 
+/** A native tool call in a scripted answer (see mock-tool-calls.ts). */
+export interface MockToolCall {
+  name: string;
+  /** The arguments as JSON text; may be cut or malformed on purpose. */
+  arguments: string;
+  /** The call's id (default: one in the provider's style). */
+  id?: string;
+}
+
 export interface MockAnswer {
   /** The answer text (default `""`). */
   text?: string;
+  /**
+   * Native tool calls, sent after the text in the provider's format (streamed arguments in pieces of
+   * `chunkSize`); the finish reason is then the provider's tool-use reason unless `finishReason` is
+   * `length`.
+   */
+  toolCalls?: readonly MockToolCall[];
   /** Explicit stream chunking; their concatenation replaces `text`. */
   chunks?: readonly string[];
   /** Characters per streamed chunk when `chunks` is not given (default 8). */
@@ -41,6 +56,14 @@ export interface MockAnswer {
 /** A plain answer. */
 export function answer(text: string, options: Omit<MockAnswer, "text"> = {}): MockAnswer {
   return { ...options, text };
+}
+
+/** An answer that calls tools: `toolCallAnswer({ name: "Person", arguments: '{"name": "Ada"}' })`. */
+export function toolCallAnswer(
+  calls: MockToolCall | readonly MockToolCall[],
+  options: Omit<MockAnswer, "toolCalls"> = {},
+): MockAnswer {
+  return { ...options, toolCalls: Array.isArray(calls) ? calls : [calls as MockToolCall] };
 }
 
 /** HTTP 429 with `retry-after` in seconds. */

@@ -5,6 +5,7 @@
  * adds; errors as `{"message": …}`.
  */
 import { encodeAwsEventStreamMessage } from "../llm/index.js";
+import { endsWithToolCalls } from "./mock-tool-call-context.js";
 import type { MockFrame, MockWireFormat, RenderContext } from "./mock-wire-formats.js";
 
 function eventFrame(type: string, payload: Record<string, unknown>): MockFrame {
@@ -14,7 +15,11 @@ function eventFrame(type: string, payload: Record<string, unknown>): MockFrame {
   );
 }
 
+/** One event-stream frame of a ConverseStream event (mock-tool-calls.ts sends tool calls with it). */
+export const bedrockEventFrame = eventFrame;
+
 function stopReason(context: RenderContext): string {
+  if (endsWithToolCalls(context)) return "tool_use";
   return context.finishReason === "length" ? "max_tokens" : "end_turn";
 }
 

@@ -6,8 +6,10 @@
  * (binary event-stream frames, in `mock-bedrock-wire.ts`).
  */
 import { anthropicErrorTypes } from "../util/index.js";
-import type { MockRoute } from "./mock-answer.js";
+import type { MockRoute, MockToolCall } from "./mock-answer.js";
 import { bedrockWire } from "./mock-bedrock-wire.js";
+import { endsWithToolCalls } from "./mock-tool-call-context.js";
+import { responsesToolItems } from "./mock-tool-calls.js";
 
 /** Everything a wire format needs to write one answer. */
 export interface RenderContext {
@@ -18,6 +20,8 @@ export interface RenderContext {
   model: string;
   /** The parsed request body. */
   request: Record<string, unknown>;
+  /** Native tool calls sent after the text (mock-tool-calls.ts). */
+  toolCalls?: readonly MockToolCall[];
 }
 
 export interface MockWireFormat {
@@ -59,7 +63,7 @@ const openAiWire: MockWireFormat = {
         index: 0,
         message: { role: "assistant", content: context.text, refusal: null },
         logprobs: null,
-        finish_reason: context.finishReason,
+        finish_reason: endsWithToolCalls(context) ? "tool_calls" : context.finishReason,
       },
     ],
     usage: openAiUsage(context),
@@ -67,7 +71,8 @@ const openAiWire: MockWireFormat = {
   streamStart: (context) => [sseFrame(openAiChunk(context, { role: "assistant", content: "" }, null))],
   streamChunk: (context, text) => sseFrame(openAiChunk(context, { content: text }, null)),
   streamEnd: (context) => {
-    const frames = [sseFrame(openAiChunk(context, {}, context.finishReason))];
+    const finishReason = endsWithToolCalls(context) ? "tool_calls" : context.finishReason;
+    const frames = [sseFrame(openAiChunk(context, {}, finishReason))];
     const streamOptions = context.request.stream_options;
     if (typeof streamOptions === "object" && streamOptions !== null && "include_usage" in streamOptions) {
       if ((streamOptions as { include_usage?: unknown }).include_usage === true) {
@@ -174,6 +179,7 @@ const anthropicWire: MockWireFormat = {
 };
 
 function anthropicStopReason(context: RenderContext): string {
+  if (endsWithToolCalls(context)) return "tool_use";
   return context.finishReason === "length" ? "max_tokens" : "end_turn";
 }
 
@@ -218,7 +224,11 @@ function geminiResponse(context: RenderContext, text: string, last: boolean) {
 /** Numbers a Responses stream's events in order (`sequence_number`), per answer. */
 const responsesSequence = new WeakMap<RenderContext, number>();
 
-function responsesEvent(context: RenderContext, type: string, fields: Record<string, unknown>): string {
+export function responsesEvent(
+  context: RenderContext,
+  type: string,
+  fields: Record<string, unknown>,
+): string {
   const sequence = responsesSequence.get(context) ?? 0;
   responsesSequence.set(context, sequence + 1);
   return sseFrame({ type, sequence_number: sequence, ...fields }, type);
@@ -236,7 +246,9 @@ function responsesObject(context: RenderContext, status: "in_progress" | "final"
     error: null,
     incomplete_details: done && cut ? { reason: "max_output_tokens" } : null,
     model: context.model,
-    output: done ? [responsesMessage(context, cut ? "incomplete" : "completed")] : [],
+    output: done
+      ? [responsesMessage(context, cut ? "incomplete" : "completed"), ...responsesToolItems(context)]
+      : [],
     usage: done
       ? {
           input_tokens: inputTokens,

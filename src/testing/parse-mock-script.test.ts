@@ -65,8 +65,24 @@ describe("parseMockScript", () => {
       '[{"finishReason": "max_tokens"}]',
       'answers[0].finishReason: expected "stop" or "length", got "max_tokens"',
     ],
+    [
+      '[{"toolCalls": {"name": "P"}}]',
+      'answers[0].toolCalls: expected an array of tool calls, got {"name":"P"}',
+    ],
+    ['[{"toolCalls": [{"arguments": {}}]}]', "answers[0].toolCalls[0].name: expected a string, got nothing"],
+    ['[{"toolCalls": [{"name": "P", "args": {}}]}]', "answers[0].toolCalls[0].args: unknown field"],
   ])("refuses %s, naming the field", (text, message) => {
     expect(() => parseMockScript(text)).toThrow(MockScriptError);
     expect(() => parseMockScript(text)).toThrow(message);
+  });
+
+  it("reads tool calls, arguments as a JSON value or as text", () => {
+    const script = parseMockScript(
+      '[{"toolCalls": [{"name": "Person", "arguments": {"name": "Ada"}, "id": "call_1"}, {"name": "Person", "arguments": "{\\"name\\": \\"Bo"}]}]',
+    );
+    expect(script.answers[0]?.toolCalls).toEqual([
+      { name: "Person", arguments: '{"name":"Ada"}', id: "call_1" },
+      { name: "Person", arguments: '{"name": "Bo' },
+    ]);
   });
 });

@@ -2,7 +2,7 @@
  * The answer file of `sapling mock` (docs/mock-llm-server.md, "The answer file"): scripted answers and faults as
  * JSON, checked field by field so a typo says where it is instead of serving a wrong answer.
  */
-import type { MockAnswer, MockFault, MockRoute } from "./mock-answer.js";
+import type { MockAnswer, MockFault, MockRoute, MockToolCall } from "./mock-answer.js";
 
 /** What an answer file scripts: a shared queue, per-route queues, and the answer once they are empty. */
 export interface MockScript {
@@ -35,6 +35,7 @@ const answerKeys = [
   "usage",
   "model",
   "fault",
+  "toolCalls",
 ];
 
 /**
@@ -119,7 +120,29 @@ function mockAnswer(value: unknown, path: string): MockAnswer {
   }
   if (fields.model !== undefined) result.model = string(fields.model, `${path}.model`);
   if (fields.fault !== undefined) result.fault = mockFault(fields.fault, `${path}.fault`);
+  if (fields.toolCalls !== undefined) result.toolCalls = toolCalls(fields.toolCalls, `${path}.toolCalls`);
   return result;
+}
+
+/** `[{"name": "Person", "arguments": {…}}]`: arguments as a JSON value, or as text (cut or malformed). */
+function toolCalls(value: unknown, path: string): MockToolCall[] {
+  if (!Array.isArray(value))
+    throw new MockScriptError(path, `expected an array of tool calls, got ${shown(value)}`);
+  return value.map((item, index) => {
+    const where = `${path}[${index}]`;
+    const fields = object(
+      item,
+      where,
+      'a tool call such as {"name": "Person", "arguments": {"name": "Ada"}}',
+    );
+    knownKeys(fields, ["name", "arguments", "id"], where);
+    const args = fields.arguments ?? {};
+    return {
+      name: string(fields.name, `${where}.name`),
+      arguments: typeof args === "string" ? args : JSON.stringify(args),
+      ...(fields.id !== undefined ? { id: string(fields.id, `${where}.id`) } : {}),
+    };
+  });
 }
 
 function mockFault(value: unknown, path: string): MockFault {

@@ -4,6 +4,7 @@
  */
 import type { IncomingMessage, ServerResponse } from "node:http";
 import type { MockAnswer } from "./mock-answer.js";
+import { toolCallStreamFrames, withToolCalls } from "./mock-tool-calls.js";
 import type { MockWireFormat, RenderContext } from "./mock-wire-formats.js";
 import type { RecordedRequest } from "./start-mock-llm-server.js";
 
@@ -47,7 +48,7 @@ export async function writeMockAnswer(exchange: MockExchange): Promise<void> {
       response.end('{"choices": [{"message": {"content": "cut in the mid');
       return;
     }
-    sendJson(response, 200, wire.completeBody(context));
+    sendJson(response, 200, withToolCalls(wire.route, wire.completeBody(context), context));
     recorded.chunksSent = 1;
     return;
   }
@@ -73,6 +74,14 @@ export async function writeMockAnswer(exchange: MockExchange): Promise<void> {
   if (fault?.type === "malformed") {
     response.end(malformedFrame(wire));
     return;
+  }
+  for (const [index, frames] of toolCallStreamFrames(
+    wire.route,
+    context,
+    scripted.chunkSize ?? 8,
+  ).entries()) {
+    if ((index > 0 || chunks.length > 0) && !(await sleep(scripted.chunkDelayMs ?? 0, response))) return;
+    for (const frame of frames) response.write(frame);
   }
   for (const frame of wire.streamEnd(context)) response.write(frame);
   response.end();
@@ -103,6 +112,7 @@ export function answerContext(
     },
     model: scripted.model ?? recorded.model ?? "mock-model",
     request: recorded.body,
+    ...(scripted.toolCalls === undefined ? {} : { toolCalls: scripted.toolCalls }),
   };
 }
 

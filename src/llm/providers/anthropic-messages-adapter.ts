@@ -9,6 +9,7 @@ import type { ChatMessage, MediaKind, MediaValue } from "../../util/index.js";
 import type { ClientOptions, MediaUrlMode } from "../client-options.js";
 import type { FinishReason, HttpRequest, Usage } from "../language-model.js";
 import { LlmOptionsError } from "../llm-error.js";
+import { anthropicToolCalls } from "./anthropic-tool-calls.js";
 import {
   isRecord,
   mergeHeaders,
@@ -82,6 +83,7 @@ export function createAnthropicMessagesAdapter(options: ClientOptions, baseUrl: 
         model: typeof body.model === "string" ? body.model : options.model,
       };
     },
+    toolCalls: anthropicToolCalls,
     createStreamParser(): StreamParser {
       let rawFinishReason: string | undefined;
       let usage: Usage = { inputTokens: undefined, outputTokens: undefined };

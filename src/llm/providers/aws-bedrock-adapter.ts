@@ -28,6 +28,7 @@ import {
   parseConverseResponse,
   toConverseMessages,
 } from "./bedrock-converse-format.js";
+import { bedrockToolCalls } from "./bedrock-tool-calls.js";
 import { mergeHeaders, type ProviderAdapter, withQuery } from "./provider-adapter.js";
 
 /** The `aws-bedrock` options consumed here (everything else passes into the body). */
@@ -145,6 +146,7 @@ export function createAwsBedrockAdapter(
       };
     },
     parseResponse: (body) => parseConverseResponse(body, model),
+    toolCalls: bedrockToolCalls,
     createStreamParser: () => createConverseStreamParser(model),
     createStreamDecoder: createConverseStreamDecoder,
     async authorize(request: HttpRequest): Promise<HttpRequest> {

@@ -7,6 +7,7 @@
 import type { ChatMessage, MediaKind, MediaValue } from "../../util/index.js";
 import type { ClientOptions, MediaUrlMode } from "../client-options.js";
 import type { FinishReason, HttpRequest, Usage } from "../language-model.js";
+import { geminiToolCalls } from "./gemini-tool-calls.js";
 import {
   isRecord,
   mergeHeaders,
@@ -58,6 +59,7 @@ export function createGoogleGenerateContentAdapter(
       const piece = readPiece(body, model);
       return { ...piece, usage: piece.usage ?? { inputTokens: undefined, outputTokens: undefined } };
     },
+    toolCalls: geminiToolCalls,
     createStreamParser(): StreamParser {
       let rawFinishReason: string | undefined;
       let usage: Usage = { inputTokens: undefined, outputTokens: undefined };

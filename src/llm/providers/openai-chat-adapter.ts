@@ -7,6 +7,7 @@ import type { ChatMessage, MediaKind, MediaValue } from "../../util/index.js";
 import type { ClientOptions, MediaUrlMode } from "../client-options.js";
 import type { FinishReason, HttpRequest, Usage } from "../language-model.js";
 import { LlmOptionsError } from "../llm-error.js";
+import { openAiChatToolCalls } from "./openai-chat-tool-calls.js";
 import {
   isRecord,
   mergeHeaders,
@@ -85,6 +86,7 @@ export function createOpenAiChatAdapter(settings: OpenAiChatSettings): ProviderA
         model: typeof body.model === "string" ? body.model : options.model,
       };
     },
+    toolCalls: openAiChatToolCalls,
     createStreamParser(): StreamParser {
       let rawFinishReason: string | undefined;
       let usage: Usage = { inputTokens: undefined, outputTokens: undefined };

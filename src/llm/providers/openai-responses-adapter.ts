@@ -13,6 +13,7 @@ import type { ChatMessage, MediaKind, MediaValue } from "../../util/index.js";
 import type { ClientOptions, MediaUrlMode } from "../client-options.js";
 import type { FinishReason, HttpRequest, Usage } from "../language-model.js";
 import { LlmOptionsError } from "../llm-error.js";
+import { openAiResponsesToolCalls } from "./openai-responses-tool-calls.js";
 import {
   isRecord,
   mergeHeaders,
@@ -82,6 +83,7 @@ export function createOpenAiResponsesAdapter(settings: OpenAiResponsesSettings):
       if (body.status === "failed") throw failure(body.error ?? body);
       return { text: outputText(body.output), ...readOutcome(body, options.model) };
     },
+    toolCalls: openAiResponsesToolCalls,
     createStreamParser(): StreamParser {
       let outcome: Omit<ParsedAnswer, "text"> = {
         rawFinishReason: undefined,

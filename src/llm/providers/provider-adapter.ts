@@ -7,6 +7,7 @@ import type { ChatMessage, MediaKind } from "../../util/index.js";
 import type { MediaUrlMode } from "../client-options.js";
 import type { FinishReason, HttpRequest, Usage } from "../language-model.js";
 import type { SseEvent } from "../sse-decoder.js";
+import type { ToolCallWire } from "../tool-calls.js";
 
 /** A whole answer, read from a JSON body (or accumulated from a stream). */
 export interface ParsedAnswer {
@@ -48,6 +49,8 @@ export interface ProviderAdapter {
   /** Throws `ResponseShapeError` when the JSON does not have the provider's shape. */
   parseResponse(body: unknown): ParsedAnswer;
   createStreamParser(): StreamParser;
+  /** Writes tools and enforced schemas into requests and reads tool calls back (`*-tool-calls.ts`). */
+  toolCalls?: ToolCallWire;
   /** Reads a stream body that is not SSE (absent: the body is SSE). */
   createStreamDecoder?(): StreamDecoder;
   /**

@@ -1,0 +1,213 @@
+/**
+ * How one function's structured answer is asked for and read, per output mode (docs/decisions/0013):
+ *
+ * - `prompt` (BAML's way): the schema is in the prompt (`ctx.output_format`); the answer is text.
+ * - `tools`: each class of the return type (a class, a union of classes, or a list of either) is sent as
+ *   a tool — its `@@alias` or name, its `@@description`, its fields' JSON Schema (with their
+ *   `@description`s) — and the chosen tool's arguments are the answer.
+ * - `native`: the return type's JSON Schema is sent for the provider to enforce. A schema whose root is
+ *   not an object (a list, a union) is wrapped as `{"value": …}`, since OpenAI's strict
+ *   mode and forced tools take objects only; the answer is unwrapped after parsing.
+ *
+ * In every mode the Schema-Aligned Parser reads the answer, so a plain-text answer still parses and a cut
+ * or malformed one is repaired or fails clearly.
+ */
+import { type Class, type Ir, IrIndex, type Type } from "../ir/index.js";
+import type { OutputMode, OutputRequest, ToolDefinition } from "../llm/index.js";
+import { type JsonSchema, toJsonSchema } from "../prompt/index.js";
+
+/** Where an answer (text, or a tool call's arguments) is parsed into. */
+export interface AnswerTarget {
+  type: Type;
+  index: IrIndex;
+  /** The value is the `value` field of a wrapper class (native mode, root not an object). */
+  wrapped: boolean;
+}
+
+export interface OutputPlan {
+  mode: OutputMode;
+  /** What the request asks for beyond text; none in `prompt` mode. */
+  request: OutputRequest | undefined;
+  /** Tool name → what its arguments parse into (empty in `prompt` mode: any call holds the return type). */
+  tools: ReadonlyMap<string, AnswerTarget>;
+  /** What a text answer parses into. */
+  text: AnswerTarget;
+  /** The return type is a list of the tools' classes: every call is one item, in order. */
+  callsAreItems: boolean;
+  /** The item type of the list when `callsAreItems` (for partials). */
+  itemType: Type | undefined;
+  /** The provider enforces the schema (`native`), so `ctx.output_format` is left out of the prompt. */
+  schemaEnforced: boolean;
+}
+
+/** The wrapper of a native answer whose root is not an object; the name cannot clash with a BAML class. */
+const WRAPPER_CLASS = "sapling:Answer";
+const WRAPPER_FIELD = "value";
+
+/**
+ * The plan for `returnType` in `mode`. Throws `OutputPlanError` (a message saying what to change) when the
+ * mode cannot serve the return type: `tools` needs classes.
+ */
+export function createOutputPlan(
+  ir: Ir,
+  index: IrIndex,
+  functionName: string,
+  returnType: Type,
+  mode: OutputMode,
+): OutputPlan {
+  const plain: AnswerTarget = { type: returnType, index, wrapped: false };
+  const base = { mode, text: plain, callsAreItems: false, itemType: undefined, schemaEnforced: false };
+  if (mode === "prompt") return { ...base, request: undefined, tools: new Map() };
+  if (mode === "tools") {
+    const shape = toolClasses(returnType, index);
+    if (shape === undefined) {
+      throw new OutputPlanError(
+        `${functionName} returns a type with no classes to send as tools; output mode "tools" needs a class, a union of classes or a list of them. Use output mode "native" or "prompt" for it.`,
+      );
+    }
+    const tools = new Map<string, AnswerTarget>();
+    const definitions: ToolDefinition[] = [];
+    for (const type of shape.classes) {
+      const declared = index.getClass(type.name);
+      const name = uniqueName(toolName(declared), tools);
+      tools.set(name, { type, index, wrapped: false });
+      definitions.push({
+        name,
+        ...(declared.description === undefined ? {} : { description: declared.description }),
+        parameters: objectRoot(toJsonSchema(ir, type)),
+      });
+    }
+    return {
+      ...base,
+      request: { type: "tools", tools: definitions, choice: "required" },
+      tools,
+      callsAreItems: shape.itemType !== undefined,
+      itemType: shape.itemType,
+    };
+  }
+  const schema = objectRoot(toJsonSchema(ir, returnType));
+  const resolved = index.resolveAlias(returnType);
+  const declared = resolved.kind === "class" ? index.getClass(resolved.name) : undefined;
+  const isObject = schema.type === "object" && typeof schema.properties === "object";
+  const name = toolName(declared ?? { name: functionName });
+  const target = isObject ? plain : wrapperTarget(ir, returnType);
+  return {
+    ...base,
+    request: {
+      type: "json-schema",
+      name,
+      ...(declared?.description === undefined ? {} : { description: declared.description }),
+      schema: isObject ? schema : wrapSchema(schema),
+    },
+    // Anthropic and Bedrock answer a forced schema as a call of the one tool named `name`.
+    tools: new Map([[name, target]]),
+    text: target,
+    schemaEnforced: true,
+  };
+}
+
+/** The plan cannot serve the return type in this mode. */
+export class OutputPlanError extends Error {
+  override name = "OutputPlanError";
+}
+
+/** The classes a tool-mode answer can be, and the list item type when every call is an item. */
+function toolClasses(
+  returnType: Type,
+  index: IrIndex,
+): { classes: Extract<Type, { kind: "class" }>[]; itemType: Type | undefined } | undefined {
+  const resolved = stripOptional(index.resolveAlias(returnType), index);
+  if (resolved.kind === "list") {
+    const items = classesOf(resolved.item, index);
+    return items === undefined ? undefined : { classes: items, itemType: resolved.item };
+  }
+  const classes = classesOf(resolved, index);
+  return classes === undefined ? undefined : { classes, itemType: undefined };
+}
+
+function classesOf(type: Type, index: IrIndex): Extract<Type, { kind: "class" }>[] | undefined {
+  const resolved = stripOptional(index.resolveAlias(type), index);
+  if (resolved.kind === "class") return [resolved];
+  if (resolved.kind !== "union") return undefined;
+  const classes: Extract<Type, { kind: "class" }>[] = [];
+  for (const option of resolved.options) {
+    const arm = index.resolveAlias(option);
+    if (arm.kind === "primitive" && arm.name === "null") continue;
+    const nested = classesOf(arm, index);
+    if (nested === undefined) return undefined;
+    for (const found of nested) if (!classes.some((known) => known.name === found.name)) classes.push(found);
+  }
+  return classes.length > 0 ? classes : undefined;
+}
+
+function stripOptional(type: Type, index: IrIndex): Type {
+  let current = type;
+  while (current.kind === "optional") current = index.resolveAlias(current.inner);
+  return current;
+}
+
+/**
+ * A tool (or schema) name providers accept (`^[a-zA-Z0-9_-]{1,64}$`): the class's `@@alias` or name, other
+ * characters replaced by `_`.
+ */
+function toolName(declared: Pick<Class, "name" | "alias">): string {
+  const wanted = declared.alias ?? declared.name;
+  const name = wanted.replace(/[^a-zA-Z0-9_-]/g, "_").slice(0, 64);
+  return name === "" ? "answer" : name;
+}
+
+function uniqueName(name: string, taken: ReadonlyMap<string, unknown>): string {
+  if (!taken.has(name)) return name;
+  for (let count = 2; ; count++) {
+    const candidate = `${name.slice(0, 60)}_${count}`;
+    if (!taken.has(candidate)) return candidate;
+  }
+}
+
+/**
+ * A recursive class's schema is a `$ref` to its own definition; tool inputs and strict schemas need an
+ * object at the root, so the definition is copied there (it stays in `$defs` for the inner references).
+ */
+function objectRoot(schema: JsonSchema): JsonSchema {
+  const reference = typeof schema.$ref === "string" ? /^#\/\$defs\/(.+)$/.exec(schema.$ref)?.[1] : undefined;
+  const definitions = schema.$defs as Record<string, JsonSchema> | undefined;
+  const target = reference === undefined ? undefined : definitions?.[reference];
+  if (target === undefined || target.type !== "object") return schema;
+  const { $ref: _reference, ...rest } = schema;
+  return { ...rest, ...target, $defs: definitions };
+}
+
+function wrapSchema(schema: JsonSchema): JsonSchema {
+  const { $schema, $defs, ...inner } = schema;
+  return {
+    ...($schema === undefined ? {} : { $schema }),
+    type: "object",
+    properties: { [WRAPPER_FIELD]: inner },
+    required: [WRAPPER_FIELD],
+    additionalProperties: false,
+    ...($defs === undefined ? {} : { $defs }),
+  };
+}
+
+/** The return type as the one field of a wrapper class, in a copy of the IR that declares it. */
+function wrapperTarget(ir: Ir, returnType: Type): AnswerTarget {
+  const wrapper: Class = {
+    name: WRAPPER_CLASS,
+    fields: [{ name: WRAPPER_FIELD, type: returnType }],
+    dynamic: false,
+    constraints: [],
+  };
+  const index = new IrIndex({ ...ir, classes: [...ir.classes, wrapper] });
+  return { type: { kind: "class", name: WRAPPER_CLASS }, index, wrapped: true };
+}
+
+/** A parsed wrapper's value; a flag's path without the wrapper's field (`$.value[0]` → `$[0]`). */
+export function unwrapPath(path: string): string {
+  if (path === `$.${WRAPPER_FIELD}`) return "$";
+  return path.startsWith(`$.${WRAPPER_FIELD}`) ? `$${path.slice(WRAPPER_FIELD.length + 2)}` : path;
+}
+
+export function unwrapValue(value: unknown): unknown {
+  if (typeof value !== "object" || value === null) return value ?? null;
+  return (value as Record<string, unknown>)[WRAPPER_FIELD] ?? null;
+}
