@@ -35,6 +35,8 @@ export interface RenderPromptContext {
   tags?: Record<string, unknown>;
   /** Defaults for `ctx.output_format`; options given in the template override them. */
   outputFormatOptions?: OutputFormatOptions;
+  /** Receives each text `ctx.output_format` renders, e.g. to mark it in a preview (`sapling dev`). */
+  onOutputFormat?: (text: string) => void;
 }
 
 /** Parsed templates by their raw text: a function's prompt is parsed once, not on every call. */
@@ -123,6 +125,10 @@ export function renderPrompt(
 
 function buildContext(ir: Ir, fn: LlmFunction, context: RenderPromptContext): Record<string, unknown> {
   const defaults = context.outputFormatOptions ?? {};
+  const seen = (text: string): string => {
+    context.onOutputFormat?.(text);
+    return text;
+  };
   const outputFormat = new Callable(
     "output_format",
     ({ args, kwargs }) => {
@@ -133,9 +139,11 @@ function buildContext(ir: Ir, fn: LlmFunction, context: RenderPromptContext): Re
           undefined,
         );
       }
-      return renderOutputFormat(ir, fn.returnType, { ...defaults, ...parseOutputFormatOptions(kwargs) });
+      return seen(
+        renderOutputFormat(ir, fn.returnType, { ...defaults, ...parseOutputFormatOptions(kwargs) }),
+      );
     },
-    () => renderOutputFormat(ir, fn.returnType, defaults),
+    () => seen(renderOutputFormat(ir, fn.returnType, defaults)),
   );
   const client = context.client;
   return {
