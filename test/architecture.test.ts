@@ -18,6 +18,7 @@ const allowed: Record<string, readonly string[]> = {
   codegen: ["util", "ir"],
   server: ["runtime", "ir", "util"],
   testing: ["runtime", "llm", "util"],
+  dev: ["util", "diagnostics", "ir", "language", "sap", "prompt", "llm", "runtime", "server"],
   cli: [
     "util",
     "diagnostics",
@@ -30,6 +31,7 @@ const allowed: Record<string, readonly string[]> = {
     "codegen",
     "server",
     "testing",
+    "dev",
     "root",
   ],
   root: ["util", "diagnostics", "language", "ir", "sap", "prompt", "llm", "runtime", "codegen"],
@@ -51,6 +53,7 @@ const browserSafe = new Set([
   "runtime",
   "codegen",
   "server",
+  "dev",
   "typed-schema",
   "zod",
   "json-schema",

@@ -57,7 +57,7 @@ export function replayParse(text: string, type: Type, ir: Ir, chunkSize: number)
     const end = Math.min(text.length, start + size);
     // Code points stay whole in a chunk only by luck; the parser takes any split, so this shows real ones.
     const push = parser.push(text.slice(start, end));
-    if (push.changed || steps.length === 0) steps.push({ end, value: push.value });
+    if (push.changed || steps.length === 0 || end === text.length) steps.push({ end, value: push.value });
   }
   return { steps, final: exploreParse(text, type, ir) };
 }
