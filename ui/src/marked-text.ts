@@ -13,7 +13,8 @@ export interface Mark {
 /**
  * `text` with the marked stretches wrapped in `<mark>`. Marks may nest or overlap (a fence around a fixed
  * key): the text is cut at every mark boundary, and each piece is marked by the innermost mark over it,
- * with `data-depth` saying how many cover it and a title naming them all.
+ * with `data-depth` saying how many different stretches cover it (marks of the same stretch count once:
+ * a fence and a JSON fix of the same reading) and a title naming them all.
  */
 export function markedText(text: string, marks: readonly Mark[]): HTMLElement {
   const cuts = new Set([0, text.length]);
@@ -40,7 +41,7 @@ export function markedText(text: string, marks: readonly Mark[]): HTMLElement {
         "mark",
         {
           class: innermost.className,
-          "data-depth": Math.min(covering.length, 3),
+          "data-depth": Math.min(new Set(covering.map((mark) => `${mark.start}:${mark.end}`)).size, 3),
           "data-ids": covering.map((mark) => mark.id ?? "").join(" "),
           title: covering.map((mark) => mark.label).join("\n"),
         },

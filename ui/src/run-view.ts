@@ -114,7 +114,8 @@ async function run(output: HTMLElement, confirmed = false): Promise<void> {
           status.textContent = `Done after ${partials} partial value${partials === 1 ? "" : "s"}.`;
           status.dataset.partials = String(partials);
           status.dataset.done = "final";
-          render(raw, markedText(event.raw, repairMarks(event.repairs)));
+          // The marked text's own <pre> is unwrapped into this one (one box, not two).
+          raw.replaceChildren(...markedText(event.raw, repairMarks(event.repairs)).childNodes);
           partial.textContent = json(event.value);
           render(final, finalSection(event));
         },

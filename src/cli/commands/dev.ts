@@ -19,8 +19,9 @@ refused. A run or a test against a real model asks for confirmation first.
 Options:
   --from DIR            the baml_src folder (default ./baml_src)
   --port N              the port on 127.0.0.1 (default 2024; 0 picks a free one)
-  --mock                runs and tests answer from the built-in mock LLM server (no key, no network);
-                        the page edits what it answers, and can make the first attempt fail
+  --mock                runs and tests answer from the built-in mock LLM server by default (no key, no
+                        network); the page has a switch, edits what the mock answers, and can make the
+                        first attempt fail
 ${dotenvUsage(22)}
 
 Token counts need the optional package js-tiktoken (npm install --save-dev js-tiktoken).
