@@ -11,15 +11,14 @@ import { cpSync, existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } 
 import { request as httpRequest } from "node:http";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
-import { type Browser, chromium, type Page } from "playwright-core";
+import type { Browser, Page } from "playwright-core";
 import { build } from "vite";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { captureContext } from "../src/cli/cli-context.js";
 import { loadTokenCounter } from "../src/cli/count-tokens.js";
 import { main } from "../src/cli/main.js";
+import { chromiumPath, launchChromium, chromiumRequired as required } from "./browser/launch-chromium.js";
 
-const chromiumPath = ["/usr/bin/chromium", "/usr/bin/chromium-browser"].find((path) => existsSync(path));
-const required = process.env.CI === "true";
 const root = resolve(import.meta.dirname, "..");
 const screenshots = process.env.UPDATE_SCREENSHOTS === "1" ? join(root, "docs", "images") : undefined;
 
@@ -132,15 +131,7 @@ describe.skipIf(!chromiumPath && !required)("sapling dev in Chromium", () => {
       () => /Sapling dev at (http:\/\/127\.0\.0\.1:\d+)/.exec(context.output().stdout)?.[1],
       "the server",
     );
-    browser = await chromium.launch({
-      executablePath: chromiumPath as string,
-      args: [
-        "--no-sandbox",
-        "--disable-gpu",
-        "--disable-background-networking",
-        "--disable-component-update",
-      ],
-    });
+    browser = await launchChromium();
     page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
     // Nothing may come from the network: every request the page makes goes to the dev server.
     page.on("request", (request) => {
@@ -268,6 +259,9 @@ describe.skipIf(!chromiumPath && !required)("sapling dev in Chromium", () => {
     expect(steps).toBeGreaterThan(4);
     await page.locator("#replay-step").fill(String(steps - 1));
     expect(await page.locator("#replay-text").textContent()).toBe(MESSY);
+    // Halfway through: the partial value as a stream would show it then.
+    await page.locator("#replay-step").fill(String(Math.floor(steps / 2)));
+    expect(((await page.locator("#replay-text").textContent()) ?? "").length).toBeLessThan(MESSY.length);
     await shoot("replay");
 
     await page.locator("#parse-type").fill("int");
