@@ -44,6 +44,26 @@ const MOCK_ANSWER = `Here is my evaluation.
 \`\`\`
 `;
 
+const PHOTO_BAML = `function DescribePhoto(photo: image) -> string {
+  client GPT4oMini
+  prompt #"
+    {{ _.role("user") }}
+    Describe this photo: {{ photo }}
+  "#
+}
+
+test Pixel {
+  functions [DescribePhoto]
+  args {
+    photo { file "pixel.png" }
+  }
+}
+`;
+
+/** A 1×1 PNG. */
+const PIXEL_PNG =
+  "iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg==";
+
 let project: string;
 let stop: () => void;
 let finished: Promise<number>;
@@ -119,6 +139,9 @@ describe.skipIf(!chromiumPath && !required)("sapling dev in Chromium", () => {
       await build({ configFile: join(root, "ui", "vite.config.ts") });
     project = mkdtempSync(join(tmpdir(), "sapling-dev-"));
     cpSync(join(root, "examples", "resume", "baml_src"), join(project, "baml_src"), { recursive: true });
+    // A function with an image parameter and a test that reads the image from a file beside it.
+    writeFileSync(join(project, "baml_src", "photo.baml"), PHOTO_BAML);
+    writeFileSync(join(project, "baml_src", "pixel.png"), Buffer.from(PIXEL_PNG, "base64"));
     let interrupt = () => {};
     const interrupted = new Promise<void>((done) => {
       interrupt = done;
@@ -149,10 +172,7 @@ describe.skipIf(!chromiumPath && !required)("sapling dev in Chromium", () => {
 
   it("previews the prompt with ctx.output_format marked and js-tiktoken's token counts", async () => {
     await page.goto(url);
-    await page
-      .getByRole("button", { name: /EvaluateResume/ })
-      .first()
-      .waitFor();
+    await page.getByRole("button", { name: "test EvaluateJane" }).click();
     // The tokenizer loads after the server starts; the page updates itself when the counts are ready.
     await page.waitForSelector("#total-tokens:has-text('o200k_base')", { timeout: 90_000 });
     const message = (await page.locator(".message pre").first().textContent()) ?? "";
@@ -173,6 +193,23 @@ describe.skipIf(!chromiumPath && !required)("sapling dev in Chromium", () => {
     expect(curl).toContain("authorization: [REDACTED]");
     expect(curl).not.toMatch(/mock-openai_api_key|Bearer/);
     await shoot("prompt");
+  });
+
+  it("shows a test's media arguments, and serves no file outside the project", async () => {
+    await page.getByRole("button", { name: "test Pixel" }).click();
+    await page.waitForSelector(".media img");
+    expect(
+      await page.locator(".media img").evaluate((image) => (image as HTMLImageElement).naturalWidth),
+    ).toBe(1);
+    expect(await page.locator(".media figcaption").textContent()).toBe("$.photo: pixel.png, sent inline");
+    await page.waitForSelector(".media-part");
+    expect(await page.locator(".media-part").textContent()).toMatch(
+      /^\[image: image\/png, \d+ base64 characters\]$/,
+    );
+    expect((await fetch(`${url}/_dev/media?path=../../../../etc/passwd`)).status).toBe(404);
+    expect((await fetch(`${url}/_dev/media?path=resume.baml`)).status).toBe(200);
+    await page.getByRole("button", { name: "test EvaluateJane" }).click();
+    await page.waitForSelector(".message pre:has-text('Jane Doe')");
   });
 
   it("updates the preview when a .baml file is saved, and regenerates baml_client/", async () => {
@@ -226,6 +263,10 @@ describe.skipIf(!chromiumPath && !required)("sapling dev in Chromium", () => {
 
   it("marks each repair of a messy answer on the raw text, replays it chunk by chunk, and shows a failure's path", async () => {
     await page.getByRole("tab", { name: "Parse explorer" }).click();
+    // The last run's answer is one click away.
+    await page.locator("#use-last-answer").click();
+    expect(await page.locator("#parse-text").inputValue()).toBe(MOCK_ANSWER);
+    expect(await page.locator("#parse-type").inputValue()).toBe("CandidateEvaluation");
     await page.locator("#parse-type").fill("CandidateEvaluation");
     await page.locator("#parse-text").fill(MESSY);
     await page.locator("#parse").click();
@@ -299,7 +340,7 @@ describe.skipIf(!chromiumPath && !required)("sapling dev in Chromium", () => {
     await shoot("diagnostics");
     // The server still answers with the last good project.
     const view = (await (await fetch(`${url}/_dev/project`)).json()) as { functions: { name: string }[] };
-    expect(view.functions.map((fn) => fn.name)).toEqual(["EvaluateResume"]);
+    expect(view.functions.map((fn) => fn.name)).toEqual(["DescribePhoto", "EvaluateResume"]);
     writeFileSync(file, good);
     await page.waitForSelector(".banner-error", { state: "detached", timeout: 60_000 });
     await page.waitForSelector("#no-diagnostics");

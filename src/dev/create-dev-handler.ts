@@ -38,6 +38,8 @@ export interface DevHandlerOptions {
   port: number;
   /** Reads a file of the built page by its path (`index.html`, `assets/main.js`); `undefined` if absent. */
   readAsset: (path: string) => Promise<DevAsset | undefined>;
+  /** Reads a file of the project by its path inside the baml_src folder (media of tests); `undefined` outside it. */
+  readProjectFile?: (path: string) => Promise<DevAsset | undefined>;
   /** The mock LLM server, which runs and tests use when the page's mock switch is on. */
   mock: DevMock;
   /** The environment real runs read keys from. */
@@ -329,6 +331,16 @@ export function createDevHandler(options: DevHandlerOptions): SaplingHandler {
     });
   };
 
+  /** `GET /_dev/media?path=images/photo.png`: a media file a test names, to show it beside the arguments. */
+  const media = async (request: Request): Promise<Response> => {
+    const path = new URL(request.url).searchParams.get("path") ?? "";
+    const file = options.readProjectFile ? await options.readProjectFile(path) : undefined;
+    if (!file) throw new HttpError(404, "NOT_FOUND", `No file ${path} in the project folder.`);
+    return new Response(file.body as BodyInit, {
+      headers: { "content-type": file.contentType, "x-content-type-options": "nosniff" },
+    });
+  };
+
   const serveRoutes = (request: Request): Promise<Response> => {
     const ir = currentIr();
     if (serve?.ir !== ir) serve = { ir, handler: createSaplingHandler({ runtime: realRuntime(ir), ir }) };
@@ -355,6 +367,7 @@ export function createDevHandler(options: DevHandlerOptions): SaplingHandler {
       "/_dev/parse": ["POST", parse],
       "/_dev/replay": ["POST", replay],
       "/_dev/tests": ["POST", tests],
+      "/_dev/media": ["GET", media],
     };
     const found = routes[path];
     if (!found)

@@ -3,7 +3,7 @@ import { parseAnswer, replayAnswer } from "./api.js";
 import { h, json, render } from "./dom.js";
 import { markedText } from "./marked-text.js";
 import { repairList, repairMarks } from "./repairs.js";
-import { currentFunction } from "./state.js";
+import { currentFunction, state } from "./state.js";
 
 /** What the explorer keeps while the page switches views. */
 const explorer = { type: "", text: "", chunkSize: 8 };
@@ -57,6 +57,22 @@ export function renderParseView(root: HTMLElement): void {
         { type: "button", id: "replay", class: "secondary", onclick: () => void replay(result) },
         "Replay chunk by chunk",
       ),
+      state.lastAnswer &&
+        h(
+          "button",
+          {
+            type: "button",
+            id: "use-last-answer",
+            class: "secondary",
+            onclick: () => {
+              const last = state.lastAnswer!;
+              explorer.text = last.text;
+              explorer.type = last.type;
+              renderParseView(root);
+            },
+          },
+          "Use the last run's answer",
+        ),
     ),
     result,
   );

@@ -114,6 +114,7 @@ async function run(output: HTMLElement, confirmed = false): Promise<void> {
           status.textContent = `Done after ${partials} partial value${partials === 1 ? "" : "s"}.`;
           status.dataset.partials = String(partials);
           status.dataset.done = "final";
+          state.lastAnswer = { text: event.raw, type: fn.returnType };
           // The marked text's own <pre> is unwrapped into this one (one box, not two).
           raw.replaceChildren(...markedText(event.raw, repairMarks(event.repairs)).childNodes);
           partial.textContent = json(event.value);
@@ -122,6 +123,7 @@ async function run(output: HTMLElement, confirmed = false): Promise<void> {
         error: (event) => {
           status.textContent = "The run failed.";
           status.dataset.done = "error";
+          if (event.raw !== null) state.lastAnswer = { text: event.raw, type: fn.returnType };
           render(
             final,
             h("p", { class: "error" }, `${event.code}: ${event.message}`),

@@ -121,7 +121,7 @@ export function renderCallSetup(
       { id: "args-help", class: "muted small" },
       test ? `The values of test ${test.name}; edit freely.` : "Example values; edit freely, or pick a test.",
     ),
-    mediaPreviews(),
+    mediaPreviews(test?.file),
     h(
       "div",
       { class: "row" },
@@ -147,7 +147,7 @@ export function renderCallSetup(
 }
 
 /** Media arguments shown beside the editor: URLs and inline base64 as images, files by name. */
-function mediaPreviews(): HTMLElement | null {
+function mediaPreviews(testFile: string | undefined): HTMLElement | null {
   let args: unknown;
   try {
     args = JSON.parse(state.argsText);
@@ -184,8 +184,13 @@ function mediaPreviews(): HTMLElement | null {
           h(
             "figure",
             {},
-            h("code", {}, json(record.file)),
-            h("figcaption", {}, `${path}: a file, sent inline`),
+            /\.(png|jpe?g|gif|webp)$/i.test(record.file)
+              ? h("img", {
+                  src: `/_dev/media?path=${encodeURIComponent(projectPath(testFile, record.file))}`,
+                  alt: `media argument ${path}`,
+                })
+              : h("code", {}, json(record.file)),
+            h("figcaption", {}, `${path}: ${record.file}, sent inline`),
           ),
         );
       else for (const [key, item] of Object.entries(record)) visit(item, `${path}.${key}`);
@@ -193,4 +198,10 @@ function mediaPreviews(): HTMLElement | null {
   };
   visit(args, "$");
   return found.length > 0 ? h("div", { class: "media" }, found) : null;
+}
+
+/** A test's `file` path (relative to its .baml file) as a path inside the baml_src folder. */
+function projectPath(testFile: string | undefined, file: string): string {
+  const folder = testFile?.includes("/") ? testFile.slice(0, testFile.lastIndexOf("/") + 1) : "";
+  return `${folder}${file}`;
 }

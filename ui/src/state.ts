@@ -17,6 +17,8 @@ export interface PageState {
   failFirstAttempt: boolean;
   /** What the mock answers, per function, as edited in the page. */
   mockAnswers: Record<string, string>;
+  /** The raw answer of the last run and its function's return type, for the parse explorer. */
+  lastAnswer: { text: string; type: string } | undefined;
 }
 
 export const state: PageState = {
@@ -29,6 +31,7 @@ export const state: PageState = {
   useMock: true,
   failFirstAttempt: false,
   mockAnswers: {},
+  lastAnswer: undefined,
 };
 
 export function currentFunction(): DevFunctionView | undefined {

@@ -1,5 +1,5 @@
 import { readFile } from "node:fs/promises";
-import { dirname, extname, join, normalize, resolve, sep } from "node:path";
+import { dirname, extname, resolve, sep } from "node:path";
 import { fileURLToPath } from "node:url";
 import {
   createDevHandler,
@@ -24,7 +24,7 @@ import { booleanFlag, parseFlags, portFlag, stringFlag } from "../parse-flags.js
 import { textFileReader } from "../text-file-reader.js";
 import { watchBamlFiles } from "../watch-baml-files.js";
 import { isFileSystemError, writeGeneratedClients } from "./generate.js";
-import { toMediaArguments } from "./media-arguments.js";
+import { MEDIA_TYPES, toMediaArguments } from "./media-arguments.js";
 import { resolvePromptClient } from "./render-client.js";
 import { runTestCase } from "./run-test-case.js";
 import { serveOverNodeHttp } from "./serve-over-node-http.js";
@@ -33,12 +33,12 @@ import { selectTestCases } from "./test-cases.js";
 /** `sapling dev`'s default port: `sapling serve`'s, as `baml-cli dev` shares `baml-cli serve`'s. */
 const DEV_DEFAULT_PORT = 2024;
 
+/** The page's own files; media files take their types from the table `toMediaArguments` uses. */
 const CONTENT_TYPES: Record<string, string> = {
   ".html": "text/html; charset=utf-8",
   ".js": "text/javascript; charset=utf-8",
   ".css": "text/css; charset=utf-8",
-  ".svg": "image/svg+xml",
-  ".png": "image/png",
+  ...MEDIA_TYPES,
 };
 
 /** Runs `sapling dev` until interrupted (see `dev.ts` for the usage). */
@@ -78,6 +78,7 @@ export async function runDevServer(argv: string[], context: CliContext): Promise
     session,
     port: server.port,
     readAsset: readPageAsset,
+    readProjectFile: (path) => readInside(sourceFolder, path),
     env,
     readTextFile: textFileReader(context.cwd),
     mock: mock.devMock,
@@ -231,16 +232,19 @@ const pageFolders = [
 ];
 
 async function readPageAsset(path: string): Promise<DevAsset | undefined> {
-  const relative = normalize(path);
-  if (relative.startsWith("..") || relative.includes(`${sep}..`) || relative.startsWith(sep))
-    return undefined;
   for (const folder of pageFolders) {
-    const body = await readFile(join(folder, relative)).catch(() => undefined);
-    if (body)
-      return {
-        body: new Uint8Array(body),
-        contentType: CONTENT_TYPES[extname(relative)] ?? "application/octet-stream",
-      };
+    const asset = await readInside(folder, path);
+    if (asset) return asset;
   }
   return undefined;
+}
+
+/** A file by its path inside `folder`; a path that leaves the folder (`..`, absolute) reads nothing. */
+async function readInside(folder: string, path: string): Promise<DevAsset | undefined> {
+  const file = resolve(folder, path);
+  if (!file.startsWith(resolve(folder) + sep)) return undefined;
+  const body = await readFile(file).catch(() => undefined);
+  if (!body) return undefined;
+  const contentType = CONTENT_TYPES[extname(file).toLowerCase()] ?? "application/octet-stream";
+  return { body: new Uint8Array(body), contentType };
 }
