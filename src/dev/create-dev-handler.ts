@@ -1,7 +1,7 @@
 import type { Ir, LlmFunction } from "../ir/index.js";
 import type { ReadTextFile } from "../llm/index.js";
 import { type PromptClient, TemplateError } from "../prompt/index.js";
-import { SaplingRuntime } from "../runtime/index.js";
+import type { SaplingRuntime } from "../runtime/index.js";
 import {
   createSaplingHandler,
   errorResponse,
@@ -19,12 +19,13 @@ import type {
   DevTestResult,
   DevTestsRequest,
 } from "./dev-api.js";
+import { DevRuntimes } from "./dev-runtimes.js";
 import type { DevSession } from "./dev-session.js";
-import { type DevMock, type DevMockAnswer, mockEnvironment, mockFetch } from "./mock-fetch.js";
+import type { DevMock, DevMockAnswer } from "./mock-fetch.js";
 import { exploreParse, replayParse, typeFromExpression } from "./parse-explorer.js";
+import { projectEvents } from "./project-events.js";
 import { type DevTokenCounter, previewPrompt } from "./prompt-preview.js";
 import { type DevCostEstimator, runStream } from "./run-stream.js";
-import { serverSentEvent } from "./server-sent-event.js";
 
 /** A built file of the page (`index.html`, `assets/…`). */
 export interface DevAsset {
@@ -68,6 +69,9 @@ export interface DevHandlerOptions {
 const MAX_BODY_BYTES = 20 * 1024 * 1024;
 
 /**
+ * (One function with its routes as closures over the shared state, in the style of the server room's
+ * handler: the routes read top to bottom, then the table that dispatches them.)
+ *
  * `sapling dev`'s web-standard handler: everything `sapling serve` answers (the same handler, rebuilt on
  * each good compile), plus the page and its `/_dev/*` routes. Every request passes the loopback Host and
  * Origin check first; a run or a test against a real model needs `confirm: true` (the page asks).
@@ -76,39 +80,8 @@ export function createDevHandler(options: DevHandlerOptions): SaplingHandler {
   const { session } = options;
   const pacing = options.mockPacing ?? { chunkSize: 12, chunkDelayMs: 15 };
   let serve: { ir: Ir; handler: SaplingHandler } | undefined;
-  let runCount = 0;
 
-  const realRuntime = (ir: Ir): SaplingRuntime =>
-    SaplingRuntime.fromIr(ir, {
-      env: options.env,
-      ...(options.readTextFile ? { readTextFile: options.readTextFile } : {}),
-    });
-
-  /**
-   * The runtime that builds the preview's cURL: the real environment over stand-ins for unset variables,
-   * so the request shows even without keys (every key is masked in the cURL either way).
-   */
-  const previewRuntime = (ir: Ir): SaplingRuntime =>
-    SaplingRuntime.fromIr(ir, {
-      env: { ...mockEnvironment(ir), ...definedOnly(options.env) },
-      readTextFile: null,
-    });
-
-  /** The runtime of one run: the real one, or one whose requests reach the mock with these answers. */
-  const runtimeFor = (ir: Ir, answers: readonly DevMockAnswer[] | undefined) => {
-    if (answers === undefined) return { runtime: realRuntime(ir), release: () => {} };
-    const mock = options.mock;
-    const runId = `run-${++runCount}`;
-    mock.queue(runId, answers);
-    return {
-      runtime: SaplingRuntime.fromIr(ir, {
-        env: mockEnvironment(ir),
-        fetch: mockFetch(mock, runId),
-        readTextFile: null,
-      }),
-      release: () => mock.forget(runId),
-    };
-  };
+  const runtimes = new DevRuntimes(options);
 
   const currentIr = (): Ir => {
     const ir = session.ir;
@@ -176,7 +149,7 @@ export function createDevHandler(options: DevHandlerOptions): SaplingHandler {
         fn,
         args,
         client: promptClient,
-        runtime: previewRuntime(ir),
+        runtime: runtimes.preview(ir),
         ...(client ? { clientOverride: client } : {}),
         ...(countTokens ? { countTokens } : {}),
       });
@@ -204,7 +177,7 @@ export function createDevHandler(options: DevHandlerOptions): SaplingHandler {
         : []),
       { type: "text", text, ...pacing },
     ];
-    const { runtime, release } = runtimeFor(ir, useMock ? answers : undefined);
+    const { runtime, release } = runtimes.forRun(ir, useMock ? answers : undefined);
     return runStream({
       runtime,
       functionName: fn.name,
@@ -237,7 +210,7 @@ export function createDevHandler(options: DevHandlerOptions): SaplingHandler {
     for (const id of ids) {
       const functionName = id.slice(0, id.indexOf("::"));
       const answer = body.mockAnswers?.[functionName] ?? defaultAnswer(functionName);
-      const { runtime, release } = runtimeFor(
+      const { runtime, release } = runtimes.forRun(
         ir,
         useMock ? [{ type: "text", text: answer, chunkSize: 64, chunkDelayMs: 0 }] : undefined,
       );
@@ -272,40 +245,6 @@ export function createDevHandler(options: DevHandlerOptions): SaplingHandler {
       );
     const chunkSize = typeof body.chunkSize === "number" && body.chunkSize > 0 ? body.chunkSize : 8;
     return jsonResponse(200, replayParse(body.text, typeFromExpression(body.type, ir), ir, chunkSize));
-  };
-
-  /** `GET /_dev/events`: an `update` event with the new version after each reload, keep-alives between. */
-  const events = (request: Request): Response => {
-    const heartbeatMs = options.heartbeatMs ?? 15_000;
-    let stop = () => {};
-    const body = new ReadableStream<Uint8Array>({
-      start: (controller) => {
-        const send = (bytes: Uint8Array) => {
-          try {
-            controller.enqueue(bytes);
-          } catch {
-            stop();
-          }
-        };
-        send(serverSentEvent("update", { version: session.version }));
-        const unsubscribe = session.subscribe((version) => send(serverSentEvent("update", { version })));
-        const timer = setInterval(() => send(new TextEncoder().encode(": keep-alive\n\n")), heartbeatMs);
-        stop = () => {
-          unsubscribe();
-          clearInterval(timer);
-        };
-        request.signal.addEventListener("abort", () => {
-          stop();
-          try {
-            controller.close();
-          } catch {}
-        });
-      },
-      cancel: () => stop(),
-    });
-    return new Response(body, {
-      headers: { "content-type": "text/event-stream; charset=utf-8", "cache-control": "no-cache" },
-    });
   };
 
   const page = async (path: string): Promise<Response> => {
@@ -343,7 +282,7 @@ export function createDevHandler(options: DevHandlerOptions): SaplingHandler {
 
   const serveRoutes = (request: Request): Promise<Response> => {
     const ir = currentIr();
-    if (serve?.ir !== ir) serve = { ir, handler: createSaplingHandler({ runtime: realRuntime(ir), ir }) };
+    if (serve?.ir !== ir) serve = { ir, handler: createSaplingHandler({ runtime: runtimes.real(ir), ir }) };
     return serve.handler(request);
   };
 
@@ -361,7 +300,7 @@ export function createDevHandler(options: DevHandlerOptions): SaplingHandler {
     if (!path.startsWith("/_dev/")) return serveRoutes(request);
     const routes: Record<string, [string, (request: Request) => Response | Promise<Response>]> = {
       "/_dev/project": ["GET", () => jsonResponse(200, session.view())],
-      "/_dev/events": ["GET", events],
+      "/_dev/events": ["GET", (request) => projectEvents(session, request, options.heartbeatMs ?? 15_000)],
       "/_dev/prompt": ["POST", prompt],
       "/_dev/run": ["POST", run],
       "/_dev/parse": ["POST", parse],
@@ -389,10 +328,4 @@ export function createDevHandler(options: DevHandlerOptions): SaplingHandler {
       return errorResponse(error);
     }
   };
-}
-
-function definedOnly(env: Record<string, string | undefined>): Record<string, string> {
-  return Object.fromEntries(
-    Object.entries(env).filter((entry): entry is [string, string] => entry[1] !== undefined),
-  );
 }
