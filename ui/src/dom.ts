@@ -1,4 +1,4 @@
-/** A tiny element builder: the page's whole rendering layer (no framework; docs/decisions/0012-dev-page-front-end.md). */
+/** A tiny element builder: the page's whole rendering layer (no framework; docs/decisions/0013-dev-page-front-end.md). */
 
 type Child = Node | string | number | null | undefined | false | readonly Child[];
 type Attributes = Record<string, string | number | boolean | null | undefined | EventListener>;

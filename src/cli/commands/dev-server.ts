@@ -225,9 +225,12 @@ function toMockAnswer(item: DevMockAnswer): MockAnswer {
   return answer(item.text, { chunkSize: item.chunkSize, chunkDelayMs: item.chunkDelayMs });
 }
 
-/** The built page: `dist/ui/` beside the compiled CLI, or the checkout's `dist/ui/` when run from source. */
+/**
+ * The built page, `dist/ui/`: beside the bundled CLI (this code runs from `dist/cli/bin.js` or a chunk in
+ * `dist/chunks/`, both one level below `dist/`), or the checkout's `dist/ui/` when run from source.
+ */
 const pageFolders = [
-  fileURLToPath(new URL("../../ui/", import.meta.url)),
+  fileURLToPath(new URL("../ui/", import.meta.url)),
   fileURLToPath(new URL("../../../dist/ui/", import.meta.url)),
 ];
 

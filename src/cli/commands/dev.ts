@@ -1,5 +1,6 @@
 import type { Command } from "../cli-context.js";
 import { dotenvUsage } from "../dotenv.js";
+import { runDevServer } from "./dev-server.js";
 
 const usage = `Usage: sapling dev [--from DIR] [--port N] [--mock] [--dotenv | --dotenv-path FILE]
 
@@ -27,10 +28,5 @@ ${dotenvUsage(22)}
 Token counts need the optional package js-tiktoken (npm install --save-dev js-tiktoken).
 `;
 
-/** `sapling dev`: the playground page; its server code loads only when the command runs. */
-export const devCommand: Command = {
-  name: "dev",
-  summary: "open the playground in the browser: prompts, runs, the parse explorer, tests (live)",
-  usage,
-  run: async (argv, context) => (await import("./dev-server.js")).runDevServer(argv, context),
-};
+/** `sapling dev`: the playground page (loaded from the command table only when it runs). */
+export const devCommand: Command = { usage, run: runDevServer };
