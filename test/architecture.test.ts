@@ -18,6 +18,7 @@ const allowed: Record<string, readonly string[]> = {
   codegen: ["util", "ir"],
   server: ["runtime", "ir", "util"],
   testing: ["runtime", "llm", "util"],
+  dev: ["util", "diagnostics", "ir", "language", "sap", "prompt", "llm", "runtime", "server"],
   cli: [
     "util",
     "diagnostics",
@@ -32,6 +33,7 @@ const allowed: Record<string, readonly string[]> = {
     "testing",
     "batch",
     "worker",
+    "dev",
     "root",
   ],
   root: ["util", "diagnostics", "language", "ir", "sap", "prompt", "llm", "runtime", "codegen"],
@@ -55,6 +57,7 @@ const browserSafe = new Set([
   "runtime",
   "codegen",
   "server",
+  "dev",
   "typed-schema",
   "zod",
   "json-schema",

@@ -3,15 +3,13 @@
  * build) and parses a messy answer inside headless Chromium. `.ci/run` installs Debian's chromium; a
  * developer machine without it skips this file, CI never does.
  */
-import { existsSync, readdirSync, readFileSync } from "node:fs";
+import { readdirSync, readFileSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { build } from "esbuild";
-import { chromium } from "playwright-core";
 import { describe, expect, it } from "vitest";
 import { compile } from "../src/language/index.js";
+import { chromiumPath, launchChromium, chromiumRequired as required } from "./browser/launch-chromium.js";
 
-const chromiumPath = ["/usr/bin/chromium", "/usr/bin/chromium-browser"].find((path) => existsSync(path));
-const required = process.env.CI === "true";
 const root = resolve(import.meta.dirname, "..");
 
 function resumeIr(): unknown {
@@ -48,15 +46,7 @@ describe.skipIf(!chromiumPath && !required)("runtime in a browser", () => {
     expect(code).not.toMatch(/require\(["']node:/);
 
     const answer = readFileSync(join(root, "examples", "resume", "outputs", "fenced-chatty.txt"), "utf8");
-    const browser = await chromium.launch({
-      executablePath: chromiumPath as string,
-      args: [
-        "--no-sandbox",
-        "--disable-gpu",
-        "--disable-background-networking",
-        "--disable-component-update",
-      ],
-    });
+    const browser = await launchChromium();
     try {
       const page = await browser.newPage();
       await page.setContent("<!doctype html><title>sapling</title>");
@@ -97,15 +87,7 @@ describe.skipIf(!chromiumPath && !required)("runtime in a browser", () => {
     });
     const code = bundle.outputFiles[0]?.text ?? "";
     expect(code).not.toMatch(/require\(["']node:/);
-    const browser = await chromium.launch({
-      executablePath: chromiumPath as string,
-      args: [
-        "--no-sandbox",
-        "--disable-gpu",
-        "--disable-background-networking",
-        "--disable-component-update",
-      ],
-    });
+    const browser = await launchChromium();
     try {
       const page = await browser.newPage();
       await page.setContent("<!doctype html><title>sapling</title>");

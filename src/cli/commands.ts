@@ -73,6 +73,11 @@ export const commands: readonly CommandEntry[] = [
     load: async () => (await import("./commands/serve.js")).serveCommand,
   },
   {
+    name: "dev",
+    summary: "open the playground in the browser: prompts, runs, the parse explorer, tests (live)",
+    load: async () => (await import("./commands/dev.js")).devCommand,
+  },
+  {
     name: "mock",
     summary: "start the mock LLM server (scripted answers and faults) for calls without an API key",
     load: async () => (await import("./commands/mock.js")).mockCommand,

@@ -40,6 +40,8 @@ export interface RenderPromptContext {
    * addition, the runtime's `native` output mode).
    */
   omitOutputFormat?: boolean;
+  /** Receives each text `ctx.output_format` renders, e.g. to mark it in a preview (`sapling dev`). */
+  onOutputFormat?: (text: string) => void;
 }
 
 /** Parsed templates by their raw text: a function's prompt is parsed once, not on every call. */
@@ -128,6 +130,10 @@ export function renderPrompt(
 
 function buildContext(ir: Ir, fn: LlmFunction, context: RenderPromptContext): Record<string, unknown> {
   const defaults = context.outputFormatOptions ?? {};
+  const seen = (text: string): string => {
+    context.onOutputFormat?.(text);
+    return text;
+  };
   const outputFormat = new Callable(
     "output_format",
     ({ args, kwargs }) => {
@@ -141,9 +147,9 @@ function buildContext(ir: Ir, fn: LlmFunction, context: RenderPromptContext): Re
       const options = parseOutputFormatOptions(kwargs);
       return context.omitOutputFormat
         ? ""
-        : renderOutputFormat(ir, fn.returnType, { ...defaults, ...options });
+        : seen(renderOutputFormat(ir, fn.returnType, { ...defaults, ...options }));
     },
-    () => (context.omitOutputFormat ? "" : renderOutputFormat(ir, fn.returnType, defaults)),
+    () => (context.omitOutputFormat ? "" : seen(renderOutputFormat(ir, fn.returnType, defaults))),
   );
   const client = context.client;
   return {

@@ -1,4 +1,5 @@
 import { type Ir, IrIndex, typeToString } from "../ir/index.js";
+import { shellQuote } from "../util/index.js";
 import type { JsonSchema } from "./api-schema.js";
 import { exampleArguments } from "./example-value.js";
 import { describeFunctions } from "./openapi-document.js";
@@ -87,8 +88,4 @@ function json(schema: JsonSchema): string {
 
 function escapeHtml(text: string): string {
   return text.replace(/[&<>"']/g, (char) => `&#${char.charCodeAt(0)};`);
-}
-
-function shellQuote(text: string): string {
-  return `'${text.replace(/'/g, `'\\''`)}'`;
 }

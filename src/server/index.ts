@@ -11,7 +11,9 @@ export type { SaplingHandler, SaplingHandlerOptions } from "./create-sapling-han
 export { createSaplingHandler } from "./create-sapling-handler.js";
 export { renderDocsPage } from "./docs-page.js";
 export type { ErrorBody } from "./error-response.js";
-export { describeFailure, HttpError } from "./error-response.js";
+export { describeFailure, errorResponse, HttpError, jsonResponse } from "./error-response.js";
+export { exampleArguments, exampleValue } from "./example-value.js";
 export type { FunctionSchemas } from "./openapi-document.js";
 export { createOpenApiDocument, describeFunctions } from "./openapi-document.js";
+export { readJsonObject, readRequestText } from "./read-request-body.js";
 export { SAPLING_HEADERS, SAPLING_MEDIA_TYPE, saplingEnvelope, saplingHeaders } from "./sapling-response.js";

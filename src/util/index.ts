@@ -4,4 +4,5 @@ export type { ChatMessage, MediaKind, MediaValue, MessagePart } from "./chat-mes
 export { isMediaValue } from "./chat-message.js";
 export { computeLineStarts, offsetToLineColumn } from "./line-starts.js";
 export { minorVersion, SAPLING_VERSION } from "./sapling-version.js";
+export { shellQuote } from "./shell-quote.js";
 export { stableStringify } from "./stable-stringify.js";

@@ -53,6 +53,7 @@ try {
     "package/README.md",
     "package/package.json",
     "package/dist/cli/bin.js",
+    "package/dist/ui/index.html",
   ])
     if (!files.includes(required)) fail(`the tarball lacks ${required}`);
   const maps = files.filter((file) => file.endsWith(".map"));

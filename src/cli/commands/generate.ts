@@ -1,9 +1,10 @@
-import { watch } from "node:fs";
 import { resolve } from "node:path";
 import { CodegenError, generateClient, resolveGenerators } from "../../codegen/index.js";
+import type { Ir } from "../../ir/index.js";
 import { type CliContext, CliError, type Command } from "../cli-context.js";
 import { displayPath, loadCompiledProject, projectDirectory } from "../load-project.js";
 import { booleanFlag, parseFlags, stringFlag } from "../parse-flags.js";
+import { watchBamlFiles } from "../watch-baml-files.js";
 import { minorVersion, SAPLING_VERSION } from "./sapling-version.js";
 import { writeClientFiles } from "./write-client-files.js";
 
@@ -16,9 +17,6 @@ Options:
   --from DIR   the baml_src folder to compile
   --watch      regenerate whenever a .baml file changes (Ctrl-C to stop)
 `;
-
-/** Milliseconds to wait after a change before regenerating, so an editor's burst of writes runs once. */
-const WATCH_DEBOUNCE_MS = 100;
 
 /** `sapling generate`: `baml_src/` → `baml_client/`, once or on every change. */
 export const generateCommand: Command = {
@@ -41,6 +39,15 @@ export const generateCommand: Command = {
  */
 async function generateOnce(sourceFolder: string, context: CliContext): Promise<void> {
   const { ir } = await loadCompiledProject(sourceFolder, context);
+  writeGeneratedClients(ir, sourceFolder, context);
+}
+
+/**
+ * Writes every TypeScript client of a compiled project (what `generate` does after compiling; `sapling
+ * dev` calls it after each good compile). Warnings go to stderr, one line per client to stdout; a project
+ * without a TypeScript generator, or a name the generator cannot emit, is a `CliError`.
+ */
+export function writeGeneratedClients(ir: Ir, sourceFolder: string, context: CliContext): void {
   const generators = resolveGenerators(ir);
   for (const { skipReason } of generators) if (skipReason) context.stderr(`warning: ${skipReason}\n`);
   const runnable = generators.filter((item) => item.skipReason === null).map((item) => item.generator);
@@ -103,21 +110,15 @@ async function watchAndGenerate(sourceFolder: string, context: CliContext): Prom
   regenerate();
   await running;
   context.stdout(`Watching ${displayPath(context, sourceFolder)} for changes (Ctrl-C to stop).\n`);
-  let timer: ReturnType<typeof setTimeout> | undefined;
-  const watcher = watch(sourceFolder, { recursive: true }, (_event, file) => {
-    if (file !== null && !String(file).endsWith(".baml")) return;
-    clearTimeout(timer);
-    timer = setTimeout(regenerate, WATCH_DEBOUNCE_MS);
-  });
+  const stopWatching = watchBamlFiles(sourceFolder, regenerate);
   await context.interrupted;
-  clearTimeout(timer);
-  watcher.close();
+  stopWatching();
   await running;
   context.stdout("Stopped watching.\n");
   return 0;
 }
 
 /** A file removed or unreadable mid-save (ENOENT, EACCES, …). */
-function isFileSystemError(error: unknown): boolean {
+export function isFileSystemError(error: unknown): boolean {
   return error instanceof Error && typeof (error as { code?: unknown }).code === "string";
 }

@@ -4,7 +4,8 @@ import type { IrIndex, LlmFunction, Type } from "../../ir/index.js";
 import { isMediaValue, type MediaValue } from "../../util/index.js";
 import { CliError } from "../cli-context.js";
 
-const MIME_TYPES: Record<string, string> = {
+/** Media types by file extension, for media arguments read from files (and `sapling dev` serving them). */
+export const MEDIA_TYPES: Record<string, string> = {
   ".png": "image/png",
   ".jpg": "image/jpeg",
   ".jpeg": "image/jpeg",
@@ -95,7 +96,7 @@ async function readMedia(value: unknown, kind: MediaValue["type"], source: Media
       );
     });
     media.base64 = bytes.toString("base64");
-    media.mediaType = MIME_TYPES[extname(path).toLowerCase()] ?? "application/octet-stream";
+    media.mediaType = MEDIA_TYPES[extname(path).toLowerCase()] ?? "application/octet-stream";
   } else {
     throw new CliError(`${source.where}: a ${kind} argument needs file, url or base64 (with media_type).`);
   }
