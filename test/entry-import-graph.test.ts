@@ -56,6 +56,19 @@ describe("entry point import graphs", () => {
     },
   );
 
+  it.each(["index.ts", "runtime/index.ts", "testing/index.ts", "batch/index.ts"])(
+    "%s never loads the queue packages (bullmq, ioredis): only sapling-llm/worker does",
+    (entry) => {
+      const loaded = packagesLoadedBy(entry);
+      expect([...loaded].filter((name) => name === "bullmq" || name === "ioredis")).toEqual([]);
+    },
+  );
+
+  it("sapling-llm/worker loads bullmq and ioredis", () => {
+    const loaded = packagesLoadedBy("worker/index.ts");
+    expect([loaded.has("bullmq"), loaded.has("ioredis")]).toEqual([true, true]);
+  });
+
   it("sees through to the packages a graph loads, and tells type-only imports apart", () => {
     expect(packagesLoadedBy("ai-sdk/index.ts").has("ai")).toBe(true);
     // The Zod entry names zod in its types; that import must be the type-only kind the walk skips.
