@@ -156,10 +156,19 @@ export async function runBatch<T = unknown>(
   let started = 0;
   let tokensPerRow: number | null = null;
   let stopped = false;
+  // One listener on each outside signal, however many rows are in flight: each row has its own
+  // controller, and a stop aborts them all (a listener per row would pile up on a long batch's signal).
+  const rowControllers = new Set<AbortController>();
+  const abortRows = (reason: unknown) => {
+    for (const controller of rowControllers) controller.abort(reason);
+  };
   const stop = () => {
     stopped = true;
+    abortRows(options.signal?.reason);
   };
+  const cancelRows = () => abortRows(options.callOptions?.signal?.reason);
   options.signal?.addEventListener("abort", stop, { once: true });
+  options.callOptions?.signal?.addEventListener("abort", cancelRows, { once: true });
 
   const runRow = async (index: number): Promise<void> => {
     const row = rows[index] as BatchRow;
@@ -173,24 +182,23 @@ export async function runBatch<T = unknown>(
     await checkpoint.started(row.id);
     const collector = new Collector(`batch:${row.id}`);
     const collectors = [collector, ...[options.callOptions?.collector ?? []].flat()];
-    const timeout = options.timeoutMs === undefined ? undefined : new AbortController();
-    const timer = timeout
-      ? setTimeout(
-          () => timeout.abort(new BatchRowTimeoutError(options.timeoutMs as number)),
-          options.timeoutMs,
-        )
-      : undefined;
-    const signals = [options.signal, options.callOptions?.signal, timeout?.signal].filter(
-      (signal): signal is AbortSignal => signal !== undefined,
-    );
+    const rowController = new AbortController();
+    rowControllers.add(rowController);
+    if (options.signal?.aborted || options.callOptions?.signal?.aborted)
+      rowController.abort(options.signal?.reason ?? options.callOptions?.signal?.reason);
+    const timer =
+      options.timeoutMs === undefined
+        ? undefined
+        : setTimeout(
+            () => rowController.abort(new BatchRowTimeoutError(options.timeoutMs as number)),
+            options.timeoutMs,
+          );
     let result: BatchResult<T>;
     try {
       const value = await runtime.call(functionName, row.args, {
         ...options.callOptions,
         collector: collectors,
-        ...(signals.length > 0
-          ? { signal: signals.length === 1 ? signals[0] : AbortSignal.any(signals) }
-          : {}),
+        signal: rowController.signal,
       });
       const log = collector.last;
       result = { id: row.id, ok: true, value: value as T, raw: log?.rawLlmResponse ?? null };
@@ -207,7 +215,8 @@ export async function runBatch<T = unknown>(
         started -= 1;
         return;
       }
-      const cause = timeout?.signal.aborted && isAbort(error) ? timeout.signal.reason : error;
+      const timedOut = rowController.signal.reason instanceof BatchRowTimeoutError;
+      const cause = timedOut && isAbort(error) ? rowController.signal.reason : error;
       result = {
         id: row.id,
         ok: false,
@@ -216,6 +225,7 @@ export async function runBatch<T = unknown>(
       };
     } finally {
       if (timer) clearTimeout(timer);
+      rowControllers.delete(rowController);
       const usage = collector.usage;
       const tokens =
         usage.inputTokens === null && usage.outputTokens === null
@@ -251,6 +261,7 @@ export async function runBatch<T = unknown>(
     await Promise.all(Array.from({ length: Math.min(concurrency, Math.max(queue.length, 1)) }, worker));
   } finally {
     options.signal?.removeEventListener("abort", stop);
+    options.callOptions?.signal?.removeEventListener("abort", cancelRows);
   }
   const complete = results.every((result) => result !== null);
   return {
