@@ -13,6 +13,7 @@ import { type AnswerRegion, AnswerScanner } from "./answer-scanner.js";
 import { pick } from "./prefer-reading.js";
 import { QuotedAnswer } from "./quoted-answer.js";
 import { samePartial } from "./same-partial.js";
+import { ScalarAnswer } from "./scalar-answer.js";
 import { patchSpine, type SpineTrail, traceSpine } from "./spine-trail.js";
 import { createStreamCoerceContext, pendingOf, type StreamCoerceContext } from "./stream-coerce-context.js";
 import { streamCoercers } from "./stream-coercer-table.js";
@@ -76,6 +77,8 @@ export class PartialReader {
   /** The answer as one JSON string, decoded (final mode reads `"solo"` as `solo`), while it may be one. */
   private readonly quoted = new QuotedAnswer();
   private readonly quotedNode: StringNode = { kind: "string", value: "", complete: false };
+  /** Whether the answer so far may be one JSON scalar (final mode reads `1`, `null` as such, not as text). */
+  private readonly scalar = new ScalarAnswer();
   /** The answer as `key: value` lines, while it may be read so (final mode: when it has no JSON at all). */
   private readonly labels = new LabelLines();
   private labelsOpen = true;
@@ -153,6 +156,7 @@ export class PartialReader {
     if (this.plainText !== "never") {
       this.text += text;
       this.quoted.push(text);
+      this.scalar.push(text);
     }
     this.scanner.push(text);
     if (this.labelsOpen) {
@@ -232,13 +236,16 @@ export class PartialReader {
       !(best && pendingOf(best.result) === 0 && structureBeatsText(best.value, this.wholeAnswer(best)))
     ) {
       const quoted = this.quoted;
-      if (quoted.state === "open" || quoted.state === "closed") {
+      if (quoted.state === "open" && quoted.value === "") {
+        // A lone opening quote shows nothing yet (it may be the text `"`).
+      } else if (quoted.state === "open" || quoted.state === "closed") {
         // As in final mode: an answer that is one JSON string is that string (ranked as JSON).
         const node = this.quotedNode;
         node.value = quoted.value;
         node.complete = quoted.state === "closed";
         best = pick(this.evaluate(node, ORIGIN_RANK.json, TEXT_ORDER, false, node.complete), best);
-      } else {
+      } else if (!this.scalar.possible) {
+        // (An answer that may be one JSON scalar is not text yet: final mode reads `1` as a number.)
         const held = this.scanner.heldLength;
         // One node for the whole text, updated in place, so its readings keep their state between chunks.
         this.textNode.value = held === 0 ? this.text : this.text.slice(0, this.text.length - held);
@@ -246,7 +253,11 @@ export class PartialReader {
       }
     }
     const before = this.choice;
-    this.switched = before !== undefined && best !== undefined && !sameReading(before, best);
+    // Another reading won, or the one shown is offered no more (the answer stopped being one quoted
+    // string, a fence opened after plain text): announced. A container that stops fitting is not.
+    this.switched =
+      before !== undefined &&
+      (best !== undefined ? !sameReading(before, best) : before.source.root === undefined);
     this.choice = best;
     // Remember the open spine of this partial when the chosen reading is the container being written and
     // no other reading competes with it but finished ones (see `patch`).

@@ -24,6 +24,16 @@ const NOT_READY: CoerceFailure = {
   issue: { code: "type-mismatch", path: "$", expected: "a list", found: "an object just opened" },
 };
 
+const UNDECIDED: CoerceFailure = {
+  ok: false,
+  issue: {
+    code: "type-mismatch",
+    path: "$",
+    expected: "a list",
+    found: "text that may yet read another way",
+  },
+};
+
 /** The items of a growing array already coerced: they never change, so each is coerced once. */
 interface ItemsState {
   frozen: number;
@@ -281,6 +291,8 @@ function coercePieces(
     slot.state = state;
   }
   state.splitter.update(node.value);
+  // `1,2` may become `1,234`, `- first` a list without its bullet: wait for the text to decide.
+  if (!node.complete && state.splitter.undecided()) return UNDECIDED;
   const split = state.splitter.split();
   if (split === undefined) return undefined;
   if (split.done !== state.done) {
@@ -300,7 +312,9 @@ function coercePieces(
   let score = items.score + FLAG_PENALTIES.SplitString;
   let pending = items.pending;
   let openFlags: readonly Flag[] = NO_FLAGS;
-  if (split.open !== undefined) {
+  if (split.open !== undefined && !node.complete && split.openMarked) {
+    pending++;
+  } else if (split.open !== undefined) {
     const index = split.done.length;
     const piece = stringNode(split.open, node.complete);
     const result = context.coerce(type.item, piece, childPath(path, index));
