@@ -123,10 +123,6 @@ const KNOWN_DRIFTS = new Map<string, string>([
     "fences.cases: a code block inside a JSON string with raw line breaks does not end the fence",
     "the scanner closes the fence at the inner ``` before the JSON string ends",
   ],
-  // A union's arm chosen before the text decides it.
-  ["unions.cases: circle or rectangle by fields", "the first arm shows until a key rules it out"],
-  ["unions.cases: cat or dog discriminated by a literal", "as above, for the literal tag"],
-  ["unions.cases: list of mixed union members", "as above, inside a list"],
   // The only reading stops fitting.
   ["wrong-shapes.cases: list for a class", "a one-item list reads as the class until a second item opens"],
 ]);
