@@ -123,8 +123,6 @@ const KNOWN_DRIFTS = new Map<string, string>([
     "fences.cases: a code block inside a JSON string with raw line breaks does not end the fence",
     "the scanner closes the fence at the inner ``` before the JSON string ends",
   ],
-  // The only reading stops fitting.
-  ["wrong-shapes.cases: list for a class", "a one-item list reads as the class until a second item opens"],
 ]);
 
 describe("a stream ends where final mode does, and never goes back", () => {
