@@ -106,14 +106,6 @@ for (const name of readdirSync(folder)
  */
 const KNOWN_DRIFTS = new Map<string, string>([
   // Readings that only exist once the answer has ended.
-  [
-    "candidates.cases: nested candidate after a stray bracket",
-    "an unclosed root offers its finished children only once its region ends",
-  ],
-  [
-    "preamble.cases: stray bracket in the reasoning before the JSON",
-    "as above: a stray `[` keeps its region open",
-  ],
   ["label-lines.cases: yaml in a fence", "label lines are read from the whole answer only, not from a fence"],
   [
     "candidates.cases: several scalars in a fence for a list",

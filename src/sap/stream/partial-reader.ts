@@ -4,7 +4,7 @@ import type { CoerceSuccess } from "../coerce/coerce-result.js";
 import { FLAG_PENALTIES } from "../flags.js";
 import { ORIGIN_RANK } from "../lenient/extract-candidates.js";
 import type { ParsedRoot } from "../lenient/fixing-parser.js";
-import type { ArrayNode, JsonishNode, StringNode } from "../lenient/jsonish-node.js";
+import type { ArrayNode, JsonishNode, ObjectNode, StringNode } from "../lenient/jsonish-node.js";
 import { LabelLines } from "../lenient/read-label-lines.js";
 import { SapConfigurationError } from "../sap-parse-error.js";
 import { blankBetween, structureBeatsText } from "../structure-beats-text.js";
@@ -41,6 +41,8 @@ export interface PartialReading {
 export interface ReadingSource {
   region?: AnswerRegion;
   root?: ParsedRoot;
+  /** A finished container inside an unclosed root, read on its own (see `openChildren`). */
+  child?: JsonishNode;
   combined?: boolean;
   /** Read as `key: value` lines (an answer with no JSON at all). */
   labels?: boolean;
@@ -120,6 +122,10 @@ export class PartialReader {
    * list once complete (its last object closed) never changes; and where the roots seen so far end.
    */
   private combined: ArrayNode = { kind: "array", items: [], complete: false };
+  /** The finished containers inside the open root read so far (see `openChildren`). */
+  private childrenOf: ParsedRoot | undefined;
+  private childCursor = 0;
+  private childrenBest: PartialReading | undefined;
   private combinedRegion = 0;
   private combinedRoot = 0;
 
@@ -208,7 +214,8 @@ export class PartialReader {
       if (root) {
         const rank = region.kind === "fence" ? 3 : 2;
         const order = orderOf(region, root.start);
-        best = pick(this.evaluate(root.node, rank, order, false, false, 0, { region, root }), best);
+        const reading = this.evaluate(root.node, rank, order, false, false, 0, { region, root });
+        best = pick(reading ?? this.openChildren(root, rank, order, region), best);
       }
       best = pick(this.fenceText(region), best);
     }
@@ -254,10 +261,13 @@ export class PartialReader {
     }
     const before = this.choice;
     // Another reading won, or the one shown is offered no more (the answer stopped being one quoted
-    // string, a fence opened after plain text): announced. A container that stops fitting is not.
+    // string, a fence opened after plain text, an unclosed list whose item was read closed): announced.
+    // A container that stops fitting is not.
     this.switched =
       before !== undefined &&
-      (best !== undefined ? !sameReading(before, best) : before.source.root === undefined);
+      (best !== undefined
+        ? !sameReading(before, best)
+        : before.source.root === undefined || before.source.child !== undefined);
     this.choice = best;
     // Remember the open spine of this partial when the chosen reading is the container being written and
     // no other reading competes with it but finished ones (see `patch`).
@@ -400,7 +410,7 @@ export class PartialReader {
             root.node.kind === "array" ? root.node.items : root.node.entries.map((entry) => entry[1]);
           for (const child of children) {
             if ((child.kind === "object" || child.kind === "array") && child.complete) {
-              this.fold(this.evaluate(child, rank, order, true, true, 0, { region, root }));
+              this.fold(this.evaluate(child, rank, order, true, true, 0, { region, root, child }));
             }
           }
         }
@@ -411,6 +421,37 @@ export class PartialReader {
       this.regionCursor++;
       this.rootCursor = 0;
     }
+  }
+
+  /**
+   * As final mode does for a container that never closed (a stray `[` in prose): its finished containers
+   * are readings too, tried when it does not fit itself. Each is read once, as it finishes.
+   */
+  private openChildren(
+    root: ParsedRoot,
+    rank: number,
+    order: number,
+    region: AnswerRegion,
+  ): PartialReading | undefined {
+    if (this.childrenOf !== root) {
+      this.childrenOf = root;
+      this.childCursor = 0;
+      this.childrenBest = undefined;
+    }
+    const node = root.node;
+    const count =
+      node.kind === "array" ? node.items.length : node.kind === "object" ? node.entries.length : 0;
+    for (; this.childCursor < count; this.childCursor++) {
+      const child =
+        node.kind === "array"
+          ? node.items[this.childCursor]!
+          : (node as ObjectNode).entries[this.childCursor]![1];
+      if (!child.complete) break;
+      if (child.kind !== "object" && child.kind !== "array") continue;
+      const reading = this.evaluate(child, rank, order, true, true, 0, { region, root, child });
+      this.childrenBest = pick(reading, this.childrenBest);
+    }
+    return this.childrenBest;
   }
 
   /** Object roots, in answer order, gathered into the combined list as soon as they open. */
@@ -513,6 +554,7 @@ function sameReading(left: PartialReading, right: PartialReading): boolean {
   return (
     a.region === b.region &&
     a.root === b.root &&
+    a.child === b.child &&
     a.combined === b.combined &&
     a.labels === b.labels &&
     left.nested === right.nested &&
