@@ -1,12 +1,12 @@
 import type { IrIndex, Type } from "../../ir/index.js";
 import type { ConstraintEvaluator, PlainTextUse } from "../coerce/coerce-context.js";
 import type { CoerceSuccess } from "../coerce/coerce-result.js";
+import { withKnownNames } from "../coerce/create-coerce-context.js";
 import { FLAG_PENALTIES } from "../flags.js";
 import { ORIGIN_RANK } from "../lenient/extract-candidates.js";
 import type { ParsedRoot } from "../lenient/fixing-parser.js";
 import type { ArrayNode, JsonishNode, ObjectNode, StringNode } from "../lenient/jsonish-node.js";
 import { LabelLines } from "../lenient/read-label-lines.js";
-import { SapConfigurationError } from "../sap-parse-error.js";
 import { blankBetween, structureBeatsText } from "../structure-beats-text.js";
 import { workMeter } from "../work-meter.js";
 import { type AnswerRegion, AnswerScanner } from "./answer-scanner.js";
@@ -181,17 +181,7 @@ export class PartialReader {
 
   /** The best reading of the answer so far, or undefined when nothing fits yet. */
   read(): PartialReading | undefined {
-    try {
-      return this.choose();
-    } catch (error) {
-      if (error instanceof Error && /^Unknown (class|enum|type alias) /.test(error.message)) {
-        throw new SapConfigurationError(
-          "unknown-type",
-          `${error.message} The target type names a declaration the IR does not have; compile the project that declares it.`,
-        );
-      }
-      throw error;
-    }
+    return withKnownNames(() => this.choose());
   }
 
   private choose(): PartialReading | undefined {
