@@ -53,8 +53,11 @@ export async function benchFuzz(): Promise<string> {
     ["untyped exceptions (not SapParseError)", total.untypedExceptions],
     ["prototype pollution", total.prototypePollution],
     ["stream `finish()` ≠ `parseValue`", total.finishDisagreements],
-    ["last partial ≠ final (complete answers, in partial shape)", total.lastPartialDisagreements],
-    ["partials that went backwards (none is flagged)", total.backwardsPartials],
+    [
+      "last partial ≠ final (in partial shape; cut-off and open-ended values aside)",
+      total.lastPartialDisagreements,
+    ],
+    ["partials that went backwards without a `ReadingSwitch` flag", total.backwardsPartials],
     ["most work per character (steps, answers of 64+ characters)", total.maxStepsPerCharacter.toFixed(1)],
     ["… on", `${total.heaviest?.seed ?? "–"} (${total.heaviest?.detail ?? ""})`],
   ];

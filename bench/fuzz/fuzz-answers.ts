@@ -9,18 +9,18 @@ import type { Ir, Type } from "../../src/ir/index.js";
 import { compile, parseTypeExpression } from "../../src/language/index.js";
 import { evaluateConstraint } from "../../src/prompt/index.js";
 import {
-  checkPartialValue,
   createStreamParser,
+  type Flag,
   type PartialType,
-  partialClassFields,
   partialType,
-  partialTypeOfAlias,
   SapConfigurationError,
   SapParseError,
   type WorkCounter,
 } from "../../src/sap/index.js";
 import { parseValue } from "../../src/sap/parse-value.js";
+import { finalAsPartial } from "../../src/sap/stream/final-as-partial.js";
 import { readCaseFile } from "../../test/sap-fixture-file.js";
+import { differs, endsOpen, heldBack, regression, switchedReading } from "../../test/sap-stream-agreement.js";
 
 /** One answer to mutate, with the target it was written for. */
 export interface FuzzSeed {
@@ -40,9 +40,9 @@ export interface FuzzCounts {
   prototypePollution: number;
   /** `finish()` of the stream parser and `parseValue` of the whole text gave different results. */
   finishDisagreements: number;
-  /** Complete answers whose last partial differs from the final value in its partial shape. */
+  /** The last partial differs from the final value in its partial shape (`differs`: cuts and open ends aside). */
   lastPartialDisagreements: number;
-  /** A partial that lost something an earlier one showed (shorter text, fewer items, a changed value). */
+  /** A partial that lost something an earlier one showed, without a `ReadingSwitch` flag (`regression`). */
   backwardsPartials: number;
   /** The most work per input character (`WorkCounter` steps ÷ length), over inputs of 64+ characters. */
   maxStepsPerCharacter: number;
@@ -167,87 +167,16 @@ export function mutate(text: string, random: () => number): string {
   }
 }
 
-type Outcome = { ok: true; value: unknown; incomplete: boolean } | { ok: false; code: string };
+type Outcome = { ok: true; value: unknown; flags: Flag[] } | { ok: false; code: string };
 
-function outcomeOf(run: () => { value: unknown; flags: { kind: string }[] }): Outcome {
+function outcomeOf(run: () => { value: unknown; flags: Flag[] }): Outcome {
   try {
     const result = run();
-    return {
-      ok: true,
-      value: result.value,
-      incomplete: result.flags.some((flag) => flag.kind === "Incomplete"),
-    };
+    return { ok: true, value: result.value, flags: result.flags };
   } catch (error) {
     if (SapParseError.isInstance(error)) return { ok: false, code: error.code };
     throw error;
   }
-}
-
-/** The final value in the shape of its partial type (`{ value, state: "Complete" }` wrappers included). */
-export function asPartial(value: unknown, partial: PartialType, ir: Ir): unknown {
-  if (partial.withState) {
-    const { withState: _, ...plain } = partial;
-    return { value: asPartial(value, plain as PartialType, ir), state: "Complete" };
-  }
-  if (value === null) return null;
-  switch (partial.kind) {
-    case "list":
-      return Array.isArray(value) ? value.map((item) => asPartial(item, partial.item, ir)) : value;
-    case "map":
-      if (typeof value !== "object") return value;
-      return Object.fromEntries(
-        Object.entries(value as object).map(([key, entry]) => [key, asPartial(entry, partial.value, ir)]),
-      );
-    case "class": {
-      if (typeof value !== "object") return value;
-      const record = value as Record<string, unknown>;
-      const out: Record<string, unknown> = {};
-      for (const field of partialClassFields(partial.name, ir))
-        out[field.name] = asPartial(record[field.name] ?? null, field.type, ir);
-      return out;
-    }
-    case "alias":
-      return asPartial(value, partialTypeOfAlias(partial as PartialType & { kind: "alias" }, ir), ir);
-    case "union":
-      for (const option of partial.options) {
-        const mapped = asPartial(value, option, ir);
-        if (checkPartialValue(mapped, option, ir) === undefined) return mapped;
-      }
-      return value;
-    default:
-      return value;
-  }
-}
-
-/** Where `next` lost something `previous` showed, or undefined. */
-export function wentBackwards(previous: unknown, next: unknown, path = "$"): string | undefined {
-  if (previous === null || previous === undefined) return undefined;
-  if (typeof previous === "string")
-    return typeof next === "string" && next.startsWith(previous)
-      ? undefined
-      : `${path}: "${previous}" → ${JSON.stringify(next)}`;
-  if (Array.isArray(previous)) {
-    if (!Array.isArray(next) || next.length < previous.length)
-      return `${path}: ${previous.length} items → ${JSON.stringify(next)?.slice(0, 80)}`;
-    for (let item = 0; item < previous.length; item++) {
-      // Every item but the last is finished; the last may still grow.
-      const problem = wentBackwards(previous[item], next[item], `${path}[${item}]`);
-      if (problem) return problem;
-    }
-    return undefined;
-  }
-  if (typeof previous === "object") {
-    if (next === null || typeof next !== "object" || Array.isArray(next))
-      return `${path}: object → ${JSON.stringify(next)}`;
-    for (const [key, value] of Object.entries(previous)) {
-      const problem = wentBackwards(value, (next as Record<string, unknown>)[key], `${path}.${key}`);
-      if (problem) return problem;
-    }
-    return undefined;
-  }
-  return Object.is(previous, next)
-    ? undefined
-    : `${path}: ${JSON.stringify(previous)} → ${JSON.stringify(next)}`;
 }
 
 function hasForeignPrototype(value: unknown, depth = 0): boolean {
@@ -317,16 +246,16 @@ export function runFuzz(
       continue;
     try {
       const parser = createStreamParser(fuzzSeed.type, fuzzSeed.ir, parseOptions);
+      // The same agreement the invariant test holds every conformance case to (test/sap-stream-agreement.ts).
+      const dropped = oneShot.ok ? heldBack(oneShot.flags) : new Set<string>();
       let previous: unknown = null;
-      let last: unknown = null;
       let backwards: string | undefined;
       for (let at = 0; at < text.length; ) {
         const size = 1 + Math.floor(random() * 24);
         const pushed = parser.push(text.slice(at, at + size));
         at += size;
-        backwards ??= wentBackwards(previous, pushed.value);
+        if (!switchedReading(pushed.flags)) backwards ??= regression(previous, pushed.value, "$", dropped);
         previous = pushed.value;
-        last = pushed.value;
       }
       if (backwards) note("backwardsPartials", fuzzSeed, text, backwards);
       const finished = outcomeOf(() => parser.finish());
@@ -337,17 +266,11 @@ export function runFuzz(
           text,
           `finish ${JSON.stringify(finished)} vs ${JSON.stringify(oneShot)}`,
         );
-      // Complete answers: nothing cut off, and the text ends by closing something (`}`, `]`, a fence), so
-      // no value is still pending at the end (a bare `1` may yet become `12`: a stream holds it back).
-      if (oneShot.ok && !oneShot.incomplete && /(\}|\]|```)\s*$/.test(text)) {
-        const expected = asPartial(oneShot.value, fuzzSeed.partial, fuzzSeed.ir);
-        if (JSON.stringify(expected) !== JSON.stringify(last))
-          note(
-            "lastPartialDisagreements",
-            fuzzSeed,
-            text,
-            `last partial ${JSON.stringify(last)?.slice(0, 200)} vs final ${JSON.stringify(expected)?.slice(0, 200)}`,
-          );
+      // An empty answer was never pushed: there is no last partial to compare.
+      if (oneShot.ok && text !== "") {
+        const expected = finalAsPartial(oneShot.value, fuzzSeed.partial, fuzzSeed.ir);
+        const problem = differs(previous, expected, "$", dropped, endsOpen(text, oneShot.flags));
+        if (problem) note("lastPartialDisagreements", fuzzSeed, text, problem);
       }
     } catch (error) {
       if (!SapParseError.isInstance(error) && !(error instanceof SapConfigurationError))

@@ -8,14 +8,20 @@ import { type CoerceResult, type CoerceSuccess, failure, pathDepth } from "./coe
  * shape, then to the earlier option. A perfect fit (score 0) stops the search. When nothing fits, the failure that got furthest into the value is
  * reported (it names the real problem), else a plain mismatch.
  */
+/** The values of a union of plain string literals (an inline enum), else undefined. */
+export function stringLiteralsOf(type: UnionType): string[] | undefined {
+  const literals = type.options.flatMap((option) =>
+    option.kind === "literal" && typeof option.value === "string" && !option.attrs ? [option.value] : [],
+  );
+  return literals.length === type.options.length ? literals : undefined;
+}
+
 export const unionCoercer: KindCoercer<UnionType> = {
   coerce(type, node, path, context): CoerceResult {
     // A union of string literals is an inline enum: matched together, so naming two of them is ambiguous
     // rather than a win for whichever comes first.
-    const literals = type.options.flatMap((option) =>
-      option.kind === "literal" && typeof option.value === "string" && !option.attrs ? [option.value] : [],
-    );
-    if (literals.length === type.options.length) {
+    const literals = stringLiteralsOf(type);
+    if (literals) {
       const options = literals.map((value) => ({ value, names: [value], descriptions: [] }));
       return coerceByMatching(type, node, path, context, options);
     }

@@ -98,7 +98,7 @@ function cutHere(node: JsonishNode): boolean {
 }
 
 /** IR lookups throw plain errors on unknown names; that is a configuration mistake, not a bad answer. */
-function withKnownNames<T>(run: () => T): T {
+export function withKnownNames<T>(run: () => T): T {
   try {
     return run();
   } catch (error) {

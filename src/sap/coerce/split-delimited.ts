@@ -6,6 +6,13 @@ const THOUSANDS = /^[+-]?[$€£¥]?\d{1,3}(?:,\d{3})+(?:\.\d+)?$/;
 /** Characters a number with thousands separators is made of (the only texts `THOUSANDS` can match). */
 const NUMBER_CHARS = /^[\d,.+\-$€£¥]*$/;
 const QUOTED = /^["'](.*)["']$/;
+/** The start of a number with thousands separators (`1,2` may yet be `1,234`). */
+const THOUSANDS_PREFIX = /^[+-]?[$€£¥]?\d{1,3}(?:,\d{3})*(?:,\d{0,3}|\.\d*)?$/;
+/** A piece that starts as a list item whose marker a split removes: a bullet, numbering, a quote. */
+/** A bullet or a conjunction not finished yet (the piece is only that so far). */
+const OPEN_BULLET = /^(?:[-*•+]|\d{1,3}[.)]?|[a-z][.)]?)$/;
+const OPEN_CONJUNCTION = /^(?:a|an|and|o|or|&)$/i;
+const MARKED = /^(?:(?:[-*•+]|\d{1,3}[.)]|[a-z][.)])(?:\s|$)|(?:\d{1,3}|[a-z])$|["'])/;
 
 /**
  * Split a string that lists several scalars: one per line (bullets and numbering removed), or separated
@@ -31,6 +38,12 @@ export interface DelimitedSplit {
   done: readonly string[];
   /** The piece after the last delimiter, cleaned (undefined when empty). */
   open: string | undefined;
+  /**
+   * The piece after the last delimiter may still lose a marker as it goes on (`'b` becomes `b` once
+   * quoted, `an` is gone once it reads `and `, `-` or `2` before a bullet's text): a stream holds it
+   * back until its delimiter (or the end of the text) comes.
+   */
+  openMarked: boolean;
 }
 
 /** The pieces of one kind of delimiter (lines, `;`, `,`), as the text grows. */
@@ -69,10 +82,12 @@ class Pieces {
   }
 
   /** The piece being written, cleaned, and its word count (undefined when it cleans to nothing). */
-  open(text: string): { piece: string; words: number } | undefined {
+  open(text: string): { piece: string; words: number; marked: boolean } | undefined {
     let raw = text.slice(this.start).trim();
     let words = this.words;
+    const openBullet = this.lines && OPEN_BULLET.test(raw);
     if (this.lines) raw = raw.replace(BULLET, "");
+    const marked = openBullet || isQuote(raw[0] ?? "") || OPEN_CONJUNCTION.test(raw);
     const conjunction = CONJUNCTION.exec(raw);
     if (conjunction) {
       raw = raw.slice(conjunction[0].length);
@@ -83,7 +98,7 @@ class Pieces {
     if (piece === "") return undefined;
     // A blank next to a stripped quote changes the count; rare, so counted exactly then.
     if (quoted || this.lines) words = wordCount(piece);
-    return { piece, words };
+    return { piece, words, marked };
   }
 
   private clean(raw: string): string {
@@ -145,6 +160,23 @@ export class DelimitedSplitter {
     this.scanned = text.length;
   }
 
+  /**
+   * Whether the text so far, if more of it follows, may still be read another way than `split` reads it
+   * now: nothing but blanks yet, a number with thousands separators being typed (`1,2`, then `1,234`: not a list), or a single
+   * piece that starts with a marker a split removes (`- first`, `1. alpha`, `'a'`: one item as written,
+   * `first`, `alpha`, `a` once a second piece makes it a list). A stream shows such a text only once it is
+   * finished or has gone past that point.
+   */
+  undecided(): boolean {
+    const text = this.text;
+    if (this.first === undefined) return true;
+    if (!this.inner && this.numberLike && text.length <= 64 && THOUSANDS_PREFIX.test(text.trim()))
+      return true;
+    // The marker is at the start: a few characters from the first non-blank one tell.
+    const start = text.indexOf(this.first);
+    return this.split() === undefined && MARKED.test(text.slice(start, start + 8));
+  }
+
   /** The text so far as a list, or undefined when it does not read as one. */
   split(): DelimitedSplit | undefined {
     const text = this.text;
@@ -178,7 +210,7 @@ export class DelimitedSplitter {
         (pieces.laterLower || (open !== undefined && pieces.done.length > 0 && /^\p{Ll}/u.test(open.piece)));
       if (!short || continues) return undefined;
     }
-    return { done: pieces.done, open: open?.piece };
+    return { done: pieces.done, open: open?.piece, openMarked: open?.marked === true };
   }
 }
 

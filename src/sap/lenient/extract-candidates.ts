@@ -1,3 +1,4 @@
+import { QuotedAnswer } from "../stream/quoted-answer.js";
 import type { WorkCounter } from "../work-counter.js";
 import { findFences } from "./find-fences.js";
 import { FixingParser, type ParsedRoot } from "./fixing-parser.js";
@@ -202,7 +203,9 @@ function readCandidates(
     });
   }
   const order = offset + text.length + 1;
-  candidates.push({ node: stringNode(text), origin: "text", repairs: [], order, span: whole });
+  // An answer that is one quoted string (closed or cut off) is that string, not text with a quote in
+  // front (as a stream reads it).
+  if (!quoted) candidates.push({ node: stringNode(text), origin: "text", repairs: [], order, span: whole });
   if (work) work.steps += candidates.length;
   return candidates;
 }
@@ -325,18 +328,16 @@ const ANSWER_QUOTES: Record<string, string> = { '"': '"', "'": "'", "\u201c": "\
  * quotes are syntax, not part of the value, as they are when the same answer is valid JSON.
  */
 function quotedAnswer(text: string, first: number, last: number, offset: number): Candidate | undefined {
-  if (first < 0 || last - first < 2 || ANSWER_QUOTES[text[first]!] !== text[last - 1]) return undefined;
-  // Read as the only item of a list, so the fixing parser's rules for closing quotes apply unchanged.
-  // The `[` added in front takes the place of the offset before the quote.
-  const parser = new FixingParser(offset + first - 1);
-  parser.push(`[${text.slice(first, last)}]`);
-  const roots = parser.end();
-  const root = roots[0];
-  if (roots.length !== 1 || !root!.node.complete || root!.node.kind !== "array") return undefined;
-  const [item, ...rest] = root!.node.items;
-  if (item?.kind !== "string" || !item.complete || rest.length > 0) return undefined;
+  if (first < 0 || ANSWER_QUOTES[text[first]!] === undefined) return undefined;
+  // The same reading a stream makes of the answer as it arrives (one rule for both modes).
+  const quoted = new QuotedAnswer();
+  quoted.push(text);
+  if (quoted.state !== "open" && quoted.state !== "closed") return undefined;
+  const complete = quoted.state === "closed";
+  const node: JsonishNode = { ...stringNode(quoted.value, complete), start: first, end: last };
   const span = { start: offset + first, end: offset + last };
-  return { node: item, origin: "prose", repairs: root!.repairs, order: offset + first, span };
+  const repairs = complete ? ["quoted answer JSON would not take"] : ["unclosed string"];
+  return { node, origin: "prose", repairs, order: offset + first, span };
 }
 
 /** A text that is valid JSON, parsed. */

@@ -1,18 +1,19 @@
 import type { IrIndex, Type } from "../../ir/index.js";
 import type { ConstraintEvaluator, PlainTextUse } from "../coerce/coerce-context.js";
 import type { CoerceSuccess } from "../coerce/coerce-result.js";
+import { withKnownNames } from "../coerce/create-coerce-context.js";
 import { FLAG_PENALTIES } from "../flags.js";
 import { ORIGIN_RANK } from "../lenient/extract-candidates.js";
 import type { ParsedRoot } from "../lenient/fixing-parser.js";
-import type { ArrayNode, JsonishNode, StringNode } from "../lenient/jsonish-node.js";
+import type { ArrayNode, JsonishNode, ObjectNode, StringNode } from "../lenient/jsonish-node.js";
 import { LabelLines } from "../lenient/read-label-lines.js";
-import { SapConfigurationError } from "../sap-parse-error.js";
 import { blankBetween, structureBeatsText } from "../structure-beats-text.js";
 import { workMeter } from "../work-meter.js";
 import { type AnswerRegion, AnswerScanner } from "./answer-scanner.js";
 import { pick } from "./prefer-reading.js";
 import { QuotedAnswer } from "./quoted-answer.js";
 import { samePartial } from "./same-partial.js";
+import { ScalarAnswer } from "./scalar-answer.js";
 import { patchSpine, type SpineTrail, traceSpine } from "./spine-trail.js";
 import { createStreamCoerceContext, pendingOf, type StreamCoerceContext } from "./stream-coerce-context.js";
 import { streamCoercers } from "./stream-coercer-table.js";
@@ -40,6 +41,8 @@ export interface PartialReading {
 export interface ReadingSource {
   region?: AnswerRegion;
   root?: ParsedRoot;
+  /** A finished container inside an unclosed root, read on its own (see `openChildren`). */
+  child?: JsonishNode;
   combined?: boolean;
   /** Read as `key: value` lines (an answer with no JSON at all). */
   labels?: boolean;
@@ -76,6 +79,8 @@ export class PartialReader {
   /** The answer as one JSON string, decoded (final mode reads `"solo"` as `solo`), while it may be one. */
   private readonly quoted = new QuotedAnswer();
   private readonly quotedNode: StringNode = { kind: "string", value: "", complete: false };
+  /** Whether the answer so far may be one JSON scalar (final mode reads `1`, `null` as such, not as text). */
+  private readonly scalar = new ScalarAnswer();
   /** The answer as `key: value` lines, while it may be read so (final mode: when it has no JSON at all). */
   private readonly labels = new LabelLines();
   private labelsOpen = true;
@@ -117,6 +122,10 @@ export class PartialReader {
    * list once complete (its last object closed) never changes; and where the roots seen so far end.
    */
   private combined: ArrayNode = { kind: "array", items: [], complete: false };
+  /** The finished containers inside the open root read so far (see `openChildren`). */
+  private childrenOf: ParsedRoot | undefined;
+  private childCursor = 0;
+  private childrenBest: PartialReading | undefined;
   private combinedRegion = 0;
   private combinedRoot = 0;
 
@@ -153,6 +162,7 @@ export class PartialReader {
     if (this.plainText !== "never") {
       this.text += text;
       this.quoted.push(text);
+      this.scalar.push(text);
     }
     this.scanner.push(text);
     if (this.labelsOpen) {
@@ -171,17 +181,7 @@ export class PartialReader {
 
   /** The best reading of the answer so far, or undefined when nothing fits yet. */
   read(): PartialReading | undefined {
-    try {
-      return this.choose();
-    } catch (error) {
-      if (error instanceof Error && /^Unknown (class|enum|type alias) /.test(error.message)) {
-        throw new SapConfigurationError(
-          "unknown-type",
-          `${error.message} The target type names a declaration the IR does not have; compile the project that declares it.`,
-        );
-      }
-      throw error;
-    }
+    return withKnownNames(() => this.choose());
   }
 
   private choose(): PartialReading | undefined {
@@ -204,7 +204,8 @@ export class PartialReader {
       if (root) {
         const rank = region.kind === "fence" ? 3 : 2;
         const order = orderOf(region, root.start);
-        best = pick(this.evaluate(root.node, rank, order, false, false, 0, { region, root }), best);
+        const reading = this.evaluate(root.node, rank, order, false, false, 0, { region, root });
+        best = pick(reading ?? this.openChildren(root, rank, order, region), best);
       }
       best = pick(this.fenceText(region), best);
     }
@@ -232,13 +233,16 @@ export class PartialReader {
       !(best && pendingOf(best.result) === 0 && structureBeatsText(best.value, this.wholeAnswer(best)))
     ) {
       const quoted = this.quoted;
-      if (quoted.state === "open" || quoted.state === "closed") {
+      if (quoted.state === "open" && quoted.value === "") {
+        // A lone opening quote shows nothing yet (it may be the text `"`).
+      } else if (quoted.state === "open" || quoted.state === "closed") {
         // As in final mode: an answer that is one JSON string is that string (ranked as JSON).
         const node = this.quotedNode;
         node.value = quoted.value;
         node.complete = quoted.state === "closed";
         best = pick(this.evaluate(node, ORIGIN_RANK.json, TEXT_ORDER, false, node.complete), best);
-      } else {
+      } else if (!this.scalar.possible) {
+        // (An answer that may be one JSON scalar is not text yet: final mode reads `1` as a number.)
         const held = this.scanner.heldLength;
         // One node for the whole text, updated in place, so its readings keep their state between chunks.
         this.textNode.value = held === 0 ? this.text : this.text.slice(0, this.text.length - held);
@@ -246,7 +250,14 @@ export class PartialReader {
       }
     }
     const before = this.choice;
-    this.switched = before !== undefined && best !== undefined && !sameReading(before, best);
+    // Another reading won, or the one shown is offered no more (the answer stopped being one quoted
+    // string, a fence opened after plain text, an unclosed list whose item was read closed): announced.
+    // A container that stops fitting is not.
+    this.switched =
+      before !== undefined &&
+      (best !== undefined
+        ? !sameReading(before, best)
+        : before.source.root === undefined || before.source.child !== undefined);
     this.choice = best;
     // Remember the open spine of this partial when the chosen reading is the container being written and
     // no other reading competes with it but finished ones (see `patch`).
@@ -389,7 +400,7 @@ export class PartialReader {
             root.node.kind === "array" ? root.node.items : root.node.entries.map((entry) => entry[1]);
           for (const child of children) {
             if ((child.kind === "object" || child.kind === "array") && child.complete) {
-              this.fold(this.evaluate(child, rank, order, true, true, 0, { region, root }));
+              this.fold(this.evaluate(child, rank, order, true, true, 0, { region, root, child }));
             }
           }
         }
@@ -400,6 +411,37 @@ export class PartialReader {
       this.regionCursor++;
       this.rootCursor = 0;
     }
+  }
+
+  /**
+   * As final mode does for a container that never closed (a stray `[` in prose): its finished containers
+   * are readings too, tried when it does not fit itself. Each is read once, as it finishes.
+   */
+  private openChildren(
+    root: ParsedRoot,
+    rank: number,
+    order: number,
+    region: AnswerRegion,
+  ): PartialReading | undefined {
+    if (this.childrenOf !== root) {
+      this.childrenOf = root;
+      this.childCursor = 0;
+      this.childrenBest = undefined;
+    }
+    const node = root.node;
+    const count =
+      node.kind === "array" ? node.items.length : node.kind === "object" ? node.entries.length : 0;
+    for (; this.childCursor < count; this.childCursor++) {
+      const child =
+        node.kind === "array"
+          ? node.items[this.childCursor]!
+          : (node as ObjectNode).entries[this.childCursor]![1];
+      if (!child.complete) break;
+      if (child.kind !== "object" && child.kind !== "array") continue;
+      const reading = this.evaluate(child, rank, order, true, true, 0, { region, root, child });
+      this.childrenBest = pick(reading, this.childrenBest);
+    }
+    return this.childrenBest;
   }
 
   /** Object roots, in answer order, gathered into the combined list as soon as they open. */
@@ -502,6 +544,7 @@ function sameReading(left: PartialReading, right: PartialReading): boolean {
   return (
     a.region === b.region &&
     a.root === b.root &&
+    a.child === b.child &&
     a.combined === b.combined &&
     a.labels === b.labels &&
     left.nested === right.nested &&

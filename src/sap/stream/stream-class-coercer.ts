@@ -96,7 +96,8 @@ function coerceClass(
     return direct.ok && direct.score <= implied.score ? direct : implied;
   }
   if (soleField) return intoSoleField(soleField, node, path, context);
-  if (node.kind === "array" && node.items.length === 1) {
+  // Only a list known to hold one item: `[{…}` may go on with a second item, and then it is no class.
+  if (node.kind === "array" && node.items.length === 1 && node.complete) {
     const result = coerceClass(declaration, type, node.items[0]!, childPath(path, 0), context);
     return result.ok
       ? addFlag(result, "ListToSingle", path, "used the only item of a one-element list")

@@ -12,6 +12,7 @@ import {
   type CoerceSuccess,
   failure,
 } from "../coerce/coerce-result.js";
+import { stringLiteralsOf } from "../coerce/coerce-union.js";
 import { createCoerceContext, MAX_DEPTH } from "../coerce/create-coerce-context.js";
 import { FLAG_PENALTIES } from "../flags.js";
 import type { JsonishNode } from "../lenient/jsonish-node.js";
@@ -196,7 +197,10 @@ const NOT_READY: CoerceFailure = {
   },
 };
 
-/** Types whose values appear only whole: numbers, bools, enums, literals, `@@stream.done` classes. */
+/**
+ * Types whose values appear only whole: numbers, bools, enums, literals (and unions of string literals),
+ * `@@stream.done` classes.
+ */
 export function inherentlyDone(type: Type, index: IrIndex): boolean {
   switch (type.kind) {
     case "primitive":
@@ -204,6 +208,9 @@ export function inherentlyDone(type: Type, index: IrIndex): boolean {
     case "enum":
     case "literal":
       return true;
+    case "union":
+      // A union of string literals is matched as one enum (`stringLiteralsOf`), so it appears as one.
+      return stringLiteralsOf(type) !== undefined;
     case "class":
       return index.getClass(type.name).streamDone === true;
     default:

@@ -3,10 +3,12 @@ import { coercers } from "../coerce/coercer-table.js";
 import { streamClassCoercer } from "./stream-class-coercer.js";
 import { streamListCoercer } from "./stream-list-coercer.js";
 import { streamMapCoercer } from "./stream-map-coercer.js";
+import { streamUnionCoercer } from "./stream-union-coercer.js";
 
 /**
- * The kind table of prefix mode: containers are the streaming ones (incremental, partial semantics);
- * scalars, enums, literals, unions, optionals and aliases are the final-mode coercers, reached through the
+ * The kind table of prefix mode: containers are the streaming ones (incremental, partial semantics), and
+ * unions hold back a choice the text has not made yet; scalars, enums, literals, optionals and aliases
+ * are the final-mode coercers, reached through the
  * streaming context, which holds back values that are not ready.
  */
 export const streamCoercers: CoercerTable = {
@@ -14,4 +16,5 @@ export const streamCoercers: CoercerTable = {
   class: streamClassCoercer,
   list: streamListCoercer,
   map: streamMapCoercer,
+  union: streamUnionCoercer,
 };

@@ -24,6 +24,16 @@ const NOT_READY: CoerceFailure = {
   issue: { code: "type-mismatch", path: "$", expected: "a list", found: "an object just opened" },
 };
 
+const UNDECIDED: CoerceFailure = {
+  ok: false,
+  issue: {
+    code: "type-mismatch",
+    path: "$",
+    expected: "a list",
+    found: "text that may yet read another way",
+  },
+};
+
 /** The items of a growing array already coerced: they never change, so each is coerced once. */
 interface ItemsState {
   frozen: number;
@@ -119,16 +129,15 @@ function coerceItems(
       state.openIndex = index;
       state.openPath = childPath(path, index);
     }
-    const result = context.coerce(type.item, items[index]!, state.openPath);
-    if (result.ok) {
-      open = result.value;
+    const item = readOpenItem(type, items[index]!, state.openPath, context);
+    score += item.score;
+    pending += item.pending;
+    if (item.failure === undefined) {
+      open = item.value;
       hasOpen = true;
-      score += result.score;
-      pending += pendingOf(result);
-      openFlags = result.flags;
+      openFlags = item.flags;
     } else {
       // The answer is still inside its last item and it is not ready: leave it out for now.
-      score += FLAG_PENALTIES.ItemDropped;
       if (context.collectFlags) {
         openFlags = [
           {
@@ -255,6 +264,34 @@ function sameTail(
   return !hasOpen || last[values.length] === open;
 }
 
+/** The item being written: its value when it is ready, and what it adds to the list's score. */
+interface OpenItem {
+  value: unknown;
+  score: number;
+  pending: number;
+  flags: readonly Flag[];
+  /** Not ready (still being written) or does not fit: the item is left out, as a dropped one. */
+  failure?: CoerceFailure;
+}
+
+function readOpenItem(
+  type: ListType,
+  node: JsonishNode,
+  path: string,
+  context: StreamCoerceContext,
+): OpenItem {
+  const result = context.coerce(type.item, node, path);
+  if (result.ok)
+    return { value: result.value, score: result.score, pending: pendingOf(result), flags: result.flags };
+  return {
+    value: undefined,
+    score: FLAG_PENALTIES.ItemDropped,
+    pending: 0,
+    flags: NO_FLAGS,
+    failure: result,
+  };
+}
+
 /** A growing string split into items (final mode's `splitDelimited` rule, read incrementally). */
 interface PiecesState {
   splitter: DelimitedSplitter;
@@ -281,6 +318,8 @@ function coercePieces(
     slot.state = state;
   }
   state.splitter.update(node.value);
+  // `1,2` may become `1,234`, `- first` a list without its bullet: wait for the text to decide.
+  if (!node.complete && state.splitter.undecided()) return UNDECIDED;
   const split = state.splitter.split();
   if (split === undefined) return undefined;
   if (split.done !== state.done) {
@@ -300,22 +339,21 @@ function coercePieces(
   let score = items.score + FLAG_PENALTIES.SplitString;
   let pending = items.pending;
   let openFlags: readonly Flag[] = NO_FLAGS;
-  if (split.open !== undefined) {
+  if (split.open !== undefined && !node.complete && split.openMarked) {
+    pending++;
+  } else if (split.open !== undefined) {
     const index = split.done.length;
     const piece = stringNode(split.open, node.complete);
-    const result = context.coerce(type.item, piece, childPath(path, index));
-    if (result.ok) {
-      open = result.value;
+    const item = readOpenItem(type, piece, childPath(path, index), context);
+    score += item.score;
+    pending += item.pending;
+    if (item.failure === undefined) {
+      open = item.value;
       hasOpen = true;
-      score += result.score;
-      pending += pendingOf(result);
-      openFlags = result.flags;
+      openFlags = item.flags;
     } else if (node.complete) {
       items.failures++;
-      items.firstFailure ??= result;
-      score += FLAG_PENALTIES.ItemDropped;
-    } else {
-      score += FLAG_PENALTIES.ItemDropped;
+      items.firstFailure ??= item.failure;
     }
   }
   if (items.values.length === 0 && items.failures > 0 && !hasOpen) {

@@ -1,0 +1,168 @@
+/**
+ * What it means for a stream to agree with final mode, shared by `test/sap-stream-invariant.test.ts` (every
+ * conformance case) and the fuzz run (`bench/fuzz/fuzz-answers.ts`): the last partial against the final
+ * value in its partial shape (`differs`), and each partial against the one before (`regression`).
+ */
+import type { Flag } from "../src/sap/index.js";
+
+function isRecord(value: unknown): value is Record<string, unknown> {
+  return typeof value === "object" && value !== null && !Array.isArray(value);
+}
+
+/** Paths where final mode read something a stream may not show: the cut, dropped items and entries. */
+export function heldBack(flags: readonly Flag[]): Set<string> {
+  return new Set(
+    flags
+      .filter(
+        (flag) => flag.kind === "Incomplete" || flag.kind === "ItemDropped" || flag.kind === "EntryDropped",
+      )
+      .map((flag) => flag.path),
+  );
+}
+
+/** Whether the list or map at `path` lost an item or entry in final mode. */
+export function dropsUnder(path: string, dropped: Set<string>): boolean {
+  for (const at of dropped) {
+    if (at.startsWith(path) && /^\[\d+\]$|^\.[^.[]+$|^\["[^"]*"\]$/.test(at.slice(path.length))) return true;
+  }
+  return false;
+}
+
+/** Flags that say final mode read its value from JSON (repaired, fenced, found in prose, gathered). */
+const FROM_JSON = new Set(["FixedJson", "FromFence", "FromProse", "CombinedCandidates"]);
+
+/**
+ * Whether a value may still be growing where the answer ends, so the stream cannot show it yet: the answer
+ * does not end by closing a container or a string (a closing fence line may still go on: ```` ```json ````),
+ * or final mode read it from the plain text (`3}` for a float is the number 3 in prose: only `finish()`
+ * knows that no more text follows).
+ */
+export function endsOpen(raw: string, flags: readonly Flag[]): boolean {
+  if (!/[}\]"']\s*$/.test(raw)) return true;
+  if (flags.some((flag) => FROM_JSON.has(flag.kind))) return false;
+  try {
+    JSON.parse(raw);
+    return false;
+  } catch {
+    return true;
+  }
+}
+
+/**
+ * Where `partial` (the last partial) differs from `expected` (the final value as a partial), allowing the
+ * held-back paths to show null or to lack the item, and a value still open at the end (`endsOpen`) to
+ * be null; undefined when they agree.
+ */
+export function differs(
+  partial: unknown,
+  expected: unknown,
+  path: string,
+  held: Set<string>,
+  openEnd: boolean,
+): string | undefined {
+  if (held.has(path)) {
+    if (partial === null || (isRecord(partial) && partial.state === "Incomplete")) return undefined;
+    // Text cut off: the stream may still hold back half an escape, or show blanks final mode trims.
+    if (typeof partial === "string" && typeof expected === "string") {
+      if (expected.startsWith(partial) || partial.trimEnd() === expected.trimEnd()) return undefined;
+    }
+  }
+  // A number, bool, enum or literal still being written where the answer ends: only `finish()` can tell
+  // that it is whole.
+  if (openEnd && partial === null && expected !== null && typeof expected !== "object") return undefined;
+  if (Array.isArray(expected) || Array.isArray(partial)) {
+    if (!Array.isArray(expected) || !Array.isArray(partial))
+      return `${path}: ${JSON.stringify(partial)} ≠ ${JSON.stringify(expected)}`;
+    // The last item may be a value still being written where the answer ends.
+    const lastHeld = openEnd && partial.length === expected.length - 1;
+    if (partial.length !== expected.length && !lastHeld) {
+      // The stream may still lack (or still show) an item final mode cut off or dropped.
+      if (!dropsUnder(path, held))
+        return `${path}: ${partial.length} items ≠ ${expected.length}: ${JSON.stringify(partial).slice(0, 200)} ≠ ${JSON.stringify(expected).slice(0, 200)}`;
+      return undefined;
+    }
+    for (let index = 0; index < partial.length; index++) {
+      const problem = differs(partial[index], expected[index], `${path}[${index}]`, held, openEnd);
+      if (problem) return problem;
+    }
+    return undefined;
+  }
+  if (isRecord(expected) && isRecord(partial)) {
+    const keys = new Set([...Object.keys(expected), ...Object.keys(partial)]);
+    if (keys.size !== Object.keys(expected).length && !dropsUnder(path, held))
+      return `${path}: keys ${Object.keys(partial)} ≠ ${Object.keys(expected)}`;
+    for (const key of Object.keys(expected)) {
+      if (!Object.hasOwn(partial, key)) {
+        if (held.has(`${path}.${key}`) || held.has(`${path}["${key}"]`)) continue;
+        return `${path}: no key ${key}`;
+      }
+      const at = key === "value" || key === "state" ? path : `${path}.${key}`;
+      const problem = differs(partial[key], expected[key], at, held, openEnd);
+      if (problem) return problem;
+    }
+    return undefined;
+  }
+  return Object.is(partial, expected)
+    ? undefined
+    : `${path}: ${JSON.stringify(partial)} ≠ ${JSON.stringify(expected)}`;
+}
+
+const STATES = ["Pending", "Incomplete", "Complete"];
+
+/**
+ * Where `next` goes back from `previous` (undefined when it only adds to it): a value shown is never
+ * replaced by null, a list never shrinks (except by an item final mode drops), a string only grows, a
+ * number, bool or enum is replaced only by another (a repeated key), a `{ value, state }` state only
+ * advances.
+ */
+export function regression(
+  previous: unknown,
+  next: unknown,
+  path: string,
+  dropped: Set<string>,
+): string | undefined {
+  if (previous === null) return undefined;
+  const show = (value: unknown) => JSON.stringify(value)?.slice(0, 120);
+  if (typeof previous === "string") {
+    return typeof next === "string" && next.startsWith(previous)
+      ? undefined
+      : `${path}: ${show(previous)} → ${show(next)}`;
+  }
+  if (Array.isArray(previous)) {
+    if (!Array.isArray(next)) return `${path}: ${show(previous)} → ${show(next)}`;
+    if (dropsUnder(path, dropped)) return undefined;
+    if (next.length < previous.length) return `${path}: ${previous.length} items → ${next.length}`;
+    for (let index = 0; index < previous.length; index++) {
+      const problem = regression(previous[index], next[index], `${path}[${index}]`, dropped);
+      if (problem) return problem;
+    }
+    return undefined;
+  }
+  if (isRecord(previous)) {
+    if (!isRecord(next)) return `${path}: ${show(previous)} → ${show(next)}`;
+    if ("state" in previous && "value" in previous && "state" in next) {
+      if (STATES.indexOf(next.state as string) < STATES.indexOf(previous.state as string))
+        return `${path}: state ${previous.state} → ${next.state}`;
+      return regression(previous.value, next.value, path, dropped);
+    }
+    for (const key of Object.keys(previous)) {
+      if (!Object.hasOwn(next, key)) {
+        if (dropsUnder(path, dropped)) continue;
+        return `${path}: ${key} went away`;
+      }
+      const problem = regression(previous[key], next[key], `${path}.${key}`, dropped);
+      if (problem) return problem;
+    }
+    return undefined;
+  }
+  // A number, bool, enum or literal may be replaced by another (a key written twice: the last wins), but
+  // never by null (handled above: only null itself may be replaced) nor by text.
+  return next !== null && typeof next !== "string" && typeof next !== "object"
+    ? undefined
+    : `${path}: ${show(previous)} → ${show(next)}`;
+}
+
+/** Whether a push says another reading of the answer won (the one allowed step back). */
+export function switchedReading(flags: readonly Flag[] | undefined): boolean {
+  return (flags ?? []).some((flag) => flag.kind === "ReadingSwitch");
+}
