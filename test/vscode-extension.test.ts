@@ -21,19 +21,31 @@ describe("the VS Code extension", () => {
     expect(isSupportedSaplingVersion("not a version")).toBe(false);
   });
 
-  it("finds sapling-llm in the nearest node_modules above a workspace folder", () => {
+  it("finds sapling-llm in the nearest node_modules above a workspace folder, and its missing server peers", () => {
     const project = mkdtempSync(join(tmpdir(), "sapling-extension-"));
     const packageDir = join(project, "node_modules", "sapling-llm");
     mkdirSync(packageDir, { recursive: true });
     writeFileSync(
       join(packageDir, "package.json"),
-      JSON.stringify({ version: "0.1.3", bin: { sapling: "./dist/cli/bin.js" } }),
+      JSON.stringify({
+        version: "0.1.3",
+        bin: { sapling: "./dist/cli/bin.js" },
+        peerDependencies: {
+          zod: ">=4",
+          "vscode-languageserver": "^10",
+          "vscode-languageserver-textdocument": "^1",
+        },
+      }),
     );
+    // One of the two server packages is installed (hoisted beside sapling-llm), the other is not.
+    mkdirSync(join(project, "node_modules", "vscode-languageserver"));
+    writeFileSync(join(project, "node_modules", "vscode-languageserver", "package.json"), "{}");
     mkdirSync(join(project, "packages", "app"), { recursive: true });
     expect(findSapling(join(project, "packages", "app"))).toEqual({
       bin: join(packageDir, "dist/cli/bin.js"),
       version: "0.1.3",
       packageDir,
+      missingServerPackages: ["vscode-languageserver-textdocument"],
     });
     expect(findSapling(mkdtempSync(join(tmpdir(), "sapling-extension-none-")))).toBeUndefined();
   });

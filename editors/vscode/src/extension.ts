@@ -43,7 +43,9 @@ export async function deactivate(): Promise<void> {
 async function start(folder: vscode.WorkspaceFolder): Promise<void> {
   if (folder.uri.scheme !== "file" || clients.has(folder.uri.toString())) return;
   const configured = vscode.workspace.getConfiguration("sapling", folder).get<string>("path");
-  const sapling = configured ? { bin: configured, version: "configured" } : findSapling(folder.uri.fsPath);
+  const sapling = configured
+    ? { bin: configured, version: "configured", missingServerPackages: [] }
+    : findSapling(folder.uri.fsPath);
   if (!sapling) {
     output.appendLine(`${folder.name}: no sapling-llm in node_modules; BAML files get colouring only.`);
     return;
@@ -51,6 +53,12 @@ async function start(folder: vscode.WorkspaceFolder): Promise<void> {
   if (sapling.version !== "configured" && !isSupportedSaplingVersion(sapling.version)) {
     void vscode.window.showWarningMessage(
       `${folder.name} uses Sapling ${sapling.version}; this extension supports ${supportedSaplingRange.from} up to (not including) ${supportedSaplingRange.below}. Update the extension or the project's sapling-llm.`,
+    );
+    return;
+  }
+  if (sapling.missingServerPackages.length > 0) {
+    void vscode.window.showWarningMessage(
+      `${folder.name}: sapling lsp needs the optional packages ${sapling.missingServerPackages.join(" and ")}. Install them with: npm install --save-dev ${sapling.missingServerPackages.join(" ")}, then run "Sapling: Restart the language server".`,
     );
     return;
   }
