@@ -6,7 +6,7 @@
  * hover, completion and rename round trips, and a whole `compile` for comparison. Medians after warm-up.
  */
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { cpus, loadavg, tmpdir } from "node:os";
 import { join } from "node:path";
 import { PassThrough } from "node:stream";
 import { pathToFileURL } from "node:url";
@@ -151,7 +151,9 @@ export async function benchLsp(): Promise<string> {
     `The \`language\` section's generated project (${(bytes / 1000).toFixed(0)} kB in ${work.files} files), open in \`sapling lsp\` ` +
       `driven over JSON-RPC in-process. Each edit types over one word of one file (an unknown type appears, then is fixed). ` +
       `Median of ${edits} runs after ${warmup} warm-up runs. Work over all ${warmup + edits} edits and the requests: ` +
-      `${work.parses} file parses (${work.files} at start, one per edit), ${work.checks} project checks.`,
+      `${work.parses} file parses (${work.files} at start, one per edit), ${work.checks} project checks, which re-used ` +
+      `the declaration checks of ${work.reusedFileChecks} files (the incremental checker re-runs only the files an edit can reach). ` +
+      `Load average during the run: ${load.toFixed(1)} on ${cpus().length} cores (the \`compile\` row shows what that load costs).`,
     "",
     "| measure | median |",
     "|---|---:|",

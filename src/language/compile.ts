@@ -3,6 +3,7 @@ import type { Ir } from "../ir/index.js";
 import type { SourceFile } from "./ast.js";
 import type { ProjectSymbols } from "./check-context.js";
 import { checkProject } from "./check-project.js";
+import type { IncrementalChecker } from "./incremental-checker.js";
 import { lowerProject } from "./lower-project.js";
 import { parseSource } from "./parser.js";
 
@@ -37,15 +38,19 @@ export function compile(sources: Readonly<Record<string, string>>): CompileResul
 
 /**
  * The checking half of `compile` over files parsed already, so a host that keeps each file's parse (the
- * language server re-parses only the file that changed) checks exactly as `compile` does.
+ * language server re-parses only the file that changed) checks exactly as `compile` does. With a
+ * `checker`, the declaration checks of files an edit cannot have affected are re-used from its last run.
  */
-export function checkParsedFiles(parsed: readonly ParsedFile[]): CheckedProject {
+export function checkParsedFiles(
+  parsed: readonly ParsedFile[],
+  checker?: IncrementalChecker,
+): CheckedProject {
   const ordered = [...parsed].sort((left, right) =>
     left.file.path < right.file.path ? -1 : left.file.path > right.file.path ? 1 : 0,
   );
   const files = ordered.map((item) => item.file);
   const diagnostics: Diagnostic[] = ordered.flatMap((item) => item.diagnostics);
-  const checked = checkProject(files);
+  const checked = checker ? checker.check(files) : checkProject(files);
   for (const diagnostic of checked.diagnostics) diagnostics.push(diagnostic);
   return { files, symbols: checked.symbols, diagnostics: sortDiagnostics(diagnostics) };
 }

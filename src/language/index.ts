@@ -22,6 +22,7 @@ export {
 export { textOf } from "./config-values.js";
 export type { FormattedBaml } from "./format-baml.js";
 export { formatBaml, formatBamlFile } from "./format-baml.js";
+export { IncrementalChecker } from "./incremental-checker.js";
 export { type JinjaNames, jinjaNames } from "./jinja-names.js";
 export { parseTypeExpression, typeExpressionFile } from "./parse-type-expression.js";
 export { parseSource } from "./parser.js";

@@ -2,6 +2,7 @@ import { TextDocument } from "vscode-languageserver-textdocument";
 import {
   type CheckedProject,
   checkParsedFiles,
+  IncrementalChecker,
   type Located,
   type ParsedFile,
   type ProjectSymbols,
@@ -25,6 +26,8 @@ export interface ProjectFile {
 export interface ProjectWork {
   parses: number;
   checks: number;
+  /** Files whose declaration checks a project check re-used, summed over checks. */
+  reusedFileChecks: number;
 }
 
 /**
@@ -34,8 +37,9 @@ export interface ProjectWork {
  */
 export class BamlProject {
   readonly files = new Map<string, ProjectFile>();
-  readonly work: ProjectWork = { parses: 0, checks: 0 };
+  readonly work: ProjectWork = { parses: 0, checks: 0, reusedFileChecks: 0 };
   private checked: CheckedProject | undefined;
+  private readonly checker = new IncrementalChecker();
 
   constructor(
     /** Absolute path of the folder. */
@@ -97,8 +101,12 @@ export class BamlProject {
   /** The checked project: every file's kept parse, re-checked only after a change. */
   check(): CheckedProject {
     if (!this.checked) {
-      this.checked = checkParsedFiles([...this.files.values()].map((file) => this.parsed(file)));
+      this.checked = checkParsedFiles(
+        [...this.files.values()].map((file) => this.parsed(file)),
+        this.checker,
+      );
       this.work.checks++;
+      this.work.reusedFileChecks += this.checker.reused;
     }
     return this.checked;
   }
