@@ -130,8 +130,10 @@ export async function benchLsp(): Promise<string> {
   const work = (await connection.sendRequest("sapling/projectWork", { uri })) as {
     parses: number;
     checks: number;
+    reusedFileChecks: number;
     files: number;
   };
+  const load = loadavg()[0] ?? 0;
   connection.dispose();
   toServer.end();
   rmSync(root, { recursive: true, force: true });
