@@ -24,7 +24,18 @@ function edit(text: string, next: () => number, names: readonly string[]): strin
   const lines = text.split("\n");
   const at = Math.floor(next() * lines.length);
   const line = lines[at] ?? "";
-  switch (Math.floor(next() * 5)) {
+  switch (Math.floor(next() * 7)) {
+    case 5: {
+      // A new declaration whose name is a near miss of another: "did you mean" elsewhere may change.
+      const name = names[Math.floor(next() * names.length)] ?? "X";
+      return `${text}\nclass ${name}s {\n  id string\n}\n`;
+    }
+    case 6: {
+      // A line that names something near-missing, so suggestions read every name.
+      const name = names[Math.floor(next() * names.length)] ?? "X";
+      lines.splice(at, 0, `class Extra${at} {\n  other ${name}x\n}`);
+      break;
+    }
     case 0: {
       const words = [...line.matchAll(/[A-Za-z_]\w*/g)];
       const word = words[Math.floor(next() * words.length)];
@@ -71,7 +82,57 @@ function runEdits(sources: Record<string, string>, steps: number, seed: number):
   return { reused };
 }
 
+/** Checks `a.baml` and `b.baml`, then again with `b.baml` replaced; each time against a fresh check. */
+function checkTwice(
+  a: string,
+  b: string,
+  laterB: string,
+): { before: string[]; after: string[]; reusedA: boolean } {
+  const checker = new IncrementalChecker();
+  const fileA = parseSource(a, "a.baml").file;
+  const run = (bText: string) => {
+    const files = [fileA, parseSource(bText, "b.baml").file];
+    const result = checker.check(files);
+    expect(sortDiagnostics(result.diagnostics)).toEqual(sortDiagnostics(checkProject(files).diagnostics));
+    return result.diagnostics.map((diagnostic) =>
+      `${diagnostic.file}: ${diagnostic.message} ${diagnostic.hint ?? ""}`.trim(),
+    );
+  };
+  const before = run(b);
+  const after = run(laterB);
+  return { before, after, reusedA: checker.reused === 1 };
+}
+
 describe("IncrementalChecker", () => {
+  it("re-checks a file whose suggestions read every name when another file adds a name", () => {
+    const { before, after } = checkTwice(
+      "class User {\n  home Adress\n}\n",
+      "class Other {\n  x string\n}\n",
+      "class Address {\n  x string\n}\n",
+    );
+    expect(before.join("\n")).not.toMatch(/did you mean "Address"/);
+    expect(after.join("\n")).toMatch(/did you mean "Address"/);
+  });
+
+  it("re-checks a prompt that reads an enum when another file turns a class of that name into an enum", () => {
+    const { before, after } = checkTwice(
+      'function F(x: string) -> string {\n  client "openai/gpt-4o"\n  prompt #"{{ x }} {{ Color }}"#\n}\n',
+      "class Color {\n  x string\n}\n",
+      "enum Color {\n  RED\n}\n",
+    );
+    expect(before.join("\n")).toMatch(/Color/);
+    expect(after).toEqual([]);
+  });
+
+  it("re-uses a file that reads nothing the edit changed", () => {
+    const { reusedA } = checkTwice(
+      "class User {\n  name string\n}\n",
+      "class Other {\n  x string\n}\n",
+      "class Other {\n  y int\n}\n",
+    );
+    expect(reusedA).toBe(true);
+  });
+
   it("reports what a fresh check reports, after every one of many random edits to the example project", () => {
     const sources = Object.fromEntries(
       ["clients.baml", "resume.baml"].map((name) => [name, readFileSync(join(example, name), "utf8")]),

@@ -70,23 +70,25 @@ export class IncrementalChecker {
 /** Identities of what a read sees: a declaration's node and file, or a whole namespace's. */
 class Seen {
   private readonly ids = new WeakMap<object, number>();
-  private readonly namespaces = new Map<string, string>();
+  /** Keys already computed in this run (many files read the same names). */
+  private readonly known = new Map<string, string>();
   private nextId = 0;
 
   constructor(private readonly symbols: ProjectSymbols) {}
 
   key(read: string): string {
+    let key = this.known.get(read);
+    if (key !== undefined) return key;
     const colon = read.indexOf(":");
     const namespace = read.slice(0, colon) as Namespace;
     const name = read.slice(colon + 1);
-    if (name !== "*") return this.entryKey(this.symbols[namespace].get(name));
-    let key = this.namespaces.get(namespace);
-    if (key === undefined) {
+    if (name === "#names") key = [...this.symbols[namespace].keys()].join(",");
+    else if (name === "*")
       key = [...this.symbols[namespace]]
-        .map(([entryName, entry]) => `${entryName}=${this.entryKey(entry)}`)
+        .map(([entryName, entry]) => `${entryName}=${(entry.node as { kind: string }).kind}@${entry.file}`)
         .join(",");
-      this.namespaces.set(namespace, key);
-    }
+    else key = this.entryKey(this.symbols[namespace].get(name));
+    this.known.set(read, key);
     return key;
   }
 
