@@ -12,7 +12,7 @@ Options:
   --stdio   talk over standard input and output (the only transport)
 `;
 
-/** The optional peer dependencies the server runs on (docs/decisions/0012-language-server-library.md). */
+/** The optional peer dependencies the server runs on (docs/decisions/0016-language-server-library.md). */
 export const LANGUAGE_SERVER_PACKAGES = [
   "vscode-languageserver",
   "vscode-languageserver-textdocument",
