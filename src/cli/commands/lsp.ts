@@ -30,8 +30,6 @@ export const lspCommand: Command = lspCommandWith(() => import("./lsp-host.js"))
 /** `sapling lsp` with the server loaded by `load` (tests inject one whose packages are absent). */
 export function lspCommandWith(load: LanguageServerLoader): Command {
   return {
-    name: "lsp",
-    summary: "run the language server for editors (--stdio)",
     usage,
     run: async (argv: string[], context: CliContext): Promise<number> => {
       // vscode-languageclient adds --clientProcessId=N; the server library reads it from process.argv.
