@@ -20,6 +20,7 @@ const areas = [
   "server",
   "startup",
   "bundle",
+  "lsp",
   "compare",
   "fuzz",
 ] as const;

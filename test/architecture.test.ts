@@ -34,6 +34,7 @@ const allowed: Record<string, readonly string[]> = {
     "batch",
     "worker",
     "dev",
+    "lsp",
     "root",
   ],
   root: ["util", "diagnostics", "language", "ir", "sap", "prompt", "llm", "runtime", "codegen"],
@@ -43,6 +44,7 @@ const allowed: Record<string, readonly string[]> = {
   "ai-sdk": ["prompt", "typed-schema", "zod", "json-schema"],
   batch: ["util", "ir", "runtime"],
   worker: ["runtime", "batch"],
+  lsp: ["diagnostics", "language", "llm"],
 };
 
 /** Rooms that must run in browsers and edge workers: no Node built-ins. */

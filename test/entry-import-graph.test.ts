@@ -8,6 +8,9 @@
  * to budgets — `sapling --version` loads no command, `sapling check` only the compiler, the runtime's parse
  * path no package at all (so no Zod, AI SDK, OpenTelemetry or language server), and the bundled `dist/`
  * (scripts/build-dist.ts) serves each of them from a handful of files. Files are counted, never time.
+ *
+ * The language server library (`vscode-languageserver`) loads only for `sapling lsp`: no package entry
+ * point reaches it, and the CLI reaches it only through lazy `import()`s.
  */
 import { spawnSync } from "node:child_process";
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, statSync } from "node:fs";
@@ -23,8 +26,11 @@ const srcRoot = resolve(import.meta.dirname, "..", "src");
 const importPattern =
   /(?:^|\n)\s*(import|export)(\s+type\b)?[^"'`;]*?from\s*["']([^"']+)["']|import\(\s*["']([^"']+)["']\s*\)/g;
 
-/** The packages a module loads at run time, following its relative imports (type-only imports excluded). */
-function packagesLoadedBy(entry: string): Set<string> {
+/**
+ * The packages a module loads at run time, following its relative imports (type-only imports excluded).
+ * With `staticOnly`, `import()` is not followed: what a module loads before any lazy import runs.
+ */
+function packagesLoadedBy(entry: string, { staticOnly = false } = {}): Set<string> {
   const packages = new Set<string>();
   const seen = new Set<string>();
   const visit = (file: string): void => {
@@ -32,7 +38,7 @@ function packagesLoadedBy(entry: string): Set<string> {
     seen.add(file);
     const text = readFileSync(file, "utf8");
     for (const match of text.matchAll(importPattern)) {
-      if (match[2] !== undefined) continue;
+      if (match[2] !== undefined || (staticOnly && match[4] !== undefined)) continue;
       const specifier = match[3] ?? match[4] ?? "";
       if (specifier.startsWith(".")) visit(resolve(dirname(file), specifier).replace(/\.js$/, ".ts"));
       else
@@ -67,6 +73,28 @@ describe("entry point import graphs", () => {
   it("sapling-llm/worker loads bullmq and ioredis", () => {
     const loaded = packagesLoadedBy("worker/index.ts");
     expect([loaded.has("bullmq"), loaded.has("ioredis")]).toEqual([true, true]);
+  });
+
+  it.each([
+    "index.ts",
+    "runtime/index.ts",
+    "testing/index.ts",
+    "zod/index.ts",
+    "json-schema/index.ts",
+    "ai-sdk/index.ts",
+    "batch/index.ts",
+    "worker/index.ts",
+  ])("%s never loads the language server library", (entry) => {
+    const loaded = packagesLoadedBy(entry);
+    expect([...loaded].filter((name) => name.startsWith("vscode-"))).toEqual([]);
+  });
+
+  it("the CLI loads the language server library only when `sapling lsp` runs (lazy imports)", () => {
+    expect(
+      [...packagesLoadedBy("cli/bin.ts", { staticOnly: true })].filter((name) => name.startsWith("vscode-")),
+    ).toEqual([]);
+    // The walk must see the library behind the lazy imports, or the line above proves nothing.
+    expect(packagesLoadedBy("cli/bin.ts").has("vscode-languageserver")).toBe(true);
   });
 
   it("sees through to the packages a graph loads, and tells type-only imports apart", () => {

@@ -82,4 +82,9 @@ export const commands: readonly CommandEntry[] = [
     summary: "start the mock LLM server (scripted answers and faults) for calls without an API key",
     load: async () => (await import("./commands/mock.js")).mockCommand,
   },
+  {
+    name: "lsp",
+    summary: "run the language server for editors (--stdio)",
+    load: async () => (await import("./commands/lsp.js")).lspCommand,
+  },
 ];

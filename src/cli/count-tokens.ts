@@ -3,6 +3,7 @@
  * ranks that only this command uses; docs/decisions/0005-js-tiktoken-optional-peer.md). Where it is not
  * installed, `render` still renders and prints `TOKENIZER_MISSING` instead of the counts.
  */
+import { isPackageMissing } from "./is-package-missing.js";
 
 /** The encodings `sapling render` reports: GPT-4o family and GPT-4/3.5 family. */
 export const ENCODINGS = ["o200k_base", "cl100k_base"] as const;
@@ -53,20 +54,10 @@ async function buildCounter(load: TiktokenLoader): Promise<TokenCounter | undefi
   try {
     modules = await load();
   } catch (error) {
-    if (isModuleNotFound(error)) return undefined;
+    if (isPackageMissing(error, TOKENIZER_PACKAGE)) return undefined;
     throw error;
   }
   const o200k = new modules.Tiktoken(modules.ranks.o200k_base as never);
   const cl100k = new modules.Tiktoken(modules.ranks.cl100k_base as never);
   return (text) => ({ o200k_base: o200k.encode(text).length, cl100k_base: cl100k.encode(text).length });
-}
-
-/** Node's "Cannot find package 'js-tiktoken'": the package itself is absent (not one of its dependencies). */
-function isModuleNotFound(error: unknown): boolean {
-  const { code, message } = (error ?? {}) as { code?: unknown; message?: unknown };
-  return (
-    (code === "ERR_MODULE_NOT_FOUND" || code === "MODULE_NOT_FOUND") &&
-    typeof message === "string" &&
-    message.includes(`'${TOKENIZER_PACKAGE}'`)
-  );
 }

@@ -67,6 +67,18 @@ const placeNames: Record<AttributePlace, string> = {
 const blockPlaces = new Set<AttributePlace>(["class", "enum", "test", "config"]);
 
 /**
+ * The attributes a place accepts, as written there (`@alias`, `@@dynamic`), with whether each takes an
+ * argument: what the checker allows, for editors to offer.
+ */
+export function attributesAllowedIn(place: AttributePlace): { written: string; takesArgument: boolean }[] {
+  const marker = blockPlaces.has(place) ? "@@" : "@";
+  return allowed[place].map((name) => ({
+    written: `${marker}${name}`,
+    takesArgument: shapes[name] !== "none",
+  }));
+}
+
+/**
  * Report unknown attributes, attributes in the wrong place or with the wrong marker (`@` vs `@@`),
  * repeated attributes, and malformed arguments. Returns the attributes that passed.
  */

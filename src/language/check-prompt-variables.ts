@@ -42,7 +42,10 @@ export function checkPromptVariables(
   }
 }
 
-/** Names every prompt of a project may read, computed once per project (not once per prompt). */
+/**
+ * Names every prompt of a project may read, computed once per project (not once per prompt). It reads
+ * only each type's name and kind: the incremental checker counts on that for whole-namespace iterations.
+ */
 const globalsCache = new WeakMap<ProjectSymbols, Set<string>>();
 
 function projectGlobals(symbols: ProjectSymbols): Set<string> {

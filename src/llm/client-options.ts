@@ -53,7 +53,7 @@ export interface ClientOptions {
 }
 
 /** Keys read here; never forwarded into the body. */
-const commonKeys = [
+export const commonKeys: readonly string[] = [
   "base_url",
   "api_key",
   "headers",

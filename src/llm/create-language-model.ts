@@ -4,7 +4,7 @@
  */
 
 import type { ClientOptions } from "./client-options.js";
-import { type ReadOptionsSettings, readClientOptions } from "./client-options.js";
+import { commonKeys, type ReadOptionsSettings, readClientOptions } from "./client-options.js";
 import { HttpLanguageModel } from "./http-language-model.js";
 import type { LanguageModel, LanguageModelDependencies } from "./language-model.js";
 import { LlmOptionsError } from "./llm-error.js";
@@ -95,6 +95,16 @@ const aliases: Readonly<Record<string, string>> = {
 export function resolveProviderName(provider: string): string | undefined {
   const name = aliases[provider] ?? provider;
   return providerDefinitions[name] === undefined ? undefined : name;
+}
+
+/**
+ * The options a provider reads itself (`model`, the common keys, its own keys), or `undefined` for a
+ * provider Sapling has no adapter for. Any other option is forwarded into the request body unchanged.
+ */
+export function providerOptionNames(provider: string): string[] | undefined {
+  const name = resolveProviderName(provider);
+  if (name === undefined) return undefined;
+  return ["model", ...commonKeys, ...(providerDefinitions[name] as ProviderDefinition).extraKeys];
 }
 
 /**

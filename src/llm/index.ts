@@ -8,7 +8,12 @@ export { applyRolePolicy } from "./apply-role-policy.js";
 export type { ClientOptions, HttpTimeouts, MediaUrlMode, RolePolicy } from "./client-options.js";
 export { readClientOptions } from "./client-options.js";
 export type { ProviderDefinition } from "./create-language-model.js";
-export { createLanguageModel, providerDefinitions, resolveProviderName } from "./create-language-model.js";
+export {
+  createLanguageModel,
+  providerDefinitions,
+  providerOptionNames,
+  resolveProviderName,
+} from "./create-language-model.js";
 export type { FinishReasonPolicy } from "./finish-reason-policy.js";
 export { isFinishReasonAllowed } from "./finish-reason-policy.js";
 export type {

@@ -25,6 +25,7 @@ import { displayPath, loadCompiledProject, projectDirectory } from "../load-proj
 import { booleanFlag, parseFlags, stringFlag } from "../parse-flags.js";
 import { readArgumentsFlag } from "../read-arguments-flag.js";
 import { unknownFunction } from "../unknown-function.js";
+import { formatRenderedMessages } from "./format-rendered-messages.js";
 import { toMediaArguments } from "./media-arguments.js";
 import { resolvePromptClient } from "./render-client.js";
 
@@ -207,32 +208,7 @@ function printMessages(
   context: CliContext,
   countTokens: TokenCounter | undefined,
 ): void {
-  const total: TokenCounts = { o200k_base: 0, cl100k_base: 0 };
-  for (const message of messages) {
-    const text = message.parts.map((part) => (part.type === "text" ? part.text : "")).join("");
-    const metadata = message.metadata ? ` ${JSON.stringify(message.metadata)}` : "";
-    if (countTokens) {
-      const counts = countTokens(text);
-      total.o200k_base += counts.o200k_base;
-      total.cl100k_base += counts.cl100k_base;
-      context.stdout(
-        `── ${message.role}${metadata} (${counts.o200k_base} o200k_base, ${counts.cl100k_base} cl100k_base tokens)\n`,
-      );
-    } else context.stdout(`── ${message.role}${metadata}\n`);
-    for (const part of message.parts) {
-      if (part.type === "text") context.stdout(`${part.text}\n`);
-      else {
-        const media = part.media;
-        const where =
-          media.url ?? `base64, ${media.mediaType ?? "unknown type"}, ${media.base64?.length ?? 0} chars`;
-        context.stdout(`[${media.type}: ${where}]\n`);
-      }
-    }
-  }
-  const tokens = countTokens
-    ? `; text tokens: ${total.o200k_base} o200k_base, ${total.cl100k_base} cl100k_base (media not counted)`
-    : "";
-  context.stdout(`\n${messages.length} message(s) for client ${clientName}${tokens}\n`);
+  context.stdout(formatRenderedMessages(messages, clientName, countTokens));
 }
 
 /** One `--jsonl` request: a self-contained BAML snippet, a target type, and output_format options. */
