@@ -4,6 +4,9 @@ import {
   type GenerateResult,
   type LanguageModel,
   type Usage as ModelUsage,
+  redactLoggedHeaders,
+  redactText,
+  redactValue,
   type ToolCall,
   ToolCallAccumulator,
 } from "../llm/index.js";
@@ -12,7 +15,6 @@ import type { LlmCall, Usage } from "./collector.js";
 import { BamlClientHttpError } from "./errors.js";
 import { mapLlmError } from "./map-llm-error.js";
 import type { OutputPlan } from "./output-plan.js";
-import { redactLoggedHeaders, redactText, redactValue } from "./redact.js";
 import type { AttemptContext } from "./run-attempt.js";
 
 /** One model answer: its text, finish reason, and the log entry of the HTTP call that produced it. */

@@ -1,11 +1,13 @@
 import type { Client } from "../ir/index.js";
 import {
+  collectSecrets,
   createLanguageModel,
   type LanguageModel,
   LlmError,
   type OutputMode,
   providerDefinitions,
   type ReadTextFile,
+  redactText,
   resolveProviderName,
 } from "../llm/index.js";
 import { SapParseError } from "../sap/index.js";
@@ -26,7 +28,6 @@ import { mapLlmError } from "./map-llm-error.js";
 import type { OutputPlan } from "./output-plan.js";
 import type { ToolCallUse } from "./read-answer.js";
 import { recordingFetch } from "./recording-fetch.js";
-import { collectSecrets, redactText } from "./redact.js";
 import { type Environment, resolveOptions } from "./resolve-options.js";
 
 export interface AttemptContext {
