@@ -43,6 +43,7 @@ const allowed: Record<string, readonly string[]> = {
   "ai-sdk": ["prompt", "typed-schema", "zod", "json-schema"],
   batch: ["util", "ir", "runtime"],
   worker: ["runtime", "batch"],
+  opentelemetry: ["runtime"],
 };
 
 /** Rooms that must run in browsers and edge workers: no Node built-ins. */
@@ -63,6 +64,7 @@ const browserSafe = new Set([
   "json-schema",
   "ai-sdk",
   "batch",
+  "opentelemetry",
 ]);
 
 const srcRoot = resolve(import.meta.dirname, "..", "src");

@@ -77,8 +77,10 @@ export class CallRecorder {
     for (const collector of collectors) collector.record(this.log);
     this.#prices = observers.prices;
     this.#tracer = observers.tracer?.active ? observers.tracer : undefined;
-    this.#span = this.#tracer?.startSpan("function", functionName, observers.parent, this.log.tags);
-    if (this.#span !== undefined) this.#span.functionLog = this.log;
+    this.#span = this.#tracer?.startSpan("function", functionName, observers.parent, {
+      tags: this.log.tags,
+      functionLog: this.log,
+    });
   }
 
   /** Starts recording one attempt against one leaf client. */
@@ -105,9 +107,7 @@ export class CallRecorder {
     };
     this.log.calls.push(call);
     if (this.#tracer !== undefined && this.#span !== undefined) {
-      const span = this.#tracer.startSpan("attempt", clientName, this.#span);
-      span.call = call;
-      this.#attemptSpans.set(call, span);
+      this.#attemptSpans.set(call, this.#tracer.startSpan("attempt", clientName, this.#span, { call }));
     }
     return call;
   }
@@ -135,12 +135,23 @@ export class CallRecorder {
       this.log.usage = addUsage(this.log.usage, outcome.usage);
       this.log.costUsd = costOfCalls(this.log.calls);
     }
-    if (outcome.error !== undefined) call.error = outcome.error;
-    const span = this.#attemptSpans.get(call);
-    if (span !== undefined) {
-      this.#attemptSpans.delete(call);
-      this.#tracer?.endSpan(span, outcome.error === undefined ? {} : { error: outcome.error });
+    if (outcome.error !== undefined) {
+      call.error = outcome.error;
+      this.#endAttemptSpan(call);
     }
+    // An answer's span ends once the runtime says whether it is the one used (`select`), or at `finish`.
+  }
+
+  #endAttemptSpan(call: LlmCall): void {
+    const span = this.#attemptSpans.get(call);
+    if (span === undefined) return;
+    this.#attemptSpans.delete(call);
+    const ended =
+      call.timing.durationMs === null ? undefined : call.timing.startTimeUtcMs + call.timing.durationMs;
+    this.#tracer?.endSpan(span, {
+      ...(call.error === null ? {} : { error: call.error }),
+      ...(ended === undefined ? {} : { endTimeUtcMs: ended }),
+    });
   }
 
   /** The answer of `call` is the one the function used (even if it then fails to parse, as in BAML). */
@@ -148,6 +159,7 @@ export class CallRecorder {
     for (const other of this.log.calls) other.selected = other === call;
     this.log.selectedCall = call;
     this.log.rawLlmResponse = call.rawText;
+    this.#endAttemptSpan(call);
   }
 
   /** The repairs the parser made to the selected answer (a Sapling addition to BAML's log). */
@@ -175,6 +187,7 @@ export class CallRecorder {
     if ("error" in outcome) this.log.error = outcome.error;
     this.log.costUsd = costOfCalls(this.log.calls);
     if (this.#tracer === undefined || this.#span === undefined) return;
+    for (const call of [...this.#attemptSpans.keys()]) this.#endAttemptSpan(call);
     const selected = this.log.selectedCall;
     const prompt = selected === null ? undefined : this.#prompts.get(selected);
     this.#tracer.endSpan(this.#span, {

@@ -174,7 +174,7 @@ export class Tracer {
     kind: SpanKind,
     name: string,
     parent: SpanRecord | undefined,
-    tags: Record<string, string> = {},
+    fields: { tags?: Record<string, string>; functionLog?: FunctionLog; call?: LlmCall } = {},
   ): SpanRecord {
     const id = spanId(this.#clock);
     const span: SpanRecord = {
@@ -185,8 +185,10 @@ export class Tracer {
       name,
       startTimeUtcMs: this.#clock(),
       endTimeUtcMs: null,
-      tags: { ...(parent === undefined ? this.#rootTags : parent.tags), ...tags },
+      tags: { ...(parent === undefined ? this.#rootTags : parent.tags), ...fields.tags },
       error: null,
+      ...(fields.functionLog === undefined ? {} : { functionLog: fields.functionLog }),
+      ...(fields.call === undefined ? {} : { call: fields.call }),
     };
     for (const exporter of this.#exporters) exporter.onStart?.(span);
     return span;
@@ -195,10 +197,17 @@ export class Tracer {
   /** Ends a span once: exporters see it, and its log event is queued for `onLogEvent`. */
   endSpan(
     span: SpanRecord,
-    outcome: { error?: string; output?: unknown; prompt?: string; rawOutput?: string | null } = {},
+    outcome: {
+      error?: string;
+      output?: unknown;
+      prompt?: string;
+      rawOutput?: string | null;
+      /** When the work ended, if before now (default: now). */
+      endTimeUtcMs?: number;
+    } = {},
   ): void {
     if (span.endTimeUtcMs !== null) return;
-    span.endTimeUtcMs = this.#clock();
+    span.endTimeUtcMs = outcome.endTimeUtcMs ?? this.#clock();
     if (outcome.error !== undefined) span.error = outcome.error;
     else if (outcome.output !== undefined) span.output = outcome.output;
     for (const exporter of this.#exporters) exporter.onEnd(span);
