@@ -75,8 +75,12 @@ export function formatTokens(summary: CallSummary): string {
 
 /** One line: `ExtractResume ok client=GPT4o latency=812ms tokens=… cost=$0.00041 repairs=2`. */
 export function formatCallSummary(summary: CallSummary): string {
+  return `${summary.functionName} ${summary.status} ${formatCallFacts(summary)}`;
+}
+
+/** The facts of the line without the function and status (the access log's suffix). */
+export function formatCallFacts(summary: CallSummary): string {
   const fields = [
-    `${summary.functionName} ${summary.status}`,
     `client=${summary.client ?? "none"}`,
     ...(summary.model === null ? [] : [`model=${summary.model}`]),
     `latency=${summary.latencyMs ?? "?"}ms`,
@@ -84,7 +88,6 @@ export function formatCallSummary(summary: CallSummary): string {
     `tokens=${formatTokens(summary)}`,
     `cost=${formatCost(summary.costUsd)}`,
     `repairs=${summary.repairs}`,
-    ...(summary.truncated ? ["truncated"] : []),
   ];
   return fields.join(" ");
 }

@@ -15,7 +15,13 @@ export type { BamlSourceCompilation, BamlSourceCompiler } from "./baml-source-co
 export type { CallOptions, ParseRecovery, SchemaExtension, TickReason } from "./call-options.js";
 export type { Clock } from "./call-recorder.js";
 export type { CallSummary } from "./call-summary.js";
-export { formatCallSummary, formatCost, formatTokens, summarizeCall } from "./call-summary.js";
+export {
+  formatCallFacts,
+  formatCallSummary,
+  formatCost,
+  formatTokens,
+  summarizeCall,
+} from "./call-summary.js";
 export { ignoredBamlCallOptions } from "./check-call-options.js";
 export { checkGeneratedVersion, SaplingVersionError } from "./check-generated-version.js";
 export { ClassBuilder, ClassPropertyBuilder } from "./class-builder.js";
