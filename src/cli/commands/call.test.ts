@@ -87,7 +87,7 @@ describe("sapling call", () => {
     expect(JSON.parse(run.output().stdout)).toEqual({ name: "Ada Lov", age: 36 });
     expect(run.output().stderr).toMatch(
       new RegExp(
-        `^${escape(
+        `^${escapeRegExp(
           "warning: the answer was cut (finish reason length); incomplete: $.name.\n" +
             '  To make a cut answer fail, add finish_reason_deny_list ["length"] to the client\'s options;\n' +
             "  to fall back to the next client instead, also pass parseRecovery: { nextClient: true } in code.\n",
@@ -349,6 +349,6 @@ function ExtractPerson(text: string) -> Person {
   });
 });
 
-function escape(text: string): string {
+function escapeRegExp(text: string): string {
   return text.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
 }
