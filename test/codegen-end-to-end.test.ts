@@ -232,7 +232,14 @@ describe("init → generate → compile → run against the mock server", () => 
       { id: "Cy,", ok: true, value: { name: "Ann" }, raw: contactAnswer },
     ]);
     // A b.Fn with onTick streams its answer (as BAML does): one tick per chunk, and one as it ends.
-    expect(server.requests.map((request) => request.stream)).toEqual([false, true, false, false, false, true]);
+    expect(server.requests.map((request) => request.stream)).toEqual([
+      false,
+      true,
+      false,
+      false,
+      false,
+      true,
+    ]);
     expect(output.ticks).toBe(Math.ceil(messyAnswer.length / 16) + 1);
     expect(output.events).toEqual(["function", "trace"]);
     // BAML_LOG is empty: the default level, info, writes one line per call on stderr.
