@@ -1,6 +1,6 @@
 /**
  * Log levels and the console logger. Levels and their names are BAML's (`BAML_LOG`: trace, debug, info,
- * warn, error, off). What each level holds is Sapling's (docs/decisions/0013-log-levels.md): `info` is one
+ * warn, error, off). What each level holds is Sapling's (docs/decisions/0016-log-levels.md): `info` is one
  * line per call — function, client, status, latency, tokens, cost, repairs — and the rendered prompt and
  * raw answer appear at `debug`, secrets removed. The runtime never reads `process`: the generated client
  * reads `BAML_LOG` / `BAML_LOG_JSON` where a `process` exists and passes the level and this logger.
