@@ -45,6 +45,7 @@ const allowed: Record<string, readonly string[]> = {
   batch: ["util", "ir", "runtime"],
   worker: ["runtime", "batch"],
   lsp: ["diagnostics", "language", "llm"],
+  opentelemetry: ["runtime"],
 };
 
 /** Rooms that must run in browsers and edge workers: no Node built-ins. */
@@ -65,6 +66,7 @@ const browserSafe = new Set([
   "json-schema",
   "ai-sdk",
   "batch",
+  "opentelemetry",
 ]);
 
 const srcRoot = resolve(import.meta.dirname, "..", "src");

@@ -24,7 +24,16 @@ const messyAnswer = readFileSync(
 /** The application: BAML-style imports and calls only. */
 const application = `
 import { typeBuilderCompiler } from "sapling-llm";
-import { b, ClientRegistry, Collector, type partial_types, TypeBuilder } from "./baml_client/index.js";
+import {
+  b,
+  ClientRegistry,
+  Collector,
+  flush,
+  onLogEvent,
+  type partial_types,
+  traceAsync,
+  TypeBuilder,
+} from "./baml_client/index.js";
 
 const resume = "Jane Doe — 8 years building distributed systems in Rust and Go.";
 const collector = new Collector("e2e");
@@ -69,8 +78,19 @@ const batch = await b.batch.ExtractContact(
   [{ text: "Bob, a contact card." }, { text: "Cy, a contact card." }],
   { concurrency: 2, id: (row) => row.text.slice(0, 3) },
 );
+// Observability: onTick as the answer streams, a traced function and its log events.
+let ticks = 0;
+const events: string[] = [];
+onLogEvent((event) => events.push(event.metadata.parentId === undefined ? "trace" : "function"));
+const screen = traceAsync("Screen", (text: string) =>
+  b.EvaluateResume(text, { client: "Local", onTick: () => { ticks += 1; } }),
+);
+await screen(resume);
+await flush();
 
 console.log(JSON.stringify({
+  ticks,
+  events,
   evaluation,
   partialCount: partials.length,
   lastPartialName: partials.at(-1)?.candidate_name ?? null,
@@ -168,12 +188,12 @@ describe("init → generate → compile → run against the mock server", () => 
   }, 60_000);
 
   it("runs the application: a call, a stream with partials, a parse, a request and addBaml", async () => {
-    const { stdout } = await promisify(execFile)(
+    const { stdout, stderr } = await promisify(execFile)(
       join(repository, "node_modules", ".bin", "tsx"),
       ["app.ts"],
       {
         cwd: root,
-        env: { ...process.env, LOCAL_LLM_BASE_URL: server.baseUrls.openai, OPENAI_API_KEY: "" },
+        env: { ...process.env, LOCAL_LLM_BASE_URL: server.baseUrls.openai, OPENAI_API_KEY: "", BAML_LOG: "" },
         timeout: 30_000,
       },
     );
@@ -211,6 +231,19 @@ describe("init → generate → compile → run against the mock server", () => 
       { id: "Bob", ok: true, value: { name: "Ann" }, raw: contactAnswer },
       { id: "Cy,", ok: true, value: { name: "Ann" }, raw: contactAnswer },
     ]);
-    expect(server.requests.map((request) => request.stream)).toEqual([false, true, false, false, false]);
+    // A b.Fn with onTick streams its answer (as BAML does): one tick per chunk, and one as it ends.
+    expect(server.requests.map((request) => request.stream)).toEqual([
+      false,
+      true,
+      false,
+      false,
+      false,
+      true,
+    ]);
+    expect(output.ticks).toBe(Math.ceil(messyAnswer.length / 16) + 1);
+    expect(output.events).toEqual(["function", "trace"]);
+    // BAML_LOG is empty: the default level, info, writes one line per call on stderr.
+    expect(stderr.match(/\[sapling info\] EvaluateResume ok client=Local /g)).toHaveLength(2);
+    expect(stderr).toMatch(/\[sapling info\] ExtractContact ok client=Local .* repairs=\d+\n/);
   }, 60_000);
 });

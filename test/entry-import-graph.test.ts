@@ -1,8 +1,9 @@
 /**
  * The optional integrations stay optional: following every import from the core entry points
- * (`sapling-llm`, `sapling-llm/runtime`, `sapling-llm/testing`) never reaches `zod` or `ai`, and the Zod and
- * JSON Schema entry points load neither package either (they read the schema objects passed in; Zod
- * appears there only in `import type`, which compiles away). Only `sapling-llm/ai-sdk` loads `ai`.
+ * (`sapling-llm`, `sapling-llm/runtime`, `sapling-llm/testing`) never reaches `zod`, `ai` or
+ * `@opentelemetry/api`, and the Zod and JSON Schema entry points load none of them either (they read the
+ * schema objects passed in; Zod appears there only in `import type`, which compiles away). Only
+ * `sapling-llm/ai-sdk` loads `ai`, and only `sapling-llm/opentelemetry` loads `@opentelemetry/api`.
  *
  * Cold start: fresh processes record every module they load (test/module-loads/), and the counts are held
  * to budgets — `sapling --version` loads no command, `sapling check` only the compiler, the runtime's parse
@@ -54,13 +55,24 @@ function packagesLoadedBy(entry: string, { staticOnly = false } = {}): Set<strin
 }
 
 describe("entry point import graphs", () => {
-  it.each(["index.ts", "runtime/index.ts", "testing/index.ts", "zod/index.ts", "json-schema/index.ts"])(
-    "%s never loads zod or ai",
-    (entry) => {
-      const loaded = packagesLoadedBy(entry);
-      expect([...loaded].filter((name) => name === "zod" || name === "ai")).toEqual([]);
-    },
-  );
+  const optional = new Set(["zod", "ai", "@opentelemetry/api"]);
+  it.each([
+    "index.ts",
+    "runtime/index.ts",
+    "testing/index.ts",
+    "zod/index.ts",
+    "json-schema/index.ts",
+    "ai-sdk/index.ts",
+  ])("%s never loads @opentelemetry/api (nor zod or ai, but for ai-sdk's ai)", (entry) => {
+    const loaded = [...packagesLoadedBy(entry)].filter((name) => optional.has(name));
+    expect(loaded).toEqual(entry === "ai-sdk/index.ts" ? ["ai"] : []);
+  });
+
+  it("loads @opentelemetry/api from sapling-llm/opentelemetry only", () => {
+    expect([...packagesLoadedBy("opentelemetry/index.ts")].filter((name) => optional.has(name))).toEqual([
+      "@opentelemetry/api",
+    ]);
+  });
 
   it.each(["index.ts", "runtime/index.ts", "testing/index.ts", "batch/index.ts"])(
     "%s never loads the queue packages (bullmq, ioredis): only sapling-llm/worker does",

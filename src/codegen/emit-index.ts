@@ -39,9 +39,15 @@ export function emitIndex(generation: GenerationContext): string {
 export type { partial_types, StreamState } from "${local("partial_types")}";
 export { TypeBuilder } from "${local("type_builder")}";
 export { resetBamlEnvVars } from "${local("globals")}";
+export * from "${local("tracing")}";
 export * from "${local("types")}";
 export * as types from "${local("types")}";
 export type {
+  BamlLogEvent,
+  FunctionLog,
+  LlmCall,
+  LogLevel,
+  TickReason,
   ${runtimeApi.callOptions},
   ${runtimeApi.httpRequest},
   ${runtimeApi.httpRequest} as HTTPRequest,

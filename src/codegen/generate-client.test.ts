@@ -36,6 +36,7 @@ describe("generateClient", () => {
       "parser.ts",
       "partial_types.ts",
       "sync_client.ts",
+      "tracing.ts",
       "type_builder.ts",
       "types.ts",
     ]);

@@ -7,6 +7,7 @@ import { emitIr } from "./emit-ir.js";
 import { emitParser } from "./emit-parser.js";
 import { emitPartialTypes } from "./emit-partial-types.js";
 import { emitSyncClient } from "./emit-sync-client.js";
+import { emitTracing } from "./emit-tracing.js";
 import { emitTypeBuilder } from "./emit-type-builder.js";
 import { emitTypes } from "./emit-types.js";
 import { functionSignature } from "./function-signature.js";
@@ -32,6 +33,7 @@ export function generateClient(ir: Ir, generator: Generator): Record<string, str
     "parser.ts": emitParser(generation, signatures),
     "partial_types.ts": emitPartialTypes(generation),
     "sync_client.ts": emitSyncClient(generation),
+    "tracing.ts": emitTracing(generation),
     "type_builder.ts": emitTypeBuilder(generation),
     "types.ts": emitTypes(generation),
   };

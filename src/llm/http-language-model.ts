@@ -65,7 +65,14 @@ export class HttpLanguageModel implements LanguageModel {
       const text = await deadline.race(response.text());
       const rawResponse = this.parseJson(text, request);
       const answer = this.readAnswer(() => this.adapter.parseResponse(rawResponse), text, request);
-      return { ...answer, rawResponse, response: info, toolCalls: this.readToolCalls(rawResponse) };
+      const reasoning = this.adapter.reasoning?.fromResponse(rawResponse) ?? "";
+      return {
+        ...answer,
+        ...(reasoning === "" ? {} : { reasoning }),
+        rawResponse,
+        response: info,
+        toolCalls: this.readToolCalls(rawResponse),
+      };
     } catch (error) {
       throw deadline.translate(error);
     } finally {
@@ -86,6 +93,7 @@ export class HttpLanguageModel implements LanguageModel {
   ): AsyncGenerator<StreamEvent> {
     const result = await this.generate(messages, options);
     yield { type: "response-start", response: result.response };
+    if (result.reasoning) yield { type: "reasoning-delta", text: result.reasoning };
     if (result.text !== "") yield { type: "text-delta", text: result.text };
     yield* toolCallEvents(result.toolCalls);
     yield finishEvent(result);
@@ -110,6 +118,8 @@ export class HttpLanguageModel implements LanguageModel {
         const rawResponse = this.parseJson(text, request);
         const answer = this.readAnswer(() => this.adapter.parseResponse(rawResponse), text, request);
         deadline.firstToken();
+        const reasoning = this.adapter.reasoning?.fromResponse(rawResponse) ?? "";
+        if (reasoning !== "") yield { type: "reasoning-delta", text: reasoning };
         if (answer.text !== "") yield { type: "text-delta", text: answer.text };
         yield* toolCallEvents(this.readToolCalls(rawResponse));
         finished = true;
@@ -128,6 +138,11 @@ export class HttpLanguageModel implements LanguageModel {
             ? { type: "raw", data: event.data }
             : { type: "raw", data: event.data, event: event.event };
           const text = this.readAnswer(() => parser.push(event), event.data, request);
+          const reasoning = this.adapter.reasoning?.fromEvent(event) ?? "";
+          if (reasoning !== "") {
+            deadline.firstToken();
+            yield { type: "reasoning-delta", text: reasoning };
+          }
           if (text !== "") {
             deadline.firstToken();
             yield { type: "text-delta", text };

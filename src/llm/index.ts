@@ -55,12 +55,16 @@ export type {
 } from "./providers/aws-sigv4.js";
 export { signAwsRequest } from "./providers/aws-sigv4.js";
 export {
+  collectSecrets,
   isSecretHeaderName,
   redactedText,
   redactHeaders,
+  redactLoggedHeaders,
   redactRequest,
   redactSecrets,
+  redactText,
   redactUrl,
+  redactValue,
 } from "./redact.js";
 export type { SseEvent } from "./sse-decoder.js";
 export { decodeSseStream, SseDecoder } from "./sse-decoder.js";

@@ -20,8 +20,15 @@ export interface HttpRequest {
 export interface Usage {
   inputTokens: number | undefined;
   outputTokens: number | undefined;
-  /** Input tokens served from the provider's prompt cache (OpenAI cached tokens, Anthropic cache reads). */
+  /**
+   * Input tokens served from the provider's prompt cache (OpenAI cached tokens, Anthropic and Bedrock cache
+   * reads, Gemini cached content). Included in `inputTokens`, on every provider.
+   */
   cachedInputTokens?: number;
+  /** Input tokens written to the prompt cache (Anthropic, Bedrock). Included in `inputTokens`. */
+  cacheWriteInputTokens?: number;
+  /** Output tokens spent on reasoning (OpenAI, Gemini thoughts). Included in `outputTokens`. */
+  reasoningTokens?: number;
 }
 
 /**
@@ -52,6 +59,8 @@ export interface GenerateResult {
   usage: Usage;
   /** The model that answered, as the provider reports it (falls back to the requested model). */
   model: string | undefined;
+  /** The model's reasoning or thinking text, when the provider sent it (never part of `text`). */
+  reasoning?: string;
   /** The parsed JSON body of the answer. */
   rawResponse: unknown;
   response: ResponseInfo;
@@ -71,6 +80,8 @@ export type StreamEvent =
   | { type: "text-delta"; text: string }
   /** A piece of a native tool call (see `ToolCallDelta`); calls are told apart by `index`. */
   | { type: "tool-call-delta"; index: number; id?: string; name?: string; argumentsDelta: string }
+  /** Reasoning or thinking text (never part of the answer's text). */
+  | { type: "reasoning-delta"; text: string }
   | {
       type: "finish";
       finishReason: FinishReason;

@@ -4,6 +4,9 @@ import {
   type GenerateResult,
   type LanguageModel,
   type Usage as ModelUsage,
+  redactLoggedHeaders,
+  redactText,
+  redactValue,
   type ToolCall,
   ToolCallAccumulator,
 } from "../llm/index.js";
@@ -12,7 +15,6 @@ import type { LlmCall, Usage } from "./collector.js";
 import { BamlClientHttpError } from "./errors.js";
 import { mapLlmError } from "./map-llm-error.js";
 import type { OutputPlan } from "./output-plan.js";
-import { redactLoggedHeaders, redactText, redactValue } from "./redact.js";
 import type { AttemptContext } from "./run-attempt.js";
 
 /** One model answer: its text, finish reason, and the log entry of the HTTP call that produced it. */
@@ -31,7 +33,19 @@ function toUsage(usage: ModelUsage): Usage {
     inputTokens: usage.inputTokens ?? null,
     outputTokens: usage.outputTokens ?? null,
     cachedInputTokens: usage.cachedInputTokens ?? null,
+    cacheWriteInputTokens: usage.cacheWriteInputTokens ?? null,
+    reasoningTokens: usage.reasoningTokens ?? null,
   };
+}
+
+/** `onTick` must never break the call: its failures are reported (as BAML prints them) and ignored. */
+function tick(context: AttemptContext): void {
+  if (context.onTick === undefined) return;
+  try {
+    context.onTick();
+  } catch (error) {
+    context.onTickError?.(error);
+  }
 }
 
 /**
@@ -68,6 +82,8 @@ export async function askModel(
       call.rawText = result.text;
       call.finishReason = result.rawFinishReason ?? null;
       recordCalls(recorder, call, result.toolCalls);
+      call.model = result.model ?? model.modelId ?? null;
+      if (result.reasoning !== undefined) call.reasoning = result.reasoning;
       recorder.endAttempt(call, { usage: toUsage(result.usage) });
       return {
         text: result.text,
@@ -96,6 +112,11 @@ export async function askModel(
         case "raw":
           events.push(redactText(event.data, secrets));
           break;
+        case "reasoning-delta":
+          recorder.firstToken(call);
+          call.reasoning = (call.reasoning ?? "") + event.text;
+          tick(context);
+          break;
         case "text-delta": {
           recorder.firstToken(call);
           buffer += event.text;
@@ -109,6 +130,7 @@ export async function askModel(
           }
           // `null` means nothing usable has been written yet (prose before the JSON): not worth a partial.
           if (partial !== undefined && partial !== null) context.onPartial?.(partial);
+          tick(context);
           break;
         }
         case "tool-call-delta": {
@@ -128,6 +150,7 @@ export async function askModel(
           rawFinishReason = event.rawFinishReason;
           finishReason = event.finishReason;
           call.finishReason = rawFinishReason ?? null;
+          call.model = event.model ?? model.modelId ?? null;
           usage = toUsage(event.usage);
           break;
       }
@@ -135,6 +158,7 @@ export async function askModel(
     call.rawText = buffer;
     recordCalls(recorder, call, toolCalls.calls());
     recorder.endAttempt(call, { usage });
+    tick(context);
     return { text: buffer, rawFinishReason, finishReason, toolCalls: toolCalls.calls(), call };
   } catch (error) {
     if (parserFailure && error === parserFailure.error) {

@@ -1,7 +1,7 @@
 import type { Ir } from "../ir/index.js";
 import type { OutputMode } from "../llm/index.js";
 import type { ClientRegistry } from "./client-registry.js";
-import type { Collector } from "./collector.js";
+import type { Collector, FunctionLog } from "./collector.js";
 import type { Environment } from "./resolve-options.js";
 
 /**
@@ -20,6 +20,9 @@ export interface ParseRecovery {
 export interface SchemaExtension {
   applyTo(ir: Ir): Ir;
 }
+
+/** Why `onTick` was called; BAML 0.226.2 has the one reason `"Unknown"`. */
+export type TickReason = "Unknown";
 
 /**
  * Per-call options (BAML's `BamlCallOptions`), also accepted by `b.withOptions`. Every option also accepts
@@ -49,4 +52,11 @@ export interface CallOptions {
    * parsed by the Schema-Aligned Parser in every mode. See docs/runtime.md, "Output modes".
    */
   outputMode?: OutputMode | undefined;
+  /**
+   * BAML's `onTick(reason, log)`: called as the answer streams (each reasoning or text chunk, and as each
+   * attempt ends), in `b.Fn` and `b.stream.Fn` alike, with the call's `FunctionLog` as the Collector
+   * builds it. The reasoning text so far is `log.calls.at(-1)?.reasoning`. A `b.Fn` with `onTick` streams
+   * its answer, as in BAML. A throwing callback is reported through the logger and the call goes on.
+   */
+  onTick?: ((reason: TickReason, log: FunctionLog | null) => void) | undefined;
 }

@@ -1,15 +1,20 @@
 import type { Flag } from "../sap/index.js";
+import type { ChatMessage } from "../util/index.js";
 import type { AnswerCompleteness } from "./answer-completeness.js";
 import {
   addUsage,
   type Collector,
+  costOfCalls,
   emptyUsage,
   type FunctionLog,
   type LlmCall,
   type ToolCallLog,
   type Usage,
 } from "./collector.js";
+import { costOfUsage, findPrice, type Prices } from "./cost.js";
+import { promptToText } from "./function-pipeline.js";
 import type { ToolCallUse } from "./read-answer.js";
+import type { SpanRecord, Tracer } from "./tracing.js";
 
 /** A clock: milliseconds since the epoch. Injected so durations are testable. */
 export type Clock = () => number;
@@ -22,12 +27,27 @@ function nextId(clock: Clock): string {
   return `${clock().toString(36)}-${sequence.toString(36)}`;
 }
 
+/** Where a call's cost and spans go: the price table, and the runtime's tracer (spans only when active). */
+export interface RecorderObservers {
+  prices: Prices;
+  tracer?: Tracer;
+  /** The span the call runs in (a traced user function), if any. */
+  parent?: SpanRecord;
+}
+
 /**
  * Writes one function call's `FunctionLog` into every collector of the call, as it happens: each attempt
  * appears when it starts and is completed when it ends, so a collector read mid-stream shows progress.
+ * The same events price each attempt and open and close the call's spans (function > attempts), so the
+ * Collector, the log lines and the exported spans tell one story.
  */
 export class CallRecorder {
   readonly log: FunctionLog;
+  readonly #prices: Prices;
+  readonly #tracer: Tracer | undefined;
+  readonly #span: SpanRecord | undefined;
+  readonly #attemptSpans = new Map<LlmCall, SpanRecord>();
+  readonly #prompts = new Map<LlmCall, readonly ChatMessage[]>();
 
   constructor(
     functionName: string,
@@ -35,6 +55,7 @@ export class CallRecorder {
     tags: Record<string, string>,
     collectors: readonly Collector[],
     private readonly clock: Clock,
+    observers: RecorderObservers = { prices: {} },
   ) {
     this.log = {
       id: nextId(clock),
@@ -51,8 +72,15 @@ export class CallRecorder {
       truncated: false,
       incompleteFields: [],
       toolCalls: [],
+      costUsd: null,
     };
     for (const collector of collectors) collector.record(this.log);
+    this.#prices = observers.prices;
+    this.#tracer = observers.tracer?.active ? observers.tracer : undefined;
+    this.#span = this.#tracer?.startSpan("function", functionName, observers.parent, {
+      tags: this.log.tags,
+      functionLog: this.log,
+    });
   }
 
   /** Starts recording one attempt against one leaf client. */
@@ -73,9 +101,22 @@ export class CallRecorder {
       rawText: null,
       finishReason: null,
       toolCalls: [],
+      model: null,
+      reasoning: null,
+      costUsd: null,
     };
     this.log.calls.push(call);
+    if (this.#tracer !== undefined && this.#span !== undefined) {
+      this.#attemptSpans.set(call, this.#tracer.startSpan("attempt", clientName, this.#span, { call }));
+    }
     return call;
+  }
+
+  /** The prompt an attempt sends (for the log event of the answer used, and spans that record content). */
+  setPrompt(call: LlmCall, messages: readonly ChatMessage[]): void {
+    this.#prompts.set(call, messages);
+    const span = this.#attemptSpans.get(call);
+    if (span !== undefined) span.prompt = messages;
   }
 
   /** Marks the first text chunk of a streaming attempt. */
@@ -90,9 +131,27 @@ export class CallRecorder {
     call.timing.durationMs = this.clock() - call.timing.startTimeUtcMs;
     if (outcome.usage) {
       call.usage = outcome.usage;
+      call.costUsd = costOfUsage(outcome.usage, findPrice(call.model, this.#prices));
       this.log.usage = addUsage(this.log.usage, outcome.usage);
+      this.log.costUsd = costOfCalls(this.log.calls);
     }
-    if (outcome.error !== undefined) call.error = outcome.error;
+    if (outcome.error !== undefined) {
+      call.error = outcome.error;
+      this.#endAttemptSpan(call);
+    }
+    // An answer's span ends once the runtime says whether it is the one used (`select`), or at `finish`.
+  }
+
+  #endAttemptSpan(call: LlmCall): void {
+    const span = this.#attemptSpans.get(call);
+    if (span === undefined) return;
+    this.#attemptSpans.delete(call);
+    const ended =
+      call.timing.durationMs === null ? undefined : call.timing.startTimeUtcMs + call.timing.durationMs;
+    this.#tracer?.endSpan(span, {
+      ...(call.error === null ? {} : { error: call.error }),
+      ...(ended === undefined ? {} : { endTimeUtcMs: ended }),
+    });
   }
 
   /** The answer of `call` is the one the function used (even if it then fails to parse, as in BAML). */
@@ -100,6 +159,7 @@ export class CallRecorder {
     for (const other of this.log.calls) other.selected = other === call;
     this.log.selectedCall = call;
     this.log.rawLlmResponse = call.rawText;
+    this.#endAttemptSpan(call);
   }
 
   /** The repairs the parser made to the selected answer (a Sapling addition to BAML's log). */
@@ -121,9 +181,19 @@ export class CallRecorder {
     this.log.toolCalls = logs;
   }
 
-  /** Ends the function call; `error` is the (redacted) message it failed with. */
-  finish(error?: string): void {
+  /** Ends the function call with its value, or the (redacted) message it failed with. */
+  finish(outcome: { value: unknown } | { error: string }): void {
     this.log.timing.durationMs = this.clock() - this.log.timing.startTimeUtcMs;
-    if (error !== undefined) this.log.error = error;
+    if ("error" in outcome) this.log.error = outcome.error;
+    this.log.costUsd = costOfCalls(this.log.calls);
+    if (this.#tracer === undefined || this.#span === undefined) return;
+    for (const call of [...this.#attemptSpans.keys()]) this.#endAttemptSpan(call);
+    const selected = this.log.selectedCall;
+    const prompt = selected === null ? undefined : this.#prompts.get(selected);
+    this.#tracer.endSpan(this.#span, {
+      ...("error" in outcome ? { error: outcome.error } : { output: outcome.value }),
+      ...(prompt === undefined ? {} : { prompt: promptToText(prompt) }),
+      rawOutput: this.log.rawLlmResponse,
+    });
   }
 }

@@ -9,7 +9,7 @@ function log(id: string, inputTokens: number | null): FunctionLog {
     functionName: "Fn",
     logType: "call",
     timing: { startTimeUtcMs: 0, durationMs: 1 },
-    usage: { inputTokens, outputTokens: 2, cachedInputTokens: null },
+    usage: { ...emptyUsage(), inputTokens, outputTokens: 2 },
     calls: [],
     selectedCall: null,
     rawLlmResponse: null,
@@ -19,6 +19,7 @@ function log(id: string, inputTokens: number | null): FunctionLog {
     truncated: false,
     incompleteFields: [],
     toolCalls: [],
+    costUsd: null,
   };
 }
 
@@ -31,17 +32,19 @@ describe("Collector", () => {
     expect(collector.last?.id).toBe("b");
     expect(collector.id("a")?.id).toBe("a");
     expect(collector.id("zzz")).toBeNull();
-    expect(collector.usage).toEqual({ inputTokens: 10, outputTokens: 4, cachedInputTokens: null });
+    expect(collector.usage).toEqual({ ...emptyUsage(), inputTokens: 10, outputTokens: 4 });
     expect(collector.clear()).toBe(2);
     expect(collector.logs).toEqual([]);
   });
 
   it("adds usage, treating unreported counts as absent rather than zero", () => {
     expect(addUsage(emptyUsage(), null)).toEqual(emptyUsage());
-    expect(addUsage({ inputTokens: 1, outputTokens: null, cachedInputTokens: 3 }, emptyUsage())).toEqual({
-      inputTokens: 1,
-      outputTokens: null,
-      cachedInputTokens: 3,
+    const left = { ...emptyUsage(), inputTokens: 1, cachedInputTokens: 3, reasoningTokens: 2 };
+    expect(addUsage(left, emptyUsage())).toEqual(left);
+    expect(addUsage(left, { ...emptyUsage(), cacheWriteInputTokens: 5, reasoningTokens: 1 })).toEqual({
+      ...left,
+      cacheWriteInputTokens: 5,
+      reasoningTokens: 3,
     });
   });
 });

@@ -1,4 +1,5 @@
 import type { Flag } from "../sap/index.js";
+import { addCost } from "./cost.js";
 
 /**
  * Observability for calls, in BAML's Collector shape: pass `collector` in the call options and read
@@ -6,11 +7,19 @@ import type { Flag } from "../sap/index.js";
  * the raw HTTP request and response with API keys redacted.
  */
 
-/** Token counts; `null` when the provider did not report them. */
+/**
+ * Token counts; `null` when the provider did not report them. Totals include their parts, on every
+ * provider: `inputTokens` counts cache reads and writes, `outputTokens` counts reasoning.
+ */
 export interface Usage {
   inputTokens: number | null;
   outputTokens: number | null;
+  /** Input read from the provider's prompt cache. */
   cachedInputTokens: number | null;
+  /** Sapling addition: input written to the prompt cache (Anthropic, Bedrock). */
+  cacheWriteInputTokens: number | null;
+  /** Sapling addition: output spent on reasoning (OpenAI, Gemini). */
+  reasoningTokens: number | null;
 }
 
 export interface Timing {
@@ -67,6 +76,15 @@ export interface LlmCall {
   finishReason: string | null;
   /** Sapling addition: the answer's native tool calls (empty when it made none). */
   toolCalls: ToolCallLog[];
+  /** Sapling addition: the model that answered (as the provider reports it), else the one requested. */
+  model: string | null;
+  /**
+   * Sapling addition: the model's reasoning or thinking text so far (OpenAI Responses summaries and
+   * `reasoning_content`, Anthropic thinking, Gemini thoughts, Bedrock reasoning); `null` when it sent none.
+   */
+  reasoning: string | null;
+  /** Sapling addition: what this attempt cost in US dollars, from the price table; `null` when unknown. */
+  costUsd: number | null;
 }
 
 /** One function call or stream, with all its attempts. */
@@ -101,10 +119,21 @@ export interface FunctionLog {
    * `used: false` are calls the return type had no room for (kept here, never dropped silently).
    */
   toolCalls: ToolCallLog[];
+  /**
+   * Sapling addition: what the call cost in US dollars, summed over its attempts that reported usage;
+   * `null` when one of them has no price (an unknown model) — never a partial sum.
+   */
+  costUsd: number | null;
 }
 
 export function emptyUsage(): Usage {
-  return { inputTokens: null, outputTokens: null, cachedInputTokens: null };
+  return {
+    inputTokens: null,
+    outputTokens: null,
+    cachedInputTokens: null,
+    cacheWriteInputTokens: null,
+    reasoningTokens: null,
+  };
 }
 
 function addCount(left: number | null, right: number | null): number | null {
@@ -120,7 +149,16 @@ export function addUsage(left: Usage, right: Usage | null): Usage {
     inputTokens: addCount(left.inputTokens, right.inputTokens),
     outputTokens: addCount(left.outputTokens, right.outputTokens),
     cachedInputTokens: addCount(left.cachedInputTokens, right.cachedInputTokens),
+    cacheWriteInputTokens: addCount(left.cacheWriteInputTokens, right.cacheWriteInputTokens),
+    reasoningTokens: addCount(left.reasoningTokens, right.reasoningTokens),
   };
+}
+
+/** The cost of a call's attempts: those that reported usage, `null` if one of them has no price. */
+export function costOfCalls(calls: readonly LlmCall[]): number | null {
+  let total: number | null = 0;
+  for (const call of calls) if (call.usage !== null) total = addCost(total, call.costUsd);
+  return total;
 }
 
 /** Records function logs; one collector may watch many calls, and one call may feed many collectors. */
@@ -142,6 +180,14 @@ export class Collector {
   /** Token usage summed over every recorded call. */
   get usage(): Usage {
     return this.#logs.reduce((total, log) => addUsage(total, log.usage), emptyUsage());
+  }
+
+  /**
+   * Sapling addition: what every recorded call cost in US dollars; `null` when one of them has no price.
+   * Calls still running count with the attempts they have finished.
+   */
+  get costUsd(): number | null {
+    return this.#logs.reduce<number | null>((total, log) => addCost(total, costOfCalls(log.calls)), 0);
   }
 
   /** The log with this id, or `null`. */

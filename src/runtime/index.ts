@@ -12,8 +12,17 @@ export { SAPLING_VERSION } from "../util/index.js";
 export type { AnswerCompleteness } from "./answer-completeness.js";
 export { answerCompleteness } from "./answer-completeness.js";
 export type { BamlSourceCompilation, BamlSourceCompiler } from "./baml-source-compiler.js";
-export type { CallOptions, ParseRecovery, SchemaExtension } from "./call-options.js";
+export type { CallOptions, ParseRecovery, SchemaExtension, TickReason } from "./call-options.js";
 export type { Clock } from "./call-recorder.js";
+export type { CallSummary } from "./call-summary.js";
+export {
+  formatCallFacts,
+  formatCallSummary,
+  formatCost,
+  formatTokens,
+  summarizeCall,
+} from "./call-summary.js";
+export { ignoredBamlCallOptions } from "./check-call-options.js";
 export { checkGeneratedVersion, SaplingVersionError } from "./check-generated-version.js";
 export { ClassBuilder, ClassPropertyBuilder } from "./class-builder.js";
 export { ClientRegistry } from "./client-registry.js";
@@ -27,6 +36,8 @@ export type {
   Usage,
 } from "./collector.js";
 export { Collector } from "./collector.js";
+export type { Prices } from "./cost.js";
+export { costOfUsage, findPrice } from "./cost.js";
 export { EnumBuilder, EnumValueBuilder } from "./enum-builder.js";
 export type { FailedAttempt } from "./errors.js";
 export {
@@ -46,12 +57,18 @@ export {
 export type { Sleep } from "./execute-plan.js";
 export { FieldType } from "./field-type.js";
 export type { HTTPBody, HTTPRequest, HttpBody, HttpRequest } from "./http-request.js";
+export type { ConsoleLoggerOptions, LineLevel, LogFields, LogLevel, RuntimeLogger } from "./log.js";
+export { createConsoleLogger, parseLogLevel } from "./log.js";
 export { Audio, Image, Pdf, Video } from "./media.js";
+export type { ModelPrice, PriceTable } from "./price-table.js";
+export { defaultPriceTable } from "./price-table.js";
 export type { Environment } from "./resolve-options.js";
-export type { RuntimeLogger, RuntimeOptions } from "./sapling-runtime.js";
+export type { RuntimeOptions } from "./sapling-runtime.js";
 export { SaplingRuntime } from "./sapling-runtime.js";
 export { SaplingStream } from "./sapling-stream.js";
 export type { SchemaTypeAdditions, SchemaTypeConverter } from "./schema-type-converter.js";
+export type { BamlLogEvent, SpanExporter, SpanKind, SpanRecord } from "./tracing.js";
+export { Tracer } from "./tracing.js";
 export { TypeBuilder, type TypeBuilderOptions } from "./type-builder.js";
 export { validateArguments } from "./validate-arguments.js";
 export type { CheckOutcome } from "./wrap-checked.js";

@@ -1,4 +1,11 @@
-import { LlmAbortError, LlmError, LlmHttpError, LlmOptionsError, LlmTimeoutError } from "../llm/index.js";
+import {
+  LlmAbortError,
+  LlmError,
+  LlmHttpError,
+  LlmOptionsError,
+  LlmTimeoutError,
+  redactText,
+} from "../llm/index.js";
 import {
   BamlAbortError,
   BamlClientError,
@@ -7,7 +14,6 @@ import {
   BamlError,
   BamlTimeoutError,
 } from "./errors.js";
-import { redactText } from "./redact.js";
 
 /**
  * Turns a failure of one model call (an `llm` room error, or anything else thrown while calling) into the

@@ -126,7 +126,7 @@ describe("provider openai-responses through the runtime", () => {
     ]);
     expect(input[0]?.content[0]?.text).toContain("age: int");
     expect(input[1]?.content[0]?.text).toContain("Ada Lovelace, 36");
-    expect(collector.usage).toEqual({ inputTokens: 40, outputTokens: 15, cachedInputTokens: 16 });
+    expect(collector.usage).toMatchObject({ inputTokens: 40, outputTokens: 15, cachedInputTokens: 16 });
     expect(collector.last?.selectedCall).toMatchObject({
       provider: "openai-responses",
       finishReason: "completed",

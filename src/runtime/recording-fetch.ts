@@ -1,5 +1,5 @@
+import { redactLoggedHeaders, redactText, redactValue } from "../llm/index.js";
 import type { HttpRequestLog } from "./collector.js";
-import { redactLoggedHeaders, redactText, redactValue } from "./redact.js";
 
 /**
  * Wraps `fetch` for one attempt so the Collector sees the exact provider request that was sent (the

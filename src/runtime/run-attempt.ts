@@ -1,11 +1,13 @@
 import type { Client } from "../ir/index.js";
 import {
+  collectSecrets,
   createLanguageModel,
   type LanguageModel,
   LlmError,
   type OutputMode,
   providerDefinitions,
   type ReadTextFile,
+  redactText,
   resolveProviderName,
 } from "../llm/index.js";
 import { SapParseError } from "../sap/index.js";
@@ -26,7 +28,6 @@ import { mapLlmError } from "./map-llm-error.js";
 import type { OutputPlan } from "./output-plan.js";
 import type { ToolCallUse } from "./read-answer.js";
 import { recordingFetch } from "./recording-fetch.js";
-import { collectSecrets, redactText } from "./redact.js";
 import { type Environment, resolveOptions } from "./resolve-options.js";
 
 export interface AttemptContext {
@@ -45,6 +46,15 @@ export interface AttemptContext {
   outputMode?: OutputMode;
   /** Told when an answer made tool calls the return type has no room for (they are in the Collector). */
   onUnusedToolCalls?: (clientName: string, names: readonly string[]) => void;
+  /**
+   * Called as the answer streams (each reasoning or text delta, and when an attempt ends), independent of
+   * how partials reach the caller; the runtime passes the call's `FunctionLog` to the user's `onTick`.
+   */
+  onTick?: () => void;
+  /** Told when `onTick` throws (the call goes on). */
+  onTickError?: (error: unknown) => void;
+  /** Present only when debug logging is on: receives the prompt and the raw answer, secrets removed. */
+  debug?: (message: string, fields: Record<string, unknown>) => void;
 }
 
 /**
@@ -89,7 +99,20 @@ export async function runAttempt(
   }
   for (let round = 0; ; round++) {
     if (round > 0) call = recorder.startAttempt(client.name, client.provider, streaming);
+    recorder.setPrompt(call, messages);
+    if (context.debug !== undefined) {
+      const prompt = redactText(promptToText(messages), secrets);
+      context.debug(`prompt for client ${client.name}:\n${prompt}`, { client: client.name, prompt });
+    }
     const answer = await askModel(model, messages, call, client, context, streaming, secrets, plan);
+    if (context.debug !== undefined) {
+      const raw = redactText(answer.text, secrets);
+      context.debug(`raw answer from client ${client.name}:\n${raw}`, {
+        client: client.name,
+        rawOutput: raw,
+        ...(answer.call.reasoning === null ? {} : { reasoning: redactText(answer.call.reasoning, secrets) }),
+      });
+    }
     recorder.select(answer.call);
     if (!model.isFinishReasonAllowed(answer.rawFinishReason)) {
       throw finishReasonError(answer, client, messages, context, plan);

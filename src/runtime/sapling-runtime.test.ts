@@ -239,16 +239,20 @@ describe("SaplingRuntime.call", () => {
       env: { MOCK_KEY: KEY, MOCK_URL: server.baseUrls.openai },
       sleep: async () => {},
       logger: (level, message) => lines.push(`${level} ${message}`),
+      logLevel: "debug",
     });
     const error = await logged.call("ExtractPerson", { text: "x" }).catch((caught: unknown) => caught);
-    expect(lines.filter((line) => line.startsWith("debug"))).toEqual([
+    expect(lines.filter((line) => /^debug \w+: attempt/.test(line))).toEqual([
       "debug ExtractPerson: attempt 1 with client Unreachable",
       "debug ExtractPerson: attempt 2 with client Mock",
       "debug ExtractPerson: attempt 3 with client Mock",
       "debug ExtractPerson: attempt 4 with client Mock",
     ]);
     expect(lines.filter((line) => line.startsWith("warn"))).toHaveLength(4);
-    expect(lines.at(-1)).toMatch(/^warn ExtractPerson: client Mock failed \(CLIENT_HTTP_ERROR\): .*HTTP 401/);
+    expect(lines.at(-1)).toMatch(/^info ExtractPerson error client=Mock .*attempts=4 /);
+    expect(lines.filter((line) => line.startsWith("warn")).at(-1)).toMatch(
+      /^warn ExtractPerson: client Mock failed \(CLIENT_HTTP_ERROR\): .*HTTP 401/,
+    );
     expect(lines.join("\n")).not.toContain(KEY);
     expect(BamlAllClientsFailedError.isInstance(error)).toBe(true);
     const failed = error as BamlAllClientsFailedError;

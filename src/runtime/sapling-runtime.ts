@@ -4,28 +4,32 @@ import { explainFlags, type Flag } from "../sap/index.js";
 import { CallDeadline } from "./call-deadline.js";
 import type { CallOptions, ParseRecovery } from "./call-options.js";
 import { CallRecorder, type Clock } from "./call-recorder.js";
+import { formatCallSummary, summarizeCall } from "./call-summary.js";
+import { checkCallOptions } from "./check-call-options.js";
 import { resolveClientTree, totalTimeoutMs } from "./client-tree.js";
+import type { FunctionLog } from "./collector.js";
+import type { Prices } from "./cost.js";
 import { createFunctionPipeline } from "./create-function-pipeline.js";
 import { defaultReadTextFile } from "./default-read-text-file.js";
 import { BamlInvalidArgumentError } from "./errors.js";
 import { defaultSleep, executePlan, type Sleep } from "./execute-plan.js";
 import type { FunctionPipeline } from "./function-pipeline.js";
 import { type HttpRequest, toHttpRequest } from "./http-request.js";
+import { isLogged, type LineLevel, type LogFields, type LogLevel, type RuntimeLogger } from "./log.js";
 import {
   createRoundRobinPicker,
   type PlannedAttempt,
   planAttempts,
   type RoundRobinPicker,
 } from "./plan-attempts.js";
+import { defaultPriceTable } from "./price-table.js";
 import { type Environment, resolveOptions } from "./resolve-options.js";
 import { runAttempt } from "./run-attempt.js";
 import { SaplingStream } from "./sapling-stream.js";
+import { Tracer } from "./tracing.js";
 import { validateArguments } from "./validate-arguments.js";
 
 const outputModes: readonly OutputMode[] = ["prompt", "tools", "native"];
-
-/** Receives one line per attempt (`debug`) and per failed attempt (`warn`). Silent by default. */
-export type RuntimeLogger = (level: "debug" | "warn", message: string) => void;
 
 export interface RuntimeOptions {
   /** The `fetch` every client uses (default: the global one). */
@@ -43,7 +47,20 @@ export interface RuntimeOptions {
   sleep?: Sleep;
   /** Wall clock for Collector timings (default `Date.now`). */
   clock?: Clock;
+  /**
+   * Receives log lines at or above `logLevel`: one `info` line per call (function, client, status,
+   * latency, tokens, cost, repairs), `warn` per failed attempt, `debug` per attempt with its rendered
+   * prompt and raw answer (secrets removed). Silent by default; the generated client passes a console
+   * logger and the level of `BAML_LOG`.
+   */
   logger?: RuntimeLogger;
+  /** Default `info` (BAML's default level); `setLogLevel` changes it later. */
+  logLevel?: LogLevel;
+  /**
+   * Prices (US dollars per million tokens) by model id, over the shipped table (`defaultPriceTable`):
+   * an entry adds a model or replaces the shipped price of one.
+   */
+  prices?: Prices;
   /** Picks a round-robin client's first child when it has no `start` (default random, as in BAML). */
   random?: () => number;
   /** Default opt-in parse recovery for every call (calls may override it). */
@@ -78,7 +95,11 @@ export class SaplingRuntime {
   readonly #readTextFile: ReadTextFile | undefined;
   readonly #sleep: Sleep;
   readonly #clock: Clock;
-  readonly #logger: RuntimeLogger;
+  readonly #logger: RuntimeLogger | undefined;
+  #logLevel: LogLevel;
+  readonly #warned = new Set<string>();
+  readonly #prices: Prices;
+  readonly #tracer: Tracer;
   readonly #picker: RoundRobinPicker;
   readonly #parseRecovery: ParseRecovery;
   readonly #options: RuntimeOptions;
@@ -93,7 +114,15 @@ export class SaplingRuntime {
       options.readTextFile === null ? undefined : (options.readTextFile ?? defaultReadTextFile());
     this.#sleep = options.sleep ?? defaultSleep;
     this.#clock = options.clock ?? Date.now;
-    this.#logger = options.logger ?? (() => {});
+    this.#logger = options.logger;
+    this.#logLevel = options.logLevel ?? "info";
+    this.#prices = { ...defaultPriceTable.models, ...options.prices };
+    this.#tracer = new Tracer(this.#clock, (error) =>
+      this.#log(
+        "warn",
+        `onLogEvent callback failed: ${error instanceof Error ? error.message : String(error)}`,
+      ),
+    );
     const random = options.random ?? Math.random;
     this.#picker = createRoundRobinPicker((count) => Math.floor(random() * count));
     this.#parseRecovery = options.parseRecovery ?? {};
@@ -127,14 +156,35 @@ export class SaplingRuntime {
     this.#env = { ...env };
   }
 
-  /** Runs `functionName` and resolves its parsed return value. */
+  /**
+   * Spans and log events of this runtime's calls: `traceAsync`, `traceSync`, `setTags`, `flush`,
+   * `onLogEvent` (the generated client's `tracing.ts`), and `addExporter` for span exporters.
+   */
+  get tracing(): Tracer {
+    return this.#tracer;
+  }
+
+  /** BAML's `setLogLevel`: the level of the lines the logger receives from now on. */
+  setLogLevel(level: LogLevel): void {
+    this.#logLevel = level;
+  }
+
+  /** BAML's `getLogLevel`. */
+  getLogLevel(): LogLevel {
+    return this.#logLevel;
+  }
+
+  /**
+   * Runs `functionName` and resolves its parsed return value. With `onTick`, the answer is streamed (as
+   * BAML does) so that `onTick` sees it arrive; the value is the same.
+   */
   async call(
     functionName: string,
     args: Record<string, unknown>,
     options: CallOptions = {},
   ): Promise<unknown> {
     const prepared = this.#prepare(functionName, args, options);
-    return this.#run(prepared, options, "call");
+    return this.#run(prepared, options, options.onTick === undefined ? "call" : "stream");
   }
 
   /** Streams `functionName`: partial values while the answer arrives, then the final value. */
@@ -222,13 +272,22 @@ export class SaplingRuntime {
     return { ir, index, fn };
   }
 
+  #log(level: LineLevel, message: string, fields?: LogFields): void {
+    if (this.#logger !== undefined && isLogged(this.#logLevel, level)) this.#logger(level, message, fields);
+  }
+
   #prepare(functionName: string, args: Record<string, unknown>, options: CallOptions): PreparedCall {
+    checkCallOptions(options, (name, message) => {
+      if (this.#warned.has(name)) return;
+      this.#warned.add(name);
+      this.#log("warn", message, { option: name });
+    });
     const { ir, index, fn } = this.#resolveFunction(functionName, options);
     validateArguments(fn, args, index);
     const env = { ...this.#env, ...options.env };
     const clientName = options.client ?? options.clientRegistry?.primary ?? fn.client;
     const tree = resolveClientTree(clientName, index, options.clientRegistry);
-    const pipeline = createFunctionPipeline(ir, index, fn, args, options.tags);
+    const pipeline = createFunctionPipeline(ir, index, fn, args, this.#callTags(options));
     // A call's output mode that cannot serve the return type fails before any client is tried.
     if (options.outputMode !== undefined) {
       if (!outputModes.includes(options.outputMode)) {
@@ -255,7 +314,21 @@ export class SaplingRuntime {
     onPartial?: (value: unknown) => void,
   ): Promise<unknown> {
     const collectors = options.collector === undefined ? [] : [options.collector].flat();
-    const recorder = new CallRecorder(prepared.fn.name, logType, options.tags ?? {}, collectors, this.#clock);
+    const parent = this.#tracer.current();
+    const recorder = new CallRecorder(
+      prepared.fn.name,
+      logType,
+      this.#callTags(options),
+      collectors,
+      this.#clock,
+      {
+        prices: this.#prices,
+        tracer: this.#tracer,
+        ...(parent === undefined ? {} : { parent }),
+      },
+    );
+    const onTick = options.onTick;
+    const debug = this.#logger !== undefined && isLogged(this.#logLevel, "debug");
     const recovery: ParseRecovery = {
       reask: options.parseRecovery?.reask ?? this.#parseRecovery.reask,
       nextClient: options.parseRecovery?.nextClient ?? this.#parseRecovery.nextClient,
@@ -271,9 +344,14 @@ export class SaplingRuntime {
       const value = await executePlan(
         prepared.plan(),
         (attempt, position) => {
-          this.#logger(
+          this.#log(
             "debug",
             `${prepared.fn.name}: attempt ${position + 1} with client ${attempt.client.name}`,
+            {
+              function: prepared.fn.name,
+              attempt: position + 1,
+              client: attempt.client.name,
+            },
           );
           return runAttempt(
             attempt.client,
@@ -288,10 +366,29 @@ export class SaplingRuntime {
               ...(onPartial ? { onPartial } : {}),
               ...(options.outputMode === undefined ? {} : { outputMode: options.outputMode }),
               onUnusedToolCalls: (clientName, names) =>
-                this.#logger(
+                this.#log(
                   "warn",
                   `${prepared.fn.name}: client ${clientName} answered with ${names.length + 1} tool calls; the return type holds one, so the first is the value and ${names.join(", ")} ${names.length === 1 ? "is" : "are"} recorded in the Collector (toolCalls, used: false).`,
                 ),
+              ...(onTick
+                ? {
+                    onTick: () => onTick("Unknown", recorder.log),
+                    onTickError: (error: unknown) =>
+                      this.#log(
+                        "warn",
+                        `onTick callback for ${prepared.fn.name} failed: ${error instanceof Error ? error.message : String(error)}`,
+                      ),
+                  }
+                : {}),
+              ...(debug
+                ? {
+                    debug: (message: string, fields: LogFields) =>
+                      this.#log("debug", `${prepared.fn.name}: ${message}`, {
+                        function: prepared.fn.name,
+                        ...fields,
+                      }),
+                  }
+                : {}),
             },
             logType === "stream",
           );
@@ -300,22 +397,41 @@ export class SaplingRuntime {
           sleep: this.#sleep,
           nextClientOnParseFailure: recovery.nextClient === true,
           onFailure: (attempt, error) =>
-            this.#logger(
+            this.#log(
               "warn",
               `${prepared.fn.name}: client ${attempt.client.name} failed (${error.code}): ${error.message}`,
+              { function: prepared.fn.name, client: attempt.client.name, code: error.code },
             ),
           ...(signal ? { signal } : {}),
         },
       );
-      recorder.finish();
+      recorder.finish({ value });
+      this.#logSummary(recorder.log);
       return value;
     } catch (caught) {
       const error = deadline.translate(caught);
       // Client errors are already redacted; anything else (a template error) carries no secret.
-      recorder.finish(error instanceof Error ? error.message : String(error));
+      recorder.finish({ error: error instanceof Error ? error.message : String(error) });
+      this.#logSummary(recorder.log);
       throw error;
     } finally {
       deadline.dispose();
     }
+  }
+
+  /** The call's tags: those set with `setTags` around it, then its own. */
+  #callTags(options: CallOptions): Record<string, string> {
+    return { ...this.#tracer.currentTags(), ...options.tags };
+  }
+
+  /** The `info` line of a call (the same summary `sapling call` and `sapling serve` show). */
+  #logSummary(log: FunctionLog): void {
+    if (this.#logger === undefined || !isLogged(this.#logLevel, "info")) return;
+    const summary = summarizeCall(log);
+    this.#log("info", formatCallSummary(summary), {
+      event: "call",
+      ...summary,
+      ...(log.error === null ? {} : { error: log.error }),
+    });
   }
 }

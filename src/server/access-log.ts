@@ -1,4 +1,4 @@
-import type { FunctionLog } from "../runtime/index.js";
+import { type CallSummary, type FunctionLog, formatCallFacts, summarizeCall } from "../runtime/index.js";
 import type { ErrorBody } from "./error-response.js";
 
 /** One line of the access log: a request, how it ended, and why when it failed. */
@@ -17,6 +17,8 @@ export interface AccessEntry {
   /** Model calls: the answer was cut, and which fields it left incomplete. */
   truncated?: boolean;
   incompleteFields?: string[];
+  /** Model calls: the per-call summary (client, latency, tokens, cost, repairs), as `sapling call` shows it. */
+  call?: CallSummary;
 }
 
 /** Receives one entry per request, when its answer (or its stream) has ended. */
@@ -77,7 +79,12 @@ export class AccessRecord {
       outcome,
       ...(failure ? { code: failure.code, reason: failure.message } : {}),
       ...(this.#log
-        ? { truncated: this.#log.truncated, incompleteFields: [...this.#log.incompleteFields] }
+        ? {
+            truncated: this.#log.truncated,
+            incompleteFields: [...this.#log.incompleteFields],
+            // A call the caller abandoned is still running: it has no summary yet.
+            ...(this.#log.timing.durationMs === null ? {} : { call: summarizeCall(this.#log) }),
+          }
         : {}),
     });
   }
@@ -96,5 +103,6 @@ export function formatAccessEntry(entry: AccessEntry): string {
     const fields = entry.incompleteFields ?? [];
     line += ` truncated${fields.length > 0 ? ` (incomplete: ${fields.join(", ")})` : ""}`;
   }
+  if (entry.call !== undefined) line += ` ${formatCallFacts(entry.call)}`;
   return line;
 }

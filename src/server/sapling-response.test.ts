@@ -114,10 +114,22 @@ describe("the response rule", () => {
         outcome: "ok",
         truncated: true,
         incompleteFields: ["$.name", "$.tags"],
+        call: expect.objectContaining({
+          functionName: "MakeItem",
+          client: "Mock",
+          repairs: 3,
+          costUsd: null,
+        }),
       },
     ]);
+    // The same per-call facts as `sapling call` and the runtime's info line (call-summary.ts).
+    const latency = response.headers.get("x-sapling-latency-ms");
+    const input = response.headers.get("x-sapling-input-tokens");
+    const output = response.headers.get("x-sapling-output-tokens");
+    expect(latency).toMatch(/^\d+$/);
+    expect(response.headers.has("x-sapling-cost-usd")).toBe(false);
     expect(formatAccessEntry(entries[0] as AccessEntry)).toBe(
-      "POST /call/MakeItem 200 5ms truncated (incomplete: $.name, $.tags)",
+      `POST /call/MakeItem 200 5ms truncated (incomplete: $.name, $.tags) client=Mock model=mock-model latency=${latency}ms tokens=${input} in / ${output} out cost=unknown repairs=3`,
     );
   });
 
@@ -132,7 +144,17 @@ describe("the response rule", () => {
       truncated: false,
       incomplete_fields: [],
       repairs: [{ kind: "FromFence", path: "$", detail: expect.any(String), span: { start: 8, end: 54 } }],
-      usage: { input_tokens: 11, output_tokens: 7, cached_input_tokens: 0 },
+      latency_ms: expect.any(Number),
+      input_tokens: 11,
+      output_tokens: 7,
+      cost_usd: null,
+      usage: {
+        input_tokens: 11,
+        output_tokens: 7,
+        cached_input_tokens: 0,
+        cache_write_input_tokens: null,
+        reasoning_tokens: 0,
+      },
       client: "Mock",
     });
     expect(response.headers.get("x-sapling-truncated")).toBe("false");
@@ -188,6 +210,10 @@ describe("the response rule", () => {
       "x-sapling-truncated",
       "x-sapling-incomplete",
       "x-sapling-repairs",
+      "x-sapling-latency-ms",
+      "x-sapling-input-tokens",
+      "x-sapling-output-tokens",
+      "x-sapling-cost-usd",
     ]);
     expect(Object.keys(ok?.content ?? {})).toEqual(["application/json", SAPLING_MEDIA_TYPE]);
   });

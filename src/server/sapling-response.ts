@@ -1,4 +1,4 @@
-import type { FunctionLog } from "../runtime/index.js";
+import { type FunctionLog, summarizeCall } from "../runtime/index.js";
 import type { JsonSchema } from "./api-schema.js";
 
 /**
@@ -90,6 +90,39 @@ const FACTS: readonly ResponseFact[] = [
     headerSchema: { type: "string", pattern: "^[0-9]+$" },
   },
   {
+    header: "x-sapling-latency-ms",
+    field: "latency_ms",
+    description: "How long the call took, every attempt and wait included, in milliseconds.",
+    schema: { type: ["integer", "null"] },
+    read: (log) => summarizeCall(log).latencyMs ?? undefined,
+    headerSchema: { type: "string", pattern: "^[0-9]+$" },
+  },
+  {
+    header: "x-sapling-input-tokens",
+    field: "input_tokens",
+    description: "Input tokens summed over every attempt, cache reads and writes included (when reported).",
+    schema: { type: ["integer", "null"] },
+    read: (log) => summarizeCall(log).inputTokens ?? undefined,
+    headerSchema: { type: "string", pattern: "^[0-9]+$" },
+  },
+  {
+    header: "x-sapling-output-tokens",
+    field: "output_tokens",
+    description: "Output tokens summed over every attempt, reasoning included (when reported).",
+    schema: { type: ["integer", "null"] },
+    read: (log) => summarizeCall(log).outputTokens ?? undefined,
+    headerSchema: { type: "string", pattern: "^[0-9]+$" },
+  },
+  {
+    header: "x-sapling-cost-usd",
+    field: "cost_usd",
+    description:
+      "What the call cost in US dollars, from the price table (null, and no header, for a model it does not name).",
+    schema: { type: ["number", "null"] },
+    read: (log) => summarizeCall(log).costUsd ?? undefined,
+    headerSchema: { type: "string", pattern: "^[0-9.e-]+$" },
+  },
+  {
     field: "usage",
     description: "Token counts summed over every attempt (null where the provider reported none).",
     schema: {
@@ -98,12 +131,16 @@ const FACTS: readonly ResponseFact[] = [
         input_tokens: { type: ["integer", "null"] },
         output_tokens: { type: ["integer", "null"] },
         cached_input_tokens: { type: ["integer", "null"] },
+        cache_write_input_tokens: { type: ["integer", "null"] },
+        reasoning_tokens: { type: ["integer", "null"] },
       },
     },
     read: (log) => ({
       input_tokens: log.usage.inputTokens,
       output_tokens: log.usage.outputTokens,
       cached_input_tokens: log.usage.cachedInputTokens,
+      cache_write_input_tokens: log.usage.cacheWriteInputTokens,
+      reasoning_tokens: log.usage.reasoningTokens,
     }),
   },
   {

@@ -46,8 +46,23 @@ export interface MockAnswer {
   chunkDelayMs?: number;
   /** `length` is sent in each provider's spelling (`length`, `max_tokens`, `MAX_TOKENS`). Default `stop`. */
   finishReason?: "stop" | "length";
-  /** Reported usage; defaults: input = ⌈request body length / 4⌉, output = ⌈text length / 4⌉. */
-  usage?: { inputTokens?: number; outputTokens?: number; cachedInputTokens?: number };
+  /**
+   * The model's reasoning ("thinking") text, written in each provider's wire format before the answer
+   * (see mock-reasoning.ts) and streamed in chunks of `chunkSize`.
+   */
+  reasoning?: string;
+  /**
+   * Reported usage, as Sapling totals it (input includes cache reads and writes, output includes reasoning;
+   * each wire writes its provider's own accounting). Defaults: input = ⌈request body length / 4⌉,
+   * reasoning = ⌈reasoning length / 4⌉ when there is reasoning, output = ⌈text length / 4⌉ + reasoning.
+   */
+  usage?: {
+    inputTokens?: number;
+    outputTokens?: number;
+    cachedInputTokens?: number;
+    cacheWriteInputTokens?: number;
+    reasoningTokens?: number;
+  };
   /** The model reported in the answer (default: the requested model). */
   model?: string;
   fault?: MockFault;

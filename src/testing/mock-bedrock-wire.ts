@@ -5,6 +5,7 @@
  * adds; errors as `{"message": …}`.
  */
 import { encodeAwsEventStreamMessage } from "../llm/index.js";
+import { mockReasoningBlocks, mockReasoningFrames } from "./mock-reasoning.js";
 import { endsWithToolCalls } from "./mock-tool-call-context.js";
 import type { MockFrame, MockWireFormat, RenderContext } from "./mock-wire-formats.js";
 
@@ -23,13 +24,15 @@ function stopReason(context: RenderContext): string {
   return context.finishReason === "length" ? "max_tokens" : "end_turn";
 }
 
+/** Bedrock counts cache reads and writes apart from `inputTokens`. */
 function usage(context: RenderContext) {
-  const { inputTokens, outputTokens, cachedInputTokens } = context.usage;
+  const { inputTokens, outputTokens, cachedInputTokens, cacheWriteInputTokens } = context.usage;
   return {
-    inputTokens,
+    inputTokens: inputTokens - (cachedInputTokens ?? 0) - (cacheWriteInputTokens ?? 0),
     outputTokens,
     totalTokens: inputTokens + outputTokens,
     ...(cachedInputTokens === undefined ? {} : { cacheReadInputTokens: cachedInputTokens }),
+    ...(cacheWriteInputTokens === undefined ? {} : { cacheWriteInputTokens }),
   };
 }
 
@@ -45,15 +48,24 @@ export const bedrockWire: MockWireFormat = {
   requestedModel: (path) => modelFromPath(path),
   streamContentType: "application/vnd.amazon.eventstream",
   completeBody: (context) => ({
-    output: { message: { role: "assistant", content: [{ text: context.text }] } },
+    output: {
+      message: {
+        role: "assistant",
+        content: [...mockReasoningBlocks("bedrock", context), { text: context.text }],
+      },
+    },
     stopReason: stopReason(context),
     usage: usage(context),
     metrics: { latencyMs: 42 },
   }),
-  streamStart: () => [eventFrame("messageStart", { role: "assistant" })],
-  streamChunk: (_context, text) => eventFrame("contentBlockDelta", { contentBlockIndex: 0, delta: { text } }),
+  streamStart: (context) => [
+    eventFrame("messageStart", { role: "assistant" }),
+    ...mockReasoningFrames("bedrock", context),
+  ],
+  streamChunk: (context, text) =>
+    eventFrame("contentBlockDelta", { contentBlockIndex: context.textIndex, delta: { text } }),
   streamEnd: (context) => [
-    eventFrame("contentBlockStop", { contentBlockIndex: 0 }),
+    eventFrame("contentBlockStop", { contentBlockIndex: context.textIndex }),
     eventFrame("messageStop", { stopReason: stopReason(context) }),
     eventFrame("metadata", { usage: usage(context), metrics: { latencyMs: 42 } }),
   ],

@@ -8,6 +8,7 @@
 import { anthropicErrorTypes } from "../util/index.js";
 import type { MockRoute, MockToolCall } from "./mock-answer.js";
 import { bedrockWire } from "./mock-bedrock-wire.js";
+import { mockReasoningBlocks, mockReasoningFrames } from "./mock-reasoning.js";
 import { endsWithToolCalls } from "./mock-tool-call-context.js";
 import { responsesToolItems } from "./mock-tool-calls.js";
 
@@ -16,7 +17,22 @@ export interface RenderContext {
   id: string;
   text: string;
   finishReason: "stop" | "length";
-  usage: { inputTokens: number; outputTokens: number; cachedInputTokens?: number };
+  /**
+   * Totals, as Sapling reports them: `inputTokens` includes cache reads and writes, `outputTokens` includes
+   * reasoning; each wire format writes them in its provider's own accounting.
+   */
+  usage: {
+    inputTokens: number;
+    outputTokens: number;
+    cachedInputTokens?: number;
+    cacheWriteInputTokens?: number;
+    reasoningTokens?: number;
+  };
+  /** The reasoning text (`""`: none) and its stream chunks (see mock-reasoning.ts). */
+  reasoning: string;
+  reasoningChunks: readonly string[];
+  /** The index of the answer's text block: after the reasoning block when there is one. */
+  textIndex: number;
   model: string;
   /** The parsed request body. */
   request: Record<string, unknown>;
@@ -61,14 +77,22 @@ const openAiWire: MockWireFormat = {
     choices: [
       {
         index: 0,
-        message: { role: "assistant", content: context.text, refusal: null },
+        message: {
+          role: "assistant",
+          content: context.text,
+          refusal: null,
+          ...mockReasoningBlocks("openai", context)[0],
+        },
         logprobs: null,
         finish_reason: endsWithToolCalls(context) ? "tool_calls" : context.finishReason,
       },
     ],
     usage: openAiUsage(context),
   }),
-  streamStart: (context) => [sseFrame(openAiChunk(context, { role: "assistant", content: "" }, null))],
+  streamStart: (context) => [
+    sseFrame(openAiChunk(context, { role: "assistant", content: "" }, null)),
+    ...mockReasoningFrames("openai", context, (delta) => sseFrame(openAiChunk(context, delta, null))),
+  ],
   streamChunk: (context, text) => sseFrame(openAiChunk(context, { content: text }, null)),
   streamEnd: (context) => {
     const finishReason = endsWithToolCalls(context) ? "tool_calls" : context.finishReason;
@@ -104,12 +128,13 @@ function openAiChunk(context: RenderContext, delta: Record<string, unknown>, fin
 }
 
 function openAiUsage(context: RenderContext) {
-  const { inputTokens, outputTokens, cachedInputTokens } = context.usage;
+  const { inputTokens, outputTokens, cachedInputTokens, reasoningTokens } = context.usage;
   return {
     prompt_tokens: inputTokens,
     completion_tokens: outputTokens,
     total_tokens: inputTokens + outputTokens,
     prompt_tokens_details: { cached_tokens: cachedInputTokens ?? 0 },
+    completion_tokens_details: { reasoning_tokens: reasoningTokens ?? 0 },
   };
 }
 
@@ -124,7 +149,7 @@ const anthropicWire: MockWireFormat = {
     type: "message",
     role: "assistant",
     model: context.model,
-    content: [{ type: "text", text: context.text }],
+    content: [...mockReasoningBlocks("anthropic", context), { type: "text", text: context.text }],
     stop_reason: anthropicStopReason(context),
     stop_sequence: null,
     usage: anthropicUsage(context, context.usage.outputTokens),
@@ -146,19 +171,20 @@ const anthropicWire: MockWireFormat = {
       },
       "message_start",
     ),
+    ...mockReasoningFrames("anthropic", context),
     sseFrame(
-      { type: "content_block_start", index: 0, content_block: { type: "text", text: "" } },
+      { type: "content_block_start", index: context.textIndex, content_block: { type: "text", text: "" } },
       "content_block_start",
     ),
     sseFrame({ type: "ping" }, "ping"),
   ],
-  streamChunk: (_context, text) =>
+  streamChunk: (context, text) =>
     sseFrame(
-      { type: "content_block_delta", index: 0, delta: { type: "text_delta", text } },
+      { type: "content_block_delta", index: context.textIndex, delta: { type: "text_delta", text } },
       "content_block_delta",
     ),
   streamEnd: (context) => [
-    sseFrame({ type: "content_block_stop", index: 0 }, "content_block_stop"),
+    sseFrame({ type: "content_block_stop", index: context.textIndex }, "content_block_stop"),
     sseFrame(
       {
         type: "message_delta",
@@ -183,11 +209,13 @@ function anthropicStopReason(context: RenderContext): string {
   return context.finishReason === "length" ? "max_tokens" : "end_turn";
 }
 
+/** Anthropic counts cache reads and writes apart from `input_tokens`. */
 function anthropicUsage(context: RenderContext, outputTokens: number) {
+  const { inputTokens, cachedInputTokens = 0, cacheWriteInputTokens = 0 } = context.usage;
   return {
-    input_tokens: context.usage.inputTokens,
-    cache_creation_input_tokens: 0,
-    cache_read_input_tokens: context.usage.cachedInputTokens ?? 0,
+    input_tokens: inputTokens - cachedInputTokens - cacheWriteInputTokens,
+    cache_creation_input_tokens: cacheWriteInputTokens,
+    cache_read_input_tokens: cachedInputTokens,
     output_tokens: outputTokens,
   };
 }
@@ -196,17 +224,19 @@ const geminiWire: MockWireFormat = {
   route: "gemini",
   isStream: (path) => path.endsWith(":streamGenerateContent"),
   requestedModel: (path) => /\/models\/([^/:]+):/.exec(path)?.[1],
-  completeBody: (context) => geminiResponse(context, context.text, true),
-  streamStart: () => [],
-  streamChunk: (context, text) => sseFrame(geminiResponse(context, text, false)),
-  streamEnd: (context) => [sseFrame(geminiResponse(context, "", true))],
+  completeBody: (context) =>
+    geminiResponse(context, [...mockReasoningBlocks("gemini", context), { text: context.text }], true),
+  streamStart: (context) =>
+    mockReasoningFrames("gemini", context, (part) => sseFrame(geminiResponse(context, [part], false))),
+  streamChunk: (context, text) => sseFrame(geminiResponse(context, [{ text }], false)),
+  streamEnd: (context) => [sseFrame(geminiResponse(context, [{ text: "" }], true))],
   errorBody: (status, message) => ({
     error: { code: status, message, status: status === 429 ? "RESOURCE_EXHAUSTED" : "INTERNAL" },
   }),
 };
 
-function geminiResponse(context: RenderContext, text: string, last: boolean) {
-  const candidate: Record<string, unknown> = { content: { parts: [{ text }], role: "model" }, index: 0 };
+function geminiResponse(context: RenderContext, parts: Record<string, unknown>[], last: boolean) {
+  const candidate: Record<string, unknown> = { content: { parts, role: "model" }, index: 0 };
   if (last) candidate.finishReason = context.finishReason === "length" ? "MAX_TOKENS" : "STOP";
   const { inputTokens, outputTokens, cachedInputTokens } = context.usage;
   const usageMetadata: Record<string, number> = {
@@ -214,7 +244,10 @@ function geminiResponse(context: RenderContext, text: string, last: boolean) {
     totalTokenCount: inputTokens,
   };
   if (last) {
-    usageMetadata.candidatesTokenCount = outputTokens;
+    // Gemini counts thinking apart from the candidates.
+    const thoughts = context.usage.reasoningTokens;
+    usageMetadata.candidatesTokenCount = outputTokens - (thoughts ?? 0);
+    if (thoughts !== undefined) usageMetadata.thoughtsTokenCount = thoughts;
     usageMetadata.totalTokenCount = inputTokens + outputTokens;
     if (cachedInputTokens !== undefined) usageMetadata.cachedContentTokenCount = cachedInputTokens;
   }
@@ -236,7 +269,7 @@ export function responsesEvent(
 
 function responsesObject(context: RenderContext, status: "in_progress" | "final") {
   const cut = context.finishReason === "length";
-  const { inputTokens, outputTokens, cachedInputTokens } = context.usage;
+  const { inputTokens, outputTokens, cachedInputTokens, reasoningTokens } = context.usage;
   const done = status === "final";
   return {
     id: `resp_${context.id}`,
@@ -247,14 +280,18 @@ function responsesObject(context: RenderContext, status: "in_progress" | "final"
     incomplete_details: done && cut ? { reason: "max_output_tokens" } : null,
     model: context.model,
     output: done
-      ? [responsesMessage(context, cut ? "incomplete" : "completed"), ...responsesToolItems(context)]
+      ? [
+          ...mockReasoningBlocks("responses", context),
+          responsesMessage(context, cut ? "incomplete" : "completed"),
+          ...responsesToolItems(context),
+        ]
       : [],
     usage: done
       ? {
           input_tokens: inputTokens,
           input_tokens_details: { cached_tokens: cachedInputTokens ?? 0 },
           output_tokens: outputTokens,
-          output_tokens_details: { reasoning_tokens: 0 },
+          output_tokens_details: { reasoning_tokens: reasoningTokens ?? 0 },
           total_tokens: inputTokens + outputTokens,
         }
       : null,
@@ -282,10 +319,13 @@ const responsesWire: MockWireFormat = {
     return [
       responsesEvent(context, "response.created", { response: pending }),
       responsesEvent(context, "response.in_progress", { response: pending }),
-      responsesEvent(context, "response.output_item.added", { output_index: 0, item }),
+      ...mockReasoningFrames("responses", context, (fields) =>
+        responsesEvent(context, String(fields.type), fields),
+      ),
+      responsesEvent(context, "response.output_item.added", { output_index: context.textIndex, item }),
       responsesEvent(context, "response.content_part.added", {
         item_id: item.id,
-        output_index: 0,
+        output_index: context.textIndex,
         content_index: 0,
         part: { type: "output_text", text: "", annotations: [] },
       }),
@@ -294,20 +334,23 @@ const responsesWire: MockWireFormat = {
   streamChunk: (context, text) =>
     responsesEvent(context, "response.output_text.delta", {
       item_id: `msg_${context.id}`,
-      output_index: 0,
+      output_index: context.textIndex,
       content_index: 0,
       delta: text,
     }),
   streamEnd: (context) => {
     const final = responsesObject(context, "final");
-    const location = { item_id: `msg_${context.id}`, output_index: 0, content_index: 0 };
+    const location = { item_id: `msg_${context.id}`, output_index: context.textIndex, content_index: 0 };
     return [
       responsesEvent(context, "response.output_text.done", { ...location, text: context.text }),
       responsesEvent(context, "response.content_part.done", {
         ...location,
         part: { type: "output_text", text: context.text, annotations: [] },
       }),
-      responsesEvent(context, "response.output_item.done", { output_index: 0, item: final.output[0] }),
+      responsesEvent(context, "response.output_item.done", {
+        output_index: context.textIndex,
+        item: final.output.at(-1),
+      }),
       responsesEvent(context, `response.${final.status}`, { response: final }),
     ];
   },

@@ -46,7 +46,7 @@ describe("parseMockScript", () => {
       '(file): expected a JSON array of answers, or an object with "answers", "routes", "default", got 42',
     ],
     ['{"answer": []}', "(file).answer: unknown field; the fields are answers, routes, default"],
-    ['[{"txt": "a"}]', "answers[0].txt: unknown field; the fields are text, json, chunks"],
+    ['[{"txt": "a"}]', "answers[0].txt: unknown field; the fields are text, json, reasoning, chunks"],
     ['[{"text": "a", "json": 1}]', 'answers[0]: give "text" or "json", not both'],
     ['[{"chunkSize": 0}]', "answers[0].chunkSize: expected a whole number of at least 1, got 0"],
     [

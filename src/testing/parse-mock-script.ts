@@ -26,6 +26,7 @@ const routes: readonly MockRoute[] = ["openai", "responses", "anthropic", "gemin
 const answerKeys = [
   "text",
   "json",
+  "reasoning",
   "chunks",
   "chunkSize",
   "headersDelayMs",
@@ -86,6 +87,7 @@ function mockAnswer(value: unknown, path: string): MockAnswer {
     throw new MockScriptError(path, 'give "text" or "json", not both');
   if (fields.text !== undefined) result.text = string(fields.text, `${path}.text`);
   if (fields.json !== undefined) result.text = JSON.stringify(fields.json, null, 2);
+  if (fields.reasoning !== undefined) result.reasoning = string(fields.reasoning, `${path}.reasoning`);
   if (fields.chunks !== undefined) {
     if (!Array.isArray(fields.chunks) || fields.chunks.some((chunk) => typeof chunk !== "string"))
       throw new MockScriptError(
@@ -107,14 +109,17 @@ function mockAnswer(value: unknown, path: string): MockAnswer {
     result.finishReason = fields.finishReason;
   }
   if (fields.usage !== undefined) {
-    const usage = object(
-      fields.usage,
-      `${path}.usage`,
-      "an object with inputTokens, outputTokens, cachedInputTokens",
-    );
-    knownKeys(usage, ["inputTokens", "outputTokens", "cachedInputTokens"], `${path}.usage`);
+    const usageKeys = [
+      "inputTokens",
+      "outputTokens",
+      "cachedInputTokens",
+      "cacheWriteInputTokens",
+      "reasoningTokens",
+    ] as const;
+    const usage = object(fields.usage, `${path}.usage`, `an object with ${usageKeys.join(", ")}`);
+    knownKeys(usage, usageKeys, `${path}.usage`);
     result.usage = {};
-    for (const key of ["inputTokens", "outputTokens", "cachedInputTokens"] as const) {
+    for (const key of usageKeys) {
       if (usage[key] !== undefined) result.usage[key] = whole(usage[key], `${path}.usage.${key}`, 0);
     }
   }

@@ -99,17 +99,24 @@ export function answerContext(
   answerId: number,
 ): RenderContext {
   const text = answerChunks(scripted).join("");
+  const reasoning = scripted.reasoning ?? "";
+  const reasoningTokens =
+    scripted.usage?.reasoningTokens ?? (reasoning === "" ? undefined : Math.ceil(reasoning.length / 4));
+  const { cachedInputTokens, cacheWriteInputTokens } = scripted.usage ?? {};
   return {
     id: `mock-${answerId}`,
     text,
     finishReason: scripted.finishReason ?? "stop",
     usage: {
       inputTokens: scripted.usage?.inputTokens ?? Math.ceil(rawBody.length / 4),
-      outputTokens: scripted.usage?.outputTokens ?? Math.ceil(text.length / 4),
-      ...(scripted.usage?.cachedInputTokens === undefined
-        ? {}
-        : { cachedInputTokens: scripted.usage.cachedInputTokens }),
+      outputTokens: scripted.usage?.outputTokens ?? Math.ceil(text.length / 4) + (reasoningTokens ?? 0),
+      ...(cachedInputTokens === undefined ? {} : { cachedInputTokens }),
+      ...(cacheWriteInputTokens === undefined ? {} : { cacheWriteInputTokens }),
+      ...(reasoningTokens === undefined ? {} : { reasoningTokens }),
     },
+    reasoning,
+    reasoningChunks: splitText(reasoning, scripted.chunkSize ?? 8),
+    textIndex: reasoning === "" ? 0 : 1,
     model: scripted.model ?? recorded.model ?? "mock-model",
     request: recorded.body,
     ...(scripted.toolCalls === undefined ? {} : { toolCalls: scripted.toolCalls }),

@@ -8,7 +8,8 @@
  * - `stream.chunks.txt`    a recorded SSE transcript, read into `stream.expected.json`, replayed whole and in
  *                          20 seeded random byte splits (the result must not depend on chunk boundaries)
  *
- * `UPDATE_EXPECT=1` rewrites the two request files from the code (review the diff before committing).
+ * `UPDATE_EXPECT=1` rewrites the request files and the expected readings from the code (review the diff
+ * before committing).
  */
 import { existsSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join, resolve } from "node:path";
@@ -61,6 +62,21 @@ async function collect(model: LanguageModel, messages: ChatMessage[]) {
   return events;
 }
 
+/** An expected reading, in the fixtures' layout (one line per field, `usage` on one line). */
+function writeExpected(path: string, reading: Record<string, unknown>): void {
+  const lines = Object.entries(reading).map(([key, value]) => {
+    const text =
+      key === "usage"
+        ? JSON.stringify(value)
+            .replace(/([{,])/g, "$1 ")
+            .replace(/}/, " }")
+            .replace(/":/g, '": ')
+        : JSON.stringify(value);
+    return `  ${JSON.stringify(key)}: ${text}`;
+  });
+  writeFileSync(path, `{\n${lines.join(",\n")}\n}\n`);
+}
+
 function summarizeStream(events: StreamEvent[]) {
   expect(events[0]?.type).toBe("response-start");
   const finish = events[events.length - 1];
@@ -104,9 +120,9 @@ for (const name of readdirSync(root).sort()) {
         }));
         const result = await model.generate(fixture.messages);
         const { text, finishReason, rawFinishReason, usage, model: answeredBy } = result;
-        expect({ text, finishReason, rawFinishReason, usage, model: answeredBy }).toEqual(
-          readJson(file("response.expected.json")),
-        );
+        const reading = { text, finishReason, rawFinishReason, usage, model: answeredBy };
+        if (update) writeExpected(file("response.expected.json"), reading);
+        expect(reading).toEqual(readJson(file("response.expected.json")));
         expect(result.rawResponse).toEqual(JSON.parse(recorded));
         const sent = fetch.calls[fetch.calls.length - 1];
         const built = await model.buildRequest(fixture.messages, { stream: false });
@@ -122,7 +138,9 @@ for (const name of readdirSync(root).sort()) {
           body: transcript,
           headers: { "content-type": "text/event-stream" },
         }));
-        expect(summarizeStream(await collect(model, fixture.messages))).toEqual(expected());
+        const reading = summarizeStream(await collect(model, fixture.messages));
+        if (update) writeExpected(file("stream.expected.json"), reading);
+        expect(reading).toEqual(expected());
       });
       it("reads the recorded stream in 20 random byte splits", async () => {
         const bytes = new TextEncoder().encode(transcript).length;

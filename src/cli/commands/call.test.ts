@@ -85,15 +85,38 @@ describe("sapling call", () => {
     const run = context();
     expect(await main(["call", "ExtractPerson", "--args", '{"text": "Ada"}'], run)).toBe(0);
     expect(JSON.parse(run.output().stdout)).toEqual({ name: "Ada Lov", age: 36 });
-    expect(run.output().stderr).toBe(
-      "warning: the answer was cut (finish reason length); incomplete: $.name.\n" +
-        '  To make a cut answer fail, add finish_reason_deny_list ["length"] to the client\'s options;\n' +
-        "  to fall back to the next client instead, also pass parseRecovery: { nextClient: true } in code.\n",
+    expect(run.output().stderr).toMatch(
+      new RegExp(
+        `^${escapeRegExp(
+          "warning: the answer was cut (finish reason length); incomplete: $.name.\n" +
+            '  To make a cut answer fail, add finish_reason_deny_list ["length"] to the client\'s options;\n' +
+            "  to fall back to the next client instead, also pass parseRecovery: { nextClient: true } in code.\n",
+        )}ExtractPerson ok client=Mock model=mock-model latency=\\d+ms tokens=\\d+ in / \\d+ out cost=unknown repairs=\\d+\n$`,
+      ),
     );
-    server.script(answer('{"age": 36, "name": "Ada"}'));
+    server.script(answer('{"age": 36, "name": "Ada"}', { usage: { inputTokens: 40, outputTokens: 9 } }));
     const whole = context();
     expect(await main(["call", "ExtractPerson", "--args", '{"text": "Ada"}'], whole)).toBe(0);
-    expect(whole.output().stderr).toBe("");
+    // The summary only, the same line the runtime logs at info and `sapling serve`'s access log ends with.
+    expect(whole.output().stderr).toMatch(
+      /^ExtractPerson ok client=Mock model=mock-model latency=\d+ms tokens=40 in \/ 9 out cost=unknown repairs=0\n$/,
+    );
+  });
+
+  it("prints the rendered prompt and the raw answer with BAML_LOG=debug, keys redacted", async () => {
+    server.script(answer('{"age": 36, "name": "Ada"}'));
+    const run = captureContext({
+      cwd: root,
+      env: { MOCK_URL: server.baseUrls.openai, MOCK_KEY: "sk-cli-key-123456", BAML_LOG: "debug" },
+    });
+    expect(await main(["call", "ExtractPerson", "--args", '{"text": "Ada sk-cli-key-123456"}'], run)).toBe(0);
+    const stderr = run.output().stderr;
+    expect(stderr).toContain("[sapling debug] ExtractPerson: prompt for client Mock:\n");
+    expect(stderr).toContain("Ada [REDACTED]");
+    expect(stderr).toContain(
+      '[sapling debug] ExtractPerson: raw answer from client Mock:\n{"age": 36, "name": "Ada"}',
+    );
+    expect(stderr).not.toContain("sk-cli-key-123456");
   });
 
   it("says what happened when a base_url variable is empty, and when a connection breaks mid-answer", async () => {
@@ -325,3 +348,7 @@ function ExtractPerson(text: string) -> Person {
     expect(server.requests).toHaveLength(0);
   });
 });
+
+function escapeRegExp(text: string): string {
+  return text.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
+}

@@ -4,9 +4,12 @@ import {
   BamlValidationError,
   Collector,
   type FunctionLog,
+  formatCallSummary,
   SaplingRuntime,
+  summarizeCall,
 } from "../../runtime/index.js";
 import { type CliContext, CliError, type Command, UsageError } from "../cli-context.js";
+import { cliLogger } from "../cli-logger.js";
 import { dotenvFlags, dotenvUsage, environmentFor } from "../dotenv.js";
 import { loadCompiledProject, projectDirectory } from "../load-project.js";
 import { booleanFlag, parseFlags, stringFlag } from "../parse-flags.js";
@@ -18,7 +21,9 @@ const usage = `Usage: sapling call <Function> [--from DIR] [--args JSON|@FILE|-]
                     [--dotenv | --dotenv-path FILE]
 
 Runs a function of the project with its configured clients (retries and fallbacks included) and prints
-the parsed value as JSON. Client options read env.NAME from the environment at call time.
+the parsed value as JSON, then a summary of the call on stderr (client, latency, tokens, cost, repairs).
+Client options read env.NAME from the environment at call time. BAML_LOG=debug also prints each rendered
+prompt and raw answer on stderr (keys redacted); BAML_LOG_JSON=true writes log lines as JSON.
 
 Options:
   --from DIR          the baml_src folder (default ./baml_src)
@@ -52,9 +57,11 @@ export const callCommand: Command = {
     const args = await readArgumentsFlag(stringFlag(flags, "args"), context);
     const { ir } = await loadCompiledProject(projectDirectory(context, stringFlag(flags, "from")), context);
     if (!ir.functions.some((fn) => fn.name === functionName)) throw unknownFunction(functionName, ir);
+    const env = await environmentFor(flags, context);
     const runtime = SaplingRuntime.fromIr(ir, {
-      env: await environmentFor(flags, context),
+      env,
       readTextFile: textFileReader(context.cwd),
+      ...cliLogger(env, context),
     });
     const controller = new AbortController();
     void context.interrupted.then(() => controller.abort(new Error("interrupted")));
@@ -71,8 +78,10 @@ export const callCommand: Command = {
         context.stdout(`${JSON.stringify(value, null, 2)}\n`);
       }
       warnIfTruncated(collector.last, context);
+      printSummary(collector.last, context);
       return 0;
     } catch (error) {
+      printSummary(collector.last, context);
       if (BamlValidationError.isInstance(error) || BamlClientFinishReasonError.isInstance(error)) {
         context.stderr(`The model answered:\n${error.rawOutput}\n\n`);
       }
@@ -81,6 +90,11 @@ export const callCommand: Command = {
     }
   },
 };
+
+/** The per-call summary, the same line the runtime logs at `info` and `sapling serve`'s access log ends with. */
+function printSummary(log: FunctionLog | null, context: CliContext): void {
+  if (log !== null) context.stderr(`${formatCallSummary(summarizeCall(log))}\n`);
+}
 
 /**
  * A cut answer is returned (BAML's rule), but never silently: stderr says so, which fields are incomplete,

@@ -115,8 +115,11 @@ describe("sapling serve", () => {
 
     expect(await serve.stop()).toBe(0);
     const output = serve.context.output().stdout;
-    expect(output).toMatch(/^POST \/call\/ExtractPerson 200 \d+ms$/m);
-    expect(output).toMatch(/^POST \/stream\/ExtractPerson 200 \d+ms$/m);
+    // Each line ends with the call's summary, as `sapling call` prints it.
+    const summary =
+      "client=Mock model=mock-model latency=\\d+ms tokens=\\d+ in / \\d+ out cost=unknown repairs=0";
+    expect(output).toMatch(new RegExp(`^POST /call/ExtractPerson 200 \\d+ms ${summary}$`, "m"));
+    expect(output).toMatch(new RegExp(`^POST /stream/ExtractPerson 200 \\d+ms ${summary}$`, "m"));
     expect(output).toContain("Stopped.");
     await expect(fetch(`${serve.url}/_debug/ping`)).rejects.toThrow();
   });

@@ -1,6 +1,7 @@
 import { SaplingRuntime } from "../../runtime/index.js";
 import { createSaplingHandler, formatAccessEntry } from "../../server/index.js";
 import { type CliContext, CliError, type Command, UsageError } from "../cli-context.js";
+import { cliLogger } from "../cli-logger.js";
 import { dotenvFlags, dotenvUsage, environmentFor } from "../dotenv.js";
 import { loadCompiledProject, projectDirectory } from "../load-project.js";
 import { booleanFlag, parseFlags, portFlag, stringFlag, wholeNumberFlag } from "../parse-flags.js";
@@ -82,7 +83,11 @@ export const serveCommand: Command = {
     const apiKey = env.SAPLING_API_KEY || env.BAML_PASSWORD || undefined;
     const quiet = booleanFlag(flags, "quiet");
     const handler = createSaplingHandler({
-      runtime: SaplingRuntime.fromIr(ir, { env, readTextFile: textFileReader(context.cwd) }),
+      runtime: SaplingRuntime.fromIr(ir, {
+        env,
+        readTextFile: textFileReader(context.cwd),
+        ...cliLogger(env, context),
+      }),
       ir,
       maxBodyBytes,
       corsOrigins,

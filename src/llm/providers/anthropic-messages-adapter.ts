@@ -9,6 +9,7 @@ import type { ChatMessage, MediaKind, MediaValue } from "../../util/index.js";
 import type { ClientOptions, MediaUrlMode } from "../client-options.js";
 import type { FinishReason, HttpRequest, Usage } from "../language-model.js";
 import { LlmOptionsError } from "../llm-error.js";
+import { anthropicReasoning } from "./anthropic-reasoning.js";
 import { anthropicToolCalls } from "./anthropic-tool-calls.js";
 import {
   isRecord,
@@ -84,6 +85,7 @@ export function createAnthropicMessagesAdapter(options: ClientOptions, baseUrl: 
       };
     },
     toolCalls: anthropicToolCalls,
+    reasoning: anthropicReasoning,
     createStreamParser(): StreamParser {
       let rawFinishReason: string | undefined;
       let usage: Usage = { inputTokens: undefined, outputTokens: undefined };
@@ -169,14 +171,21 @@ function toMediaBlock(media: MediaValue, provider: string): Record<string, unkno
   return { type: media.type === "image" ? "image" : "document", source };
 }
 
+/**
+ * Anthropic counts cache reads and writes apart from `input_tokens`; Sapling's `inputTokens` includes them
+ * (as OpenAI's and Gemini's do), so every provider's usage means the same.
+ */
 function readAnthropicUsage(usage: unknown, previous: Usage): Usage {
   if (!isRecord(usage)) return previous;
+  const cached = optionalNumber(usage.cache_read_input_tokens) ?? previous.cachedInputTokens;
+  const written = optionalNumber(usage.cache_creation_input_tokens) ?? previous.cacheWriteInputTokens;
+  const uncached = optionalNumber(usage.input_tokens);
   const result: Usage = {
-    inputTokens: optionalNumber(usage.input_tokens) ?? previous.inputTokens,
+    inputTokens: uncached === undefined ? previous.inputTokens : uncached + (cached ?? 0) + (written ?? 0),
     outputTokens: optionalNumber(usage.output_tokens) ?? previous.outputTokens,
   };
-  const cached = optionalNumber(usage.cache_read_input_tokens) ?? previous.cachedInputTokens;
   if (cached !== undefined) result.cachedInputTokens = cached;
+  if (written !== undefined) result.cacheWriteInputTokens = written;
   return result;
 }
 

@@ -120,7 +120,8 @@ describe("aws-bedrock requests", () => {
       text: "Hello there",
       rawFinishReason: "end_turn",
       finishReason: "stop",
-      usage: { inputTokens: 12, outputTokens: 3, cachedInputTokens: 4 },
+      // Bedrock counts cache reads apart; Sapling's input total includes them (12 + 4).
+      usage: { inputTokens: 16, outputTokens: 3, cachedInputTokens: 4 },
       model,
     });
     const request = sent[0] as SentRequest;

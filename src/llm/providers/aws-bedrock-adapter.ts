@@ -28,6 +28,7 @@ import {
   parseConverseResponse,
   toConverseMessages,
 } from "./bedrock-converse-format.js";
+import { bedrockReasoning } from "./bedrock-reasoning.js";
 import { bedrockToolCalls } from "./bedrock-tool-calls.js";
 import { mergeHeaders, type ProviderAdapter, withQuery } from "./provider-adapter.js";
 
@@ -147,6 +148,7 @@ export function createAwsBedrockAdapter(
     },
     parseResponse: (body) => parseConverseResponse(body, model),
     toolCalls: bedrockToolCalls,
+    reasoning: bedrockReasoning,
     createStreamParser: () => createConverseStreamParser(model),
     createStreamDecoder: createConverseStreamDecoder,
     async authorize(request: HttpRequest): Promise<HttpRequest> {

@@ -242,14 +242,18 @@ function describeException(type: string, payload: string): string {
   return JSON.stringify({ type, message: payload });
 }
 
+/** Bedrock, like Anthropic, counts cache reads and writes apart; Sapling's `inputTokens` includes them. */
 function readConverseUsage(usage: unknown, previous: Usage): Usage {
   if (!isRecord(usage)) return previous;
+  const cached = optionalNumber(usage.cacheReadInputTokens) ?? previous.cachedInputTokens;
+  const written = optionalNumber(usage.cacheWriteInputTokens) ?? previous.cacheWriteInputTokens;
+  const uncached = optionalNumber(usage.inputTokens);
   const result: Usage = {
-    inputTokens: optionalNumber(usage.inputTokens) ?? previous.inputTokens,
+    inputTokens: uncached === undefined ? previous.inputTokens : uncached + (cached ?? 0) + (written ?? 0),
     outputTokens: optionalNumber(usage.outputTokens) ?? previous.outputTokens,
   };
-  const cached = optionalNumber(usage.cacheReadInputTokens) ?? previous.cachedInputTokens;
   if (cached !== undefined) result.cachedInputTokens = cached;
+  if (written !== undefined) result.cacheWriteInputTokens = written;
   return result;
 }
 

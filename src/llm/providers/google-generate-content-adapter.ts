@@ -8,6 +8,7 @@ import type { ChatMessage, MediaKind, MediaValue } from "../../util/index.js";
 import type { ClientOptions, MediaUrlMode } from "../client-options.js";
 import type { FinishReason, HttpRequest, Usage } from "../language-model.js";
 import { geminiToolCalls } from "./gemini-tool-calls.js";
+import { googleReasoning } from "./google-reasoning.js";
 import {
   isRecord,
   mergeHeaders,
@@ -60,6 +61,7 @@ export function createGoogleGenerateContentAdapter(
       return { ...piece, usage: piece.usage ?? { inputTokens: undefined, outputTokens: undefined } };
     },
     toolCalls: geminiToolCalls,
+    reasoning: googleReasoning,
     createStreamParser(): StreamParser {
       let rawFinishReason: string | undefined;
       let usage: Usage = { inputTokens: undefined, outputTokens: undefined };
@@ -166,12 +168,17 @@ function toMediaPart(media: MediaValue): Record<string, unknown> {
 
 function readGoogleUsage(metadata: unknown): Usage | undefined {
   if (!isRecord(metadata)) return undefined;
+  // Gemini counts thinking apart from the candidates; Sapling's `outputTokens` includes it (as OpenAI's does).
+  const candidates = optionalNumber(metadata.candidatesTokenCount);
+  const thoughts = optionalNumber(metadata.thoughtsTokenCount);
   const usage: Usage = {
     inputTokens: optionalNumber(metadata.promptTokenCount),
-    outputTokens: optionalNumber(metadata.candidatesTokenCount),
+    outputTokens:
+      candidates === undefined && thoughts === undefined ? undefined : (candidates ?? 0) + (thoughts ?? 0),
   };
   const cached = optionalNumber(metadata.cachedContentTokenCount);
   if (cached !== undefined) usage.cachedInputTokens = cached;
+  if (thoughts !== undefined) usage.reasoningTokens = thoughts;
   return usage;
 }
 

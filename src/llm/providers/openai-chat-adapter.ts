@@ -7,6 +7,7 @@ import type { ChatMessage, MediaKind, MediaValue } from "../../util/index.js";
 import type { ClientOptions, MediaUrlMode } from "../client-options.js";
 import type { FinishReason, HttpRequest, Usage } from "../language-model.js";
 import { LlmOptionsError } from "../llm-error.js";
+import { openAiChatReasoning } from "./openai-chat-reasoning.js";
 import { openAiChatToolCalls } from "./openai-chat-tool-calls.js";
 import {
   isRecord,
@@ -87,6 +88,7 @@ export function createOpenAiChatAdapter(settings: OpenAiChatSettings): ProviderA
       };
     },
     toolCalls: openAiChatToolCalls,
+    reasoning: openAiChatReasoning,
     createStreamParser(): StreamParser {
       let rawFinishReason: string | undefined;
       let usage: Usage = { inputTokens: undefined, outputTokens: undefined };
@@ -187,6 +189,10 @@ function readOpenAiUsage(usage: unknown): Usage {
     ? optionalNumber(usage.prompt_tokens_details.cached_tokens)
     : undefined;
   if (cached !== undefined) result.cachedInputTokens = cached;
+  const reasoning = isRecord(usage.completion_tokens_details)
+    ? optionalNumber(usage.completion_tokens_details.reasoning_tokens)
+    : undefined;
+  if (reasoning !== undefined) result.reasoningTokens = reasoning;
   return result;
 }
 

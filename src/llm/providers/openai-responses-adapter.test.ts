@@ -330,7 +330,7 @@ describe("openai-responses streams", () => {
       type: "finish",
       finishReason: "stop",
       rawFinishReason: "completed",
-      usage: { inputTokens: 31, outputTokens: 12, cachedInputTokens: 8 },
+      usage: { inputTokens: 31, outputTokens: 12, cachedInputTokens: 8, reasoningTokens: 0 },
       model: "gpt-4.1-2025-04-14",
     });
     expect(events.filter((streamed) => streamed.type === "raw")[0]).toMatchObject({

@@ -13,6 +13,7 @@ import type { ChatMessage, MediaKind, MediaValue } from "../../util/index.js";
 import type { ClientOptions, MediaUrlMode } from "../client-options.js";
 import type { FinishReason, HttpRequest, Usage } from "../language-model.js";
 import { LlmOptionsError } from "../llm-error.js";
+import { openAiResponsesReasoning } from "./openai-responses-reasoning.js";
 import { openAiResponsesToolCalls } from "./openai-responses-tool-calls.js";
 import {
   isRecord,
@@ -84,6 +85,7 @@ export function createOpenAiResponsesAdapter(settings: OpenAiResponsesSettings):
       return { text: outputText(body.output), ...readOutcome(body, options.model) };
     },
     toolCalls: openAiResponsesToolCalls,
+    reasoning: openAiResponsesReasoning,
     createStreamParser(): StreamParser {
       let outcome: Omit<ParsedAnswer, "text"> = {
         rawFinishReason: undefined,
@@ -229,6 +231,10 @@ function readResponsesUsage(usage: unknown): Usage {
     ? optionalNumber(usage.input_tokens_details.cached_tokens)
     : undefined;
   if (cached !== undefined) result.cachedInputTokens = cached;
+  const reasoning = isRecord(usage.output_tokens_details)
+    ? optionalNumber(usage.output_tokens_details.reasoning_tokens)
+    : undefined;
+  if (reasoning !== undefined) result.reasoningTokens = reasoning;
   return result;
 }
 

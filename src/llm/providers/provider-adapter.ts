@@ -8,6 +8,7 @@ import type { MediaUrlMode } from "../client-options.js";
 import type { FinishReason, HttpRequest, Usage } from "../language-model.js";
 import type { SseEvent } from "../sse-decoder.js";
 import type { ToolCallWire } from "../tool-calls.js";
+import type { ReasoningReader } from "./reasoning-reader.js";
 
 /** A whole answer, read from a JSON body (or accumulated from a stream). */
 export interface ParsedAnswer {
@@ -51,6 +52,8 @@ export interface ProviderAdapter {
   createStreamParser(): StreamParser;
   /** Writes tools and enforced schemas into requests and reads tool calls back (`*-tool-calls.ts`). */
   toolCalls?: ToolCallWire;
+  /** Reads the model's reasoning text, for wire formats that carry it. */
+  reasoning?: ReasoningReader;
   /** Reads a stream body that is not SSE (absent: the body is SSE). */
   createStreamDecoder?(): StreamDecoder;
   /**

@@ -1,6 +1,13 @@
 import { describe, expect, it } from "vitest";
-import { redactHeaders, redactRequest } from "./index.js";
-import { collectSecrets, REDACTED, redactLoggedHeaders, redactText, redactValue } from "./redact.js";
+import {
+  collectSecrets,
+  redactedText as REDACTED,
+  redactHeaders,
+  redactLoggedHeaders,
+  redactRequest,
+  redactText,
+  redactValue,
+} from "./redact.js";
 
 describe("redaction", () => {
   const secrets = collectSecrets({
