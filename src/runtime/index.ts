@@ -62,13 +62,22 @@ export { createConsoleLogger, parseLogLevel } from "./log.js";
 export { Audio, Image, Pdf, Video } from "./media.js";
 export type { ModelPrice, PriceTable } from "./price-table.js";
 export { defaultPriceTable } from "./price-table.js";
+export { applyDelta, type DeltaOperation, type DeltaPath, diffPartial } from "./partial-delta.js";
+export { readStream, StreamEventError, type StreamReader } from "./read-stream.js";
 export type { Environment } from "./resolve-options.js";
 export type { RuntimeOptions } from "./sapling-runtime.js";
 export { SaplingRuntime } from "./sapling-runtime.js";
-export { SaplingStream } from "./sapling-stream.js";
+export {
+  SaplingStream,
+  type StreamableOptions,
+  type StreamPacing,
+  type StreamProducer,
+  type StreamSink,
+} from "./sapling-stream.js";
 export type { SchemaTypeAdditions, SchemaTypeConverter } from "./schema-type-converter.js";
 export type { BamlLogEvent, SpanExporter, SpanKind, SpanRecord } from "./tracing.js";
 export { Tracer } from "./tracing.js";
+export { type StreamEvent, type StreamFormat, streamEvents } from "./stream-events.js";
 export { TypeBuilder, type TypeBuilderOptions } from "./type-builder.js";
 export { validateArguments } from "./validate-arguments.js";
 export type { CheckOutcome } from "./wrap-checked.js";
