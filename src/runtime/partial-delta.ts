@@ -3,8 +3,9 @@
  * operations on the partial value a reader holds (it starts with nothing):
  *
  * - `["+", path, text]`: append `text` to the string at `path` (a string being written grew).
- * - `["=", path, value]`: put `value` at `path` — a field that appeared or completed, a list item (its index
- *   is the list's length: appended), a scalar that changed. `path` `[]` replaces the whole value.
+ * - `["+", path, [items…]]`: append the items to the list at `path` (new list items).
+ * - `["=", path, value]`: put `value` at `path` — a field that appeared or completed, a scalar that changed,
+ *   anything that did not just grow. `path` `[]` replaces the whole value.
  *
  * A path is a list of object keys (strings) and list indexes (numbers) from the root. Partials grow at
  * their end, so a delta is usually one append; what it costs over a whole stream is about the text of the
@@ -12,7 +13,7 @@
  * `readStream` (`applyDelta`), so both sides agree by construction.
  */
 export type DeltaPath = (string | number)[];
-export type DeltaOperation = ["+", DeltaPath, string] | ["=", DeltaPath, unknown];
+export type DeltaOperation = ["+", DeltaPath, string | unknown[]] | ["=", DeltaPath, unknown];
 
 /** The operations that turn `before` into `after` (`before` `undefined`: the reader holds nothing yet). */
 export function diffPartial(before: unknown, after: unknown): DeltaOperation[] {
@@ -35,11 +36,11 @@ function diffInto(before: unknown, after: unknown, path: DeltaPath, operations: 
       operations.push(["=", path, after]);
       return;
     }
-    for (let index = 0; index < after.length; index++) {
+    for (let index = 0; index < before.length; index++) {
       const item = after[index];
-      if (index >= before.length) operations.push(["=", [...path, index], item]);
-      else if (before[index] !== item) diffInto(before[index], item, [...path, index], operations);
+      if (before[index] !== item) diffInto(before[index], item, [...path, index], operations);
     }
+    if (after.length > before.length) operations.push(["+", path, after.slice(before.length)]);
     return;
   }
   if (isRecord(before) && isRecord(after)) {
@@ -82,17 +83,26 @@ function applyAt(value: unknown, operation: DeltaOperation, depth: number, fresh
   const [kind, path, argument] = operation;
   if (depth === path.length) {
     if (kind === "=") return argument;
-    if (typeof value !== "string" || typeof argument !== "string") {
-      throw new Error(`Delta appends text at ${JSON.stringify(path)}, which holds no string.`);
+    if (typeof value === "string" && typeof argument === "string") return value + argument;
+    if (Array.isArray(value) && Array.isArray(argument)) {
+      if (fresh.has(value)) {
+        for (const item of argument) value.push(item);
+        return value;
+      }
+      const copy = value.concat(argument);
+      fresh.add(copy);
+      return copy;
     }
-    return value + argument;
+    const what = Array.isArray(argument) ? "items" : "text";
+    const holder = Array.isArray(argument) ? "list" : "string";
+    throw new Error(`Delta appends ${what} at ${JSON.stringify(path)}, which holds no ${holder}.`);
   }
   const key = path[depth];
   if (
     Array.isArray(value) &&
     Number.isInteger(key) &&
     (key as number) >= 0 &&
-    (key as number) <= value.length
+    (key as number) < value.length
   ) {
     const copy = fresh.has(value) ? value : value.slice();
     fresh.add(copy);
