@@ -77,7 +77,7 @@ export {
 export type { SchemaTypeAdditions, SchemaTypeConverter } from "./schema-type-converter.js";
 export type { BamlLogEvent, SpanExporter, SpanKind, SpanRecord } from "./tracing.js";
 export { Tracer } from "./tracing.js";
-export { type StreamEvent, type StreamFormat, streamEvents } from "./stream-events.js";
+export { ndjsonLine, type StreamEvent, type StreamFormat, streamEvents } from "./stream-events.js";
 export { TypeBuilder, type TypeBuilderOptions } from "./type-builder.js";
 export { validateArguments } from "./validate-arguments.js";
 export type { CheckOutcome } from "./wrap-checked.js";

@@ -55,10 +55,39 @@ describe("diffPartial and applyDelta", () => {
     expect(() => applyDelta({}, [["?", [], 1] as never])).toThrow(/Not a delta operation/);
   });
 
+  it("sends an append to the string written last as bare text, with the stream's cursor", () => {
+    const partials = [
+      { a: "x", b: null },
+      { a: "xyz", b: null },
+      { a: "xyz!", b: "p" },
+      { a: "xyz!", b: "pq" },
+    ];
+    const writer = {};
+    const reader = {};
+    let shown: unknown;
+    const events = partials.map((partial, index) => {
+      const operations = diffPartial(index === 0 ? undefined : partials[index - 1], partial, writer);
+      shown = applyDelta(shown, operations, reader);
+      expect(shown).toEqual(partial);
+      return operations;
+    });
+    expect(events).toEqual([
+      [["=", [], { a: "x", b: null }]],
+      [["+", ["a"], "yz"]],
+      ["!", ["=", ["b"], "p"]],
+      ["q"],
+    ]);
+    expect(() => applyDelta({ a: "" }, ["x"], {})).toThrow(/before any string/);
+  });
+
   it("rebuilds any JSON value from any other (property)", () => {
     fc.assert(
-      fc.property(fc.jsonValue(), fc.jsonValue(), (before, after) => {
-        const rebuilt = applyDelta(structuredClone(before), diffPartial(before, after));
+      fc.property(fc.jsonValue(), fc.jsonValue(), fc.jsonValue(), (first, before, after) => {
+        // A cursor carried over from an earlier event, as in a stream.
+        const writer = {};
+        const reader = {};
+        const middle = applyDelta(structuredClone(first), diffPartial(first, before, writer), reader);
+        const rebuilt = applyDelta(middle, diffPartial(before, after, writer), reader);
         // As JSON (a partial's form on the wire): key order aside, and -0 is 0.
         const json = (value: unknown) => JSON.parse(JSON.stringify(value)) as unknown;
         expect(json(rebuilt)).toEqual(json(after));

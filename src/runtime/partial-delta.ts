@@ -6,24 +6,46 @@
  * - `["+", path, [items…]]`: append the items to the list at `path` (new list items).
  * - `["=", path, value]`: put `value` at `path` — a field that appeared or completed, a scalar that changed,
  *   anything that did not just grow. `path` `[]` replaces the whole value.
+ * - `"text"` (a bare string): append `text` to the string written last — the path of the latest operation,
+ *   in this event or an earlier one, whose value was a string. The common event is one of these.
  *
  * A path is a list of object keys (strings) and list indexes (numbers) from the root. Partials grow at
  * their end, so a delta is usually one append; what it costs over a whole stream is about the text of the
  * answer, however often partials are sent. The same two functions run on the server (`diffPartial`) and in
- * `readStream` (`applyDelta`), so both sides agree by construction.
+ * `readStream` (`applyDelta`), each with the stream's `DeltaCursor`, so both sides agree by construction.
  */
 export type DeltaPath = (string | number)[];
-export type DeltaOperation = ["+", DeltaPath, string | unknown[]] | ["=", DeltaPath, unknown];
+export type DeltaOperation = ["+", DeltaPath, string | unknown[]] | ["=", DeltaPath, unknown] | string;
 
-/** The operations that turn `before` into `after` (`before` `undefined`: the reader holds nothing yet). */
-export function diffPartial(before: unknown, after: unknown): DeltaOperation[] {
-  const operations: DeltaOperation[] = [];
-  if (before === undefined) operations.push(["=", [], after]);
-  else diffInto(before, after, [], operations);
-  return operations;
+/** The path of the string written last, kept by both ends of one stream (one per stream, start empty). */
+export interface DeltaCursor {
+  path?: DeltaPath;
 }
 
-function diffInto(before: unknown, after: unknown, path: DeltaPath, operations: DeltaOperation[]): void {
+/**
+ * The operations that turn `before` into `after` (`before` `undefined`: the reader holds nothing yet).
+ * `cursor` is the stream's, updated here: appends to the string written last become bare strings.
+ */
+export function diffPartial(before: unknown, after: unknown, cursor: DeltaCursor = {}): DeltaOperation[] {
+  const operations: FullOperation[] = [];
+  if (before === undefined) operations.push(["=", [], after]);
+  else diffInto(before, after, [], operations);
+  return operations.map((operation): DeltaOperation => {
+    const [kind, path, argument] = operation;
+    if (typeof argument !== "string") return operation;
+    const short = kind === "+" && cursor.path !== undefined && samePath(cursor.path, path);
+    cursor.path = path;
+    return short ? argument : operation;
+  });
+}
+
+function samePath(left: DeltaPath, right: DeltaPath): boolean {
+  if (left.length !== right.length) return false;
+  for (let index = 0; index < left.length; index++) if (left[index] !== right[index]) return false;
+  return true;
+}
+
+function diffInto(before: unknown, after: unknown, path: DeltaPath, operations: FullOperation[]): void {
   // Unchanged subtrees keep their identity between partials: most of a partial is skipped here.
   if (before === after) return;
   if (typeof before === "string" && typeof after === "string") {
@@ -66,20 +88,38 @@ function diffInto(before: unknown, after: unknown, path: DeltaPath, operations: 
  * an operation that does not fit the value (a path through a missing container, text appended to a
  * non-string): the stream is not the one this value was rebuilt from.
  */
-export function applyDelta(value: unknown, operations: readonly DeltaOperation[]): unknown {
+export function applyDelta(
+  value: unknown,
+  operations: readonly DeltaOperation[],
+  cursor: DeltaCursor = {},
+): unknown {
   let result = value;
   // Containers copied by this call: later operations of the same delta change them in place.
   const fresh = new WeakSet<object>();
-  for (const operation of operations) {
-    if (!Array.isArray(operation) || (operation[0] !== "+" && operation[0] !== "=")) {
-      throw new Error(`Not a delta operation: ${JSON.stringify(operation)}.`);
+  for (const given of operations) {
+    let operation: FullOperation;
+    if (typeof given === "string") {
+      if (cursor.path === undefined) throw new Error("Delta appends text before any string was written.");
+      operation = ["+", cursor.path, given];
+    } else if (
+      Array.isArray(given) &&
+      (given[0] === "+" || given[0] === "=") &&
+      Array.isArray(given[1]) &&
+      given.length === 3
+    ) {
+      operation = given;
+      if (typeof operation[2] === "string") cursor.path = operation[1];
+    } else {
+      throw new Error(`Not a delta operation: ${JSON.stringify(given)}.`);
     }
     result = applyAt(result, operation, 0, fresh);
   }
   return result;
 }
 
-function applyAt(value: unknown, operation: DeltaOperation, depth: number, fresh: WeakSet<object>): unknown {
+type FullOperation = Exclude<DeltaOperation, string>;
+
+function applyAt(value: unknown, operation: FullOperation, depth: number, fresh: WeakSet<object>): unknown {
   const [kind, path, argument] = operation;
   if (depth === path.length) {
     if (kind === "=") return argument;

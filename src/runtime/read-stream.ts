@@ -1,4 +1,4 @@
-import { applyDelta, type DeltaOperation } from "./partial-delta.js";
+import { applyDelta, type DeltaCursor, type DeltaOperation } from "./partial-delta.js";
 
 /** An `error` event of a stream (or a non-2xx answer before it started), as the server described it. */
 export class StreamEventError extends Error {
@@ -68,9 +68,10 @@ export function readStream<Partial = unknown, Final = unknown>(
   // The operations of the deltas read since the last partial was rebuilt: applied together, so that the
   // containers they change are copied once per read, not once per event.
   let pending: DeltaOperation[] = [];
+  const cursor: DeltaCursor = {};
   const flush = (): void => {
     if (pending.length === 0) return;
-    value = applyDelta(holds ? value : undefined, pending);
+    value = applyDelta(holds ? value : undefined, pending, cursor);
     pending = [];
     holds = true;
     shown = false;
@@ -96,7 +97,7 @@ export function readStream<Partial = unknown, Final = unknown>(
         const data = wire.data;
         if (isRecord(data) && Array.isArray(data.delta)) {
           const { delta, ...facts } = data;
-          const rebuilt = applyDelta(holds ? value : undefined, delta as DeltaOperation[]);
+          const rebuilt = applyDelta(holds ? value : undefined, delta as DeltaOperation[], cursor);
           resolveFinal((Object.keys(facts).length > 0 ? { value: rebuilt, ...facts } : rebuilt) as Final);
         } else resolveFinal(data as Final);
         return true;

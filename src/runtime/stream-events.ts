@@ -1,5 +1,5 @@
 import { BamlError } from "./errors.js";
-import { type DeltaOperation, diffPartial } from "./partial-delta.js";
+import { type DeltaCursor, type DeltaOperation, diffPartial } from "./partial-delta.js";
 
 /** `partial`: every event carries the whole partial value; `delta`: only what changed (partial-delta.ts). */
 export type StreamFormat = "partial" | "delta";
@@ -36,12 +36,13 @@ export async function* streamEvents(
   options: StreamEventOptions,
 ): AsyncGenerator<StreamEvent, void, undefined> {
   let shown: unknown;
+  const cursor: DeltaCursor = {};
   for await (const partial of stream) {
     if (options.format === "partial") {
       yield { event: "partial", data: partial };
       continue;
     }
-    const operations = diffPartial(shown, partial);
+    const operations = diffPartial(shown, partial, cursor);
     shown = partial;
     if (operations.length > 0) yield { event: "delta", data: operations };
   }
@@ -51,7 +52,7 @@ export async function* streamEvents(
     return;
   }
   const { value: _value, ...facts } = options.envelope ? options.envelope(value) : {};
-  yield { event: "final", data: { delta: diffPartial(shown, value), ...facts } };
+  yield { event: "final", data: { delta: diffPartial(shown, value, cursor), ...facts } };
 }
 
 /** An event as one NDJSON line: `{"partial":…}`, `{"delta":[…]}` or `{"final":…}`. */

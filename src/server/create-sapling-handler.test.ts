@@ -265,8 +265,10 @@ describe("POST /stream/{Function}", () => {
     expect(deltas.length).toBeGreaterThan(2);
     expect(events.filter((item) => item.event === "partial")).toHaveLength(0);
     // The name grows by appends, each sending only the new text.
+    // Text appended to the string written last travels bare; other appends name their path.
     const appended = deltas
-      .flatMap((item) => item.data as unknown[][])
+      .flatMap((item) => item.data as unknown[])
+      .map((operation) => (typeof operation === "string" ? ["+", null, operation] : (operation as unknown[])))
       .filter((operation) => operation[0] === "+");
     expect(appended.length).toBeGreaterThan(0);
     // Appends carry only new text: all of them together are at most the name once.
