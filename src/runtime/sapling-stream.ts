@@ -116,6 +116,7 @@ export class SaplingStream<Partial, Final> implements AsyncIterable<Partial> {
         await this.#changed();
       }
       completed = true;
+      if (this.#failure) throw this.#failure.error;
       await final;
     } finally {
       this.#readers--;
@@ -183,6 +184,9 @@ export class SaplingStream<Partial, Final> implements AsyncIterable<Partial> {
     produced.catch(() => {});
     this.#final = Promise.race([produced, failed]).finally(() => {
       this.#ended = true;
+      // The last partial, built now, lets the parser go: a consumer that comes late holds one partial,
+      // not the parser's state of the whole answer.
+      this.#refresh();
       this.#notify();
     });
     this.#settled = this.#final.then(
