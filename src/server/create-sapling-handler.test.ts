@@ -458,6 +458,13 @@ describe("GET /openapi.json and /docs", () => {
     expect(document.components.schemas.BamlOptions).toMatchObject({
       properties: { client_registry: { type: "object" }, env: { type: "object" } },
     });
+    // Both stream formats are described, and the delta operations have a schema.
+    const streamed = document.paths["/stream/ExtractPerson"]?.post as {
+      responses: Record<string, { description: string }>;
+    };
+    expect(streamed.responses["200"]?.description).toContain("application/vnd.sapling-delta+json");
+    expect(streamed.responses["200"]?.description).toContain("cannot be resumed");
+    expect(document.components.schemas.DeltaOperations).toMatchObject({ type: "array" });
     expect(call.responses["200"]?.content?.["application/json"].schema).toEqual({
       $ref: "#/components/schemas/Person",
     });
