@@ -187,18 +187,20 @@ export async function benchDelivery(): Promise<string> {
     "### `b.stream` for a consumer that reads only at the end",
     "",
     "Heap used after a forced garbage collection, once the call has ended and before the consumer read " +
-      "anything, minus the heap before the call. *The final value*: the same once the stream is dropped and " +
-      "only the final value is kept; *the stream*: the rest — one partial (the latest, built when the call " +
-      "ended, which lets the parser's state go) and the stream object. The consumer then gets that one " +
-      "partial, never a backlog. Target: at most 2× the final value's JSON text.",
+      "anything, minus the heap before the call. *Without the stream*: the same once the stream is dropped " +
+      "and only the final value is kept (the final value, and whatever the final-mode parse left it " +
+      "holding); *the stream's own*: the difference — one partial (the latest, built when the call ended, " +
+      "which lets the parser's state go) and the stream object. The consumer then gets that one partial, " +
+      "never a backlog. Target: the stream's own at most 2× the final value's JSON text. (While the answer " +
+      "is still arriving the parser's state is held too: its tree of the answer so far.)",
     "",
     markdownTable(
       [
         "answer",
         "final value (JSON)",
         "heap retained",
-        "of it, the final value",
-        "of it, the stream",
+        "without the stream",
+        "the stream's own",
         "all ÷ final JSON",
         "partials read",
       ],

@@ -104,8 +104,9 @@ export function readStream<Partial = unknown, Final = unknown>(
       }
       case "error": {
         settled = true;
-        const body =
-          isRecord(wire.data) && isRecord(wire.data.error) ? wire.data.error : { message: String(wire.data) };
+        // SSE sends `{"error": {…}}` (the body /call would answer); an NDJSON line's data is the error itself.
+        const data = wire.data;
+        const body = isRecord(data) ? (isRecord(data.error) ? data.error : data) : { message: String(data) };
         rejectFinal(new StreamEventError(body));
         return true;
       }
@@ -181,30 +182,51 @@ async function failWithStatus(response: Response, reject: (error: unknown) => vo
   reject(new StreamEventError(body));
 }
 
-/** Server-sent events: `event:` and `data:` lines, a blank line ends an event, `:` lines are comments. */
-class SseFraming {
+/** Splits text arriving in pieces into lines; a long line arriving in many pieces is scanned once. */
+class LineSplitter {
   #buffer = "";
-  /** The buffer has no newline before this offset (a long event arriving in many chunks is scanned once). */
+  /** The buffer has no newline before this offset. */
   #scanned = 0;
-  #event = "";
-  #data: string[] = [];
 
-  push(text: string, end: boolean): WireEvent[] {
+  /** The lines completed by `text` (with `end`, the rest too), without their `\n` or `\r\n`. */
+  push(text: string, end: boolean): string[] {
     this.#buffer += text;
-    const events: WireEvent[] = [];
+    const lines: string[] = [];
     let start = 0;
     while (true) {
       const newline = this.#buffer.indexOf("\n", Math.max(start, this.#scanned));
       if (newline < 0) break;
-      let line = this.#buffer.slice(start, newline);
+      lines.push(this.#buffer.slice(start, this.#buffer[newline - 1] === "\r" ? newline - 1 : newline));
       start = newline + 1;
-      if (line.endsWith("\r")) line = line.slice(0, -1);
+    }
+    this.#buffer = this.#buffer.slice(start);
+    this.#scanned = this.#buffer.length;
+    if (end && this.#buffer !== "") {
+      lines.push(this.#buffer);
+      this.#buffer = "";
+    }
+    return lines;
+  }
+}
+
+/** Server-sent events: `event:` and `data:` lines, a blank line ends an event, `:` lines are comments. */
+class SseFraming {
+  readonly #lines = new LineSplitter();
+  #event = "";
+  #data: string[] = [];
+
+  push(text: string, end: boolean): WireEvent[] {
+    const events: WireEvent[] = [];
+    const dispatch = () => {
+      if (this.#data.length > 0) {
+        events.push({ event: this.#event || "message", data: JSON.parse(this.#data.join("\n")) });
+      }
+      this.#event = "";
+      this.#data = [];
+    };
+    for (const line of this.#lines.push(text, end)) {
       if (line === "") {
-        if (this.#data.length > 0) {
-          events.push({ event: this.#event || "message", data: JSON.parse(this.#data.join("\n")) });
-        }
-        this.#event = "";
-        this.#data = [];
+        dispatch();
         continue;
       }
       if (line.startsWith(":")) continue;
@@ -215,43 +237,23 @@ class SseFraming {
       if (field === "event") this.#event = fieldValue;
       else if (field === "data") this.#data.push(fieldValue);
     }
-    this.#buffer = this.#buffer.slice(start);
-    this.#scanned = this.#buffer.length;
-    if (end && this.#data.length > 0) {
-      events.push({ event: this.#event || "message", data: JSON.parse(this.#data.join("\n")) });
-      this.#data = [];
-    }
+    if (end) dispatch();
     return events;
   }
 }
 
 /** NDJSON: one `{"<event>": data}` object per line. */
 class LineFraming {
-  #buffer = "";
-  #scanned = 0;
+  readonly #lines = new LineSplitter();
 
   push(text: string, end: boolean): WireEvent[] {
-    this.#buffer += text;
-    const lines: string[] = [];
-    let start = 0;
-    while (true) {
-      const newline = this.#buffer.indexOf("\n", Math.max(start, this.#scanned));
-      if (newline < 0) break;
-      lines.push(this.#buffer.slice(start, newline));
-      start = newline + 1;
-    }
-    this.#buffer = this.#buffer.slice(start);
-    this.#scanned = this.#buffer.length;
-    if (end) {
-      lines.push(this.#buffer);
-      this.#buffer = "";
-    }
     const events: WireEvent[] = [];
-    for (const line of lines) {
+    for (const line of this.#lines.push(text, end)) {
       if (line.trim() === "") continue;
       const parsed: unknown = JSON.parse(line);
-      if (!isRecord(parsed))
+      if (!isRecord(parsed)) {
         throw new Error(`readStream: an NDJSON line is not an object: ${line.slice(0, 80)}`);
+      }
       const [event] = Object.keys(parsed);
       if (event !== undefined) events.push({ event, data: parsed[event] });
     }
