@@ -75,6 +75,61 @@ describe.skipIf(!chromiumPath && !required)("runtime in a browser", () => {
     }
   }, 60_000);
 
+  it("reads a delta-format event stream with readStream in Chromium", async () => {
+    expect(chromiumPath, "Chromium is required on CI (.ci/run installs it)").toBeDefined();
+    const bundle = await build({
+      entryPoints: [join(root, "test", "browser", "entry.ts")],
+      bundle: true,
+      platform: "browser",
+      format: "iife",
+      write: false,
+      logLevel: "silent",
+    });
+    const code = bundle.outputFiles[0]?.text ?? "";
+    const events =
+      'data: [["=",[],{"name":"Ja","skills":[]}]]\n\n: keep-alive\n\ndata: [["+",["name"],"ne"]]\n\n' +
+      'data: [" Doe",["+",["skills"],["Go"]]]\n\nevent: final\ndata: {"delta":[["+",["skills"],["Rust"]]]}\n\n';
+    const browser = await chromium.launch({
+      executablePath: chromiumPath as string,
+      args: [
+        "--no-sandbox",
+        "--disable-gpu",
+        "--disable-background-networking",
+        "--disable-component-update",
+      ],
+    });
+    try {
+      const page = await browser.newPage();
+      await page.setContent("<!doctype html><title>sapling</title>");
+      await page.addScriptTag({ content: code });
+      const result = await page.evaluate(async (text) => {
+        type Reader = AsyncIterable<unknown> & { getFinalResponse(): Promise<unknown> };
+        const { readStream } = (
+          globalThis as unknown as { sapling: { readStream(response: Response): Reader } }
+        ).sapling;
+        // Three bytes per read: events arrive cut anywhere.
+        const bytes = new TextEncoder().encode(text);
+        let at = 0;
+        const body = new ReadableStream<Uint8Array>({
+          pull(controller) {
+            if (at >= bytes.length) controller.close();
+            else controller.enqueue(bytes.slice(at, (at += 3)));
+          },
+        });
+        const stream = readStream(new Response(body, { headers: { "content-type": "text/event-stream" } }));
+        const partials: unknown[] = [];
+        for await (const partial of stream) partials.push(partial);
+        return { last: partials.at(-1), final: await stream.getFinalResponse() };
+      }, events);
+      expect(result).toEqual({
+        last: { name: "Jane Doe", skills: ["Go"] },
+        final: { name: "Jane Doe", skills: ["Go", "Rust"] },
+      });
+    } finally {
+      await browser.close();
+    }
+  }, 60_000);
+
   it("bundles the package root too (generated type_builder.ts imports it) and runs addBaml in Chromium", async () => {
     expect(chromiumPath, "Chromium is required on CI (.ci/run installs it)").toBeDefined();
     const bundle = await build({
