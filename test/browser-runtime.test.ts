@@ -112,8 +112,12 @@ describe.skipIf(!chromiumPath && !required)("runtime in a browser", () => {
         let at = 0;
         const body = new ReadableStream<Uint8Array>({
           pull(controller) {
-            if (at >= bytes.length) controller.close();
-            else controller.enqueue(bytes.slice(at, (at += 3)));
+            if (at >= bytes.length) {
+              controller.close();
+              return;
+            }
+            controller.enqueue(bytes.slice(at, at + 3));
+            at += 3;
           },
         });
         const stream = readStream(new Response(body, { headers: { "content-type": "text/event-stream" } }));
