@@ -62,8 +62,6 @@ export { createConsoleLogger, parseLogLevel } from "./log.js";
 export { Audio, Image, Pdf, Video } from "./media.js";
 export type { ModelPrice, PriceTable } from "./price-table.js";
 export { defaultPriceTable } from "./price-table.js";
-export { applyDelta, type DeltaOperation, type DeltaPath, diffPartial } from "./partial-delta.js";
-export { readStream, StreamEventError, type StreamReader } from "./read-stream.js";
 export type { Environment } from "./resolve-options.js";
 export type { RuntimeOptions } from "./sapling-runtime.js";
 export { SaplingRuntime } from "./sapling-runtime.js";

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
+import { applyDelta } from "../stream-client/index.js";
 import { BamlClientHttpError } from "./errors.js";
-import { applyDelta } from "./partial-delta.js";
 import { SaplingStream, type StreamSink } from "./sapling-stream.js";
 
 const tick = () => new Promise((resolve) => setTimeout(resolve, 1));

@@ -1,3 +1,4 @@
+import { samePartial } from "../sap/index.js";
 import { describeStreamError, ndjsonLine, type StreamFormat, streamEvents } from "./stream-events.js";
 
 /** What a streaming call's producer is handed. */
@@ -213,7 +214,7 @@ export class SaplingStream<Partial, Final> implements AsyncIterable<Partial> {
       return;
     }
     if (partial === undefined) return;
-    if (this.#version > 0 && sameValue(partial, this.#value)) return;
+    if (this.#version > 0 && samePartial(partial, this.#value)) return;
     this.#value = partial;
     this.#version++;
   }
@@ -255,30 +256,3 @@ const timerSleep = (ms: number, signal?: AbortSignal): Promise<void> =>
       { once: true },
     );
   });
-
-/**
- * Deep equality that stops at shared references: the stream parser keeps finished subtrees' identity, so
- * comparing consecutive partials costs only the part still being written (stringifying both would cost
- * the whole value on every read, quadratic over a stream).
- */
-function sameValue(left: unknown, right: unknown): boolean {
-  if (left === right) return true;
-  if (typeof left !== "object" || typeof right !== "object" || left === null || right === null) return false;
-  if (Array.isArray(left)) {
-    if (!Array.isArray(right) || left.length !== right.length) return false;
-    // From the end: a partial grows at its end, so a changed list differs there (an unchanged prefix of
-    // shared items would cost a walk of the whole list on every read).
-    for (let index = left.length - 1; index >= 0; index--) {
-      if (!sameValue(left[index], right[index])) return false;
-    }
-    return true;
-  }
-  if (Array.isArray(right)) return false;
-  const leftKeys = Object.keys(left);
-  if (leftKeys.length !== Object.keys(right).length) return false;
-  return leftKeys.every(
-    (key) =>
-      Object.hasOwn(right, key) &&
-      sameValue((left as Record<string, unknown>)[key], (right as Record<string, unknown>)[key]),
-  );
-}

@@ -1,5 +1,5 @@
+import { type DeltaCursor, type DeltaOperation, diffPartial } from "../stream-client/index.js";
 import { BamlError } from "./errors.js";
-import { type DeltaCursor, type DeltaOperation, diffPartial } from "./partial-delta.js";
 
 /** `partial`: every event carries the whole partial value; `delta`: only what changed (partial-delta.ts). */
 export type StreamFormat = "partial" | "delta";

@@ -6,7 +6,8 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import type { Ir } from "../ir/index.js";
 import { compile } from "../language/index.js";
-import { readStream, SaplingRuntime, StreamEventError } from "../runtime/index.js";
+import { SaplingRuntime } from "../runtime/index.js";
+import { readStream, StreamEventError } from "../stream-client/index.js";
 import {
   answer,
   hang,

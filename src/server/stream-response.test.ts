@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { readStream, SaplingStream, type StreamSink } from "../runtime/index.js";
+import { SaplingStream, type StreamSink } from "../runtime/index.js";
+import { readStream } from "../stream-client/index.js";
 import { streamResponse } from "./stream-response.js";
 
 /** A call whose chunks the test sends: each chunk adds a word to a list (the partial value). */

@@ -2,7 +2,7 @@ import { mkdirSync, mkdtempSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
-import { applyDelta } from "../../runtime/index.js";
+import { applyDelta } from "../../stream-client/index.js";
 import {
   answer,
   createTestServiceAccount,

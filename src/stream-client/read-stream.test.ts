@@ -1,7 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { BamlClientHttpError } from "./errors.js";
+import { BamlClientHttpError, SaplingStream } from "../runtime/index.js";
 import { readStream, StreamEventError } from "./read-stream.js";
-import { SaplingStream } from "./sapling-stream.js";
 
 const tick = () => new Promise((resolve) => setTimeout(resolve, 1));
 
