@@ -73,9 +73,9 @@ export {
   type StreamSink,
 } from "./sapling-stream.js";
 export type { SchemaTypeAdditions, SchemaTypeConverter } from "./schema-type-converter.js";
+export { ndjsonLine, type StreamEvent, type StreamFormat, streamEvents } from "./stream-events.js";
 export type { BamlLogEvent, SpanExporter, SpanKind, SpanRecord } from "./tracing.js";
 export { Tracer } from "./tracing.js";
-export { ndjsonLine, type StreamEvent, type StreamFormat, streamEvents } from "./stream-events.js";
 export { TypeBuilder, type TypeBuilderOptions } from "./type-builder.js";
 export { validateArguments } from "./validate-arguments.js";
 export type { CheckOutcome } from "./wrap-checked.js";
