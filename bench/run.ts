@@ -13,6 +13,7 @@ const areas = [
   "language",
   "sap",
   "streaming",
+  "delivery",
   "prompt",
   "codegen",
   "llm",

@@ -6,7 +6,9 @@
  * prose around a fenced block of valid JSON, whose final parse takes the `JSON.parse` fast path), cut into
  * 16-character chunks, three costs side by side:
  * - one final parse of the whole text (`parseValue`), the reference;
- * - Sapling's incremental stream parser, a partial read after every chunk (`push`), then `finish()`;
+ * - Sapling's incremental stream parser, every chunk appended and one partial read at the end (`append`,
+ *   then `read`: what a consumer that reads at its own pace costs at the least);
+ * - the same with a partial read after every chunk (`push`), then `finish()`;
  * - re-parsing every prefix in prefix mode (`parsePartial`), which is what BAML's runtime does on each tick.
  *   For the longer streams every k-th prefix is timed and the sum multiplied by k (the table gives k): the
  *   prefixes grow linearly, so the estimate is unbiased.
@@ -68,6 +70,21 @@ function streamCost(chunks: string[], type: Type, index: IrIndex): { pushMs: num
   return { pushMs: median(pushes), finishMs: median(finishes) };
 }
 
+/** Median time of appending every chunk and reading one partial at the end. */
+function appendCost(chunks: string[], type: Type, index: IrIndex): number {
+  const runs: number[] = [];
+  const started = performance.now();
+  while (runs.length < 5 || (performance.now() - started < 2000 && runs.length < 40)) {
+    const parser = createStreamParser(type, index);
+    const runStarted = performance.now();
+    for (const chunk of chunks) parser.append(chunk);
+    const read = parser.read();
+    runs.push(performance.now() - runStarted);
+    if (!read.changed) throw new Error("the stream read no partial at all");
+  }
+  return median(runs);
+}
+
 /** The containers every new partial of the stream had to build (see partial-copy-floor.ts). */
 function copiesOf(chunks: string[], type: Type, index: IrIndex): CopyRecord {
   const record = emptyCopyRecord();
@@ -118,6 +135,7 @@ export async function benchStreaming(): Promise<string> {
   );
   const rows: string[][] = [];
   const ratios: number[] = [];
+  const appendRatios: number[] = [];
   for (const size of sizes) {
     for (const entry of corpus.filter((candidate) => candidate.size === size)) {
       const type = project.returnTypeOf(entry.functionName);
@@ -129,14 +147,19 @@ export async function benchStreaming(): Promise<string> {
         budgetMs: 1000,
         minSamples: 5,
       });
+      appendCost(chunks.slice(0, 200), type, index);
+      const appended = appendCost(chunks, type, index);
       const stream = streamCost(chunks, type, index);
       const copiesMs = await timeCopies(copiesOf(chunks, type, index));
       const reparse = reparseCost(entry.answer, chunks, type, index);
       ratios.push(stream.pushMs / final.medianMs);
+      appendRatios.push(appended / final.medianMs);
       rows.push([
         `${entry.id} (${(entry.answer.length / 1024).toFixed(0)} KB)`,
         String(chunks.length),
         formatDuration(final.medianMs),
+        formatDuration(appended),
+        formatRatio(appended, final.medianMs),
         formatDuration(stream.pushMs),
         formatRatio(stream.pushMs, final.medianMs),
         formatDuration(stream.pushMs / chunks.length),
@@ -149,10 +172,13 @@ export async function benchStreaming(): Promise<string> {
     }
   }
   return [
-    "## Streaming: a partial value after every chunk",
+    "## Streaming: the parser over a whole stream, read once or after every chunk",
     "",
-    `Answers from the bench corpus cut into ${chunkSize}-character chunks; after every chunk a partial value ` +
-      "is produced. *Final parse*: one `parseValue` of the whole text (median). *Incremental*: Sapling's " +
+    `Answers from the bench corpus cut into ${chunkSize}-character chunks. *Final parse*: one \`parseValue\` ` +
+      "of the whole text (median). *Appended, one read*: every chunk `append`ed to Sapling's " +
+      "`createStreamParser` and one partial `read` at the end — the parser's own cost of the stream, what " +
+      "a consumer that reads at its own pace pays at the least (target: at most 1.5× the final parse). " +
+      "*Incremental*: Sapling's " +
       "`createStreamParser`, every chunk pushed and its partial read, whole stream (median of runs); " +
       "*÷ final* compares it with one final parse. *Copies alone (floor)*: a partial handed out never changes " +
       "afterwards, so each one builds new containers on the way from the root to what the chunk changed — " +
@@ -171,6 +197,8 @@ export async function benchStreaming(): Promise<string> {
         "answer",
         "chunks",
         "final parse",
+        "appended, one read",
+        "÷ final",
         "incremental, all chunks",
         "÷ final",
         "per chunk",
@@ -183,6 +211,18 @@ export async function benchStreaming(): Promise<string> {
       rows,
     ),
     "",
-    `Median incremental ÷ final over these answers: ${formatRatio(median(ratios), 1)}.`,
+    `Median appended-one-read ÷ final over these answers: ${formatRatio(median(appendRatios), 1)} ` +
+      `(largest ${formatRatio(Math.max(...appendRatios), 1)}); median incremental ÷ final: ` +
+      `${formatRatio(median(ratios), 1)}.`,
+    "",
+    "Against the targets: *appended, one read* is meant to stay within 1.5× of one final parse. For the " +
+      "`messy` answers both sides run Sapling's fixing parser, and the ratio is the one to read. For the " +
+      "`chatty-fenced` answers the final parse is V8's native `JSON.parse` of the fenced text, which a " +
+      "parser that must resume at any chunk boundary cannot use: those rows compare a character-by-" +
+      "character scan in JavaScript with native code, and stay far above 1.5×. *Per chunk* (a read after " +
+      "every chunk) is meant to be at most 1 µs plus the copies of the containers being written (the floor " +
+      "column); what it is above that is the re-coercion of the open right-hand spine per read, the " +
+      "parser's own (src/sap/stream). A consumer that reads at its own pace pays *appended, one read* plus " +
+      "one read's cost per partial it takes, not *incremental, all chunks*.",
   ].join("\n");
 }

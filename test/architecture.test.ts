@@ -14,7 +14,8 @@ const allowed: Record<string, readonly string[]> = {
   sap: ["util", "ir"],
   prompt: ["util", "ir"],
   llm: ["util"],
-  runtime: ["util", "ir", "sap", "prompt", "llm"],
+  runtime: ["util", "ir", "sap", "prompt", "llm", "stream-client"],
+  "stream-client": [],
   codegen: ["util", "ir"],
   server: ["runtime", "ir", "util"],
   testing: ["runtime", "llm", "util"],
@@ -36,6 +37,7 @@ const allowed: Record<string, readonly string[]> = {
     "dev",
     "lsp",
     "root",
+    "stream-client",
   ],
   root: ["util", "diagnostics", "language", "ir", "sap", "prompt", "llm", "runtime", "codegen"],
   "typed-schema": ["ir", "sap"],
@@ -67,6 +69,7 @@ const browserSafe = new Set([
   "ai-sdk",
   "batch",
   "opentelemetry",
+  "stream-client",
 ]);
 
 const srcRoot = resolve(import.meta.dirname, "..", "src");

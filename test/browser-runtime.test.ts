@@ -6,6 +6,7 @@
 import { readdirSync, readFileSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { build } from "esbuild";
+import type { Page } from "playwright-core";
 import { describe, expect, it } from "vitest";
 import { compile } from "../src/language/index.js";
 import { chromiumPath, launchChromium, chromiumRequired as required } from "./browser/launch-chromium.js";
@@ -31,26 +32,41 @@ function dynamicResumeIr(): unknown {
   return ir;
 }
 
+/** One of test/browser/'s entries bundled for the browser as a script; any `node:` import fails the build. */
+async function bundleForBrowser(entry: string): Promise<string> {
+  expect(chromiumPath, "Chromium is required on CI (.ci/run installs it)").toBeDefined();
+  const bundle = await build({
+    entryPoints: [join(root, "test", "browser", entry)],
+    bundle: true,
+    platform: "browser",
+    format: "iife",
+    write: false,
+    logLevel: "silent",
+  });
+  const code = bundle.outputFiles[0]?.text ?? "";
+  expect(code).not.toMatch(/require\(["']node:/);
+  return code;
+}
+
+/** Runs `use` on a Chromium page that has loaded `code`. */
+async function inChromium<T>(code: string, use: (page: Page) => Promise<T>): Promise<T> {
+  const browser = await launchChromium();
+  try {
+    const page = await browser.newPage();
+    await page.setContent("<!doctype html><title>sapling</title>");
+    await page.addScriptTag({ content: code });
+    return await use(page);
+  } finally {
+    await browser.close();
+  }
+}
+
 describe.skipIf(!chromiumPath && !required)("runtime in a browser", () => {
   it("bundles with no Node built-ins and parses a fenced, chatty answer in Chromium", async () => {
-    expect(chromiumPath, "Chromium is required on CI (.ci/run installs it)").toBeDefined();
-    const bundle = await build({
-      entryPoints: [join(root, "test", "browser", "entry.ts")],
-      bundle: true,
-      platform: "browser",
-      format: "iife",
-      write: false,
-      logLevel: "silent",
-    });
-    const code = bundle.outputFiles[0]?.text ?? "";
-    expect(code).not.toMatch(/require\(["']node:/);
+    const code = await bundleForBrowser("entry.ts");
 
     const answer = readFileSync(join(root, "examples", "resume", "outputs", "fenced-chatty.txt"), "utf8");
-    const browser = await launchChromium();
-    try {
-      const page = await browser.newPage();
-      await page.setContent("<!doctype html><title>sapling</title>");
-      await page.addScriptTag({ content: code });
+    await inChromium(code, async (page) => {
       const value = await page.evaluate(
         ([ir, text]) => {
           const { SaplingRuntime } = (
@@ -70,28 +86,48 @@ describe.skipIf(!chromiumPath && !required)("runtime in a browser", () => {
         decision: "STRONG_HIRE",
         work_history: [{ company: "Streamline", achievements: ["Led the Kubernetes migration"] }],
       });
-    } finally {
-      await browser.close();
-    }
+    });
+  }, 60_000);
+
+  it("reads a delta-format event stream with readStream in Chromium", async () => {
+    const code = await bundleForBrowser("entry.ts");
+    const events =
+      'data: [["=",[],{"name":"Ja","skills":[]}]]\n\n: keep-alive\n\ndata: [["+",["name"],"ne"]]\n\n' +
+      'data: [" Doe",["+",["skills"],["Go"]]]\n\nevent: final\ndata: {"delta":[["+",["skills"],["Rust"]]]}\n\n';
+    await inChromium(code, async (page) => {
+      const result = await page.evaluate(async (text) => {
+        type Reader = AsyncIterable<unknown> & { getFinalResponse(): Promise<unknown> };
+        const { readStream } = (
+          globalThis as unknown as { sapling: { readStream(response: Response): Reader } }
+        ).sapling;
+        // Three bytes per read: events arrive cut anywhere.
+        const bytes = new TextEncoder().encode(text);
+        let at = 0;
+        const body = new ReadableStream<Uint8Array>({
+          pull(controller) {
+            if (at >= bytes.length) {
+              controller.close();
+              return;
+            }
+            controller.enqueue(bytes.slice(at, at + 3));
+            at += 3;
+          },
+        });
+        const stream = readStream(new Response(body, { headers: { "content-type": "text/event-stream" } }));
+        const partials: unknown[] = [];
+        for await (const partial of stream) partials.push(partial);
+        return { last: partials.at(-1), final: await stream.getFinalResponse() };
+      }, events);
+      expect(result).toEqual({
+        last: { name: "Jane Doe", skills: ["Go"] },
+        final: { name: "Jane Doe", skills: ["Go", "Rust"] },
+      });
+    });
   }, 60_000);
 
   it("bundles the package root too (generated type_builder.ts imports it) and runs addBaml in Chromium", async () => {
-    expect(chromiumPath, "Chromium is required on CI (.ci/run installs it)").toBeDefined();
-    const bundle = await build({
-      entryPoints: [join(root, "test", "browser", "add-baml-entry.ts")],
-      bundle: true,
-      platform: "browser",
-      format: "iife",
-      write: false,
-      logLevel: "silent",
-    });
-    const code = bundle.outputFiles[0]?.text ?? "";
-    expect(code).not.toMatch(/require\(["']node:/);
-    const browser = await launchChromium();
-    try {
-      const page = await browser.newPage();
-      await page.setContent("<!doctype html><title>sapling</title>");
-      await page.addScriptTag({ content: code });
+    const code = await bundleForBrowser("add-baml-entry.ts");
+    await inChromium(code, async (page) => {
       const value = await page.evaluate((ir) => {
         interface Builder {
           addBaml(source: string): void;
@@ -119,8 +155,6 @@ describe.skipIf(!chromiumPath && !required)("runtime in a browser", () => {
         );
       }, dynamicResumeIr());
       expect(value).toMatchObject({ candidate_name: "Ann", referee: { name: "Bo" } });
-    } finally {
-      await browser.close();
-    }
+    });
   }, 60_000);
 });

@@ -163,4 +163,18 @@ describe("parse", () => {
     });
     expect(outputFormat(Invoice)).toContain("// where it stands\n  status: 'DRAFT' or 'SENT' or 'PAID',");
   });
+
+  it("reads a partial only when asked, the one a push after every chunk shows", () => {
+    const prefix = answer.slice(0, answer.indexOf("discount"));
+    const pushed = createStreamParser(Invoice);
+    const appended = createStreamParser(Invoice);
+    let shown: unknown;
+    for (const chunk of prefix.match(/[\s\S]{1,10}/g) ?? []) {
+      shown = pushed.push(chunk).value;
+      appended.append(chunk);
+    }
+    const read = appended.read();
+    expect(read).toEqual({ changed: true, value: shown });
+    expect(appended.read()).toEqual({ changed: false, value: read.value });
+  });
 });

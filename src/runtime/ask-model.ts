@@ -95,6 +95,11 @@ export async function askModel(
     }
     const parser = context.pipeline.createPartialParser(plan);
     const toolCalls = new ToolCallAccumulator();
+    // `null` means nothing usable has been written yet (prose before the JSON): not worth a partial.
+    const read = (): unknown => {
+      const partial = parser.read();
+      return partial === null ? undefined : partial;
+    };
     const events: string[] = [];
     let buffer = "";
     let rawFinishReason: string | undefined;
@@ -121,29 +126,26 @@ export async function askModel(
           recorder.firstToken(call);
           buffer += event.text;
           call.rawText = buffer;
-          let partial: unknown;
           try {
-            partial = parser.push(event.text);
+            parser.append(event.text);
           } catch (error) {
             parserFailure = { error };
             throw error;
           }
-          // `null` means nothing usable has been written yet (prose before the JSON): not worth a partial.
-          if (partial !== undefined && partial !== null) context.onPartial?.(partial);
+          context.onText?.(read);
           tick(context);
           break;
         }
         case "tool-call-delta": {
           recorder.firstToken(call);
           toolCalls.push(event);
-          let partial: unknown;
           try {
-            partial = parser.pushToolCall(event);
+            parser.pushToolCall(event);
           } catch (error) {
             parserFailure = { error };
             throw error;
           }
-          if (partial !== undefined && partial !== null) context.onPartial?.(partial);
+          context.onText?.(read);
           break;
         }
         case "finish":

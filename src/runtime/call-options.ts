@@ -59,4 +59,10 @@ export interface CallOptions {
    * its answer, as in BAML. A throwing callback is reported through the logger and the call goes on.
    */
   onTick?: ((reason: TickReason, log: FunctionLog | null) => void) | undefined;
+  /**
+   * Streams only: hand each consumer at most one partial per this many milliseconds (BAML's tick; default
+   * none: a partial whenever the consumer asks). The last partial, the final value and errors are never
+   * held back.
+   */
+  partialIntervalMs?: number | undefined;
 }

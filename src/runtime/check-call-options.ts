@@ -9,6 +9,7 @@ const supported = new Set([
   "onTick",
   "outputMode",
   "parseRecovery",
+  "partialIntervalMs",
   "signal",
   "tags",
   "tb",

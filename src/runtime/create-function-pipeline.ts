@@ -73,16 +73,25 @@ export function createFunctionPipeline(
       const tools = new ToolCallPartials(plan, options);
       // Consecutive partials share their unchanged subtrees; so do their wrappings (see `WrapMemo`).
       const memo: WrapMemo = new WeakMap();
+      // The tool-call partial not read yet (ToolCallPartials builds one per piece that changed it).
+      let toolPartial: { value: unknown } | undefined;
       return {
-        push: (chunk: string) => {
-          if (tools.started) return undefined;
-          const step = parser.push(chunk);
-          if (!step.changed) return undefined;
-          return finish(target.wrapped ? unwrapValue(step.value) : step.value, memo);
+        append: (chunk: string) => {
+          if (!tools.started) parser.append(chunk);
         },
         pushToolCall: (delta) => {
           const step = tools.push(delta);
-          return step === undefined ? undefined : finish(step.value, memo);
+          if (step !== undefined) toolPartial = { value: step.value };
+        },
+        read: () => {
+          if (tools.started) {
+            const shown = toolPartial;
+            toolPartial = undefined;
+            return shown === undefined ? undefined : finish(shown.value, memo);
+          }
+          const step = parser.read();
+          if (!step.changed) return undefined;
+          return finish(target.wrapped ? unwrapValue(step.value) : step.value, memo);
         },
       };
     },

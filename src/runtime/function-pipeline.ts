@@ -19,12 +19,16 @@ export interface ParsedAnswer {
 }
 
 /**
- * Turns a streamed answer into partial values; each `push` returns `undefined` when nothing new can be
- * shown. Once a tool call starts, the calls are the answer and text no longer makes partials.
+/**
+ * Turns a streamed answer into partial values. `append` (text) and `pushToolCall` (native tool calls)
+ * only advance the parser; `read` builds the partial when someone wants it, and returns `undefined` when
+ * nothing new can be shown since the previous read. Once a tool call starts, the calls are the answer and
+ * text no longer makes partials.
  */
 export interface PartialParser {
-  push(chunk: string): unknown;
-  pushToolCall(delta: ToolCallDelta): unknown;
+  append(chunk: string): void;
+  pushToolCall(delta: ToolCallDelta): void;
+  read(): unknown;
 }
 
 /** A whole answer: its text and its native tool calls. */

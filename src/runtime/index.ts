@@ -65,8 +65,15 @@ export { defaultPriceTable } from "./price-table.js";
 export type { Environment } from "./resolve-options.js";
 export type { RuntimeOptions } from "./sapling-runtime.js";
 export { SaplingRuntime } from "./sapling-runtime.js";
-export { SaplingStream } from "./sapling-stream.js";
+export {
+  SaplingStream,
+  type StreamableOptions,
+  type StreamPacing,
+  type StreamProducer,
+  type StreamSink,
+} from "./sapling-stream.js";
 export type { SchemaTypeAdditions, SchemaTypeConverter } from "./schema-type-converter.js";
+export { ndjsonLine, type StreamEvent, type StreamFormat, streamEvents } from "./stream-events.js";
 export type { BamlLogEvent, SpanExporter, SpanKind, SpanRecord } from "./tracing.js";
 export { Tracer } from "./tracing.js";
 export { TypeBuilder, type TypeBuilderOptions } from "./type-builder.js";

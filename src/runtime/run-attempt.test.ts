@@ -54,11 +54,11 @@ const numberPipeline: FunctionPipeline = {
   createPartialParser: () => {
     let buffer = "";
     return {
-      push: (chunk) => {
+      append: (chunk) => {
         buffer += chunk;
-        return buffer;
       },
       pushToolCall: () => undefined,
+      read: () => buffer,
     };
   },
   parsePartial: (text) => text,
@@ -159,7 +159,7 @@ async function run(
           fetch: globalThis.fetch,
           recorder,
           reaskOnParseFailure: options.reask ?? 0,
-          onPartial: (value) => partials.push(value),
+          onText: (read) => partials.push(read()),
           ...(options.signal ? { signal: options.signal } : {}),
         },
         options.streaming === true,
@@ -292,10 +292,11 @@ describe("runAttempt over the mock LLM server", () => {
     const broken: FunctionPipeline = {
       ...numberPipeline,
       createPartialParser: () => ({
-        push: () => {
+        append: () => {
           throw bug;
         },
         pushToolCall: () => undefined,
+        read: () => undefined,
       }),
     };
     const { error, log } = await run("Flaky", { streaming: true, pipeline: broken });

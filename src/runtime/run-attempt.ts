@@ -40,8 +40,12 @@ export interface AttemptContext {
   signal?: AbortSignal;
   /** Opt-in: how many times to re-ask the same client with the parse error before giving up (0: never). */
   reaskOnParseFailure: number;
-  /** Streams only: receives each new partial value. */
-  onPartial?: (value: unknown) => void;
+  /**
+   * Streams only: told after every text chunk that the partial may have changed. `read` builds the
+   * partial value now (undefined: nothing new to show since the last read); whoever consumes the stream
+   * calls it at its own pace, so chunks nobody reads build no partial.
+   */
+  onText?: (read: () => unknown) => void;
   /** The call's `outputMode` (absent: the client's `output_mode`, else `prompt`). */
   outputMode?: OutputMode;
   /** Told when an answer made tool calls the return type has no room for (they are in the Collector). */

@@ -485,6 +485,25 @@ describe("SaplingRuntime.stream", () => {
     expect(server.requests[0]?.stream).toBe(true);
   });
 
+  it("hands a consumer that reads only at the end one partial, not one per chunk", async () => {
+    const name = "Ada Lovelace ".repeat(100).trim();
+    server.script(answer(JSON.stringify({ name, age: 36 }), { chunkSize: 4 }));
+    const stream = runtime().stream("ExtractPerson", { text: "Ada" }, { client: "Other" });
+    expect(await stream.getFinalResponse()).toEqual({ name, age: 36 });
+    const partials: unknown[] = [];
+    for await (const partial of stream) partials.push(partial);
+    expect(partials).toEqual([{ name, age: 36 }]);
+  });
+
+  it("stops the model call when the consumer breaks out of the loop", async () => {
+    server.script(answer(PERSON, { chunkSize: 2, chunkDelayMs: 20 }));
+    const stream = runtime().stream("ExtractPerson", { text: "Ada" }, { client: "Other" });
+    for await (const _ of stream) break;
+    const error = await stream.getFinalResponse().catch((caught: unknown) => caught);
+    expect(BamlAbortError.isInstance(error)).toBe(true);
+    expect(server.requests).toHaveLength(1);
+  });
+
   it("offers an NDJSON web stream ending with the final value", async () => {
     server.script(answer(PERSON, { chunkSize: 10 }));
     const body = await new Response(

@@ -193,10 +193,15 @@ export class SaplingRuntime {
     args: Record<string, unknown>,
     options: CallOptions = {},
   ): SaplingStream<unknown, unknown> {
-    return new SaplingStream((emit) => {
-      const prepared = this.#prepare(functionName, args, options);
-      return this.#run(prepared, options, "stream", emit);
-    });
+    return new SaplingStream(
+      (sink) => {
+        const prepared = this.#prepare(functionName, args, options);
+        // The consumer stopping (`break`, a cancelled response) ends the call as the caller's signal does.
+        const signal = options.signal ? AbortSignal.any([options.signal, sink.signal]) : sink.signal;
+        return this.#run(prepared, { ...options, signal }, "stream", (read) => sink.offer(read));
+      },
+      { partialIntervalMs: options.partialIntervalMs, clock: this.#clock, sleep: this.#sleep },
+    );
   }
 
   /**
@@ -311,7 +316,7 @@ export class SaplingRuntime {
     prepared: PreparedCall,
     options: CallOptions,
     logType: "call" | "stream",
-    onPartial?: (value: unknown) => void,
+    onText?: (read: () => unknown) => void,
   ): Promise<unknown> {
     const collectors = options.collector === undefined ? [] : [options.collector].flat();
     const parent = this.#tracer.current();
@@ -363,7 +368,7 @@ export class SaplingRuntime {
               recorder,
               reaskOnParseFailure: Math.max(0, Math.floor(recovery.reask ?? 0)),
               ...(signal ? { signal } : {}),
-              ...(onPartial ? { onPartial } : {}),
+              ...(onText ? { onText } : {}),
               ...(options.outputMode === undefined ? {} : { outputMode: options.outputMode }),
               onUnusedToolCalls: (clientName, names) =>
                 this.#log(

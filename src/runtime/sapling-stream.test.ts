@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
+import { applyDelta } from "../stream-client/index.js";
 import { BamlClientHttpError } from "./errors.js";
-import { SaplingStream } from "./sapling-stream.js";
+import { SaplingStream, type StreamSink } from "./sapling-stream.js";
 
 const tick = () => new Promise((resolve) => setTimeout(resolve, 1));
 
@@ -11,15 +12,42 @@ async function readAll(stream: ReadableStream<Uint8Array>): Promise<string> {
   return text;
 }
 
+/** A producer whose chunks the test releases one by one; counts the partials built. */
+function controlled() {
+  let sink!: StreamSink;
+  let release!: (value: string[]) => void;
+  let ready!: () => void;
+  const started = new Promise<void>((resolve) => {
+    ready = resolve;
+  });
+  const state = { builds: 0, text: [] as string[] };
+  const stream = new SaplingStream<string[], string[]>((given) => {
+    sink = given;
+    ready();
+    return new Promise<string[]>((resolve) => {
+      release = resolve;
+    });
+  });
+  const chunk = (word: string) => {
+    state.text.push(word);
+    sink.offer(() => {
+      state.builds++;
+      return [...state.text];
+    });
+  };
+  return { stream, started, chunk, end: () => release([...state.text, "."]), state, sink: () => sink };
+}
+
 describe("SaplingStream", () => {
-  it("yields each distinct partial in order, then resolves the final value", async () => {
-    const stream = new SaplingStream<{ name: string | null }, { name: string }>(async (emit) => {
-      emit({ name: null });
+  it("yields each distinct partial in order to a consumer that keeps up, then resolves the final value", async () => {
+    const stream = new SaplingStream<{ name: string | null }, { name: string }>(async (sink) => {
+      sink.emit({ name: null });
       await tick();
-      emit({ name: "A" });
-      emit({ name: "A" });
+      sink.emit({ name: "A" });
       await tick();
-      emit({ name: "Ad" });
+      sink.emit({ name: "A" });
+      await tick();
+      sink.emit({ name: "Ad" });
       return { name: "Ada" };
     });
     const seen: unknown[] = [];
@@ -30,9 +58,9 @@ describe("SaplingStream", () => {
 
   it("starts once, even when iterated and awaited together", async () => {
     let starts = 0;
-    const stream = new SaplingStream<number, number>(async (emit) => {
+    const stream = new SaplingStream<number, number>(async (sink) => {
       starts++;
-      emit(1);
+      sink.emit(1);
       return 2;
     });
     const [final] = await Promise.all([
@@ -46,8 +74,8 @@ describe("SaplingStream", () => {
 
   it("throws the call's error from the iterator after the partials that came first", async () => {
     const failure = new BamlClientHttpError("HTTP 500", "Main", "openai", 500, "");
-    const stream = new SaplingStream<number, number>(async (emit) => {
-      emit(1);
+    const stream = new SaplingStream<number, number>(async (sink) => {
+      sink.emit(1);
       await tick();
       throw failure;
     });
@@ -61,9 +89,168 @@ describe("SaplingStream", () => {
     await expect(stream.getFinalResponse()).rejects.toBe(failure);
   });
 
+  it("hands a slow consumer the latest partial, building only the partials it reads", async () => {
+    const { stream, started, chunk, end, state } = controlled();
+    const iterator = stream[Symbol.asyncIterator]();
+    const first = iterator.next();
+    await started;
+    chunk("a");
+    expect((await first).value).toEqual(["a"]);
+    // A thousand chunks arrive while the consumer is busy: none of them builds a partial.
+    for (let index = 0; index < 1000; index++) chunk(`w${index}`);
+    expect(state.builds).toBe(1);
+    const latest = await iterator.next();
+    expect((latest.value as string[]).length).toBe(1001);
+    expect(state.builds).toBe(2);
+    // The call ends before the consumer asks again: it still gets the last partial, then the end.
+    chunk("z");
+    end();
+    expect((await iterator.next()).value).toEqual([...state.text]);
+    expect((await iterator.next()).done).toBe(true);
+    expect(state.builds).toBe(3);
+    expect(await stream.getFinalResponse()).toEqual([...state.text, "."]);
+  });
+
+  it("never loses the error for a consumer that reads only after the call failed", async () => {
+    const failure = new BamlClientHttpError("HTTP 503", "Main", "openai", 503, "");
+    let builds = 0;
+    const stream = new SaplingStream<number, number>(async (sink) => {
+      for (let index = 1; index <= 500; index++) {
+        sink.offer(() => {
+          builds++;
+          return index;
+        });
+      }
+      throw failure;
+    });
+    await expect(stream.getFinalResponse()).rejects.toBe(failure);
+    const seen: number[] = [];
+    await expect(
+      (async () => {
+        for await (const partial of stream) seen.push(partial);
+      })(),
+    ).rejects.toBe(failure);
+    expect(seen).toEqual([500]);
+    expect(builds).toBe(1);
+  });
+
+  it("hands out at most one partial per interval with a rate limit, and the last one at once", async () => {
+    let now = 0;
+    const waits: number[] = [];
+    let wake: (() => void) | undefined;
+    let sink!: StreamSink;
+    let finish!: (value: number) => void;
+    const stream = new SaplingStream<number, number>(
+      (given) => {
+        sink = given;
+        return new Promise<number>((resolve) => {
+          finish = resolve;
+        });
+      },
+      {
+        partialIntervalMs: 100,
+        clock: () => now,
+        sleep: (ms) => {
+          waits.push(ms);
+          return new Promise<void>((resolve) => {
+            wake = resolve;
+          });
+        },
+      },
+    );
+    const iterator = stream[Symbol.asyncIterator]();
+    const first = iterator.next();
+    await tick();
+    sink.emit(1);
+    expect((await first).value).toBe(1);
+    now = 30;
+    const second = iterator.next();
+    sink.emit(2);
+    sink.emit(3);
+    await tick();
+    // Within the interval: the stream waits out the 70 ms left before building the next partial.
+    expect(waits).toEqual([70]);
+    now = 100;
+    sink.emit(4);
+    wake?.();
+    expect((await second).value).toBe(4);
+    now = 110;
+    const third = iterator.next();
+    sink.emit(5);
+    await tick();
+    expect(waits).toEqual([70, 90]);
+    // The call ends during the wait: the last partial is not held back.
+    finish(6);
+    expect((await third).value).toBe(5);
+    expect((await iterator.next()).done).toBe(true);
+    expect(waits).toEqual([70, 90]);
+  });
+
+  it("calls onPartial again only after its promise settled, then with the latest partial", async () => {
+    const { stream, started, chunk, end, state } = controlled();
+    const calls: number[] = [];
+    let pending: (() => void) | undefined;
+    const done = stream.onPartial((partial) => {
+      calls.push(partial.length);
+      return new Promise<void>((resolve) => {
+        pending = resolve;
+      });
+    });
+    await started;
+    chunk("a");
+    await tick();
+    expect(calls).toEqual([1]);
+    for (let index = 0; index < 300; index++) chunk("b");
+    await tick();
+    expect(calls).toEqual([1]);
+    pending?.();
+    await tick();
+    expect(calls).toEqual([1, 301]);
+    end();
+    pending?.();
+    expect(await done).toEqual([...state.text, "."]);
+    expect(calls).toEqual([1, 301]);
+    expect(state.builds).toBe(2);
+  });
+
+  it("aborts the call when the consumer stops reading, and when onPartial's callback throws", async () => {
+    const { stream, started, chunk, sink } = controlled();
+    await Promise.all([
+      (async () => {
+        for await (const _ of stream) break;
+      })(),
+      started.then(() => chunk("a")),
+    ]);
+    expect(sink().signal.aborted).toBe(true);
+
+    const second = controlled();
+    const failure = new Error("render failed");
+    const done = second.stream.onPartial(() => {
+      throw failure;
+    });
+    await second.started;
+    second.chunk("a");
+    await expect(done).rejects.toBe(failure);
+    expect(second.sink().signal.aborted).toBe(true);
+  });
+
+  it("fails with the error of a partial that cannot be built, and stops the call", async () => {
+    const { stream, started, sink } = controlled();
+    const bug = new TypeError("partial parser exploded");
+    const reading = (async () => {
+      for await (const _ of stream) void _;
+    })();
+    await started;
+    sink().offer(() => {
+      throw bug;
+    });
+    await expect(reading).rejects.toBe(bug);
+    expect(sink().signal.aborted).toBe(true);
+  });
+
   it("writes NDJSON partial and final lines, or an error line", async () => {
-    const ok = new SaplingStream<string[], string[]>(async (emit) => {
-      emit(["a"]);
+    const ok = new SaplingStream<string[], string[]>(async (sink) => {
+      sink.emit(["a"]);
       return ["a", "b"];
     });
     expect(await readAll(ok.toStreamable())).toBe('{"partial":["a"]}\n{"final":["a","b"]}\n');
@@ -73,5 +260,31 @@ describe("SaplingStream", () => {
     expect(await readAll(failing.toStreamable())).toBe(
       '{"error":{"name":"BamlClientHttpError","code":"CLIENT_HTTP_ERROR","message":"HTTP 429"}}\n',
     );
+  });
+
+  it("writes only what changed in the delta format, coalesced while the reader is away", async () => {
+    const { stream, started, chunk, end, state } = controlled();
+    const reader = stream.toStreamable({ format: "delta" }).getReader();
+    const decoder = new TextDecoder();
+    const line = async () =>
+      JSON.parse(decoder.decode((await reader.read()).value)) as Record<string, unknown>;
+    const first = line();
+    await started;
+    chunk("a");
+    expect(await first).toEqual({ delta: [["=", [], ["a"]]] });
+    for (let index = 0; index < 200; index++) chunk("b");
+    const second = await line();
+    // Two hundred chunks while the reader was away: one line, with the new items only.
+    expect(second.delta).toEqual([["+", [], state.text.slice(1)]]);
+    end();
+    const final = await line();
+    expect(final).toEqual({ final: { delta: [["+", [], ["."]]] } });
+    const rebuilt = applyDelta(
+      applyDelta(applyDelta(undefined, (await first).delta as never), second.delta as never),
+      (final.final as { delta: never }).delta,
+    );
+    expect(rebuilt).toEqual([...state.text, "."]);
+    expect((await reader.read()).done).toBe(true);
+    expect(state.builds).toBe(2);
   });
 });

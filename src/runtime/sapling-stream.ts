@@ -1,25 +1,81 @@
-import { BamlError } from "./errors.js";
+import { samePartial } from "../sap/index.js";
+import { describeStreamError, ndjsonLine, type StreamFormat, streamEvents } from "./stream-events.js";
 
-/** Where a stream's producer sends partial values; returns the final value when the call ends. */
-export type StreamProducer<Final> = (emit: (partial: unknown) => void) => Promise<Final>;
+/** What a streaming call's producer is handed. */
+export interface StreamSink {
+  /**
+   * New text arrived: `read` builds the partial value now (`undefined`: nothing new to show since its
+   * last read). Called once per chunk and cheap: the stream calls `read` only when a consumer asks for a
+   * partial, so chunks that nobody reads build no partial.
+   */
+  offer(read: () => unknown): void;
+  /** A partial value already built (`offer(() => partial)`). */
+  emit(partial: unknown): void;
+  /** Aborted when the consumer stops reading (`break`, a cancelled web stream): end the model call. */
+  readonly signal: AbortSignal;
+}
+
+/** Runs the call: sends partial values to the sink and returns the final value when the call ends. */
+export type StreamProducer<Final> = (sink: StreamSink) => Promise<Final>;
+
+/** How partials are paced; the clock and the timer are injected so tests never wait. */
+export interface StreamPacing {
+  /** Hand each consumer at most one partial per this many milliseconds (default 0: whenever it asks). */
+  partialIntervalMs?: number | undefined;
+  /** Milliseconds now (default `Date.now`). */
+  clock?: () => number;
+  /** Waits `ms` milliseconds, or until `signal` aborts (then it may reject; the rejection is ignored). */
+  sleep?: (ms: number, signal?: AbortSignal) => Promise<void>;
+}
+
+/** The options of `toStreamable`. */
+export interface StreamableOptions {
+  /** `partial` (default): `{"partial":…}` lines; `delta`: `{"delta":[…]}` lines, only what changed. */
+  format?: StreamFormat;
+}
 
 /**
  * A streaming call (BAML's `BamlStream`): `for await (const partial of stream)` yields typed partial values
- * as the answer arrives (each different from the one before), `getFinalResponse()` resolves the value
- * parsed in final mode, and `toStreamable()` gives a web `ReadableStream` of NDJSON lines for HTTP
- * responses. The call starts on first use (iteration, `getFinalResponse` or `toStreamable`), once.
+ * as the answer arrives, `getFinalResponse()` resolves the value parsed in final mode, `onPartial(callback)`
+ * hands partials to a callback, and `toStreamable()` gives a web `ReadableStream` of NDJSON lines for HTTP
+ * responses. The call starts on first use (iteration, `getFinalResponse`, `onPartial` or `toStreamable`),
+ * once.
+ *
+ * Delivery is paced by the consumer: the iterator hands out the latest partial when it is asked for one,
+ * never a backlog, and each partial is built only then (chunks in between only advance the parser). A
+ * consumer that reads slowly skips partials, never the last one, the final value or an error; the stream
+ * holds one partial whatever the pace. Each partial differs from the one before. Stopping early (`break`,
+ * `return`, a cancelled `toStreamable()`) aborts the model call.
  */
 export class SaplingStream<Partial, Final> implements AsyncIterable<Partial> {
   readonly #produce: StreamProducer<Final>;
+  readonly #intervalMs: number;
+  readonly #clock: () => number;
+  readonly #sleep: (ms: number, signal?: AbortSignal) => Promise<void>;
+  readonly #controller = new AbortController();
   #final: Promise<Final> | undefined;
-  readonly #queue: Partial[] = [];
-  #last: unknown;
-  #emitted = false;
+  /** Settles (never rejects) when the call has ended. */
+  #settled: Promise<void> | undefined;
+  /** Builds the latest partial; dropped once the call ended and the last partial was built. */
+  #read: (() => unknown) | undefined;
+  #dirty = false;
+  /** The latest partial built, and how many distinct partials were built so far (0: none yet). */
+  #value: unknown;
+  #version = 0;
   #ended = false;
-  #wake: (() => void) | undefined;
+  /** A failure of building a partial (a parser bug): it ends the call and is what the stream reports. */
+  #failure: { error: unknown } | undefined;
+  #reject: ((error: unknown) => void) | undefined;
+  /** Iterators still reading; the call is aborted when the last one stops early. */
+  #readers = 0;
+  #wake: Promise<void> | undefined;
+  #wakeUp: (() => void) | undefined;
 
-  constructor(produce: StreamProducer<Final>) {
+  constructor(produce: StreamProducer<Final>, pacing: StreamPacing = {}) {
     this.#produce = produce;
+    this.#intervalMs = Math.max(0, pacing.partialIntervalMs ?? 0);
+    this.#clock = pacing.clock ?? Date.now;
+    this.#sleep = pacing.sleep ?? timerSleep;
   }
 
   /** Resolves with the final value (parsed in final mode), or rejects with the call's error. */
@@ -32,96 +88,171 @@ export class SaplingStream<Partial, Final> implements AsyncIterable<Partial> {
     const final = this.getFinalResponse();
     // The iterator reports failure by throwing; keep the rejection from also surfacing as unhandled.
     final.catch(() => {});
-    while (true) {
-      const next = this.#queue.shift();
-      if (next !== undefined) {
-        yield next;
-        continue;
+    this.#readers++;
+    let seen = 0;
+    let notBefore = Number.NEGATIVE_INFINITY;
+    let completed = false;
+    try {
+      while (this.#failure === undefined) {
+        const ended = this.#ended;
+        // Rate limit: wait out the interval before building (a partial built now would be stale then);
+        // the end of the call cuts the wait short, so the last partial is never held back.
+        if (this.#dirty && !ended && this.#intervalMs > 0) {
+          const wait = notBefore - this.#clock();
+          if (wait > 0) {
+            await this.#pause(wait);
+            // Waited: build at once (re-reading the clock could wait again under a coarse clock).
+            notBefore = Number.NEGATIVE_INFINITY;
+            continue;
+          }
+        }
+        this.#refresh();
+        if (this.#version > seen) {
+          seen = this.#version;
+          if (this.#intervalMs > 0) notBefore = this.#clock() + this.#intervalMs;
+          yield this.#value as Partial;
+          continue;
+        }
+        if (ended) break;
+        await this.#changed();
       }
-      if (this.#ended) break;
-      await new Promise<void>((resolve) => {
-        this.#wake = resolve;
-      });
+      completed = true;
+      if (this.#failure) throw this.#failure.error;
+      await final;
+    } finally {
+      this.#readers--;
+      if (!completed && !this.#ended && this.#readers === 0) {
+        this.#controller.abort(new Error("the stream's consumer stopped reading"));
+      }
     }
-    await final;
   }
 
   /**
-   * NDJSON for a web response: `{"partial":…}` per partial, then `{"final":…}`, or `{"error":{…}}` when the
-   * call fails (name, code and message; never a stack).
+   * Calls `callback` with each partial, at the callback's pace: while the promise it returned is pending
+   * it is not called again, and then it gets the latest partial (never a backlog). Resolves with the final
+   * value; rejects with the call's error, or with the callback's (which aborts the call).
    */
-  toStreamable(): ReadableStream<Uint8Array> {
+  async onPartial(callback: (partial: Partial) => unknown): Promise<Final> {
+    for await (const partial of this) await callback(partial);
+    return this.getFinalResponse();
+  }
+
+  /**
+   * NDJSON for a web response: `{"partial":…}` per partial (or, with `format: "delta"`, `{"delta":[…]}`:
+   * only what changed, see docs/runtime.md), then `{"final":…}` (`{"delta":[…]}` in the delta format,
+   * applied to the last partial), or `{"error":{…}}` when the call fails (name, code and message; never a
+   * stack). Pulled: a line is built when the reader wants one, so a slow reader gets the latest partial
+   * instead of a backlog. Cancelling it aborts the call.
+   */
+  toStreamable(options: StreamableOptions = {}): ReadableStream<Uint8Array> {
     const encoder = new TextEncoder();
-    const iterator = this[Symbol.asyncIterator]();
-    const line = (value: unknown): Uint8Array => encoder.encode(`${JSON.stringify(value)}\n`);
+    const events = streamEvents(this, { format: options.format ?? "partial" });
     return new ReadableStream<Uint8Array>({
       pull: async (controller) => {
         try {
-          const step = await iterator.next();
+          const step = await events.next();
           if (!step.done) {
-            controller.enqueue(line({ partial: step.value }));
+            controller.enqueue(encoder.encode(ndjsonLine(step.value)));
             return;
           }
-          controller.enqueue(line({ final: await this.getFinalResponse() }));
         } catch (error) {
-          controller.enqueue(line({ error: describeError(error) }));
+          controller.enqueue(encoder.encode(`${JSON.stringify({ error: describeStreamError(error) })}\n`));
         }
         controller.close();
+      },
+      cancel: async () => {
+        await events.return(undefined);
       },
     });
   }
 
   #start(): void {
     if (this.#final) return;
-    const emit = (partial: unknown): void => {
-      if (this.#emitted && sameValue(partial, this.#last)) return;
-      this.#emitted = true;
-      this.#last = partial;
-      this.#queue.push(partial as Partial);
-      this.#notify();
+    const sink: StreamSink = {
+      offer: (read) => {
+        this.#read = read;
+        this.#dirty = true;
+        this.#notify();
+      },
+      emit: (partial) => sink.offer(() => partial),
+      signal: this.#controller.signal,
     };
-    this.#final = this.#produce(emit).finally(() => {
+    // A partial that cannot be built fails the stream at once, without waiting for the aborted call.
+    const failed = new Promise<never>((_, reject) => {
+      this.#reject = reject;
+    });
+    const produced = this.#produce(sink);
+    produced.catch(() => {});
+    this.#final = Promise.race([produced, failed]).finally(() => {
       this.#ended = true;
+      // The last partial, built now, lets the parser go: a consumer that comes late holds one partial,
+      // not the parser's state of the whole answer.
+      this.#refresh();
       this.#notify();
     });
+    this.#settled = this.#final.then(
+      () => {},
+      () => {},
+    );
+  }
+
+  /** Builds the latest partial if new text arrived since the last build. */
+  #refresh(): void {
+    const read = this.#read;
+    if (!this.#dirty || read === undefined) return;
+    this.#dirty = false;
+    // Once the call has ended no text can arrive: the parser behind `read` is no longer needed.
+    if (this.#ended) this.#read = undefined;
+    let partial: unknown;
+    try {
+      partial = read();
+    } catch (error) {
+      // Building a partial failed (a bug of the parser): the stream fails with it, and the call stops.
+      this.#failure = { error };
+      this.#reject?.(error);
+      this.#controller.abort(error);
+      return;
+    }
+    if (partial === undefined) return;
+    if (this.#version > 0 && samePartial(partial, this.#value)) return;
+    this.#value = partial;
+    this.#version++;
+  }
+
+  /** Resolves at the next offer or at the end of the call. */
+  #changed(): Promise<void> {
+    this.#wake ??= new Promise<void>((resolve) => {
+      this.#wakeUp = resolve;
+    });
+    return this.#wake;
   }
 
   #notify(): void {
-    const wake = this.#wake;
+    const wakeUp = this.#wakeUp;
+    if (wakeUp === undefined) return;
     this.#wake = undefined;
-    wake?.();
+    this.#wakeUp = undefined;
+    wakeUp();
+  }
+
+  /** Waits `ms`, or less when the call ends first. */
+  async #pause(ms: number): Promise<void> {
+    const timer = new AbortController();
+    const slept = this.#sleep(ms, timer.signal).catch(() => {});
+    await Promise.race([slept, this.#settled]);
+    timer.abort();
   }
 }
 
-/**
- * Deep equality that stops at shared references: the stream parser keeps finished subtrees' identity, so
- * comparing consecutive partials costs only the part still being written (stringifying both would cost
- * the whole value on every chunk, quadratic over a stream).
- */
-function sameValue(left: unknown, right: unknown): boolean {
-  if (left === right) return true;
-  if (typeof left !== "object" || typeof right !== "object" || left === null || right === null) return false;
-  if (Array.isArray(left)) {
-    if (!Array.isArray(right) || left.length !== right.length) return false;
-    // From the end: a partial grows at its end, so a changed list differs there (an unchanged prefix of
-    // shared items would cost a walk of the whole list on every chunk).
-    for (let index = left.length - 1; index >= 0; index--) {
-      if (!sameValue(left[index], right[index])) return false;
-    }
-    return true;
-  }
-  if (Array.isArray(right)) return false;
-  const leftKeys = Object.keys(left);
-  if (leftKeys.length !== Object.keys(right).length) return false;
-  return leftKeys.every(
-    (key) =>
-      Object.hasOwn(right, key) &&
-      sameValue((left as Record<string, unknown>)[key], (right as Record<string, unknown>)[key]),
-  );
-}
-
-function describeError(error: unknown): { name: string; code?: string; message: string } {
-  if (BamlError.isInstance(error)) return { name: error.name, code: error.code, message: error.message };
-  if (error instanceof Error) return { name: error.name, message: error.message };
-  return { name: "Error", message: String(error) };
-}
+const timerSleep = (ms: number, signal?: AbortSignal): Promise<void> =>
+  new Promise<void>((resolve) => {
+    const timer = setTimeout(resolve, ms);
+    signal?.addEventListener(
+      "abort",
+      () => {
+        clearTimeout(timer);
+        resolve();
+      },
+      { once: true },
+    );
+  });

@@ -43,4 +43,5 @@ export {
   partialTypeOfAlias,
   partialTypeToString,
 } from "./stream/partial-type.js";
+export { samePartial } from "./stream/same-partial.js";
 export type { WorkCounter } from "./work-counter.js";

@@ -7,6 +7,7 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import type { Ir } from "../ir/index.js";
 import { compile } from "../language/index.js";
 import { SaplingRuntime } from "../runtime/index.js";
+import { readStream, StreamEventError } from "../stream-client/index.js";
 import {
   answer,
   hang,
@@ -257,6 +258,61 @@ describe("POST /stream/{Function}", () => {
     });
   });
 
+  it("sends only what changed in the delta format, which readStream rebuilds as the default one", async () => {
+    const delta = { accept: "application/vnd.sapling-delta+json" };
+    server.script(answer(ADA, { chunkSize: 3 }), answer(ADA, { chunkSize: 3 }));
+    const events = await readEvents(await handler(post("/stream/ExtractPerson", { text: "Ada" }, delta)));
+    const deltas = events.filter((item) => item.event === "");
+    expect(deltas.length).toBeGreaterThan(2);
+    expect(events.filter((item) => item.event === "partial")).toHaveLength(0);
+    // The name grows by appends, each sending only the new text.
+    // Text appended to the string written last travels bare; other appends name their path.
+    const appended = deltas
+      .flatMap((item) => item.data as unknown[])
+      .map((operation) => (typeof operation === "string" ? ["+", null, operation] : (operation as unknown[])))
+      .filter((operation) => operation[0] === "+");
+    expect(appended.length).toBeGreaterThan(0);
+    // Appends carry only new text: all of them together are at most the name once.
+    const appendedText = appended.map((operation) => operation[2] as string).join("");
+    expect(appendedText.length).toBeLessThanOrEqual("Ada Lovelace".length);
+    expect(events.at(-1)?.event).toBe("final");
+    const stream = readStream(await handler(post("/stream/ExtractPerson", { text: "Ada" }, delta)));
+    const partials: unknown[] = [];
+    for await (const partial of stream) partials.push(partial);
+    expect(partials.length).toBeGreaterThan(0);
+    expect(partials.at(-1)).toMatchObject({ name: "Ada Lovelace" });
+    expect(await stream.getFinalResponse()).toEqual(ADA_VALUE);
+  });
+
+  it("rebuilds the default format too, with the envelope's facts on the final event in both", async () => {
+    const both = { accept: "application/vnd.sapling+json, application/vnd.sapling-delta+json" };
+    server.script(answer(ADA, { chunkSize: 7 }), answer(ADA, { chunkSize: 7 }));
+    const whole = readStream(await handler(post("/stream/ExtractPerson", { text: "Ada" })));
+    for await (const partial of whole) expect(partial).toHaveProperty("name");
+    expect(await whole.getFinalResponse()).toEqual(ADA_VALUE);
+    const enveloped = readStream<unknown, Record<string, unknown>>(
+      await handler(post("/stream/ExtractPerson", { text: "Ada" }, both)),
+    );
+    const final = await enveloped.getFinalResponse();
+    expect(final.value).toEqual(ADA_VALUE);
+    expect(final).toMatchObject({ finish_reason: "stop", truncated: false, client: "Mock" });
+  });
+
+  it("throws the error event from readStream, with its code and status", async () => {
+    server.script(resetMidStream(ADA, 2, { chunkSize: 5 }));
+    const response = await handler(
+      post("/stream/ExtractPerson", { text: "Ada" }, { accept: "application/vnd.sapling-delta+json" }),
+    );
+    const error = await (async () => {
+      for await (const _ of readStream(response)) void _;
+    })().catch((caught: unknown) => caught);
+    expect(error).toBeInstanceOf(StreamEventError);
+    expect((error as StreamEventError).status).toBe(502);
+    expect((error as StreamEventError).code).toBeTypeOf("string");
+    const refused = readStream(await handler(post("/stream/ExtractPerson", { text: 1 })));
+    await expect(refused.getFinalResponse()).rejects.toMatchObject({ status: 400 });
+  });
+
   it("refuses bad arguments with a 400 status, not an event", async () => {
     const response = await handler(post("/stream/ExtractPerson", { text: 1 }));
     expect(response.status).toBe(400);
@@ -403,6 +459,13 @@ describe("GET /openapi.json and /docs", () => {
     expect(document.components.schemas.BamlOptions).toMatchObject({
       properties: { client_registry: { type: "object" }, env: { type: "object" } },
     });
+    // Both stream formats are described, and the delta operations have a schema.
+    const streamed = document.paths["/stream/ExtractPerson"]?.post as {
+      responses: Record<string, { description: string }>;
+    };
+    expect(streamed.responses["200"]?.description).toContain("application/vnd.sapling-delta+json");
+    expect(streamed.responses["200"]?.description).toContain("cannot be resumed");
+    expect(document.components.schemas.DeltaOperations).toMatchObject({ type: "array" });
     expect(call.responses["200"]?.content?.["application/json"].schema).toEqual({
       $ref: "#/components/schemas/Person",
     });

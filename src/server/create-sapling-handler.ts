@@ -9,7 +9,12 @@ import { renderDocsPage } from "./docs-page.js";
 import { describeFailure, errorResponse, HttpError, jsonResponse } from "./error-response.js";
 import { createOpenApiDocument } from "./openapi-document.js";
 import { readJsonObject, readRequestText } from "./read-request-body.js";
-import { saplingEnvelope, saplingHeaders, wantsSaplingEnvelope } from "./sapling-response.js";
+import {
+  saplingEnvelope,
+  saplingHeaders,
+  wantsDeltaStream,
+  wantsSaplingEnvelope,
+} from "./sapling-response.js";
 import { streamResponse } from "./stream-response.js";
 
 export interface SaplingHandlerOptions {
@@ -205,7 +210,8 @@ export function createSaplingHandler(options: SaplingHandlerOptions): SaplingHan
     return streamResponse(running, {
       onCancel: cancel,
       translate,
-      ...(envelope ? { final: (value: unknown) => saplingEnvelope(value, log()) } : {}),
+      format: wantsDeltaStream(request) ? "delta" : "partial",
+      ...(envelope ? { envelope: (value: unknown) => saplingEnvelope(value, log()) } : {}),
       onEnd: ({ failure, aborted }) => {
         log();
         if (failure) record?.fail(failure);

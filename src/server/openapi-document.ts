@@ -1,7 +1,12 @@
 import { type Ir, IrIndex, type LlmFunction } from "../ir/index.js";
 import { ApiSchemaBuilder, type JsonSchema } from "./api-schema.js";
 import { BAML_OPTIONS_KEY } from "./decode-baml-options.js";
-import { SAPLING_MEDIA_TYPE, saplingEnvelopeSchema, saplingHeadersSchema } from "./sapling-response.js";
+import {
+  SAPLING_DELTA_MEDIA_TYPE,
+  SAPLING_MEDIA_TYPE,
+  saplingEnvelopeSchema,
+  saplingHeadersSchema,
+} from "./sapling-response.js";
 
 /** What `/docs` shows per function, and what the OpenAPI document is built from. */
 export interface FunctionSchemas {
@@ -101,11 +106,7 @@ export function createOpenApiDocument(ir: Ir, info: { title?: string; version?: 
         requestBody,
         responses: {
           "200": {
-            description:
-              "Server-sent events: `partial` (a partial value; fields not written yet are null), then one " +
-              "`final` (the value, as /call answers it) or one `error` (an Error object with its status). " +
-              `When Accept also names ${SAPLING_MEDIA_TYPE}, \`final\` carries the Sapling envelope ` +
-              "(the value, finish_reason, truncated, incomplete_fields, repairs, usage, client).",
+            description: STREAM_DESCRIPTION,
             content: { "text/event-stream": { schema: { type: "string" } } },
           },
           ...errors,
@@ -135,7 +136,12 @@ export function createOpenApiDocument(ir: Ir, info: { title?: string; version?: 
     info: { title: info.title ?? "Sapling functions", version: info.version ?? "0.1.0" },
     paths,
     components: {
-      schemas: { ...components, Error: ERROR_SCHEMA, BamlOptions: BAML_OPTIONS_SCHEMA },
+      schemas: {
+        ...components,
+        Error: ERROR_SCHEMA,
+        BamlOptions: BAML_OPTIONS_SCHEMA,
+        DeltaOperations: DELTA_OPERATIONS_SCHEMA,
+      },
       securitySchemes: {
         apiKey: { type: "apiKey", in: "header", name: "x-sapling-api-key" },
         basic: { type: "http", scheme: "basic" },
@@ -145,6 +151,41 @@ export function createOpenApiDocument(ir: Ir, info: { title?: string; version?: 
 }
 
 const BAML_OPTIONS_REF: JsonSchema = { $ref: "#/components/schemas/BamlOptions" };
+
+const STREAM_DESCRIPTION =
+  'Server-sent events, in one of two formats (docs/runtime.md, "The wire formats"). Default (BAML\'s): ' +
+  "`partial` events, each with the whole partial value (fields not written yet are null), then one `final` " +
+  "(the value, as /call answers it) or one `error` (an Error object with its status). Delta format, when " +
+  `Accept names ${SAPLING_DELTA_MEDIA_TYPE}: unnamed events (\`data:\` only) whose data is a ` +
+  "DeltaOperations list — only what changed since the previous event, applied to a value that starts " +
+  'empty — then one `final` whose data is `{"delta": DeltaOperations}` (from the last partial to the final ' +
+  "value), or the same `error` event. When Accept names " +
+  `${SAPLING_MEDIA_TYPE}, \`final\` carries the Sapling envelope (value, finish_reason, truncated, ` +
+  "incomplete_fields, repairs, usage, client); in the delta format with `delta` in place of `value`. " +
+  "Events are built when the connection drains: a slow client gets the latest partial (or all changes " +
+  "since its last event, in one), never a backlog. A stream cannot be resumed: events carry no id and " +
+  "Last-Event-ID is ignored; reconnecting is a new call, whose first event starts from nothing.";
+
+/** The data of a delta event (partial-delta.ts is the rule; this describes it). */
+const DELTA_OPERATIONS_SCHEMA: JsonSchema = {
+  type: "array",
+  description:
+    'Operations applied in order. ["+", path, text]: append text to the string at path. ["+", path, ' +
+    '[items]]: append items to the list at path. ["=", path, value]: put value at path ([] is the whole ' +
+    'value). "text" (a bare string): append text to the string written last — the path of the latest ' +
+    "operation in the stream whose value was a string. A path lists object keys and list indexes.",
+  items: {
+    oneOf: [
+      { type: "string" },
+      {
+        type: "array",
+        prefixItems: [{ enum: ["+", "="] }, { type: "array", items: { type: ["string", "integer"] } }, {}],
+        minItems: 3,
+        maxItems: 3,
+      },
+    ],
+  },
+};
 
 /** BAML's `__baml_options__` (see decode-baml-options.ts), accepted from authenticated callers. */
 const BAML_OPTIONS_SCHEMA: JsonSchema = {

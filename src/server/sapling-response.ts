@@ -11,12 +11,17 @@ import type { JsonSchema } from "./api-schema.js";
  * - A Sapling envelope `{ value, finish_reason, truncated, incomplete_fields, repairs, usage, client }` is
  *   the body (or the `final` event's data) only when the request's `Accept` names
  *   `application/vnd.sapling+json`.
+ * - `/stream` sends whole partials by default (BAML's events); the delta format (only what changed, see
+ *   docs/runtime.md) only when the request's `Accept` names `application/vnd.sapling-delta+json`. The two
+ *   media types combine: the envelope's facts then ride on the delta format's `final` event.
  *
  * Each fact is one row of `FACTS`: its header, its envelope field and its schema, read from the call's
  * `FunctionLog`. A new fact is a new row; the headers, the envelope, CORS's exposed headers and the
  * OpenAPI document follow from it.
  */
 export const SAPLING_MEDIA_TYPE = "application/vnd.sapling+json";
+/** The media type a `/stream` request's `Accept` names to get the delta format. */
+export const SAPLING_DELTA_MEDIA_TYPE = "application/vnd.sapling-delta+json";
 
 interface ResponseFact {
   /** The response header (lower case), or `undefined` for an envelope-only fact. */
@@ -156,8 +161,17 @@ export const SAPLING_HEADERS: readonly string[] = FACTS.flatMap((fact) => (fact.
 
 /** Whether the request asked for the Sapling envelope (its `Accept` names the media type). */
 export function wantsSaplingEnvelope(request: Request): boolean {
+  return accepts(request, SAPLING_MEDIA_TYPE);
+}
+
+/** Whether a `/stream` request asked for the delta format (its `Accept` names the delta media type). */
+export function wantsDeltaStream(request: Request): boolean {
+  return accepts(request, SAPLING_DELTA_MEDIA_TYPE);
+}
+
+function accepts(request: Request, mediaType: string): boolean {
   const accept = request.headers.get("accept") ?? "";
-  return accept.split(",").some((range) => range.split(";")[0]?.trim().toLowerCase() === SAPLING_MEDIA_TYPE);
+  return accept.split(",").some((range) => range.split(";")[0]?.trim().toLowerCase() === mediaType);
 }
 
 /** The `x-sapling-*` headers for a call's log. */

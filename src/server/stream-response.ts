@@ -1,10 +1,16 @@
-import type { SaplingStream } from "../runtime/index.js";
+import { type SaplingStream, type StreamEvent, type StreamFormat, streamEvents } from "../runtime/index.js";
 import { describeFailure, type ErrorBody } from "./error-response.js";
 
 /**
  * A streaming call as server-sent events: `event: partial` per partial value, then one `event: final` with
  * the value (as `/call` answers it) or one `event: error` with the error body (its `status` says what
  * `/call` would have answered). Headers go out at once, so failures after that are events, not statuses.
+ * In the delta format, unnamed events (`data:` lines only) carry what changed instead of `partial` events,
+ * and `final` carries the operations to the final value (docs/runtime.md, "The wire formats").
+ *
+ * Events are pulled: the next one is built when the body is read, which `sapling serve` does when the
+ * socket has drained. A slow client gets the latest partial (or, in the delta format, all changes since
+ * its last event, in one event), never a backlog; the bytes sent grow with how fast it reads.
  * While nothing new arrives for `heartbeatMs`, a `: keep-alive` comment line is sent (event-stream readers
  * ignore comments), so proxies with idle timeouts do not cut a model that thinks for a minute before its
  * first token. `onCancel` runs when the reader goes away, to stop the model call; `translate` maps a
@@ -16,23 +22,32 @@ export function streamResponse(
     onCancel: () => void;
     heartbeatMs?: number;
     translate?: (error: unknown) => unknown;
-    /** The `final` event's data (default: the value itself, BAML's body). */
-    final?: (value: unknown) => unknown;
+    /** `partial` (default, BAML's events) or `delta`. */
+    format?: StreamFormat;
+    /** The Sapling envelope of the final value (default: the value itself, BAML's body). */
+    envelope?: (value: unknown) => Record<string, unknown>;
     /** Called once when the stream ends: after `final`, after `error` (its body), or when the reader left. */
     onEnd?: (outcome: { failure?: ErrorBody; aborted?: boolean }) => void;
   },
 ): Response {
   const heartbeatMs = options.heartbeatMs ?? 15_000;
   const encoder = new TextEncoder();
-  const iterator = stream[Symbol.asyncIterator]();
+  const events = streamEvents(stream, {
+    format: options.format ?? "partial",
+    ...(options.envelope ? { envelope: options.envelope } : {}),
+  });
   const event = (name: string, value: unknown): Uint8Array =>
     encoder.encode(`event: ${name}\ndata: ${JSON.stringify(value)}\n\n`);
-  // A read that outlived a heartbeat is kept for the next pull, so no partial is ever skipped.
-  let pending: Promise<IteratorResult<unknown>> | undefined;
+  const frame = (step: StreamEvent): Uint8Array =>
+    step.event === "delta"
+      ? encoder.encode(`data: ${JSON.stringify(step.data)}\n\n`)
+      : event(step.event, step.data);
+  // A read that outlived a heartbeat is kept for the next pull, so no event is ever skipped.
+  let pending: Promise<IteratorResult<StreamEvent>> | undefined;
   const body = new ReadableStream<Uint8Array>({
     pull: async (controller) => {
       try {
-        pending ??= iterator.next();
+        pending ??= events.next();
         let timer: ReturnType<typeof setTimeout> | undefined;
         const beat = new Promise<"beat">((resolve) => {
           timer = setTimeout(() => resolve("beat"), heartbeatMs);
@@ -44,11 +59,9 @@ export function streamResponse(
         }
         pending = undefined;
         if (!step.done) {
-          controller.enqueue(event("partial", step.value));
-          return;
+          controller.enqueue(frame(step.value));
+          if (step.value.event !== "final") return;
         }
-        const value = await stream.getFinalResponse();
-        controller.enqueue(event("final", options.final ? options.final(value) : value));
         options.onEnd?.({});
       } catch (error) {
         const failure = describeFailure(options.translate ? options.translate(error) : error);
@@ -60,6 +73,8 @@ export function streamResponse(
     cancel: () => {
       options.onEnd?.({ aborted: true });
       options.onCancel();
+      // Ends the stream's iteration too (the call is already aborted by `onCancel`).
+      void events.return(undefined).catch(() => {});
     },
   });
   return new Response(body, {

@@ -17,8 +17,12 @@ export interface SchemaParseResult<T> {
 
 /** An incremental parser of one streamed answer, typed by its schema. */
 export interface SchemaStreamParser<T, P> {
-  /** Feed the next chunk; `changed` is false when the partial is the one shown after the previous chunk. */
+  /** Feed the next chunk and read the partial (`append`, then `read`). */
   push(chunk: string): { changed: boolean; value: P };
+  /** Feed the next chunk, only advancing the parser: no partial is built until `read`. */
+  append(chunk: string): void;
+  /** The partial so far, built now; `changed` is false when it is the one of the previous read. */
+  read(): { changed: boolean; value: P };
   /** The answer is complete: the final value, exactly as `parse(schema, wholeText)` gives it. */
   finish(): SchemaParseResult<T>;
   /** The whole answer so far. */
@@ -49,15 +53,21 @@ export function createTypedStreamParser<T, P>(schema: TypedSchema): SchemaStream
   const parser = sapStreamParser(schema.type, schema.index);
   let last: unknown = null;
   let started = false;
+  const read = (): { changed: boolean; value: P } => {
+    const step = parser.read();
+    if (step.changed || !started) {
+      last = schema.adaptPartial ? schema.adaptPartial(step.value) : step.value;
+      started = true;
+    }
+    return { changed: step.changed, value: last as P };
+  };
   return {
     push(chunk) {
-      const push = parser.push(chunk);
-      if (push.changed || !started) {
-        last = schema.adaptPartial ? schema.adaptPartial(push.value) : push.value;
-        started = true;
-      }
-      return { changed: push.changed, value: last as P };
+      parser.append(chunk);
+      return read();
     },
+    append: (chunk) => parser.append(chunk),
+    read,
     finish() {
       let result: ParseResult;
       try {

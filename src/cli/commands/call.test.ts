@@ -2,6 +2,7 @@ import { mkdirSync, mkdtempSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { applyDelta } from "../../stream-client/index.js";
 import {
   answer,
   createTestServiceAccount,
@@ -152,6 +153,36 @@ describe("sapling call", () => {
     expect(lines.length).toBeGreaterThan(2);
     expect(lines.at(-1)).toEqual({ name: "Ada Lovelace", age: 36 });
     expect(server.requests[0]?.model).toBe("other-model");
+  });
+
+  it("prints only what changed with --stream --delta: about the answer's size, however many chunks", async () => {
+    const name = "Ada Lovelace ".repeat(150).trim();
+    const text = JSON.stringify({ name, age: 36 });
+    server.script(answer(text, { chunkSize: 16 }));
+    const run = context();
+    expect(
+      await main(
+        ["call", "ExtractPerson", "--args", "@args.json", "--stream", "--delta", "--client", "Other"],
+        run,
+      ),
+    ).toBe(0);
+    const stdout = run.output().stdout;
+    // 125 chunks: whole partials after each would print the name 125 times over.
+    expect(stdout.length).toBeLessThan(3 * text.length);
+    const lines = stdout
+      .trim()
+      .split("\n")
+      .map((line) => JSON.parse(line) as Record<string, unknown>);
+    expect(Object.keys(lines.at(-1) ?? {})).toEqual(["final"]);
+    let value: unknown;
+    const cursor = {};
+    for (const line of lines) {
+      value = applyDelta(value, (line.delta ?? (line.final as { delta: unknown }).delta) as never, cursor);
+    }
+    expect(value).toEqual({ name, age: 36 });
+    const misuse = context();
+    expect(await main(["call", "ExtractPerson", "--delta"], misuse)).not.toBe(0);
+    expect(misuse.output().stderr).toContain("--delta goes with --stream");
   });
 
   it("reads the client's variables from a .env file with --dotenv / --dotenv-path", async () => {

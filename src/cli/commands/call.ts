@@ -5,7 +5,9 @@ import {
   Collector,
   type FunctionLog,
   formatCallSummary,
+  ndjsonLine,
   SaplingRuntime,
+  streamEvents,
   summarizeCall,
 } from "../../runtime/index.js";
 import { type CliContext, CliError, type Command, UsageError } from "../cli-context.js";
@@ -17,8 +19,8 @@ import { readArgumentsFlag } from "../read-arguments-flag.js";
 import { textFileReader } from "../text-file-reader.js";
 import { unknownFunction } from "../unknown-function.js";
 
-const usage = `Usage: sapling call <Function> [--from DIR] [--args JSON|@FILE|-] [--stream] [--client NAME]
-                    [--dotenv | --dotenv-path FILE]
+const usage = `Usage: sapling call <Function> [--from DIR] [--args JSON|@FILE|-] [--stream [--delta]]
+                    [--client NAME] [--dotenv | --dotenv-path FILE]
 
 Runs a function of the project with its configured clients (retries and fallbacks included) and prints
 the parsed value as JSON, then a summary of the call on stderr (client, latency, tokens, cost, repairs).
@@ -29,13 +31,19 @@ Options:
   --from DIR          the baml_src folder (default ./baml_src)
   --args JSON         the arguments as a JSON object keyed by parameter name; @FILE reads them from a file,
                       - from standard input (default {})
-  --stream            stream the answer: print each partial value as a JSON line, then the final value
+  --stream            stream the answer: print partial values as JSON lines (the latest one, at most ten
+                      a second), then the final value
+  --delta             with --stream, print the delta format instead: {"delta": [...]} lines with only what
+                      changed, then {"final": {"delta": [...]}} (docs/runtime.md, "The wire formats")
   --client NAME       use this client (a declared name or "provider/model") instead of the function's own
 ${dotenvUsage(20)}
 
 Example:
   sapling call ExtractResume --args '{"resume": "Jane Doe, Rust engineer…"}' --stream
 `;
+
+/** How often `--stream` prints a whole partial at most (the latest one each time). */
+const PARTIAL_INTERVAL_MS = 100;
 
 /** `sapling call`: run one function for real and print its value. */
 export const callCommand: Command = {
@@ -47,6 +55,7 @@ export const callCommand: Command = {
         from: { type: "string" },
         args: { type: "string" },
         stream: { type: "boolean" },
+        delta: { type: "boolean" },
         client: { type: "string" },
         ...dotenvFlags,
       },
@@ -69,8 +78,19 @@ export const callCommand: Command = {
     const collector = new Collector("sapling-call");
     const options = { signal: controller.signal, collector, ...(client ? { client } : {}) };
     try {
-      if (booleanFlag(flags, "stream")) {
+      const delta = booleanFlag(flags, "delta");
+      if (delta && !booleanFlag(flags, "stream")) throw new UsageError("--delta goes with --stream");
+      if (delta) {
+        // Only what changed: the whole output is about the size of the answer, however long it streams.
         const stream = runtime.stream(functionName, args, options);
+        for await (const event of streamEvents(stream, { format: "delta" }))
+          context.stdout(ndjsonLine(event));
+      } else if (booleanFlag(flags, "stream")) {
+        // Whole partials, paced: printing one per chunk would print the answer once per chunk.
+        const stream = runtime.stream(functionName, args, {
+          ...options,
+          partialIntervalMs: PARTIAL_INTERVAL_MS,
+        });
         for await (const partial of stream) context.stdout(`${JSON.stringify(partial)}\n`);
         context.stdout(`${JSON.stringify(await stream.getFinalResponse())}\n`);
       } else {

@@ -2,6 +2,7 @@ import { describe, expect, it } from "vitest";
 import { compile, parseTypeExpression } from "../../language/index.js";
 import { parseValue } from "../parse-value.js";
 import { SapParseError } from "../sap-parse-error.js";
+import { workMeter } from "../work-meter.js";
 import { createStreamParser } from "./create-stream-parser.js";
 
 const { ir } = compile({
@@ -54,5 +55,62 @@ describe("createStreamParser", () => {
     const parser = createStreamParser(parseTypeExpression("string", ir).type!, ir);
     expect(parser.push("ok \ud83d").value).toBe("ok ");
     expect(parser.push("\ude00").value).toBe("ok 😀");
+  });
+
+  it("builds no partial while chunks are only appended, and reads the latest one when asked", () => {
+    const parser = createStreamParser(parseTypeExpression("Person[]", ir).type!, ir);
+    const text = `[${'{"name": "Ada", "age": 36}, '.repeat(50)}{"name": "Bo"`;
+    for (let at = 0; at < text.length; at += 16) parser.append(text.slice(at, at + 16));
+    const read = parser.read();
+    expect(read.changed).toBe(true);
+    expect(read.value).toEqual([
+      ...Array.from({ length: 50 }, () => ({ name: "Ada", age: 36 })),
+      { name: "Bo", age: null },
+    ]);
+    // Cached until the next chunk: the same value, unchanged.
+    const again = parser.read();
+    expect(again).toEqual({ changed: false, value: read.value });
+    expect(again.value).toBe(read.value);
+    // A chunk that changes nothing shown keeps the partial too.
+    parser.append(', "ag');
+    expect(parser.read().value).toBe(read.value);
+    parser.append('e": 2}]');
+    const last = parser.read();
+    expect(last.changed).toBe(true);
+    expect((last.value as unknown[]).at(-1)).toEqual({ name: "Bo", age: 2 });
+    // The partial read before is never mutated by later chunks.
+    expect((read.value as unknown[]).at(-1)).toEqual({ name: "Bo", age: null });
+    expect(parser.finish().value).toEqual(last.value);
+  });
+
+  it("reads what push reads, whatever the reads skipped", () => {
+    const type = parseTypeExpression("Person[]", ir).type!;
+    const text = 'Here: ```json\n[{\'name\': \'Cy\', age: 7}, {name: "Di", "age": "8"}, {"name": "E';
+    const pushed = createStreamParser(type, ir);
+    const appended = createStreamParser(type, ir);
+    for (let at = 0; at < text.length; at += 3) {
+      const chunk = text.slice(at, at + 3);
+      const expected = pushed.push(chunk).value;
+      appended.append(chunk);
+      // Read only every seventh chunk: the partial then is the one a push after every chunk shows.
+      if ((at / 3) % 7 === 6) expect(appended.read().value).toEqual(expected);
+    }
+    expect(appended.read().value).toEqual(pushed.read().value);
+  });
+
+  it("does the work of one partial, not one per chunk, when read once at the end", () => {
+    const type = parseTypeExpression("Person[]", ir).type!;
+    const text = `[${'{"name": "Ada Lovelace", "age": 36}, '.repeat(1000)}]`;
+    const steps = (each: (parser: ReturnType<typeof createStreamParser>, chunk: string) => void) => {
+      const parser = createStreamParser(type, ir);
+      const before = workMeter.steps;
+      for (let at = 0; at < text.length; at += 16) each(parser, text.slice(at, at + 16));
+      parser.read();
+      return workMeter.steps - before;
+    };
+    const pushed = steps((parser, chunk) => parser.push(chunk));
+    const appended = steps((parser, chunk) => parser.append(chunk));
+    // Each item is coerced once either way; a push per chunk also re-reads the item being written.
+    expect(appended).toBeLessThan(pushed / 2);
   });
 });

@@ -11,9 +11,9 @@ export interface StreamParserOptions {
   constraintEvaluator?: ConstraintEvaluator;
 }
 
-/** What one chunk did: whether the partial value changed, and the partial value now. */
+/** A read of the partial value: whether it changed since the previous read, and the partial value now. */
 export interface StreamPush {
-  /** False when the partial equals the one after the previous chunk (nothing new to show). */
+  /** False when the partial equals the one of the previous read (nothing new to show). */
   changed: boolean;
   /** The partial value so far (`null`, or `[]`/`{}` for lists and maps, while nothing usable is written). */
   value: unknown;
@@ -24,10 +24,27 @@ export interface StreamPush {
   flags?: readonly Flag[];
 }
 
-/** An incremental parser of one streamed answer; see `createStreamParser`. */
+/**
+ * An incremental parser of one streamed answer; see `createStreamParser`. Two ways to use it: `push` after
+ * every chunk (a partial per chunk, the convenience), or `append` for every chunk and `read` only when a
+ * partial is wanted (the cheap path: appending only advances the parser, so a consumer that reads at its
+ * own pace pays for the partials it reads, not for one per chunk).
+ */
 export interface StreamParser {
-  /** Feed the next chunk of the answer (any split: inside escapes, surrogate pairs, numbers, `true`). */
+  /**
+   * Feed the next chunk of the answer (any split: inside escapes, surrogate pairs, numbers, `true`) and
+   * read the partial: `append(chunk)` then `read()`.
+   */
   push(chunk: string): StreamPush;
+  /** Feed the next chunk and only advance the parser: no partial value is built until `read`. */
+  append(chunk: string): void;
+  /**
+   * The partial value of the answer so far, built now from the parser's state (and only the part that
+   * changed since the last read); `changed` compares it with the previous read. Reading twice with no
+   * chunk in between returns the same value (same identity) with `changed: false`. A partial handed out
+   * is never mutated afterwards.
+   */
+  read(): StreamPush;
   /**
    * The answer is complete: parse it in final mode (exactly `parseValue(wholeText, type, ir)`); throws
    * `SapParseError` when it does not hold a value of the type, as `parseValue` does.
@@ -49,8 +66,10 @@ const SWITCHED: readonly Flag[] = Object.freeze([
  * An incremental parser for answers that arrive in chunks. Each `push` resumes scanning where the previous
  * one stopped (fences, prose and JSON alike; nothing is scanned twice), coerces each finished subtree once
  * and re-coerces only the value still being written, so a whole stream costs time linear in its length.
- * Partial values follow `parsePartial`'s semantics and equal `parsePartial(textSoFar)` after every chunk;
- * an unchanged partial keeps its identity and reports `changed: false`.
+ * Partial values follow `parsePartial`'s semantics and equal `parsePartial(textSoFar)` whenever read;
+ * an unchanged partial keeps its identity and reports `changed: false`. A partial is built only when read
+ * (`read`, or `push`, which reads after appending): a stream appended chunk by chunk and read once costs
+ * the scan of its text plus one partial.
  */
 export function createStreamParser(
   type: Type,
@@ -71,21 +90,34 @@ export function createStreamParser(
   };
   let last: unknown = null;
   let finished = false;
+  // Whether a chunk arrived since the last read: without one, a read is the cached partial.
+  let fresh = true;
+  const unchanged = (): StreamPush => ({ changed: false, value: last });
+  const append = (chunk: string): void => {
+    if (finished) throw new Error("StreamParser.push after finish(): create a new parser for a new answer.");
+    if (chunk === "") return;
+    chunks.push(chunk);
+    reader.push(chunk);
+    fresh = true;
+  };
+  const read = (): StreamPush => {
+    if (!fresh) return unchanged();
+    fresh = false;
+    const reading = reader.read();
+    const value = reading ? reading.value : reader.nothingYet();
+    const changed = reader.changed || !samePartial(value, last);
+    // An equal partial from another reading is not news: keep handing out the previous one.
+    if (!changed) return unchanged();
+    last = value;
+    return reader.switched ? { changed, value, flags: SWITCHED } : { changed, value };
+  };
   return {
     push(chunk) {
-      if (finished)
-        throw new Error("StreamParser.push after finish(): create a new parser for a new answer.");
-      if (chunk !== "") chunks.push(chunk);
-      reader.push(chunk);
-      const reading = reader.read();
-      const value = reading ? reading.value : reader.nothingYet();
-      const changed = reader.changed || !samePartial(value, last);
-      // An equal partial from another reading is not news: keep handing out the previous one.
-      if (changed) last = value;
-      return changed && reader.switched
-        ? { changed, value: last, flags: SWITCHED }
-        : { changed, value: last };
+      append(chunk);
+      return read();
     },
+    append,
+    read,
     finish() {
       finished = true;
       return parseValue(joined(), type, index, options);
