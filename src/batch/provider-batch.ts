@@ -6,6 +6,7 @@ import { memoryCheckpoint } from "./batch-checkpoint.js";
 import { type BatchClock, systemClock } from "./batch-clock.js";
 import { type BatchResult, type BatchRow, describeRowError, rawAnswerOf } from "./batch-result.js";
 import type { BatchProgress, BatchReport, BatchRuntime } from "./run-batch.js";
+import { startBatch } from "./start-batch.js";
 
 /** What a provider batch needs of a runtime: `SaplingRuntime` has it. */
 export interface ProviderBatchRuntime extends BatchRuntime {
@@ -74,30 +75,12 @@ export async function runProviderBatch<T = unknown>(
   const pollIntervalMs = options.pollIntervalMs ?? 30_000;
   const maxWaitMs = options.maxWaitMs ?? 25 * 60 * 60_000;
   const state = await checkpoint.load();
-  const results: (BatchResult<T> | null)[] = rows.map(() => null);
-  const indexById = new Map(rows.map((row, index) => [row.id, index]));
-  const pending: number[] = [];
-  rows.forEach((row, index) => {
-    const recorded = state.results.get(row.id);
-    if (recorded && (recorded.ok || !options.retryFailed)) results[index] = recorded as BatchResult<T>;
-    else pending.push(index);
-  });
-  const startedAt = clock.now();
-  const progress: BatchProgress = {
-    total: rows.length,
-    skipped: rows.length - pending.length,
-    pending: pending.length,
-    succeeded: 0,
-    failed: 0,
-    resent: 0,
-    rateLimited: 0,
-    inputTokens: 0,
-    outputTokens: 0,
-    repairs: 0,
-    elapsedMs: 0,
-  };
-  const report = () => options.onProgress?.({ ...progress, elapsedMs: clock.now() - startedAt });
-  report();
+  const { results, pending, indexById, progress, report, snapshot } = startBatch<T>(
+    "runProviderBatch",
+    rows,
+    state,
+    { retryFailed: options.retryFailed, clock, onProgress: options.onProgress },
+  );
 
   // Batches submitted by an earlier run whose rows still lack a result are polled, not submitted again.
   const open = state.providerBatches.filter((record) =>
@@ -205,7 +188,7 @@ export async function runProviderBatch<T = unknown>(
   const complete = results.every((result) => result !== null);
   return {
     results,
-    progress: { ...progress, elapsedMs: clock.now() - startedAt },
+    progress: snapshot(),
     stoppedBy: complete ? null : options.signal?.aborted ? "aborted" : "max-rows",
   };
 }

@@ -11,6 +11,7 @@ import {
   rawAnswerOf,
 } from "./batch-result.js";
 import { ClientRateLimiter, type RateLimit } from "./rate-limiter.js";
+import { startBatch } from "./start-batch.js";
 
 /** What `runBatch` needs of a runtime: `SaplingRuntime` has it. */
 export interface BatchRuntime {
@@ -105,40 +106,19 @@ export async function runBatch<T = unknown>(
   if (options.timeoutMs !== undefined) positiveInteger(options.timeoutMs, "timeoutMs");
   const clock = options.clock ?? systemClock;
   const checkpoint = options.checkpoint ?? memoryCheckpoint();
-  const indexById = new Map<string, number>();
-  rows.forEach((row, index) => {
-    const earlier = indexById.get(row.id);
-    if (earlier !== undefined)
-      throw new Error(
-        `runBatch: rows ${earlier + 1} and ${index + 1} have the same id ${JSON.stringify(row.id)}; ids must be unique`,
-      );
-    indexById.set(row.id, index);
-  });
-
   const state = await checkpoint.load();
-  const results: (BatchResult<T> | null)[] = rows.map(() => null);
-  const queue: number[] = [];
-  rows.forEach((row, index) => {
-    const recorded = state.results.get(row.id);
-    if (recorded && (recorded.ok || !options.retryFailed)) results[index] = recorded as BatchResult<T>;
-    else queue.push(index);
+  const {
+    results,
+    pending: queue,
+    progress,
+    report,
+    snapshot,
+  } = startBatch<T>("runBatch", rows, state, {
+    retryFailed: options.retryFailed,
+    maxRows: options.maxRows,
+    clock,
+    onProgress: options.onProgress,
   });
-  const startedAt = clock.now();
-  const progress: BatchProgress = {
-    total: rows.length,
-    skipped: rows.length - queue.length,
-    pending: Math.min(queue.length, maxRows),
-    succeeded: 0,
-    failed: 0,
-    resent: 0,
-    rateLimited: 0,
-    inputTokens: 0,
-    outputTokens: 0,
-    repairs: 0,
-    elapsedMs: 0,
-  };
-  const report = () => options.onProgress?.({ ...progress, elapsedMs: clock.now() - startedAt });
-  report();
 
   const clientName = options.callOptions?.client ?? fn.client;
   const limiters = new Map<string, ClientRateLimiter>();
@@ -266,7 +246,7 @@ export async function runBatch<T = unknown>(
   const complete = results.every((result) => result !== null);
   return {
     results,
-    progress: { ...progress, elapsedMs: clock.now() - startedAt },
+    progress: snapshot(),
     stoppedBy: complete ? null : options.signal?.aborted ? "aborted" : "max-rows",
   };
 }
