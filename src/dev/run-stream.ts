@@ -60,7 +60,8 @@ export function runStream(options: {
               inputTokens: log?.usage.inputTokens ?? null,
               outputTokens: log?.usage.outputTokens ?? null,
             },
-            cost: log && options.estimateCost ? options.estimateCost(log) : null,
+            // The Collector's cost, from the runtime's price table (null for a model it has no price for).
+            cost: log ? (options.estimateCost ? options.estimateCost(log) : log.costUsd) : null,
             attempts: attemptsOf(log),
           }),
         );
