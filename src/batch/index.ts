@@ -5,7 +5,7 @@
  */
 export type { BatchCheckpoint, CheckpointState, ProviderBatchRecord } from "./batch-checkpoint.js";
 export { BatchCheckpointError, memoryCheckpoint } from "./batch-checkpoint.js";
-export type { BatchClock } from "./batch-clock.js";
+export { type BatchClock, systemClock } from "./batch-clock.js";
 export type { BatchResult, BatchRow, BatchRowError } from "./batch-result.js";
 export { describeRowError, rateLimitOf, rawAnswerOf } from "./batch-result.js";
 export { type CheckpointIdentity, fileCheckpoint } from "./file-checkpoint.js";
@@ -26,3 +26,4 @@ export {
   type FunctionBatchOptions,
   runBatch,
 } from "./run-batch.js";
+export { type StartedBatch, startBatch } from "./start-batch.js";

@@ -91,20 +91,22 @@ export async function runProviderBatch<T = unknown>(
   const covered = new Set(open.flatMap((record) => record.rows));
   const toSubmit = pending.filter((index) => !covered.has((rows[index] as BatchRow).id));
 
-  const bodies: { index: number; request: HttpRequest }[] = [];
-  for (const index of toSubmit) {
-    const row = rows[index] as BatchRow;
-    bodies.push({
-      index,
-      request: await runtime.buildRequest(functionName, row.args, { stream: false }, options.callOptions),
-    });
-  }
-  if (bodies.length > 0) {
-    const record = await submit(
-      bodies.map(({ index, request }) => ({ id: (rows[index] as BatchRow).id, request })),
-      fetcher,
-      options.signal,
-    );
+  // Each row's request, built once: what a new batch submits, and the key its answer is replayed under.
+  const built = new Map<string, HttpRequest>();
+  const requestOf = async (id: string): Promise<HttpRequest> => {
+    let request = built.get(id);
+    if (!request) {
+      const row = rows[indexById.get(id) as number] as BatchRow;
+      request = await runtime.buildRequest(functionName, row.args, { stream: false }, options.callOptions);
+      built.set(id, request);
+    }
+    return request;
+  };
+  const toSubmitIds = toSubmit.map((index) => (rows[index] as BatchRow).id);
+  if (toSubmitIds.length > 0) {
+    const submitted: { id: string; request: HttpRequest }[] = [];
+    for (const id of toSubmitIds) submitted.push({ id, request: await requestOf(id) });
+    const record = await submit(submitted, fetcher, options.signal);
     await checkpoint.submitted?.(record);
     open.push(record);
   }
@@ -114,13 +116,7 @@ export async function runProviderBatch<T = unknown>(
     for (const id of record.rows) {
       const index = indexById.get(id);
       if (index === undefined || results[index] !== null) continue;
-      const request = await runtime.buildRequest(
-        functionName,
-        (rows[index] as BatchRow).args,
-        { stream: false },
-        options.callOptions,
-      );
-      requests.set(id, request);
+      requests.set(id, await requestOf(id));
     }
     const first = requests.values().next().value;
     if (!first) continue;

@@ -139,8 +139,7 @@ export class SaplingRuntime {
    * response decoding, parsing, checks and the Collector.
    */
   withFetch(fetch: typeof globalThis.fetch): SaplingRuntime {
-    const runtime = new SaplingRuntime(this.#ir, { ...this.#options, env: this.#env, fetch });
-    return runtime;
+    return new SaplingRuntime(this.#ir, { ...this.#options, env: this.#env, fetch });
   }
 
   /** The project's IR. */

@@ -1,6 +1,13 @@
 import { Queue } from "bullmq";
 import type { Redis } from "ioredis";
-import type { BatchProgress, BatchReport, BatchResult, BatchRow } from "../batch/index.js";
+import {
+  type BatchProgress,
+  type BatchReport,
+  type BatchResult,
+  type BatchRow,
+  startBatch,
+  systemClock,
+} from "../batch/index.js";
 import { queueKeys, type RowJob, rowJobId } from "./queue-keys.js";
 
 export interface QueueBatchOptions {
@@ -31,18 +38,24 @@ export async function queueBatch<T = unknown>(
   const batch = options.batch ?? functionName;
   const keys = queueKeys(options.queue, batch);
   const redis = options.redis;
-  const started = Date.now();
   const existing = await redis.hgetall(keys.results);
   const already = new Map(
     Object.entries(existing).map(([id, text]) => [id, JSON.parse(text) as BatchResult]),
   );
-  const toQueue = rows.filter((row) => {
-    const result = already.get(row.id);
-    return !result || (!result.ok && options.retryFailed);
-  });
+  // The same start as a batch in calls mode: the stored results are the checkpoint.
+  const { results, pending, progress, report, snapshot } = startBatch<T>(
+    "queueBatch",
+    rows,
+    { results: already },
+    {
+      retryFailed: options.retryFailed,
+      clock: systemClock,
+      onProgress: options.onProgress,
+    },
+  );
+  const toQueue = pending.map((index) => rows[index] as BatchRow);
   if (options.retryFailed && toQueue.length > 0)
     await redis.hdel(keys.results, ...toQueue.map((row) => row.id));
-  const skipped = rows.length - toQueue.length;
   const queue = new Queue<RowJob>(options.queue, {
     connection: redis.duplicate({ maxRetriesPerRequest: null }),
   });
@@ -67,36 +80,29 @@ export async function queueBatch<T = unknown>(
     await queue.close();
   }
 
-  const ids = rows.map((row) => row.id);
-  const progressOf = async (): Promise<{ progress: BatchProgress; results: (BatchResult<T> | null)[] }> => {
-    const values = ids.length === 0 ? [] : await redis.hmget(keys.results, ...ids);
-    const results = values.map((text) => (text === null ? null : (JSON.parse(text) as BatchResult<T>)));
-    const queued = new Set(toQueue.map((row) => row.id));
-    const finished = results.filter(
-      (result): result is BatchResult<T> => result !== null && queued.has(result.id),
-    );
-    const resent = Number((await redis.get(keys.resent)) ?? 0);
-    const progress: BatchProgress = {
-      total: rows.length,
-      skipped,
-      pending: toQueue.length,
-      succeeded: finished.filter((result) => result.ok).length,
-      failed: finished.filter((result) => !result.ok).length,
-      resent,
-      rateLimited: 0,
-      inputTokens: 0,
-      outputTokens: 0,
-      repairs: 0,
-      elapsedMs: Date.now() - started,
-    };
-    return { progress, results };
-  };
+  // Each poll asks only for the rows still without a result, so the polls shrink as the batch ends.
+  let waiting = pending;
   for (;;) {
-    const { progress, results } = await progressOf();
-    options.onProgress?.(progress);
-    const complete = results.every((result) => result !== null);
-    if (complete || options.signal?.aborted)
-      return { results, progress, stoppedBy: complete ? null : "aborted" };
+    if (waiting.length > 0) {
+      const values = await redis.hmget(keys.results, ...waiting.map((index) => (rows[index] as BatchRow).id));
+      const still: number[] = [];
+      values.forEach((text, position) => {
+        const index = waiting[position] as number;
+        if (text === null) {
+          still.push(index);
+          return;
+        }
+        const result = JSON.parse(text) as BatchResult<T>;
+        results[index] = result;
+        if (result.ok) progress.succeeded += 1;
+        else progress.failed += 1;
+      });
+      waiting = still;
+    }
+    progress.resent = Number((await redis.get(keys.resent)) ?? 0);
+    report();
+    if (waiting.length === 0 || options.signal?.aborted)
+      return { results, progress: snapshot(), stoppedBy: waiting.length === 0 ? null : "aborted" };
     await new Promise((resolve) => setTimeout(resolve, options.pollIntervalMs ?? 500));
   }
 }

@@ -109,6 +109,10 @@ export const batchCommand: Command = {
     const progressMode = stringFlag(flags, "progress") ?? "auto";
     if (!["auto", "bar", "json", "none"].includes(progressMode))
       throw new UsageError(`--progress must be auto, bar, json or none, got "${progressMode}"`);
+    const display = progressDisplay(
+      (progressMode === "auto" ? (context.isTTY ? "bar" : "json") : progressMode) as "bar" | "json" | "none",
+      context,
+    );
     const runMode = stringFlag(flags, "mode") ?? "calls";
     if (runMode !== "calls" && runMode !== "provider-batch")
       throw new UsageError(`--mode must be calls or provider-batch, got "${runMode}"`);
@@ -159,13 +163,7 @@ export const batchCommand: Command = {
         output: outputFlag,
         outputPath,
         retryFailed: booleanFlag(flags, "retry-failed"),
-        progress: progressDisplay(
-          (progressMode === "auto" ? (context.isTTY ? "bar" : "json") : progressMode) as
-            | "bar"
-            | "json"
-            | "none",
-          context,
-        ),
+        progress: display,
         context,
       });
     }
@@ -177,8 +175,6 @@ export const batchCommand: Command = {
     const checkpoint = fileCheckpoint(checkpointPath, { function: functionName, rows: digestRows(rows) });
     const controller = new AbortController();
     void context.interrupted.then(() => controller.abort(new Error("interrupted")));
-    const mode = progressMode === "auto" ? (context.isTTY ? "bar" : "json") : progressMode;
-    const display = progressDisplay(mode as "bar" | "json" | "none", context);
     let report: BatchReport;
     try {
       const shared = {
