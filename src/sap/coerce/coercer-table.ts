@@ -1,14 +1,14 @@
-import { aliasCoercer } from "./coerce-alias.js";
-import { classCoercer } from "./coerce-class.js";
+import { aliasCoercer } from "../kinds/alias/coerce-alias.js";
+import { classCoercer } from "../kinds/class/coerce-class.js";
+import { enumCoercer } from "../kinds/enum/coerce-enum.js";
+import { literalCoercer } from "../kinds/enum/coerce-literal.js";
+import { listCoercer } from "../kinds/list/coerce-list.js";
+import { mapCoercer } from "../kinds/map/coerce-map.js";
+import { mediaCoercer } from "../kinds/media/coerce-media.js";
+import { optionalCoercer } from "../kinds/optional/coerce-optional.js";
+import { primitiveCoercer } from "../kinds/primitive/coerce-primitive.js";
+import { unionCoercer } from "../kinds/union/coerce-union.js";
 import type { CoercerTable } from "./coerce-context.js";
-import { enumCoercer } from "./coerce-enum.js";
-import { listCoercer } from "./coerce-list.js";
-import { literalCoercer } from "./coerce-literal.js";
-import { mapCoercer } from "./coerce-map.js";
-import { mediaCoercer } from "./coerce-media.js";
-import { optionalCoercer } from "./coerce-optional.js";
-import { primitiveCoercer } from "./coerce-primitive.js";
-import { unionCoercer } from "./coerce-union.js";
 
 /** One coercer per type kind; the compiler checks the table covers the closed union of kinds. */
 export const coercers: CoercerTable = {

@@ -1,4 +1,4 @@
-import { QuotedAnswer } from "../stream/quoted-answer.js";
+import { QuotedAnswer } from "../kinds/primitive/quoted-answer.js";
 import type { WorkCounter } from "../work-counter.js";
 import { findFences } from "./find-fences.js";
 import { FixingParser, type ParsedRoot } from "./fixing-parser.js";

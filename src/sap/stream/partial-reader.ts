@@ -3,6 +3,8 @@ import type { ConstraintEvaluator, PlainTextUse } from "../coerce/coerce-context
 import type { CoerceSuccess } from "../coerce/coerce-result.js";
 import { withKnownNames } from "../coerce/create-coerce-context.js";
 import { FLAG_PENALTIES } from "../flags.js";
+import { QuotedAnswer } from "../kinds/primitive/quoted-answer.js";
+import { ScalarAnswer } from "../kinds/primitive/scalar-answer.js";
 import { ORIGIN_RANK } from "../lenient/extract-candidates.js";
 import type { ParsedRoot } from "../lenient/fixing-parser.js";
 import type { ArrayNode, JsonishNode, ObjectNode, StringNode } from "../lenient/jsonish-node.js";
@@ -11,9 +13,7 @@ import { blankBetween, structureBeatsText } from "../structure-beats-text.js";
 import { workMeter } from "../work-meter.js";
 import { type AnswerRegion, AnswerScanner } from "./answer-scanner.js";
 import { pick } from "./prefer-reading.js";
-import { QuotedAnswer } from "./quoted-answer.js";
 import { samePartial } from "./same-partial.js";
-import { ScalarAnswer } from "./scalar-answer.js";
 import { patchSpine, type SpineTrail, traceSpine } from "./spine-trail.js";
 import { createStreamCoerceContext, pendingOf, type StreamCoerceContext } from "./stream-coerce-context.js";
 import { streamCoercers } from "./stream-coercer-table.js";

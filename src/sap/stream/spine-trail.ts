@@ -1,8 +1,8 @@
 import type { Type } from "../../ir/index.js";
 import { childPath } from "../coerce/coerce-result.js";
 import { setOwn } from "../coerce/set-own.js";
+import { fieldOfLastEntry } from "../kinds/class/stream-class-coercer.js";
 import type { JsonishNode } from "../lenient/jsonish-node.js";
-import { fieldOfLastEntry } from "./stream-class-coercer.js";
 import type { StreamCoerceContext } from "./stream-coerce-context.js";
 
 /**

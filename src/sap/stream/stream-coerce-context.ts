@@ -12,9 +12,9 @@ import {
   type CoerceSuccess,
   failure,
 } from "../coerce/coerce-result.js";
-import { stringLiteralsOf } from "../coerce/coerce-union.js";
 import { createCoerceContext, MAX_DEPTH } from "../coerce/create-coerce-context.js";
 import { FLAG_PENALTIES } from "../flags.js";
+import { stringLiteralsOf } from "../kinds/union/coerce-union.js";
 import type { JsonishNode } from "../lenient/jsonish-node.js";
 import { workMeter } from "../work-meter.js";
 import { type Slot, SlotStore, stableObject } from "./slot-store.js";

@@ -1,9 +1,9 @@
 import type { CoercerTable } from "../coerce/coerce-context.js";
 import { coercers } from "../coerce/coercer-table.js";
-import { streamClassCoercer } from "./stream-class-coercer.js";
-import { streamListCoercer } from "./stream-list-coercer.js";
-import { streamMapCoercer } from "./stream-map-coercer.js";
-import { streamUnionCoercer } from "./stream-union-coercer.js";
+import { streamClassCoercer } from "../kinds/class/stream-class-coercer.js";
+import { streamListCoercer } from "../kinds/list/stream-list-coercer.js";
+import { streamMapCoercer } from "../kinds/map/stream-map-coercer.js";
+import { streamUnionCoercer } from "../kinds/union/stream-union-coercer.js";
 
 /**
  * The kind table of prefix mode: containers are the streaming ones (incremental, partial semantics), and

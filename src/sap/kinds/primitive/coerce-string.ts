@@ -1,6 +1,6 @@
-import type { PrimitiveType } from "../../ir/index.js";
-import { type JsonishNode, nodeToJsonText } from "../lenient/jsonish-node.js";
-import { type CoerceResult, exact, failure, repaired } from "./coerce-result.js";
+import type { PrimitiveType } from "../../../ir/index.js";
+import { type CoerceResult, exact, failure, repaired } from "../../coerce/coerce-result.js";
+import { type JsonishNode, nodeToJsonText } from "../../lenient/jsonish-node.js";
 
 /** `string`: strings as is; numbers and bools as written; objects and lists as JSON text (flagged). */
 export function coerceString(_type: PrimitiveType, node: JsonishNode, path: string): CoerceResult {

@@ -1,7 +1,7 @@
-import type { Enum, EnumRefType } from "../../ir/index.js";
-import { applyConstraints } from "./apply-constraints.js";
+import type { Enum, EnumRefType } from "../../../ir/index.js";
+import { applyConstraints } from "../../coerce/apply-constraints.js";
+import type { KindCoercer } from "../../coerce/coerce-context.js";
 import { coerceByMatching } from "./coerce-by-matching.js";
-import type { KindCoercer } from "./coerce-context.js";
 import type { MatchOption } from "./match-text.js";
 
 const optionsByEnum = new WeakMap<Enum, MatchOption[]>();

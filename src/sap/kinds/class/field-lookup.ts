@@ -1,5 +1,5 @@
-import type { Class, Field } from "../../ir/index.js";
-import { normalizeWords } from "./normalize-words.js";
+import type { Class, Field } from "../../../ir/index.js";
+import { normalizeWords } from "../enum/normalize-words.js";
 
 /** How a class's fields are found by the keys a model wrote; built once per declaration. */
 export interface FieldLookup {

@@ -1,4 +1,4 @@
-import { workMeter } from "../work-meter.js";
+import { workMeter } from "../../work-meter.js";
 
 /** The longest scalar token watched for (a longer one is text, or a number no reading shows as text). */
 const LONGEST = 64;

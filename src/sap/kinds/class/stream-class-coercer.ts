@@ -1,16 +1,26 @@
-import type { Class, ClassRefType, Field } from "../../ir/index.js";
-import { applyConstraints } from "../coerce/apply-constraints.js";
-import { classCoercer } from "../coerce/coerce-class.js";
-import type { KindCoercer } from "../coerce/coerce-context.js";
-import { addFlag, type CheckResult, type CoerceResult, childPath, failure } from "../coerce/coerce-result.js";
-import { type FieldLookup, fieldLookupOf, matchField } from "../coerce/field-lookup.js";
-import { keyReplaces } from "../coerce/field-rules.js";
-import { setOwn } from "../coerce/set-own.js";
-import { FLAG_PENALTIES, type Flag } from "../flags.js";
-import type { JsonishNode, ObjectNode } from "../lenient/jsonish-node.js";
+import type { Class, ClassRefType, Field } from "../../../ir/index.js";
+import { applyConstraints } from "../../coerce/apply-constraints.js";
+import type { KindCoercer } from "../../coerce/coerce-context.js";
+import {
+  addFlag,
+  type CheckResult,
+  type CoerceResult,
+  childPath,
+  failure,
+} from "../../coerce/coerce-result.js";
+import { setOwn } from "../../coerce/set-own.js";
+import { FLAG_PENALTIES, type Flag } from "../../flags.js";
+import type { JsonishNode, ObjectNode } from "../../lenient/jsonish-node.js";
+import { stableObject } from "../../stream/slot-store.js";
+import {
+  pendingOf,
+  type StreamCoerceContext,
+  type StreamSuccess,
+} from "../../stream/stream-coerce-context.js";
+import { classCoercer } from "./coerce-class.js";
+import { type FieldLookup, fieldLookupOf, matchField } from "./field-lookup.js";
+import { keyReplaces } from "./field-rules.js";
 import { type FieldOutcome, NO_CHECKS, NO_FLAGS, readField } from "./read-field.js";
-import { stableObject } from "./slot-store.js";
-import { pendingOf, type StreamCoerceContext, type StreamSuccess } from "./stream-coerce-context.js";
 
 /**
  * A growing object read so far: entries are only appended, so each key is matched once; a field whose

@@ -1,7 +1,7 @@
-import type { PrimitiveType } from "../../ir/index.js";
-import type { JsonishNode } from "../lenient/jsonish-node.js";
+import type { PrimitiveType } from "../../../ir/index.js";
+import type { KindCoercer } from "../../coerce/coerce-context.js";
+import type { JsonishNode } from "../../lenient/jsonish-node.js";
 import { coerceBool } from "./coerce-bool.js";
-import type { KindCoercer } from "./coerce-context.js";
 import { coerceNull } from "./coerce-null.js";
 import { coerceFloat, coerceInt } from "./coerce-number.js";
 import { coerceString } from "./coerce-string.js";

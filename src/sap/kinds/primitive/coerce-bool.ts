@@ -1,10 +1,10 @@
-import type { PrimitiveType } from "../../ir/index.js";
-import type { JsonishNode } from "../lenient/jsonish-node.js";
-import type { CoerceContext } from "./coerce-context.js";
-import { type CoerceResult, exact, failure, repaired } from "./coerce-result.js";
-import { isStructuredText } from "./is-structured-text.js";
-import { normalizeWords } from "./normalize-words.js";
-import { unwrapSingle } from "./unwrap-single.js";
+import type { PrimitiveType } from "../../../ir/index.js";
+import type { CoerceContext } from "../../coerce/coerce-context.js";
+import { type CoerceResult, exact, failure, repaired } from "../../coerce/coerce-result.js";
+import { isStructuredText } from "../../coerce/is-structured-text.js";
+import { unwrapSingle } from "../../coerce/unwrap-single.js";
+import type { JsonishNode } from "../../lenient/jsonish-node.js";
+import { normalizeWords } from "../enum/normalize-words.js";
 
 const TRUE_WORDS = new Set(["yes", "y", "on", "1"]);
 const FALSE_WORDS = new Set(["no", "n", "off", "0"]);

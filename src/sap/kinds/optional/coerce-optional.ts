@@ -1,7 +1,7 @@
-import type { OptionalType } from "../../ir/index.js";
-import type { KindCoercer } from "./coerce-context.js";
-import { spellsNull } from "./coerce-null.js";
-import { exact, repaired } from "./coerce-result.js";
+import type { OptionalType } from "../../../ir/index.js";
+import type { KindCoercer } from "../../coerce/coerce-context.js";
+import { exact, repaired } from "../../coerce/coerce-result.js";
+import { spellsNull } from "../primitive/coerce-null.js";
 
 /**
  * `T?`: null (or text spelling null, when T does not take it) is null; otherwise T. A missing `T?` is

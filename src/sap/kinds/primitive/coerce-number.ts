@@ -1,9 +1,9 @@
-import type { PrimitiveType } from "../../ir/index.js";
-import type { JsonishNode } from "../lenient/jsonish-node.js";
-import type { CoerceContext } from "./coerce-context.js";
-import { addFlag, type CoerceResult, exact, failure, repaired } from "./coerce-result.js";
+import type { PrimitiveType } from "../../../ir/index.js";
+import type { CoerceContext } from "../../coerce/coerce-context.js";
+import { addFlag, type CoerceResult, exact, failure, repaired } from "../../coerce/coerce-result.js";
+import { unwrapSingle } from "../../coerce/unwrap-single.js";
+import type { JsonishNode } from "../../lenient/jsonish-node.js";
 import { readNumberText, roundHalfAwayFromZero } from "./read-number-text.js";
-import { unwrapSingle } from "./unwrap-single.js";
 
 /**
  * `int`: JSON integers as is; floats rounded half away from zero; numbers read out of strings. A fraction

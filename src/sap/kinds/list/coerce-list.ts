@@ -1,6 +1,5 @@
-import type { ListType } from "../../ir/index.js";
-import { type JsonishNode, stringNode } from "../lenient/jsonish-node.js";
-import type { CoerceContext, KindCoercer } from "./coerce-context.js";
+import type { ListType } from "../../../ir/index.js";
+import type { CoerceContext, KindCoercer } from "../../coerce/coerce-context.js";
 import {
   addFlag,
   type CoerceResult,
@@ -10,7 +9,8 @@ import {
   failure,
   ResultBuilder,
   repaired,
-} from "./coerce-result.js";
+} from "../../coerce/coerce-result.js";
+import { type JsonishNode, stringNode } from "../../lenient/jsonish-node.js";
 import { splitDelimited } from "./split-delimited.js";
 
 /**

@@ -1,6 +1,6 @@
-import type { MediaType } from "../../ir/index.js";
-import type { KindCoercer } from "./coerce-context.js";
-import { failure } from "./coerce-result.js";
+import type { MediaType } from "../../../ir/index.js";
+import type { KindCoercer } from "../../coerce/coerce-context.js";
+import { failure } from "../../coerce/coerce-result.js";
 
 /** Media (image, audio, pdf, video) are inputs; text cannot produce them. */
 export const mediaCoercer: KindCoercer<MediaType> = {

@@ -1,13 +1,13 @@
-import type { Field } from "../../ir/index.js";
-import type { FlagKind } from "../flags.js";
-import type { JsonishNode } from "../lenient/jsonish-node.js";
-import type { CoerceContext } from "./coerce-context.js";
-import type { CoerceIssue } from "./coerce-result.js";
+import type { Field } from "../../../ir/index.js";
+import type { CoerceContext } from "../../coerce/coerce-context.js";
+import type { CoerceIssue } from "../../coerce/coerce-result.js";
+import type { FlagKind } from "../../flags.js";
+import type { JsonishNode } from "../../lenient/jsonish-node.js";
 import type { FieldMatch } from "./field-lookup.js";
 
 /**
  * The rules for one field of a class, shared by final mode (`coerce-class.ts`) and streaming
- * (`stream/read-field.ts`), so that both read an object the same way. A rule answers with the value the
+ * (`read-field.ts`), so that both read an object the same way. A rule answers with the value the
  * field takes and the flag that says why, or `undefined` when the class itself fails (final mode only:
  * a partial object never fails because of a field; it shows what it can, and the final parse fails).
  * The streaming attributes (`@stream.not_null` holding back the object, `@stream.with_state` wrapping

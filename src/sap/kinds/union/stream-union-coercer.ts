@@ -1,9 +1,9 @@
-import type { UnionType } from "../../ir/index.js";
-import type { KindCoercer } from "../coerce/coerce-context.js";
-import type { CoerceFailure } from "../coerce/coerce-result.js";
-import { unionCoercer } from "../coerce/coerce-union.js";
-import { samePartial } from "./same-partial.js";
-import { pendingOf, type StreamCoerceContext } from "./stream-coerce-context.js";
+import type { UnionType } from "../../../ir/index.js";
+import type { KindCoercer } from "../../coerce/coerce-context.js";
+import type { CoerceFailure } from "../../coerce/coerce-result.js";
+import { samePartial } from "../../stream/same-partial.js";
+import { pendingOf, type StreamCoerceContext } from "../../stream/stream-coerce-context.js";
+import { unionCoercer } from "./coerce-union.js";
 
 const UNDECIDED: CoerceFailure = {
   ok: false,

@@ -1,4 +1,4 @@
-import { workMeter } from "../work-meter.js";
+import { workMeter } from "../../work-meter.js";
 
 const BULLET = /^(?:[-*•+]|\d{1,3}[.)]|[a-z][.)])\s+/;
 const CONJUNCTION = /^(?:and|or|&)\s+/i;

@@ -1,9 +1,9 @@
-import type { Class, Field } from "../../ir/index.js";
-import { type CheckResult, type CoerceFailure, failure } from "../coerce/coerce-result.js";
-import { invalidField, missingField } from "../coerce/field-rules.js";
-import { FLAG_PENALTIES, type Flag } from "../flags.js";
-import type { JsonishNode } from "../lenient/jsonish-node.js";
-import { pendingOf, type StreamCoerceContext } from "./stream-coerce-context.js";
+import type { Class, Field } from "../../../ir/index.js";
+import { type CheckResult, type CoerceFailure, failure } from "../../coerce/coerce-result.js";
+import { FLAG_PENALTIES, type Flag } from "../../flags.js";
+import type { JsonishNode } from "../../lenient/jsonish-node.js";
+import { pendingOf, type StreamCoerceContext } from "../../stream/stream-coerce-context.js";
+import { invalidField, missingField } from "./field-rules.js";
 
 /** What one field contributes to the object: its value, or a reason to hold the whole object back. */
 export interface FieldOutcome {

@@ -1,4 +1,4 @@
-import { workMeter } from "../work-meter.js";
+import { workMeter } from "../../work-meter.js";
 
 /**
  * Final mode reads an answer that is one quoted string (`"solo"`, also with a raw line break, in single or

@@ -1,8 +1,14 @@
-import type { MapType } from "../../ir/index.js";
-import { stringNode } from "../lenient/jsonish-node.js";
-import type { KindCoercer } from "./coerce-context.js";
-import { type CoerceResult, childPath, failure, ResultBuilder, repaired } from "./coerce-result.js";
-import { setOwn } from "./set-own.js";
+import type { MapType } from "../../../ir/index.js";
+import type { KindCoercer } from "../../coerce/coerce-context.js";
+import {
+  type CoerceResult,
+  childPath,
+  failure,
+  ResultBuilder,
+  repaired,
+} from "../../coerce/coerce-result.js";
+import { setOwn } from "../../coerce/set-own.js";
+import { stringNode } from "../../lenient/jsonish-node.js";
 
 /**
  * `map<K, V>`: objects entry by entry; keys are coerced to K (enum keys match like enum values), values

@@ -1,5 +1,5 @@
-import type { AliasRefType } from "../../ir/index.js";
-import type { KindCoercer } from "./coerce-context.js";
+import type { AliasRefType } from "../../../ir/index.js";
+import type { KindCoercer } from "../../coerce/coerce-context.js";
 
 /** Alias names being looked through by the questions below (a recursive alias must not loop). */
 const visiting = new Set<string>();

@@ -1,6 +1,5 @@
-import type { ListType } from "../../ir/index.js";
-import type { KindCoercer } from "../coerce/coerce-context.js";
-import { listCoercer } from "../coerce/coerce-list.js";
+import type { ListType } from "../../../ir/index.js";
+import type { KindCoercer } from "../../coerce/coerce-context.js";
 import {
   addFlag,
   type CheckResult,
@@ -9,12 +8,17 @@ import {
   childPath,
   describeNode,
   failure,
-} from "../coerce/coerce-result.js";
-import { DelimitedSplitter } from "../coerce/split-delimited.js";
-import { FLAG_PENALTIES, type Flag } from "../flags.js";
-import { type ArrayNode, type JsonishNode, type StringNode, stringNode } from "../lenient/jsonish-node.js";
-import { stableValue } from "./slot-store.js";
-import { pendingOf, type StreamCoerceContext, type StreamSuccess } from "./stream-coerce-context.js";
+} from "../../coerce/coerce-result.js";
+import { FLAG_PENALTIES, type Flag } from "../../flags.js";
+import { type ArrayNode, type JsonishNode, type StringNode, stringNode } from "../../lenient/jsonish-node.js";
+import { stableValue } from "../../stream/slot-store.js";
+import {
+  pendingOf,
+  type StreamCoerceContext,
+  type StreamSuccess,
+} from "../../stream/stream-coerce-context.js";
+import { listCoercer } from "./coerce-list.js";
+import { DelimitedSplitter } from "./split-delimited.js";
 
 const NO_FLAGS: readonly Flag[] = Object.freeze([]);
 const NO_CHECKS: readonly CheckResult[] = Object.freeze([]);

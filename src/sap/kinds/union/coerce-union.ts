@@ -1,7 +1,7 @@
-import type { UnionType } from "../../ir/index.js";
-import { coerceByMatching } from "./coerce-by-matching.js";
-import { type KindCoercer, type PlainTextUse, widerPlainTextUse } from "./coerce-context.js";
-import { type CoerceResult, type CoerceSuccess, failure, pathDepth } from "./coerce-result.js";
+import type { UnionType } from "../../../ir/index.js";
+import { type KindCoercer, type PlainTextUse, widerPlainTextUse } from "../../coerce/coerce-context.js";
+import { type CoerceResult, type CoerceSuccess, failure, pathDepth } from "../../coerce/coerce-result.js";
+import { coerceByMatching } from "../enum/coerce-by-matching.js";
 
 /**
  * Unions: every option is tried; the lowest score wins, ties going to an option of the node's own JSON

@@ -1,9 +1,9 @@
-import type { Type } from "../../ir/index.js";
-import type { JsonishNode } from "../lenient/jsonish-node.js";
-import type { CoerceContext } from "./coerce-context.js";
-import { type CoerceResult, exact, failure, repaired } from "./coerce-result.js";
+import type { Type } from "../../../ir/index.js";
+import type { CoerceContext } from "../../coerce/coerce-context.js";
+import { type CoerceResult, exact, failure, repaired } from "../../coerce/coerce-result.js";
+import { unwrapSingle } from "../../coerce/unwrap-single.js";
+import type { JsonishNode } from "../../lenient/jsonish-node.js";
 import { type MatchOption, matchText } from "./match-text.js";
-import { unwrapSingle } from "./unwrap-single.js";
 
 /** Match text against options and turn the outcome into a result with the right flag. */
 export function coerceByMatching(

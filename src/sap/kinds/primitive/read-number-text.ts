@@ -1,4 +1,4 @@
-import { isStructuredText } from "./is-structured-text.js";
+import { isStructuredText } from "../../coerce/is-structured-text.js";
 
 /** How a number was read from text: plainly, or by looking past symbols and words. */
 export type NumberReading =

@@ -1,12 +1,16 @@
-import type { MapType } from "../../ir/index.js";
-import type { KindCoercer } from "../coerce/coerce-context.js";
-import { mapCoercer } from "../coerce/coerce-map.js";
-import { type CheckResult, type CoerceResult, childPath, failure } from "../coerce/coerce-result.js";
-import { setOwn } from "../coerce/set-own.js";
-import { FLAG_PENALTIES, type Flag } from "../flags.js";
-import { type ObjectNode, stringNode } from "../lenient/jsonish-node.js";
-import { stableObject } from "./slot-store.js";
-import { pendingOf, type StreamCoerceContext, type StreamSuccess } from "./stream-coerce-context.js";
+import type { MapType } from "../../../ir/index.js";
+import type { KindCoercer } from "../../coerce/coerce-context.js";
+import { type CheckResult, type CoerceResult, childPath, failure } from "../../coerce/coerce-result.js";
+import { setOwn } from "../../coerce/set-own.js";
+import { FLAG_PENALTIES, type Flag } from "../../flags.js";
+import { type ObjectNode, stringNode } from "../../lenient/jsonish-node.js";
+import { stableObject } from "../../stream/slot-store.js";
+import {
+  pendingOf,
+  type StreamCoerceContext,
+  type StreamSuccess,
+} from "../../stream/stream-coerce-context.js";
+import { mapCoercer } from "./coerce-map.js";
 
 /** The entries of a growing object already coerced (all but the one being written). */
 interface EntriesState {

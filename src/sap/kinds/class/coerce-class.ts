@@ -1,11 +1,11 @@
-import type { Class, ClassRefType, Field } from "../../ir/index.js";
-import type { JsonishNode, ObjectNode } from "../lenient/jsonish-node.js";
-import { applyConstraints } from "./apply-constraints.js";
-import type { CoerceContext, KindCoercer } from "./coerce-context.js";
-import { addFlag, type CoerceResult, childPath, failure, ResultBuilder } from "./coerce-result.js";
+import type { Class, ClassRefType, Field } from "../../../ir/index.js";
+import { applyConstraints } from "../../coerce/apply-constraints.js";
+import type { CoerceContext, KindCoercer } from "../../coerce/coerce-context.js";
+import { addFlag, type CoerceResult, childPath, failure, ResultBuilder } from "../../coerce/coerce-result.js";
+import { setOwn } from "../../coerce/set-own.js";
+import type { JsonishNode, ObjectNode } from "../../lenient/jsonish-node.js";
 import { type FieldLookup, fieldLookupOf, matchField } from "./field-lookup.js";
 import { invalidField, keyReplaces, missingField } from "./field-rules.js";
-import { setOwn } from "./set-own.js";
 
 /**
  * Classes: keys matched to fields (exactly, else ignoring case/spacing/punctuation, flagged), unknown keys

@@ -1,7 +1,7 @@
-import type { LiteralType, Type } from "../../ir/index.js";
+import type { LiteralType, Type } from "../../../ir/index.js";
+import type { KindCoercer } from "../../coerce/coerce-context.js";
+import { failure } from "../../coerce/coerce-result.js";
 import { coerceByMatching } from "./coerce-by-matching.js";
-import type { KindCoercer } from "./coerce-context.js";
-import { failure } from "./coerce-result.js";
 
 /** String literals match like a one-value enum; number and bool literals compare the coerced value. */
 export const literalCoercer: KindCoercer<LiteralType> = {

@@ -1,6 +1,6 @@
-import type { PrimitiveType } from "../../ir/index.js";
-import type { JsonishNode } from "../lenient/jsonish-node.js";
-import { type CoerceResult, exact, failure, repaired } from "./coerce-result.js";
+import type { PrimitiveType } from "../../../ir/index.js";
+import { type CoerceResult, exact, failure, repaired } from "../../coerce/coerce-result.js";
+import type { JsonishNode } from "../../lenient/jsonish-node.js";
 
 const NULL_WORDS = new Set(["null", "none", "nil", "n/a", "na", "undefined", ""]);
 
