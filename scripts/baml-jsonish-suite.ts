@@ -362,6 +362,7 @@ const DELIBERATE: Record<string, string> = {
   test_null_3: "Python None/Null is null",
   test_string: "a quoted answer that is valid JSON is the string inside the quotes",
   test_string_from_string_with_quotes: "a quoted answer that is valid JSON is the string inside the quotes",
+  test_incomplete_string: "a quoted answer cut off before its closing quote is the string inside the quotes",
   test_multiple_top_level_1: "the later of equally good candidates wins",
   test_multiple_top_level_prefix_suffix_1: "the later of equally good candidates wins",
   test_nested_class_with_extra_text: "the later of equally good candidates wins",

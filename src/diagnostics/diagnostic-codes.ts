@@ -226,6 +226,12 @@ export const diagnosticCodes = {
     message: () => "@check needs a label before the expression.",
     hint: () => "write @check(label_name, {{ this > 0 }}); labels name the result in `Checked<T>`",
   }),
+  "attribute-without-effect": define<{ attribute: string; place: string }>({
+    code: "W0207",
+    severity: "warning",
+    message: (args) => `"${args.attribute}" has no effect on ${args.place}.`,
+    hint: () => "BAML accepts it here and so does Sapling, but it changes nothing; remove it",
+  }),
 
   // 03 — functions
   "unknown-client": define<Suggested>({

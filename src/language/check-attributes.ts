@@ -42,11 +42,43 @@ const allowed: Record<AttributePlace, readonly string[]> = {
     "stream.not_null",
     "stream.with_state",
   ],
-  "enum-value": ["alias", "description", "skip"],
+  // BAML also accepts @check, @assert and @stream.* on an enum value; they do nothing (see `ignoredIn`).
+  "enum-value": [
+    "alias",
+    "description",
+    "skip",
+    "check",
+    "assert",
+    "stream.done",
+    "stream.not_null",
+    "stream.with_state",
+  ],
   // BAML accepts these after a parameter's type and ignores them (measured with baml-cli 0.226.2).
   parameter: ["alias", "description", "skip"],
-  class: ["alias", "description", "dynamic", "check", "assert", "stream.done"],
-  enum: ["alias", "description", "dynamic", "check", "assert"],
+  // Block attributes share one list in BAML (measured with baml-cli 0.226.2): `@@stream.not_null` and
+  // `@@stream.with_state` apply to every field (and return type) of that type; `@@skip` does nothing.
+  class: [
+    "alias",
+    "description",
+    "dynamic",
+    "check",
+    "assert",
+    "skip",
+    "stream.done",
+    "stream.not_null",
+    "stream.with_state",
+  ],
+  enum: [
+    "alias",
+    "description",
+    "dynamic",
+    "check",
+    "assert",
+    "skip",
+    "stream.done",
+    "stream.not_null",
+    "stream.with_state",
+  ],
   type: ["check", "assert", "stream.done", "stream.not_null", "stream.with_state"],
   test: ["check", "assert"],
   config: [],
@@ -61,6 +93,13 @@ const placeNames: Record<AttributePlace, string> = {
   type: "a type expression",
   test: "a test",
   config: "this block",
+};
+
+/** Attributes BAML accepts in a place without giving them a meaning there: a warning says so. */
+const ignoredIn: Partial<Record<AttributePlace, ReadonlySet<string>>> = {
+  "enum-value": new Set(["check", "assert", "stream.done", "stream.not_null", "stream.with_state"]),
+  class: new Set(["skip"]),
+  enum: new Set(["skip"]),
 };
 
 /** Whether a place takes block attributes (`@@x`) rather than field attributes (`@x`). */
@@ -124,6 +163,9 @@ export function checkAttributes(
       continue;
     }
     seen.add(attribute.name);
+    if (ignoredIn[place]?.has(attribute.name)) {
+      report("attribute-without-effect", { attribute: written, place: placeNames[place] }, attribute.span);
+    }
     if (checkArguments(attribute, shape, written, report)) valid.push(attribute);
   }
   return valid;

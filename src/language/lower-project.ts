@@ -1,5 +1,6 @@
 import * as ir from "../ir/index.js";
 import { computeLineStarts, offsetToLineColumn } from "../util/index.js";
+import { applyBlockStreamAttributes, blockStreamAttributes } from "./apply-block-stream-attributes.js";
 import type * as ast from "./ast.js";
 import type { ProjectSymbols } from "./check-context.js";
 import { textOf } from "./config-values.js";
@@ -16,16 +17,19 @@ import type { TypeScope } from "./resolve-type.js";
 export function lowerProject(files: readonly ast.SourceFile[], symbols: ProjectSymbols): ir.Ir {
   const result = ir.emptyIr();
   const scope = projectScope(symbols);
+  const streamAttributes = new Map<string, ir.TypeAttributes>();
   for (const file of files) {
     const locate = locator(file);
     for (const declaration of file.declarations) {
       switch (declaration.kind) {
         case "class":
-          result.classes.push(lowerClass(declaration, scope, locate));
+        case "enum": {
+          const attributes = blockStreamAttributes(declaration);
+          if (attributes) streamAttributes.set(declaration.name.name, attributes);
+          if (declaration.kind === "class") result.classes.push(lowerClass(declaration, scope, locate));
+          else result.enums.push(lowerEnum(declaration, locate));
           break;
-        case "enum":
-          result.enums.push(lowerEnum(declaration, locate));
-          break;
+        }
         case "type-alias":
           result.aliases.push(lowerAlias(declaration, scope, locate));
           break;
@@ -55,6 +59,7 @@ export function lowerProject(files: readonly ast.SourceFile[], symbols: ProjectS
       }
     }
   }
+  applyBlockStreamAttributes(result, streamAttributes);
   return result;
 }
 
