@@ -375,7 +375,12 @@ describe("SaplingRuntime.call", () => {
     // The first token would come after an hour: only the abort can end this call (no clock is read).
     server.script(slowFirstToken(PERSON, AN_HOUR_MS));
     const controller = new AbortController();
-    setTimeout(() => controller.abort(), 50);
+    // Abort once the request has reached the server, however long that takes on a loaded machine.
+    const abortOnceSent = async (): Promise<void> => {
+      while (server.requests.length === 0) await new Promise((resolve) => setTimeout(resolve, 5));
+      controller.abort();
+    };
+    void abortOnceSent();
     const error = await runtime()
       .call("ExtractPerson", { text: "Ada" }, { client: "Other", signal: controller.signal })
       .catch((caught: unknown) => caught);
