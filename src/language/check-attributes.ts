@@ -31,6 +31,22 @@ const shapes: Record<string, ArgumentShape> = {
 /** Attributes that may be given several times. */
 const repeatable = new Set(["check", "assert"]);
 
+/**
+ * A class's and an enum's block attributes: one list in BAML (measured with baml-cli 0.226.2).
+ * `@@stream.not_null` and `@@stream.with_state` apply to each direct use of the type; `@@skip` does nothing.
+ */
+const typeBlockAttributes = [
+  "alias",
+  "description",
+  "dynamic",
+  "check",
+  "assert",
+  "skip",
+  "stream.done",
+  "stream.not_null",
+  "stream.with_state",
+];
+
 const allowed: Record<AttributePlace, readonly string[]> = {
   field: [
     "alias",
@@ -55,30 +71,8 @@ const allowed: Record<AttributePlace, readonly string[]> = {
   ],
   // BAML accepts these after a parameter's type and ignores them (measured with baml-cli 0.226.2).
   parameter: ["alias", "description", "skip"],
-  // Block attributes share one list in BAML (measured with baml-cli 0.226.2): `@@stream.not_null` and
-  // `@@stream.with_state` apply to every field (and return type) of that type; `@@skip` does nothing.
-  class: [
-    "alias",
-    "description",
-    "dynamic",
-    "check",
-    "assert",
-    "skip",
-    "stream.done",
-    "stream.not_null",
-    "stream.with_state",
-  ],
-  enum: [
-    "alias",
-    "description",
-    "dynamic",
-    "check",
-    "assert",
-    "skip",
-    "stream.done",
-    "stream.not_null",
-    "stream.with_state",
-  ],
+  class: typeBlockAttributes,
+  enum: typeBlockAttributes,
   type: ["check", "assert", "stream.done", "stream.not_null", "stream.with_state"],
   test: ["check", "assert"],
   config: [],
