@@ -18,7 +18,8 @@ const allowed: Record<string, readonly string[]> = {
   "stream-client": [],
   codegen: ["util", "ir"],
   server: ["runtime", "ir", "util"],
-  testing: ["runtime", "llm", "util"],
+  "aws-bedrock": ["util", "llm"],
+  testing: ["runtime", "llm", "util", "aws-bedrock"],
   dev: ["util", "diagnostics", "ir", "language", "sap", "prompt", "llm", "runtime", "server"],
   cli: [
     "util",
@@ -38,6 +39,7 @@ const allowed: Record<string, readonly string[]> = {
     "lsp",
     "root",
     "stream-client",
+    "aws-bedrock",
   ],
   root: ["util", "diagnostics", "language", "ir", "sap", "prompt", "llm", "runtime", "codegen"],
   "typed-schema": ["ir", "sap"],
@@ -70,6 +72,7 @@ const browserSafe = new Set([
   "batch",
   "opentelemetry",
   "stream-client",
+  "aws-bedrock",
 ]);
 
 const srcRoot = resolve(import.meta.dirname, "..", "src");

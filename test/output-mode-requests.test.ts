@@ -11,6 +11,7 @@
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { awsBedrock } from "../src/aws-bedrock/index.js";
 import type { Ir } from "../src/ir/index.js";
 import { compile } from "../src/language/index.js";
 import { Collector, type OutputMode, SaplingRuntime } from "../src/runtime/index.js";
@@ -148,6 +149,7 @@ afterAll(async () => {
 
 function runtime(): SaplingRuntime {
   return SaplingRuntime.fromIr(ir, {
+    providers: [awsBedrock],
     env: {
       OPENAI_URL: server.baseUrls.openai,
       ANTHROPIC_URL: server.baseUrls.anthropic,

@@ -7,6 +7,7 @@
  * answer in tool mode, and `b.request` showing the tools.
  */
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { awsBedrock } from "../src/aws-bedrock/index.js";
 import type { Ir } from "../src/ir/index.js";
 import { compile } from "../src/language/index.js";
 import { Collector, SaplingRuntime } from "../src/runtime/index.js";
@@ -176,6 +177,7 @@ beforeEach(() => {
 
 function runtime(logger?: (level: string, message: string) => void): SaplingRuntime {
   return SaplingRuntime.fromIr(ir, {
+    providers: [awsBedrock],
     env: {
       OPENAI_URL: server.baseUrls.openai,
       ANTHROPIC_URL: server.baseUrls.anthropic,

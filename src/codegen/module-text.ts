@@ -3,8 +3,15 @@
  * specifiers for the chosen module format, and `///` docs as JSDoc.
  */
 
-/** The package entry generated code imports: the only import that leaves `baml_client/`. */
+/** The package entry generated code imports: the only import that leaves `baml_client/`, with the two below. */
 export const RUNTIME_MODULE = "sapling-llm/runtime";
+
+/**
+ * The `aws-bedrock` adapter's entry, outside the runtime entry so that projects without Bedrock clients
+ * never load it; `globals.ts` imports it only for projects that can call `aws-bedrock`
+ * (docs/decisions/0020-aws-bedrock-entry-point.md). (`sapling-llm/batch` is the other, loaded on first use.)
+ */
+export const AWS_BEDROCK_MODULE = "sapling-llm/aws-bedrock";
 
 export type ModuleFormat = "esm" | "cjs";
 

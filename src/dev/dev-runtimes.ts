@@ -1,5 +1,5 @@
 import type { Ir } from "../ir/index.js";
-import type { ReadTextFile } from "../llm/index.js";
+import type { ProviderExtension, ReadTextFile } from "../llm/index.js";
 import { SaplingRuntime } from "../runtime/index.js";
 import { type DevMock, type DevMockAnswer, mockEnvironment, mockFetch } from "./mock-fetch.js";
 
@@ -11,11 +11,16 @@ import { type DevMock, type DevMockAnswer, mockEnvironment, mockFetch } from "./
 export class DevRuntimes {
   #runCount = 0;
 
+  #providers(): { providers?: readonly ProviderExtension[] } {
+    return this.options.providers === undefined ? {} : { providers: this.options.providers };
+  }
+
   constructor(
     private readonly options: {
       mock: DevMock;
       env: Record<string, string | undefined>;
       readTextFile?: ReadTextFile;
+      providers?: readonly ProviderExtension[];
     },
   ) {}
 
@@ -23,6 +28,7 @@ export class DevRuntimes {
     return SaplingRuntime.fromIr(ir, {
       env: this.options.env,
       ...(this.options.readTextFile ? { readTextFile: this.options.readTextFile } : {}),
+      ...this.#providers(),
     });
   }
 
@@ -33,6 +39,7 @@ export class DevRuntimes {
     return SaplingRuntime.fromIr(ir, {
       env: { ...mockEnvironment(ir), ...Object.fromEntries(defined) },
       readTextFile: null,
+      ...this.#providers(),
     });
   }
 
@@ -50,6 +57,7 @@ export class DevRuntimes {
         env: mockEnvironment(ir),
         fetch: mockFetch(mock, runId),
         readTextFile: null,
+        ...this.#providers(),
       }),
       release: () => mock.forget(runId),
     };

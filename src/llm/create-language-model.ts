@@ -8,13 +8,26 @@ import { commonKeys, type ReadOptionsSettings, readClientOptions } from "./clien
 import { HttpLanguageModel } from "./http-language-model.js";
 import type { LanguageModel, LanguageModelDependencies } from "./language-model.js";
 import { LlmOptionsError } from "./llm-error.js";
+import { findProviderExtension } from "./provider-extension.js";
 import { createAnthropicMessagesAdapter } from "./providers/anthropic-messages-adapter.js";
-import { awsBedrockOptionKeys, createAwsBedrockAdapter } from "./providers/aws-bedrock-adapter.js";
 import { createGoogleGenerateContentAdapter } from "./providers/google-generate-content-adapter.js";
 import { createOpenAiChatAdapter } from "./providers/openai-chat-adapter.js";
 import { createOpenAiResponsesAdapter } from "./providers/openai-responses-adapter.js";
 import type { ProviderAdapter } from "./providers/provider-adapter.js";
 import { createVertexAiAdapter, vertexAiOptionKeys } from "./providers/vertex-ai-adapter.js";
+
+/** The `aws-bedrock` options its adapter consumes (everything else passes into the body). */
+const awsBedrockOptionKeys = [
+  "model_id",
+  "region",
+  "access_key_id",
+  "secret_access_key",
+  "session_token",
+  "profile",
+  "endpoint_url",
+  "inference_configuration",
+  "additional_model_request_fields",
+] as const;
 
 /** What a provider string means. */
 export interface ProviderDefinition {
@@ -79,7 +92,8 @@ export const providerDefinitions: Readonly<Record<string, ProviderDefinition>> =
   },
   // Gemini on Vertex AI: the URL comes from project_id and location, auth from a service-account key.
   "vertex-ai": { wire: "google-generate-content", extraKeys: vertexAiOptionKeys },
-  // Bedrock's Converse API, SigV4-signed with keys and region from the options or the environment.
+  // Bedrock's Converse API, SigV4-signed with keys and region from the options or the environment. Its
+  // adapter is in sapling-llm/aws-bedrock, passed in `providers` (provider-extension.ts).
   "aws-bedrock": { wire: "bedrock-converse", extraKeys: awsBedrockOptionKeys },
 };
 
@@ -146,14 +160,14 @@ function createAdapter(
   name: string,
   definition: ProviderDefinition,
   options: ClientOptions,
-  { env, readTextFile }: LanguageModelDependencies,
+  { env, readTextFile, providers }: LanguageModelDependencies,
 ): ProviderAdapter {
   const fail = (option: string, detail: string): never => {
     throw new LlmOptionsError(option, detail, { provider: name });
   };
   switch (definition.wire) {
     case "bedrock-converse":
-      return createAwsBedrockAdapter(options, {
+      return findProviderExtension(definition.wire, name, providers).createAdapter(options, {
         provider: name,
         ...(env === undefined ? {} : { env }),
         ...(readTextFile === undefined ? {} : { readTextFile }),

@@ -1,7 +1,7 @@
 /**
  * The `llm` room: a provider-neutral model interface and adapters for OpenAI chat (and compatible servers),
- * OpenAI Responses, Anthropic messages, Gemini and Bedrock Converse (SigV4, AWS event streams), over an
- * injected `fetch`. Browser-safe. One model call = one HTTP attempt; retries, fallback and parsing belong to
+ * OpenAI Responses, Anthropic messages and Gemini (Bedrock Converse is the `aws-bedrock` room's, passed in as a
+ * `ProviderExtension`), over an injected `fetch`. Browser-safe. One model call = one HTTP attempt; retries, fallback and parsing belong to
  * the runtime.
  */
 export { applyRolePolicy } from "./apply-role-policy.js";
@@ -41,19 +41,28 @@ export {
   LlmTimeoutError,
 } from "./llm-error.js";
 export { parseRetryAfter } from "./parse-retry-after.js";
-export type { AwsEventStreamHeaderValue, AwsEventStreamMessage } from "./providers/aws-event-stream.js";
-export {
-  AwsEventStreamDecoder,
-  AwsEventStreamError,
-  encodeAwsEventStreamMessage,
-} from "./providers/aws-event-stream.js";
+export type { ProviderExtension, ProviderExtensionSettings } from "./provider-extension.js";
+// The adapter kit: what an adapter outside this room (the `aws-bedrock` room) builds with.
 export type {
-  AwsCredentials,
-  AwsSignableRequest,
-  AwsSignature,
-  AwsSigningSettings,
-} from "./providers/aws-sigv4.js";
-export { signAwsRequest } from "./providers/aws-sigv4.js";
+  ParsedAnswer,
+  ProviderAdapter,
+  StreamDecoder,
+  StreamParser,
+} from "./providers/provider-adapter.js";
+export {
+  isRecord,
+  mergeHeaders,
+  optionalNumber,
+  ProviderStreamError,
+  ResponseShapeError,
+  withQuery,
+} from "./providers/provider-adapter.js";
+export { ReadCache } from "./providers/read-cache.js";
+export type { ReasoningReader } from "./providers/reasoning-reader.js";
+export { eventJson, textOf } from "./providers/reasoning-reader.js";
+export type { RoleTurn } from "./providers/role-turns.js";
+export { splitSystemTurn } from "./providers/role-turns.js";
+export { withoutDialect } from "./providers/strict-json-schema.js";
 export {
   collectSecrets,
   isSecretHeaderName,
@@ -73,6 +82,13 @@ export type {
   OutputRequest,
   ToolCall,
   ToolCallDelta,
+  ToolCallWire,
   ToolDefinition,
 } from "./tool-calls.js";
-export { ToolCallAccumulator } from "./tool-calls.js";
+export {
+  addOutputFields,
+  argumentsText,
+  readToolEvent,
+  ToolCallAccumulator,
+  toolCall,
+} from "./tool-calls.js";

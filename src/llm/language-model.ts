@@ -5,6 +5,7 @@
  */
 import type { ChatMessage } from "../util/index.js";
 import type { FinishReasonPolicy } from "./finish-reason-policy.js";
+import type { ProviderExtension } from "./provider-extension.js";
 import type { OutputRequest, ToolCall } from "./tool-calls.js";
 
 /** The request a model would send, exactly (headers include credentials; print it through `redactRequest`). */
@@ -151,4 +152,9 @@ export interface LanguageModelDependencies {
    * without it such a path or profile is refused with a message saying what to pass instead.
    */
   readTextFile?: ReadTextFile;
+  /**
+   * Adapters from entry points of their own (`awsBedrock` of `sapling-llm/aws-bedrock`); a client whose
+   * provider needs one that is not here fails with a message saying how to pass it.
+   */
+  providers?: readonly ProviderExtension[];
 }

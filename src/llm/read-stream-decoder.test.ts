@@ -5,16 +5,16 @@
  * error, and the idle timeout and abort applied to every chunk.
  */
 import { describe, expect, it } from "vitest";
+import {
+  AwsEventStreamDecoder,
+  AwsEventStreamError,
+  encodeAwsEventStreamMessage,
+} from "../aws-bedrock/index.js";
 import type { ChatMessage } from "../util/index.js";
 import { readClientOptions } from "./client-options.js";
 import { HttpLanguageModel } from "./http-language-model.js";
 import type { StreamEvent } from "./language-model.js";
 import { LlmError } from "./llm-error.js";
-import {
-  AwsEventStreamDecoder,
-  AwsEventStreamError,
-  encodeAwsEventStreamMessage,
-} from "./providers/aws-event-stream.js";
 import { createOpenAiChatAdapter } from "./providers/openai-chat-adapter.js";
 import {
   type ProviderAdapter,

@@ -10,6 +10,7 @@ import { mkdtemp, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { awsBedrock } from "../aws-bedrock/index.js";
 import type { Ir } from "../ir/index.js";
 import { compile } from "../language/index.js";
 import {
@@ -124,6 +125,7 @@ beforeEach(() => {
 
 function runtime(env: Record<string, string> = {}) {
   return SaplingRuntime.fromIr(ir, {
+    providers: [awsBedrock],
     env: {
       BEDROCK_URL: server.baseUrls.bedrock,
       MY_AWS_KEY_ID: accessKeyId,
@@ -305,6 +307,7 @@ describe("provider aws-bedrock through the runtime", () => {
 
   it("refuses a profile with a way out when the runtime reads no files, before any request", async () => {
     const error = await SaplingRuntime.fromIr(ir, {
+      providers: [awsBedrock],
       env: { BEDROCK_URL: server.baseUrls.bedrock },
       readTextFile: null,
     })
@@ -335,5 +338,29 @@ describe("provider aws-bedrock through the runtime", () => {
     } finally {
       await rm(folder, { recursive: true, force: true });
     }
+  });
+
+  it("without the adapter (sapling-llm/aws-bedrock), refuses the client saying how to pass it, before any request", async () => {
+    const withoutAdapter = SaplingRuntime.fromIr(ir, {
+      env: {
+        BEDROCK_URL: server.baseUrls.bedrock,
+        MY_AWS_KEY_ID: accessKeyId,
+        MY_AWS_SECRET: secretAccessKey,
+      },
+      sleep: async () => {},
+    });
+    const called = await withoutAdapter
+      .call("ExtractPerson", { text: "Ada" })
+      .catch((caught: unknown) => caught);
+    expect(BamlClientOptionsError.isInstance(called)).toBe(true);
+    const shown = await withoutAdapter
+      .buildRequest("ExtractPerson", { text: "Ada" }, { stream: false })
+      .catch((caught: unknown) => caught);
+    for (const error of [called, shown]) {
+      expect(String(error)).toContain(
+        'import { awsBedrock } from "sapling-llm/aws-bedrock", then SaplingRuntime.fromIr(ir, { providers: [awsBedrock] })',
+      );
+    }
+    expect(server.requests).toHaveLength(0);
   });
 });

@@ -5,7 +5,7 @@
  * are injected. Never imports the compiler.
  */
 
-export type { OutputMode } from "../llm/index.js";
+export type { OutputMode, ProviderExtension } from "../llm/index.js";
 // The package's one redaction module lives in the llm room; applications print requests with it.
 export { redactHeaders, redactRequest } from "../llm/index.js";
 export { SAPLING_VERSION } from "../util/index.js";

@@ -5,6 +5,7 @@
  * > attempts, with their log events.
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { awsBedrock } from "../aws-bedrock/index.js";
 import type { Ir } from "../ir/index.js";
 import { compile } from "../language/index.js";
 import {
@@ -75,6 +76,7 @@ afterAll(async () => {
 
 function runtime(extra: Parameters<typeof SaplingRuntime.fromIr>[1] = {}): SaplingRuntime {
   return SaplingRuntime.fromIr(ir, {
+    providers: [awsBedrock],
     env: {
       KEY,
       OPENAI_URL: server.baseUrls.openai,

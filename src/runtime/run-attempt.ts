@@ -5,6 +5,7 @@ import {
   type LanguageModel,
   LlmError,
   type OutputMode,
+  type ProviderExtension,
   providerDefinitions,
   type ReadTextFile,
   redactText,
@@ -36,6 +37,8 @@ export interface AttemptContext {
   fetch: typeof fetch;
   /** Reads credential files given by path (absent: such a path is refused). */
   readTextFile?: ReadTextFile;
+  /** Adapters from entry points of their own (`RuntimeOptions.providers`). */
+  providers?: readonly ProviderExtension[];
   recorder: CallRecorder;
   signal?: AbortSignal;
   /** Opt-in: how many times to re-ask the same client with the parse error before giving up (0: never). */
@@ -87,6 +90,7 @@ export async function runAttempt(
       }),
       env: context.env,
       ...(context.readTextFile === undefined ? {} : { readTextFile: context.readTextFile }),
+      ...(context.providers === undefined ? {} : { providers: context.providers }),
     });
     plan = outputPlanFor(model, client, context);
     messages = context.pipeline.render({ name: client.name, provider: client.provider }, plan);

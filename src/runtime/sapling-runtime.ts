@@ -1,5 +1,10 @@
 import { type Ir, IrIndex, type LlmFunction, loadIr } from "../ir/index.js";
-import { createLanguageModel, type OutputMode, type ReadTextFile } from "../llm/index.js";
+import {
+  createLanguageModel,
+  type OutputMode,
+  type ProviderExtension,
+  type ReadTextFile,
+} from "../llm/index.js";
 import { explainFlags, type Flag } from "../sap/index.js";
 import { CallDeadline } from "./call-deadline.js";
 import type { CallOptions, ParseRecovery } from "./call-options.js";
@@ -43,6 +48,12 @@ export interface RuntimeOptions {
    * and a path or profile is refused with a message. `null` reads no file even on Node (as in a browser).
    */
   readTextFile?: ReadTextFile | null;
+  /**
+   * Provider adapters from entry points of their own, for clients whose provider needs one: `awsBedrock`
+   * of `sapling-llm/aws-bedrock` for `aws-bedrock` clients (the generated client passes it when its .baml
+   * declares one). A client whose adapter is missing fails with a message saying what to pass.
+   */
+  providers?: readonly ProviderExtension[];
   /** Waits between retries (default: a timer; tests inject an instant one). */
   sleep?: Sleep;
   /** Wall clock for Collector timings (default `Date.now`). */
@@ -221,6 +232,7 @@ export class SaplingRuntime {
       fetch: this.#fetch,
       env: prepared.env,
       ...(this.#readTextFile === undefined ? {} : { readTextFile: this.#readTextFile }),
+      ...(this.#options.providers === undefined ? {} : { providers: this.#options.providers }),
     });
     const mode = options.outputMode ?? model.outputMode ?? "prompt";
     const plan = prepared.pipeline.outputPlan(mode);
@@ -364,6 +376,7 @@ export class SaplingRuntime {
               env: prepared.env,
               fetch: this.#fetch,
               ...(this.#readTextFile === undefined ? {} : { readTextFile: this.#readTextFile }),
+              ...(this.#options.providers === undefined ? {} : { providers: this.#options.providers }),
               recorder,
               reaskOnParseFailure: Math.max(0, Math.floor(recovery.reask ?? 0)),
               ...(signal ? { signal } : {}),

@@ -4,7 +4,7 @@
  * access key must be one the server knows, and the signature is recomputed from the request as received —
  * method, path, query, the signed headers and the exact body — with that key's secret.
  */
-import { signAwsRequest } from "../llm/index.js";
+import { signAwsRequest } from "../aws-bedrock/index.js";
 
 /** The AWS documentation's example key pair, which the mock server accepts unless told otherwise. */
 export const mockAwsCredentials = {

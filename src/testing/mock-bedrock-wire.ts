@@ -4,7 +4,7 @@
  * with the stop reason, `metadata` with usage), each event's JSON carrying the `p` padding field Bedrock
  * adds; errors as `{"message": …}`.
  */
-import { encodeAwsEventStreamMessage } from "../llm/index.js";
+import { encodeAwsEventStreamMessage } from "../aws-bedrock/index.js";
 import { mockReasoningBlocks, mockReasoningFrames } from "./mock-reasoning.js";
 import { endsWithToolCalls } from "./mock-tool-call-context.js";
 import type { MockFrame, MockWireFormat, RenderContext } from "./mock-wire-formats.js";

@@ -4,11 +4,16 @@
  * cache-write tokens in the usage. DeepSeek-style `reasoning_content` rides on the OpenAI chat wire.
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createLanguageModel, type StreamEvent } from "../llm/index.js";
+import { awsBedrock } from "../aws-bedrock/index.js";
+import { createLanguageModel as createAnyLanguageModel, type StreamEvent } from "../llm/index.js";
 import type { ChatMessage } from "../util/index.js";
 import { answer, type MockRoute } from "./mock-answer.js";
 import { mockAwsCredentials } from "./mock-bedrock-auth.js";
 import { type MockLlmServer, startMockLlmServer } from "./start-mock-llm-server.js";
+
+/** `createLanguageModel` given the `aws-bedrock` adapter, as the runtime of a Bedrock project gets it. */
+const createLanguageModel: typeof createAnyLanguageModel = (provider, options, dependencies) =>
+  createAnyLanguageModel(provider, options, { ...dependencies, providers: [awsBedrock] });
 
 const messages: ChatMessage[] = [{ role: "user", parts: [{ type: "text", text: "Which is larger?" }] }];
 const reasoning = "Compare 9.11 and 9.9: the tenths digit 9 beats 1.";

@@ -5,7 +5,7 @@
  * parts on Gemini, `reasoningContent` blocks on Bedrock Converse. Streams send it before the text, in
  * chunks, as the providers do.
  */
-import { encodeAwsEventStreamMessage } from "../llm/index.js";
+import { encodeAwsEventStreamMessage } from "../aws-bedrock/index.js";
 import type { MockRoute } from "./mock-answer.js";
 import type { MockFrame, RenderContext } from "./mock-wire-formats.js";
 

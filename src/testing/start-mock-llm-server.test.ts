@@ -3,8 +3,9 @@
  * wire format the server speaks.
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { awsBedrock } from "../aws-bedrock/index.js";
 import {
-  createLanguageModel,
+  createLanguageModel as createAnyLanguageModel,
   type LanguageModel,
   LlmAbortError,
   LlmConnectionError,
@@ -28,6 +29,10 @@ import {
 } from "./mock-answer.js";
 import { mockAwsCredentials } from "./mock-bedrock-auth.js";
 import { type MockLlmServer, startMockLlmServer } from "./start-mock-llm-server.js";
+
+/** `createLanguageModel` given the `aws-bedrock` adapter, as the runtime of a Bedrock project gets it. */
+const createLanguageModel: typeof createAnyLanguageModel = (provider, options, dependencies) =>
+  createAnyLanguageModel(provider, options, { ...dependencies, providers: [awsBedrock] });
 
 const apiKey = "sk-test-SECRET-0123456789";
 const messages: ChatMessage[] = [

@@ -17,6 +17,7 @@ import { type CliContext, CliError, type Command, UsageError } from "../cli-cont
 import { dotenvFlags, dotenvUsage, environmentFor } from "../dotenv.js";
 import { loadCompiledProject, projectDirectory } from "../load-project.js";
 import { booleanFlag, optionalWholeNumberFlag, parseFlags, stringFlag } from "../parse-flags.js";
+import { providerExtensions } from "../provider-extensions.js";
 import { textFileReader } from "../text-file-reader.js";
 import { unknownFunction } from "../unknown-function.js";
 import { digestRows, readBatchRows } from "./batch-rows.js";
@@ -171,6 +172,7 @@ export const batchCommand: Command = {
     const runtime = SaplingRuntime.fromIr(ir, {
       env: await environmentFor(flags, context),
       readTextFile: textFileReader(context.cwd),
+      providers: providerExtensions,
     });
     const checkpoint = fileCheckpoint(checkpointPath, { function: functionName, rows: digestRows(rows) });
     const controller = new AbortController();

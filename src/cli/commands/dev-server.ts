@@ -21,6 +21,7 @@ import { ENCODINGS, loadTokenCounter, TOKENIZER_MISSING } from "../count-tokens.
 import { dotenvFlags, environmentFor } from "../dotenv.js";
 import { displayPath, loadProject, projectDirectory, renderProjectDiagnostics } from "../load-project.js";
 import { booleanFlag, parseFlags, portFlag, stringFlag } from "../parse-flags.js";
+import { providerExtensions } from "../provider-extensions.js";
 import { textFileReader } from "../text-file-reader.js";
 import { watchBamlFiles } from "../watch-baml-files.js";
 import { isFileSystemError, writeGeneratedClients } from "./generate.js";
@@ -81,6 +82,7 @@ export async function runDevServer(argv: string[], context: CliContext): Promise
     readProjectFile: (path) => readInside(sourceFolder, path),
     env,
     readTextFile: textFileReader(context.cwd),
+    providers: providerExtensions,
     mock: mock.devMock,
     promptClient: resolvePromptClient,
     resolveArguments: (fn, args, testFile) =>

@@ -5,6 +5,7 @@ import { cliLogger } from "../cli-logger.js";
 import { dotenvFlags, dotenvUsage, environmentFor } from "../dotenv.js";
 import { loadCompiledProject, projectDirectory } from "../load-project.js";
 import { booleanFlag, parseFlags, portFlag, stringFlag, wholeNumberFlag } from "../parse-flags.js";
+import { providerExtensions } from "../provider-extensions.js";
 import { textFileReader } from "../text-file-reader.js";
 import { serveOverNodeHttp } from "./serve-over-node-http.js";
 
@@ -86,6 +87,7 @@ export const serveCommand: Command = {
       runtime: SaplingRuntime.fromIr(ir, {
         env,
         readTextFile: textFileReader(context.cwd),
+        providers: providerExtensions,
         ...cliLogger(env, context),
       }),
       ir,

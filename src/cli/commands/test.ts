@@ -6,6 +6,7 @@ import { type CliContext, CliError, type Command, UsageError } from "../cli-cont
 import { dotenvFlags, dotenvUsage, environmentFor } from "../dotenv.js";
 import { loadCompiledProject, projectDirectory } from "../load-project.js";
 import { booleanFlag, parseFlags, stringFlag } from "../parse-flags.js";
+import { providerExtensions } from "../provider-extensions.js";
 import { textFileReader } from "../text-file-reader.js";
 import { renderJunitReport } from "./render-junit-report.js";
 import { runTestCase, type TestCaseResult } from "./run-test-case.js";
@@ -92,7 +93,11 @@ export const testCommand: Command = {
       controller.abort(new Error("interrupted"));
     });
     const env = await environmentFor(flags, context);
-    const runtime = SaplingRuntime.fromIr(ir, { env, readTextFile: textFileReader(context.cwd) });
+    const runtime = SaplingRuntime.fromIr(ir, {
+      env,
+      readTextFile: textFileReader(context.cwd),
+      providers: providerExtensions,
+    });
     const index = new IrIndex(ir);
     const progress = new TestProgress(context.stdout, cases.length, context.isTTY === true);
     context.stdout(

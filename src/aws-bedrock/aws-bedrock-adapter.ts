@@ -14,10 +14,10 @@
  * instance roles are not supported. A request that carries an `authorization` header, or `api_key` (a
  * Bedrock API key, sent as a bearer token), is sent unsigned.
  */
-import type { ChatMessage, MediaKind } from "../../util/index.js";
-import type { ClientOptions, MediaUrlMode } from "../client-options.js";
-import type { HttpRequest, ReadTextFile } from "../language-model.js";
-import { LlmOptionsError } from "../llm-error.js";
+
+import type { ClientOptions, HttpRequest, MediaUrlMode, ReadTextFile } from "../llm/index.js";
+import { LlmOptionsError, mergeHeaders, type ProviderAdapter, withQuery } from "../llm/index.js";
+import type { ChatMessage, MediaKind } from "../util/index.js";
 import { type CredentialSource, passKeys, resolveCredentialSource } from "./aws-credential-source.js";
 import { awsProfileCredentials } from "./aws-profile-credentials.js";
 import { awsSharedFilePaths, loadAwsSharedProfile } from "./aws-shared-config-files.js";
@@ -30,20 +30,6 @@ import {
 } from "./bedrock-converse-format.js";
 import { bedrockReasoning } from "./bedrock-reasoning.js";
 import { bedrockToolCalls } from "./bedrock-tool-calls.js";
-import { mergeHeaders, type ProviderAdapter, withQuery } from "./provider-adapter.js";
-
-/** The `aws-bedrock` options consumed here (everything else passes into the body). */
-export const awsBedrockOptionKeys = [
-  "model_id",
-  "region",
-  "access_key_id",
-  "secret_access_key",
-  "session_token",
-  "profile",
-  "endpoint_url",
-  "inference_configuration",
-  "additional_model_request_fields",
-] as const;
 
 export interface AwsBedrockAdapterSettings {
   provider: string;

@@ -3,8 +3,7 @@
  * blocks with `reasoningText.text` in a whole answer; `contentBlockDelta` events whose delta is
  * `reasoningContent.text` in a stream (`signature` and `redactedContent` deltas carry no readable text).
  */
-import { isRecord } from "./provider-adapter.js";
-import { eventJson, type ReasoningReader, textOf } from "./reasoning-reader.js";
+import { eventJson, isRecord, type ReasoningReader, textOf } from "../llm/index.js";
 
 export const bedrockReasoning: ReasoningReader = {
   fromResponse: (body) => {

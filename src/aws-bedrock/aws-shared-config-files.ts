@@ -9,9 +9,8 @@
  * A file is read and parsed once per reader and path, then reused for the life of the process (as
  * vertex-ai key files are); a read that fails is not cached, so fixing the file fixes the next call.
  */
-import type { ReadTextFile } from "../language-model.js";
-import { LlmOptionsError } from "../llm-error.js";
-import { ReadCache } from "./read-cache.js";
+import type { ReadTextFile } from "../llm/index.js";
+import { LlmOptionsError, ReadCache } from "../llm/index.js";
 
 /** Where the two files are, and what named each path (for messages). */
 export interface AwsSharedFilePaths {

@@ -8,14 +8,14 @@
 import {
   addOutputFields,
   argumentsText,
+  isRecord,
   type OutputRequest,
   readToolEvent,
   type ToolCall,
   type ToolCallWire,
   toolCall,
-} from "../tool-calls.js";
-import { isRecord } from "./provider-adapter.js";
-import { withoutDialect } from "./strict-json-schema.js";
+  withoutDialect,
+} from "../llm/index.js";
 
 export const bedrockToolCalls: ToolCallWire = {
   writeRequest(body, output) {

@@ -7,11 +7,15 @@
  * src/cli/commands/call.test.ts.
  */
 import { describe, expect, it } from "vitest";
-import type { ChatMessage } from "../../util/index.js";
-import { createLanguageModel } from "../create-language-model.js";
-import type { HttpRequest, ReadTextFile } from "../language-model.js";
-import { LlmOptionsError } from "../llm-error.js";
+import type { HttpRequest, ReadTextFile } from "../llm/index.js";
+import { createLanguageModel as createAnyLanguageModel, LlmOptionsError } from "../llm/index.js";
+import type { ChatMessage } from "../util/index.js";
 import { type AwsCredentials, signAwsRequest } from "./aws-sigv4.js";
+import { awsBedrock } from "./index.js";
+
+/** `createLanguageModel` given this room's adapter, as the runtime gives it. */
+const createLanguageModel: typeof createAnyLanguageModel = (provider, options, dependencies) =>
+  createAnyLanguageModel(provider, options, { ...dependencies, providers: [awsBedrock] });
 
 const model = "anthropic.claude-3-5-haiku-20241022-v1:0";
 const messages: ChatMessage[] = [{ role: "user", parts: [{ type: "text", text: "hi" }] }];

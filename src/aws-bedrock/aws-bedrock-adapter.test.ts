@@ -5,12 +5,16 @@
  * runtime is in `src/runtime/aws-bedrock-provider.test.ts`.
  */
 import { describe, expect, it } from "vitest";
-import type { ChatMessage } from "../../util/index.js";
-import { createLanguageModel } from "../create-language-model.js";
-import type { StreamEvent } from "../language-model.js";
-import { LlmError, LlmOptionsError } from "../llm-error.js";
+import type { StreamEvent } from "../llm/index.js";
+import { createLanguageModel as createAnyLanguageModel, LlmError, LlmOptionsError } from "../llm/index.js";
+import type { ChatMessage } from "../util/index.js";
 import { encodeAwsEventStreamMessage } from "./aws-event-stream.js";
 import { signAwsRequest } from "./aws-sigv4.js";
+import { awsBedrock } from "./index.js";
+
+/** `createLanguageModel` given this room's adapter, as the runtime gives it. */
+const createLanguageModel: typeof createAnyLanguageModel = (provider, options, dependencies) =>
+  createAnyLanguageModel(provider, options, { ...dependencies, providers: [awsBedrock] });
 
 const accessKeyId = "AKIDEXAMPLE";
 const secretAccessKey = "wJalrXUtnFEMI/K7MDENG+bPxRfiCYEXAMPLEKEY";

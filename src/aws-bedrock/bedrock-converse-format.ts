@@ -6,24 +6,26 @@
  * `contentBlockDelta {delta: {text}}`, `contentBlockStop`, `messageStop {stopReason}`,
  * `metadata {usage, metrics}`; failures arrive as exception messages (`:message-type` `exception`).
  */
-import type { ChatMessage, MediaValue } from "../../util/index.js";
-import type { FinishReason, Usage } from "../language-model.js";
-import { LlmOptionsError } from "../llm-error.js";
+
+import type { FinishReason, Usage } from "../llm/index.js";
+import {
+  isRecord,
+  LlmOptionsError,
+  optionalNumber,
+  type ParsedAnswer,
+  ProviderStreamError,
+  ResponseShapeError,
+  type RoleTurn,
+  type StreamDecoder,
+  type StreamParser,
+  splitSystemTurn,
+} from "../llm/index.js";
+import type { ChatMessage, MediaValue } from "../util/index.js";
 import {
   AwsEventStreamDecoder,
   AwsEventStreamError,
   type AwsEventStreamMessage,
 } from "./aws-event-stream.js";
-import {
-  isRecord,
-  optionalNumber,
-  type ParsedAnswer,
-  ProviderStreamError,
-  ResponseShapeError,
-  type StreamDecoder,
-  type StreamParser,
-} from "./provider-adapter.js";
-import { type RoleTurn, splitSystemTurn } from "./role-turns.js";
 
 /**
  * The body's `system` and `messages`, by BAML's rules (role-turns.ts): the opening system turn goes to

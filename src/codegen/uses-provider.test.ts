@@ -1,0 +1,42 @@
+import { describe, expect, it } from "vitest";
+import type { Client, Ir } from "../ir/index.js";
+import { usesProvider } from "./uses-provider.js";
+
+function project(clients: Client[], functionClients: string[]): Ir {
+  return {
+    clients,
+    functions: functionClients.map((client, index) => ({ name: `F${index}`, client })),
+  } as unknown as Ir;
+}
+
+const openai: Client = { name: "Gpt", provider: "openai", options: {} };
+
+describe("usesProvider", () => {
+  it("is true for a declared client of the provider", () => {
+    expect(
+      usesProvider(project([openai, { name: "B", provider: "aws-bedrock", options: {} }], []), "aws-bedrock"),
+    ).toBe(true);
+  });
+
+  it("is true for a function's provider/model shorthand and a strategy's entry", () => {
+    expect(usesProvider(project([openai], ["aws-bedrock/amazon.nova-lite-v1:0"]), "aws-bedrock")).toBe(true);
+    const fallback: Client = {
+      name: "Either",
+      provider: "fallback",
+      options: {
+        strategy: {
+          kind: "array",
+          items: [
+            { kind: "string", value: "Gpt" },
+            { kind: "string", value: "aws-bedrock/amazon.nova-lite-v1:0" },
+          ],
+        },
+      },
+    };
+    expect(usesProvider(project([openai, fallback], ["Either"]), "aws-bedrock")).toBe(true);
+  });
+
+  it("is false when nothing names the provider", () => {
+    expect(usesProvider(project([openai], ["Gpt", "openai/gpt-4o"]), "aws-bedrock")).toBe(false);
+  });
+});

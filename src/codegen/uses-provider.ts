@@ -1,0 +1,19 @@
+import type { ConfigValue, Ir } from "../ir/index.js";
+
+/**
+ * Whether a project can call `provider`: a declared client uses it, or a function's client or a strategy's
+ * entry is its `"provider/model"` shorthand. The generated client loads the `aws-bedrock` adapter only then
+ * (it lives in `sapling-llm/aws-bedrock`, outside the runtime entry).
+ */
+export function usesProvider(ir: Ir, provider: string): boolean {
+  const isShorthand = (reference: string): boolean => reference.startsWith(`${provider}/`);
+  const strategyEntries = (value: ConfigValue | undefined): string[] =>
+    value?.kind === "array"
+      ? value.items.flatMap((item) => (item.kind === "string" ? [item.value] : []))
+      : [];
+  return (
+    ir.clients.some(
+      (client) => client.provider === provider || strategyEntries(client.options.strategy).some(isShorthand),
+    ) || ir.functions.some((fn) => isShorthand(fn.client))
+  );
+}
