@@ -87,34 +87,35 @@ export function createStreamParser(
     constraintEvaluator: options.constraintEvaluator,
     collectFlags: false,
   });
-  // The answer so far, as the chunks received: joined only when asked for (`finish`, `text`), so a long
-  // stream does not keep a chain of thousands of concatenations alive.
-  const chunks: string[] = [];
+  // The answer so far: the pieces the reader was given (joined only when asked for: `finish`, `text`),
+  // then what was appended since the last read.
+  const taken: string[] = [];
   const joined = (): string => {
-    if (chunks.length > 1) chunks.splice(0, chunks.length, chunks.join(""));
-    return chunks[0] ?? "";
+    if (taken.length > 1) taken.splice(0, taken.length, taken.join(""));
+    const before = taken[0] ?? "";
+    return pending.length === 0 ? before : before + pending.join("");
   };
   let last: unknown = null;
   let finished = false;
-  // The text appended since the last read: `append` only keeps it, `read` hands it to the reader in one
-  // piece (a reader catching up over a whole fence reads it with `JSON.parse`, as final mode does).
-  // Concatenated, not joined: V8 links the pieces in constant time and flattens them once when read.
-  let pending = "";
+  // The chunks appended since the last read: `append` only keeps them, `read` hands them to the reader
+  // joined in one piece (a reader catching up over a whole fence reads it with `JSON.parse`, as final
+  // mode does).
+  let pending: string[] = [];
   // Whether a chunk arrived since the last read: without one, a read is the cached partial.
   let fresh = true;
   const unchanged = (): StreamPush => ({ changed: false, value: last });
   const append = (chunk: string): void => {
     if (finished) throw new Error("StreamParser.push after finish(): create a new parser for a new answer.");
     if (chunk === "") return;
-    chunks.push(chunk);
-    pending += chunk;
+    pending.push(chunk);
     fresh = true;
   };
   const read = (): StreamPush => {
     if (!fresh) return unchanged();
     fresh = false;
-    const text = pending;
-    pending = "";
+    const text = pending.length === 1 ? pending[0]! : pending.join("");
+    pending = [];
+    taken.push(text);
     reader.push(text);
     const reading = reader.read();
     const value = reading ? reading.value : reader.nothingYet();
