@@ -200,7 +200,10 @@ export async function benchDelivery(): Promise<string> {
       "holding); *the stream's own*: the difference — one partial (the latest, built when the call ended, " +
       "which lets the parser's state go) and the stream object. The consumer then gets that one partial, " +
       "never a backlog. Target: the stream's own at most 2× the final value's JSON text. (While the answer " +
-      "is still arriving the parser's state is held too: its tree of the answer so far.)",
+      "is still arriving the parser's state is held too: its tree of the answer so far.) The parser reads " +
+      "the chunks appended since its last read in one piece, so the strings of that last partial are " +
+      "slices of one text rather than chains of 16-character pieces. For the small answer the stream's own " +
+      "is within the collector's noise (it may come out below zero).",
     "",
     markdownTable(
       [

@@ -1,7 +1,8 @@
 /**
  * The streaming twin of candidate extraction's text splitting: it cuts a model's answer, as it arrives,
  * into prose and markdown-fenced regions, each read by its own resumable `FixingParser`, so every chunk is
- * scanned once and no region is ever re-read. A small state machine (prose → fence header → fence → prose)
+ * scanned once and no region is ever re-read (a fence that opens and closes within one push may be read
+ * by `JSON.parse` instead: see `AnswerRegion`). A small state machine (prose → fence header → fence → prose)
  * whose only look-ahead is the few characters that decide a fence boundary: a chunk ending in one or two
  * backticks, a fence's info line, or the rest of a closing fence's line wait for the next chunk.
  *
@@ -10,26 +11,9 @@
  * string is not a fence); the info string is the tag; a fence closes at a ``` whose line ends after it. Pushing a text in one chunk or in any split
  * leaves the scanner in the same state (the agreement the one-shot partial parse relies on).
  */
-import { FixingParser } from "../lenient/fixing-parser.js";
+import { AnswerRegion, type WholeReader } from "./answer-region.js";
 
-/** A stretch of the answer: prose around fences, or a fence's content. */
-export interface AnswerRegion {
-  kind: "prose" | "fence";
-  /** Reads this region's text; ended when the region is (a fence opened, or the fence closed). */
-  parser: FixingParser;
-  /** Offset of the region in the answer (for fences, of the opening backticks). */
-  start: number;
-  /** The fence's info string (`json`), for fences. */
-  tag: string;
-  /** The fence's content so far, for fences, when the scanner keeps it (plain-text targets read it). */
-  content: string;
-  /** How many characters of content the fence has received (counted whether or not it is kept). */
-  contentLength: number;
-  /** The region will receive no more text. */
-  ended: boolean;
-  /** For fences: the closing backticks were seen. */
-  closed: boolean;
-}
+export { AnswerRegion } from "./answer-region.js";
 
 type Mode = "prose" | "header" | "fence";
 
@@ -55,9 +39,14 @@ export class AnswerScanner {
   /**
    * `keepContent`: keep each fence's text (plain-text targets read it); a typed target reads only the
    * fences' parsed values, and keeping a second copy of a long answer as it grows would only cost memory.
+   * `readWhole`: reads a fence that opens and closes within one push as `JSON.parse` does (see
+   * `AnswerRegion`); without it every fence goes through the fixing parser.
    */
-  constructor(private readonly keepContent = true) {
-    this.current = this.openRegion("prose", 0, "");
+  constructor(
+    private readonly keepContent = true,
+    private readonly readWhole?: WholeReader,
+  ) {
+    this.current = this.openRegion("prose", 0);
   }
 
   /** How many characters at the end of the answer are held back (a possible fence marker or header). */
@@ -96,12 +85,11 @@ export class AnswerScanner {
       // Backticks inside a JSON value, mid-line (a code sample in a string): content, not a fence.
       return this.assign(3);
     }
-    this.current.parser.end();
-    this.current.ended = true;
+    this.current.end();
     this.take(3);
     this.lineStart = false;
     this.mode = "header";
-    this.current = this.openRegion("fence", this.offset - 3, "");
+    this.current = this.openRegion("fence", this.offset - 3);
     return true;
   }
 
@@ -148,23 +136,26 @@ export class AnswerScanner {
         from = marker + 3;
         continue;
       }
-      this.assign(marker);
-      this.current.parser.end();
-      this.current.ended = true;
+      this.assign(marker, true);
+      this.current.end();
       this.current.closed = true;
       this.take(3);
       this.lineStart = false;
       this.mode = "prose";
-      this.current = this.openRegion("prose", this.offset, "");
+      this.current = this.openRegion("prose", this.offset);
       return true;
     }
   }
 
-  /** Give the first `length` held characters to the current region. Returns whether any were given. */
-  private assign(length: number): boolean {
+  /**
+   * Give the first `length` held characters to the current region (`closing`: the rest of a fence's
+   * content, its closing line follows). Returns whether any were given.
+   */
+  private assign(length: number, closing = false): boolean {
     if (length <= 0) return false;
     const text = this.held.slice(0, length);
-    this.current.parser.push(text);
+    if (closing && this.readWhole !== undefined) this.current.pushWhole(text, this.readWhole);
+    else this.current.push(text);
     if (this.current.kind === "fence") {
       this.current.contentLength += length;
       if (this.keepContent) this.current.content += text;
@@ -190,17 +181,8 @@ export class AnswerScanner {
     this.offset += length;
   }
 
-  private openRegion(kind: "prose" | "fence", start: number, tag: string): AnswerRegion {
-    const region: AnswerRegion = {
-      kind,
-      parser: new FixingParser(),
-      start,
-      tag,
-      content: "",
-      contentLength: 0,
-      ended: false,
-      closed: false,
-    };
+  private openRegion(kind: "prose" | "fence", start: number): AnswerRegion {
+    const region = new AnswerRegion(kind, start);
     this.regions.push(region);
     return region;
   }

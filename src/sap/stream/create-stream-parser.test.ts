@@ -114,3 +114,58 @@ describe("createStreamParser", () => {
     expect(appended).toBeLessThan(pushed / 2);
   });
 });
+
+describe("append and read", () => {
+  const people = parseTypeExpression("Person[]", ir).type!;
+  const fenced = (items: number) =>
+    `Here they are:\n\`\`\`json\n[${Array.from({ length: items }, (_, index) => `{"name": "P${index}", "age": ${index}}`).join(", ")}]\n\`\`\`\nDone.`;
+  const stepsOf = (run: () => void): number => {
+    const before = workMeter.steps;
+    run();
+    return workMeter.steps - before;
+  };
+
+  it("does no parsing work until read, then catches up on everything appended", () => {
+    for (const [typeText, text] of [
+      ["Person[]", fenced(50)],
+      ["string", "Plain text, `ticks`, and a \\u00e9 that reads as text only at the end."],
+      ["Person", "{name: 'Ada', age: 36"],
+    ] as const) {
+      const parser = createStreamParser(parseTypeExpression(typeText, ir).type!, ir);
+      const appending = stepsOf(() => {
+        for (let at = 0; at < text.length; at += 4) parser.append(text.slice(at, at + 4));
+      });
+      expect(appending).toBe(0);
+      let read: unknown;
+      expect(stepsOf(() => (read = parser.read().value))).toBeGreaterThan(0);
+      expect(read).toEqual(
+        parseValue(text, parseTypeExpression(typeText, ir).type!, ir, { partial: true }).value,
+      );
+    }
+  });
+
+  it("reads a fence that opened and closed since the last read as JSON.parse does, coercing nothing", () => {
+    const count = (items: number) => {
+      const text = fenced(items);
+      const parser = createStreamParser(people, ir);
+      return stepsOf(() => {
+        for (let at = 0; at < text.length; at += 16) parser.append(text.slice(at, at + 16));
+        expect(parser.read().value).toEqual(parseValue(text, people, ir).value);
+      });
+    };
+    // The prose around the fence is scanned; the fence itself costs no parser step and no coercion, so
+    // the count does not grow with the list.
+    expect(count(2000)).toBe(count(10));
+    // Read while the fence is open, the same list is read by the fixing parser and coerced item by item.
+    const text = fenced(2000);
+    const parser = createStreamParser(people, ir);
+    const open = text.indexOf("[") + 1;
+    parser.append(text.slice(0, open));
+    parser.read();
+    const pieceByPiece = stepsOf(() => {
+      parser.append(text.slice(open));
+      parser.read();
+    });
+    expect(pieceByPiece).toBeGreaterThan(2000);
+  });
+});

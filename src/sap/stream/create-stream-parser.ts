@@ -36,11 +36,16 @@ export interface StreamParser {
    * read the partial: `append(chunk)` then `read()`.
    */
   push(chunk: string): StreamPush;
-  /** Feed the next chunk and only advance the parser: no partial value is built until `read`. */
+  /**
+   * Feed the next chunk: only kept (constant time), no parsing and no partial value until `read`, which
+   * catches the parser up on everything appended since the previous read.
+   */
   append(chunk: string): void;
   /**
-   * The partial value of the answer so far, built now from the parser's state (and only the part that
-   * changed since the last read); `changed` compares it with the previous read. Reading twice with no
+   * The partial value of the answer so far: the parser catches up on the chunks appended since the last
+   * read (in one piece: a fence that opened and closed in between, holding valid JSON of the type, is
+   * read with `JSON.parse` as final mode reads it), then builds the partial from its state (only the part
+   * that changed since the last read); `changed` compares it with the previous read. Reading twice with no
    * chunk in between returns the same value (same identity) with `changed: false`. A partial handed out
    * is never mutated afterwards.
    */
@@ -68,8 +73,9 @@ const SWITCHED: readonly Flag[] = Object.freeze([
  * and re-coerces only the value still being written, so a whole stream costs time linear in its length.
  * Partial values follow `parsePartial`'s semantics and equal `parsePartial(textSoFar)` whenever read;
  * an unchanged partial keeps its identity and reports `changed: false`. A partial is built only when read
- * (`read`, or `push`, which reads after appending): a stream appended chunk by chunk and read once costs
- * the scan of its text plus one partial.
+ * (`read`, or `push`, which reads after appending), and the text is parsed only then: a stream appended
+ * chunk by chunk and read once costs one scan of its text (fences of valid JSON read by `JSON.parse`)
+ * plus one partial.
  */
 export function createStreamParser(
   type: Type,
@@ -81,28 +87,36 @@ export function createStreamParser(
     constraintEvaluator: options.constraintEvaluator,
     collectFlags: false,
   });
-  // The answer so far, as the chunks received: joined only when asked for (`finish`, `text`), so a long
-  // stream does not keep a chain of thousands of concatenations alive.
-  const chunks: string[] = [];
+  // The answer so far: the pieces the reader was given (joined only when asked for: `finish`, `text`),
+  // then what was appended since the last read.
+  const taken: string[] = [];
   const joined = (): string => {
-    if (chunks.length > 1) chunks.splice(0, chunks.length, chunks.join(""));
-    return chunks[0] ?? "";
+    if (taken.length > 1) taken.splice(0, taken.length, taken.join(""));
+    const before = taken[0] ?? "";
+    return pending.length === 0 ? before : before + pending.join("");
   };
   let last: unknown = null;
   let finished = false;
+  // The chunks appended since the last read: `append` only keeps them, `read` hands them to the reader
+  // joined in one piece (a reader catching up over a whole fence reads it with `JSON.parse`, as final
+  // mode does).
+  let pending: string[] = [];
   // Whether a chunk arrived since the last read: without one, a read is the cached partial.
   let fresh = true;
   const unchanged = (): StreamPush => ({ changed: false, value: last });
   const append = (chunk: string): void => {
     if (finished) throw new Error("StreamParser.push after finish(): create a new parser for a new answer.");
     if (chunk === "") return;
-    chunks.push(chunk);
-    reader.push(chunk);
+    pending.push(chunk);
     fresh = true;
   };
   const read = (): StreamPush => {
     if (!fresh) return unchanged();
     fresh = false;
+    const text = pending.length === 1 ? pending[0]! : pending.join("");
+    pending = [];
+    taken.push(text);
+    reader.push(text);
     const reading = reader.read();
     const value = reading ? reading.value : reader.nothingYet();
     const changed = reader.changed || !samePartial(value, last);

@@ -2,6 +2,7 @@ import type { IrIndex, Type } from "../../ir/index.js";
 import type { ConstraintEvaluator, PlainTextUse } from "../coerce/coerce-context.js";
 import type { CoerceSuccess } from "../coerce/coerce-result.js";
 import { withKnownNames } from "../coerce/create-coerce-context.js";
+import { NOT_EXACT } from "../coerce/read-exact.js";
 import { FLAG_PENALTIES } from "../flags.js";
 import { QuotedAnswer } from "../kinds/primitive/quoted-answer.js";
 import { ScalarAnswer } from "../kinds/primitive/scalar-answer.js";
@@ -12,6 +13,7 @@ import { LabelLines } from "../lenient/read-label-lines.js";
 import { blankBetween, structureBeatsText } from "../structure-beats-text.js";
 import { workMeter } from "../work-meter.js";
 import { type AnswerRegion, AnswerScanner } from "./answer-scanner.js";
+import { exactPartial } from "./exact-partial.js";
 import { pick } from "./prefer-reading.js";
 import { samePartial } from "./same-partial.js";
 import { patchSpine, type SpineTrail, traceSpine } from "./spine-trail.js";
@@ -118,9 +120,11 @@ export class PartialReader {
   /** The last `read` chose another reading than the one before (see `StreamPush.flags`). */
   switched = false;
   /**
-   * All object roots as one list (the "combined" reading). A new list each time a root is added, so a
-   * list once complete (its last object closed) never changes; and where the roots seen so far end.
+   * All object roots as one list (the "combined" reading): the roots, and their nodes as a list built
+   * when read, a new one each time a root was added, so a list once complete (its last object closed)
+   * never changes; and where the roots seen so far end.
    */
+  private readonly combinedRoots: ParsedRoot[] = [];
   private combined: ArrayNode = { kind: "array", items: [], complete: false };
   /** The finished containers inside the open root read so far (see `openChildren`). */
   private childrenOf: ParsedRoot | undefined;
@@ -137,7 +141,11 @@ export class PartialReader {
     this.context = createStreamCoerceContext(index, streamCoercers, options);
     this.plainText = this.context.plainText(type);
     this.collectFlags = options.collectFlags;
-    this.scanner = new AnswerScanner(this.plainText !== "never");
+    // A fence that arrives whole and is exactly of the type is read as final mode reads it (JSON.parse).
+    this.scanner = new AnswerScanner(this.plainText !== "never", (value) => {
+      const exact = exactPartial(type, value, index);
+      return exact === NOT_EXACT ? undefined : { value: exact };
+    });
   }
 
   /**
@@ -168,7 +176,7 @@ export class PartialReader {
     if (this.labelsOpen) {
       // Once the answer has JSON or a fence, it is never read as label lines again.
       const regions = this.scanner.regions;
-      if (regions.length > 1 || regions[0]!.parser.roots.length > 0) this.labelsOpen = false;
+      if (regions.length > 1 || regions[0]!.roots.length > 0) this.labelsOpen = false;
       else this.labels.push(text);
     }
   }
@@ -200,7 +208,7 @@ export class PartialReader {
     let best = this.frozenBest;
     const region = this.scanner.regions[this.regionCursor];
     if (region) {
-      const root = region.parser.roots[this.rootCursor];
+      const root = region.roots[this.rootCursor];
       if (root) {
         const rank = region.kind === "fence" ? 3 : 2;
         const order = orderOf(region, root.start);
@@ -209,8 +217,16 @@ export class PartialReader {
       }
       best = pick(this.fenceText(region), best);
     }
+    const objects = this.combinedRoots.length;
+    if (objects > 1 && this.combined.items.length !== objects) {
+      this.combined = {
+        kind: "array",
+        items: this.combinedRoots.map((root) => root.node),
+        complete: false,
+      };
+    }
     const combined = this.combined;
-    if (combined.items.length > 1) {
+    if (objects > 1) {
       combined.complete = combined.items[combined.items.length - 1]!.complete;
       const penalty = FLAG_PENALTIES.CombinedCandidates;
       const source = { combined: true };
@@ -268,7 +284,7 @@ export class PartialReader {
       best.source.root === open &&
       !this.collectFlags &&
       this.plainText === "never" &&
-      combined.items.length < 2
+      objects < 2
     ) {
       this.context.active.clear();
       this.trail = traceSpine(this.type, open.node, "$", best.value, this.context);
@@ -337,7 +353,7 @@ export class PartialReader {
   private compareShape(): number {
     const regions = this.scanner.regions;
     const region = regions[regions.length - 1]!;
-    const roots = region.parser.roots;
+    const roots = region.roots;
     const shape = this.nextShape;
     const nodes = this.spineNodes;
     let length = 0;
@@ -387,12 +403,18 @@ export class PartialReader {
     const regions = this.scanner.regions;
     while (this.regionCursor < regions.length) {
       const region = regions[this.regionCursor]!;
-      const roots = region.parser.roots;
+      const roots = region.roots;
       while (this.rootCursor < roots.length) {
         const root = roots[this.rootCursor]!;
-        if (!root.node.complete && !region.ended) return;
         const rank = region.kind === "fence" ? 3 : 2;
         const order = orderOf(region, root.start);
+        if (region.whole !== undefined) {
+          // A fence that arrived whole, valid JSON exactly of the type: its value, as final mode reads it.
+          this.fold(wholeReading(region.whole.value, rank, order, { region, root }));
+          this.rootCursor++;
+          continue;
+        }
+        if (!root.node.complete && !region.ended) return;
         this.fold(this.evaluate(root.node, rank, order, false, root.node.complete, 0, { region, root }));
         if (!root.node.complete) {
           // An unclosed container (a stray bracket) also offers the finished containers inside it.
@@ -449,12 +471,12 @@ export class PartialReader {
     const regions = this.scanner.regions;
     while (this.combinedRegion < regions.length) {
       const region = regions[this.combinedRegion]!;
-      const roots = region.parser.roots;
+      const roots = region.roots;
       for (; this.combinedRoot < roots.length; this.combinedRoot++) {
-        const node = roots[this.combinedRoot]!.node;
-        if (node.kind === "object") {
-          this.combined = { kind: "array", items: [...this.combined.items, node], complete: false };
-        }
+        const root = roots[this.combinedRoot]!;
+        const whole = region.whole;
+        // (A fence read whole is asked for its nodes only if the combined list is read.)
+        if (whole ? !Array.isArray(whole.value) : root.node.kind === "object") this.combinedRoots.push(root);
       }
       if (!region.ended) return;
       this.combinedRegion++;
@@ -464,7 +486,7 @@ export class PartialReader {
 
   /** A fence with no container in it offers its text, for plain-text targets. */
   private fenceText(region: AnswerRegion): PartialReading | undefined {
-    if (!this.textAllowed() || region.kind !== "fence" || region.parser.roots.length > 0) return undefined;
+    if (!this.textAllowed() || region.kind !== "fence" || region.roots.length > 0) return undefined;
     const content = region.content.trim();
     if (content === "") return undefined;
     let node = this.fenceNodes.get(region);
@@ -490,7 +512,7 @@ export class PartialReader {
     for (; this.rootScan < regions.length; this.rootScan++) {
       workMeter.steps++;
       const region = regions[this.rootScan]!;
-      if (region.parser.roots.length > 0) {
+      if (region.roots.length > 0) {
         this.rootsSeen = true;
         return true;
       }
@@ -535,6 +557,12 @@ function shownText(node: StringNode, context: StreamCoerceContext): string {
   if (!context.escapes) return value;
   const last = value.charCodeAt(value.length - 1);
   return last >= 0xd800 && last <= 0xdbff ? value.slice(0, -1) : value;
+}
+
+/** The reading of a finished container that is exactly a value of the type: no flag, nothing pending. */
+function wholeReading(value: unknown, rank: number, order: number, source: ReadingSource): PartialReading {
+  const result: CoerceSuccess = { ok: true, value, flags: [], score: 0, checks: [] };
+  return { value, result, distance: 0, empty: undefined, complete: true, rank, nested: false, order, source };
 }
 
 /** Whether two readings come from the same text (the same container, fence or whole answer). */

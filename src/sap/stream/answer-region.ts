@@ -1,0 +1,117 @@
+import { parseStrictJson } from "../lenient/extract-candidates.js";
+import { FixingParser, type ParsedRoot } from "../lenient/fixing-parser.js";
+import type { ArrayNode, ObjectNode } from "../lenient/jsonish-node.js";
+import { workMeter } from "../work-meter.js";
+
+/**
+ * Reads a `JSON.parse` value read out of a whole fence: its partial value when it is exactly a value of
+ * the target type (see `exactPartial`), else undefined.
+ */
+export type WholeReader = (value: unknown) => { value: unknown } | undefined;
+
+/**
+ * A stretch of the answer as the `AnswerScanner` cuts it: prose around fences, or a fence's content.
+ * Each region is read by its own resumable `FixingParser`, except a fence whose whole content arrived at
+ * once (a consumer that reads after a long stretch of chunks, or a one-shot partial parse) and is valid
+ * JSON exactly of the target type: as final mode's fast path does, `JSON.parse` reads it and the value is
+ * kept (`whole`); the fixing parser runs over the text only if a reader asks for its nodes (objects
+ * gathered into a list). Its one root is the root the fixing parser gives for that text (valid JSON: one
+ * container, no repair), and a text read in one push or in any split leaves the parser with the same
+ * roots.
+ */
+export class AnswerRegion {
+  /** The fence's info string (`json`), for fences. */
+  tag = "";
+  /** The fence's content so far, for fences, when the scanner keeps it (plain-text targets read it). */
+  content = "";
+  /** How many characters of content the fence has received (counted whether or not it is kept). */
+  contentLength = 0;
+  /** The region will receive no more text. */
+  ended = false;
+  /** For fences: the closing backticks were seen. */
+  closed = false;
+  /** A fence read whole, valid JSON exactly of the type: its partial value (see the class header). */
+  whole: { value: unknown } | undefined;
+  private reader: FixingParser | undefined = counted(new FixingParser());
+  /** The text of a fence read whole, until its parser is asked for. */
+  private wholeText = "";
+  private wholeRoots: ParsedRoot[] | undefined;
+
+  constructor(
+    readonly kind: "prose" | "fence",
+    /** Offset of the region in the answer (for fences, of the opening backticks). */
+    readonly start: number,
+  ) {}
+
+  /** Reads this region's text; ended when the region is (a fence opened, or the fence closed). */
+  get parser(): FixingParser {
+    if (this.reader === undefined) {
+      // A fence read whole: its nodes are wanted after all. The same roots as chunk by chunk.
+      this.reader = counted(new FixingParser());
+      this.reader.push(this.wholeText);
+      this.reader.end();
+      this.wholeText = "";
+    }
+    return this.reader;
+  }
+
+  /**
+   * The containers found in the region so far (live, as `FixingParser.roots`). For a fence read whole
+   * as valid JSON: its one root, whose node is parsed only when asked for.
+   */
+  get roots(): ParsedRoot[] {
+    return this.wholeRoots ?? this.parser.roots;
+  }
+
+  /** Give the region text. */
+  push(text: string): void {
+    this.parser.push(text);
+  }
+
+  /**
+   * Give a fence its whole content at once, just before it closes: kept as `readWhole` reads it when it
+   * is valid JSON holding a container exactly of the type, else read by the fixing parser as any text is.
+   */
+  pushWhole(text: string, readWhole: WholeReader): void {
+    // `\b` and `\f` before a letter are LaTeX to the fixing parser (`\beta`), escapes to `JSON.parse`.
+    const strict =
+      this.contentLength === 0 && !text.includes("\\b") && !text.includes("\\f")
+        ? parseStrictJson(text)
+        : undefined;
+    const value = strict?.value;
+    const whole = typeof value === "object" && value !== null ? readWhole(value) : undefined;
+    if (whole === undefined) {
+      this.push(text);
+      return;
+    }
+    // The fixing parser skips the blanks before the value and reads the rest as one container.
+    const trimmed = text.trim();
+    const start = text.indexOf(trimmed[0]!);
+    const node = (): ObjectNode | ArrayNode => this.parser.roots[0]!.node;
+    this.whole = whole;
+    this.reader = undefined;
+    this.wholeText = text;
+    this.wholeRoots = [
+      {
+        get node() {
+          return node();
+        },
+        start,
+        end: start + trimmed.length,
+        repairs: [],
+      },
+    ];
+  }
+
+  /** No more text: the region's readers resolve what they were waiting for. */
+  end(): void {
+    this.ended = true;
+    if (this.reader !== undefined) this.reader.end();
+  }
+}
+
+/** The parser's steps count in `workMeter`, as every streaming reader's work does. */
+function counted(parser: FixingParser): FixingParser {
+  parser.work = workMeter;
+  return parser;
+}
