@@ -41,14 +41,19 @@ let server: MockLlmServer;
 let folder: string;
 let requests = 0;
 
+/** Every answer reports this usage: $1 a row at `--price mock=500/2000` (dollars per million tokens). */
+const usage = { inputTokens: 1000, outputTokens: 250 };
+const PRICE = "mock=500/2000";
+
 /** The answer follows from the prompt alone, so two runs (or a run and its resumption) agree. */
 function respond(request: RecordedRequest) {
   requests += 1;
   const n = Number(/ticket (\d+)/.exec(request.promptText)?.[1] ?? -1);
-  if (n % 97 === 13) return answer("Sorry, I can't read this ticket.");
+  if (n % 97 === 13) return answer("Sorry, I can't read this ticket.", { usage });
   const urgent = n % 3 === 0 ? "yes" : "false";
   return answer(
     `\`\`\`json\n{"ticket": "${n}", "urgent": ${urgent}, "summary": "ticket ${n} summary"\n\`\`\``,
+    { usage },
   );
 }
 
@@ -305,5 +310,68 @@ describe("sapling batch", () => {
       "none",
     ]);
     expect([retried.code, requests]).toEqual([1, 1]);
+  });
+
+  it("--max-cost stops starting rows at the budget, counts earlier runs, and says how to go on", async () => {
+    await writeRows("cost.jsonl", 20);
+    const flags = ["Triage", "--from", ".", "--input", "cost.jsonl", "--output", "cost.out.jsonl"];
+    requests = 0;
+    const first = await run([...flags, "--max-cost", "5", "--price", PRICE, "--concurrency", "1"]);
+    expect([first.code, requests]).toEqual([3, 5]);
+    expect(first.stderr).toContain(
+      "Stopped at --max-cost $5: $5 spent, 15 rows to go. Rerun with a higher --max-cost to continue",
+    );
+    const progress = first.stderr.split("\n").filter((line) => line.startsWith('{"progress"'));
+    expect(JSON.parse(progress.at(-1) as string).progress).toMatchObject({
+      done: 5,
+      inputTokens: 5000,
+      outputTokens: 1250,
+      costUsd: 5,
+      earlierCostUsd: 0,
+      final: true,
+    });
+    expect((await readFile(join(folder, "cost.out.jsonl"), "utf8")).trimEnd().split("\n")).toHaveLength(5);
+
+    // The checkpoint remembers the $5: the same budget starts nothing.
+    requests = 0;
+    const same = await run([...flags, "--max-cost", "5", "--price", PRICE]);
+    expect([same.code, requests]).toEqual([3, 0]);
+    expect(same.stderr).toContain("$5 spent ($5 of it in earlier runs), 15 rows to go");
+
+    const rest = await run([...flags, "--max-cost", "100", "--price", PRICE, "--progress", "json"]);
+    expect([rest.code, requests]).toEqual([1, 15]); // row 13 cannot be read
+    const last = rest.stderr.split("\n").filter((line) => line.startsWith('{"progress"'));
+    expect(JSON.parse(last.at(-1) as string).progress).toMatchObject({ costUsd: 15, earlierCostUsd: 5 });
+    expect(rest.stderr).toMatch(/cost \$15;/);
+  });
+
+  it("--max-cost for a model without a price is an error that says to add one with --price", async () => {
+    await writeRows("unpriced.jsonl", 30);
+    const flags = ["Triage", "--from", ".", "--input", "unpriced.jsonl", "--output", "unpriced.out.jsonl"];
+    requests = 0;
+    await expect(run([...flags, "--max-cost", "5", "--concurrency", "2"])).rejects.toThrow(
+      /--max-cost: row "t\d+" was answered by the model "mock", which has no price.*--price mock=INPUT\/OUTPUT/,
+    );
+    expect(requests).toBeLessThanOrEqual(2);
+    // Without a budget the cost is unknown, never $0.
+    const free = await run([...flags, "--progress", "json"]);
+    const last = free.stderr.split("\n").filter((line) => line.startsWith('{"progress"'));
+    expect(JSON.parse(last.at(-1) as string).progress).toMatchObject({ costUsd: null, final: true });
+    expect(free.stderr).toMatch(/cost unknown;/);
+  });
+
+  it("refuses a --max-cost or --price it cannot use, saying why", async () => {
+    await writeRows("flags.jsonl", 2);
+    const flags = ["Triage", "--from", ".", "--input", "flags.jsonl", "--output", "flags.out.jsonl"];
+    await expect(run([...flags, "--max-cost", "$5"])).rejects.toThrow(
+      '--max-cost must be a positive amount of US dollars, such as 5 or 0.25 (no "$"), got "$5"',
+    );
+    await expect(run([...flags, "--max-cost", "0"])).rejects.toThrow("--max-cost must be a positive");
+    await expect(run([...flags, "--max-cost", "1", "--price", "mock=1"])).rejects.toThrow(
+      "--price must be MODEL=INPUT/OUTPUT",
+    );
+    await expect(run([...flags, "--mode", "provider-batch", "--max-cost", "1"])).rejects.toThrow(
+      "--max-cost applies to --mode calls",
+    );
   });
 });

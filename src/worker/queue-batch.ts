@@ -53,6 +53,8 @@ export async function queueBatch<T = unknown>(
       onProgress: options.onProgress,
     },
   );
+  // Workers do not report what their rows cost: unknown, never shown as nothing.
+  progress.costUsd = null;
   const toQueue = pending.map((index) => rows[index] as BatchRow);
   if (options.retryFailed && toQueue.length > 0)
     await redis.hdel(keys.results, ...toQueue.map((row) => row.id));
