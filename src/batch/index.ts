@@ -32,4 +32,9 @@ export {
   type FunctionBatchOptions,
   runBatch,
 } from "./run-batch.js";
+export {
+  type ProviderBatchLimits,
+  providerBatchLimits,
+  splitProviderBatches,
+} from "./split-provider-batches.js";
 export { type StartedBatch, startBatch } from "./start-batch.js";

@@ -57,10 +57,11 @@ Options:
   --checkpoint FILE   where progress is kept (default: the output file's name + .checkpoint)
   --client NAME       use this client (a declared name or "provider/model") instead of the function's own
   --id-field NAME     the field that names a row (default id)
-  --mode MODE         calls (default): one request per row, as b.Fn sends it; provider-batch: one
-                      OpenAI Batch or Anthropic Message Batch for every pending row (about half the
-                      price, answered within 24 hours); the batch id goes into the checkpoint, so a rerun
-                      resumes polling instead of submitting again
+  --mode MODE         calls (default): one request per row, as b.Fn sends it; provider-batch: the
+                      pending rows as an OpenAI Batch or Anthropic Message Batch (about half the price,
+                      answered within 24 hours; several batches above 50,000 requests or 200 MB for
+                      OpenAI, 100,000 or 256 MB for Anthropic); the batch ids go into the checkpoint, so
+                      a rerun resumes polling instead of submitting again
   --poll-interval S   seconds between polls of a provider batch (default 30)
   --queue NAME        put the rows on a BullMQ queue in Redis for \`sapling worker --queue NAME\`s to run,
                       then wait for their results (Redis is the checkpoint: rerun to resume). Needs the
