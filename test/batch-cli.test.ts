@@ -113,7 +113,7 @@ describe("sapling batch", () => {
       error: { type: "BamlValidationError" },
       raw: "Sorry, I can't read this ticket.",
     });
-    expect(result.stderr).toMatch(/9897 succeeded, 103 failed; 10000 of 10000 rows/);
+    expect(result.stderr).toMatch(/9897 succeeded, 103 failed, cost unknown; 10000 of 10000 rows/);
     const progress = result.stderr.split("\n").filter((line) => line.startsWith('{"progress"'));
     expect(JSON.parse(progress.at(-1) as string).progress).toMatchObject({
       done: 10_000,
