@@ -24,10 +24,14 @@ const areas = [
   "lsp",
   "compare",
   "fuzz",
+  "batch",
 ] as const;
 
-/** Areas run only when named (`npm run bench -- fuzz`): the fuzz run takes a quarter of an hour. */
-const namedOnly = new Set<string>(["fuzz"]);
+/**
+ * Areas run only when named (`npm run bench -- fuzz`): the fuzz run takes a quarter of an hour, the batch
+ * run (100,000 rows twice, with a redis-server) several minutes.
+ */
+const namedOnly = new Set<string>(["fuzz", "batch"]);
 
 /** A section of docs/benchmarks.md between its markers, so one area can be re-run alone. */
 function wrapSection(area: string, command: string, body: string): string {

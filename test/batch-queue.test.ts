@@ -5,7 +5,6 @@
  */
 import { type ChildProcess, spawn } from "node:child_process";
 import { mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
-import { createServer } from "node:net";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -22,6 +21,7 @@ import {
   startMockLlmServer,
 } from "../src/testing/index.js";
 import { connectRedis, queueKeys, type RunningWorker, startWorker } from "../src/worker/index.js";
+import { type RedisServer, startRedisServer } from "./start-redis-server.js";
 
 const SOURCE = `
 class Txn {
@@ -44,21 +44,12 @@ function Categorize(text: string) -> Txn {
 `;
 
 const ROWS = 10_000;
-let redisProcess: ChildProcess;
+let redis: RedisServer | undefined;
 let redisUrl: string;
 let server: MockLlmServer;
 let folder: string;
 const faulted = new Set<number>();
 let requests = 0;
-
-async function freePort(): Promise<number> {
-  const probe = createServer();
-  await new Promise<void>((done) => probe.listen(0, "127.0.0.1", done));
-  const address = probe.address();
-  await new Promise((done) => probe.close(done));
-  if (address === null || typeof address === "string") throw new Error("no port");
-  return address.port;
-}
 
 /** Every 50th row gets a 429 first, every 77th a reset; then the answer, which follows from the prompt. */
 function respond(request: RecordedRequest) {
@@ -76,28 +67,8 @@ function respond(request: RecordedRequest) {
 }
 
 beforeAll(async () => {
-  const port = await freePort();
-  redisProcess = spawn(
-    "redis-server",
-    ["--port", String(port), "--bind", "127.0.0.1", "--save", "", "--appendonly", "no"],
-    {
-      stdio: "ignore",
-    },
-  );
-  const failed = new Promise<never>((_, reject) =>
-    redisProcess.once("error", (error) =>
-      reject(
-        new Error(
-          `redis-server could not start (${error.message}): install it with apt-get install redis-server`,
-        ),
-      ),
-    ),
-  );
-  redisUrl = `redis://127.0.0.1:${port}`;
-  const probe = connectRedis(redisUrl);
-  probe.on("error", () => {});
-  await Promise.race([probe.ping(), failed]);
-  probe.disconnect();
+  redis = await startRedisServer();
+  redisUrl = redis.url;
   server = await startMockLlmServer({ respond });
   folder = await mkdtemp(join(tmpdir(), "sapling-queue-"));
   await writeFile(join(folder, "main.baml"), SOURCE);
@@ -108,7 +79,7 @@ beforeAll(async () => {
 }, 30_000);
 
 afterAll(async () => {
-  redisProcess?.kill("SIGKILL");
+  redis?.stop();
   await server?.close();
   if (folder) await rm(folder, { recursive: true, force: true });
 });

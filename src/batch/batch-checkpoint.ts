@@ -16,6 +16,17 @@ export interface CheckpointState {
   inFlight: Set<string>;
   /** Provider batches submitted, in order (a rerun polls those whose rows lack results). */
   providerBatches: ProviderBatchRecord[];
+  /**
+   * US dollars spent by earlier runs on the rows they finished (those whose cost was known), counted
+   * against a budget (`maxCostUsd`). Absent: nothing recorded.
+   */
+  spentUsd?: number;
+}
+
+/** What a finished row cost, recorded with its result so that a rerun's budget counts it. */
+export interface RowSpending {
+  /** US dollars, from the price table; `null` when the model has no price. */
+  costUsd: number | null;
 }
 
 /** A batch submitted to a provider's batch API: enough to poll it again, and no credentials. */
@@ -38,20 +49,27 @@ export interface ProviderBatchRecord {
 export interface BatchCheckpoint {
   load(): Promise<CheckpointState>;
   started(id: string): Promise<void> | void;
-  finished(result: BatchResult): Promise<void> | void;
+  /** Records a row's result, and what its request cost (spending is optional for a checkpoint to keep). */
+  finished(result: BatchResult, spending?: RowSpending): Promise<void> | void;
   /** Records a provider batch before it is polled (provider batch mode only). */
   submitted?(record: ProviderBatchRecord): Promise<void> | void;
 }
 
 /** A checkpoint in memory: resumes within one process (after an abort, or with `retryFailed`). */
 export function memoryCheckpoint(): BatchCheckpoint & { state: CheckpointState } {
-  const state: CheckpointState = { results: new Map(), inFlight: new Set(), providerBatches: [] };
+  const state: CheckpointState = {
+    results: new Map(),
+    inFlight: new Set(),
+    providerBatches: [],
+    spentUsd: 0,
+  };
   return {
     state,
     load: async () => ({
       results: new Map(state.results),
       inFlight: new Set(state.inFlight),
       providerBatches: [...state.providerBatches],
+      spentUsd: state.spentUsd ?? 0,
     }),
     submitted: (record) => {
       state.providerBatches.push(record);
@@ -59,17 +77,18 @@ export function memoryCheckpoint(): BatchCheckpoint & { state: CheckpointState }
     started: (id) => {
       state.inFlight.add(id);
     },
-    finished: (result) => {
+    finished: (result, spending) => {
       state.inFlight.delete(result.id);
       state.results.set(result.id, result);
+      state.spentUsd = (state.spentUsd ?? 0) + (spending?.costUsd ?? 0);
     },
   };
 }
 
-/** One line of a checkpoint file: a row started, or a row's result. */
+/** One line of a checkpoint file: a row started, a row's result (with its cost when known), a batch. */
 export type CheckpointLine =
   | { started: string }
-  | { result: BatchResult }
+  | { result: BatchResult; costUsd?: number }
   | { providerBatch: ProviderBatchRecord };
 
 /**
@@ -77,7 +96,12 @@ export type CheckpointLine =
  * JSON) is ignored: its row counts as not finished. Any other bad line is an error naming its number.
  */
 export function readCheckpointLines(text: string, source: string): CheckpointState {
-  const state: CheckpointState = { results: new Map(), inFlight: new Set(), providerBatches: [] };
+  const state: CheckpointState = {
+    results: new Map(),
+    inFlight: new Set(),
+    providerBatches: [],
+    spentUsd: 0,
+  };
   const lines = text.split("\n");
   // The text after the last newline is a line the writer never finished.
   const complete = lines.length - 1;
@@ -106,6 +130,9 @@ function applyLine(state: CheckpointState, line: unknown, where: string): void {
     if ("result" in line && isResult(line.result)) {
       state.inFlight.delete(line.result.id);
       state.results.set(line.result.id, line.result);
+      // Every line's cost counts, also a result replaced by a retry: that money was spent.
+      if ("costUsd" in line && typeof line.costUsd === "number")
+        state.spentUsd = (state.spentUsd ?? 0) + line.costUsd;
       return;
     }
     if ("providerBatch" in line && line.providerBatch !== null && typeof line.providerBatch === "object") {

@@ -4,6 +4,7 @@ import {
   type CheckpointLine,
   type CheckpointState,
   type ProviderBatchRecord,
+  type RowSpending,
   readCheckpointLines,
 } from "./batch-checkpoint.js";
 import type { BatchResult } from "./batch-result.js";
@@ -56,7 +57,12 @@ export function fileCheckpoint(
   return {
     async load(): Promise<CheckpointState> {
       const exists = existsSync(path);
-      let state: CheckpointState = { results: new Map(), inFlight: new Set(), providerBatches: [] };
+      let state: CheckpointState = {
+        results: new Map(),
+        inFlight: new Set(),
+        providerBatches: [],
+        spentUsd: 0,
+      };
       if (exists) {
         const text = readFileSync(path, "utf8");
         checkIdentity(text, path, identity);
@@ -73,8 +79,9 @@ export function fileCheckpoint(
     started(id: string) {
       append({ started: id });
     },
-    finished(result: BatchResult) {
-      append({ result });
+    finished(result: BatchResult, spending?: RowSpending) {
+      const costUsd = spending?.costUsd;
+      append(typeof costUsd === "number" ? { result, costUsd } : { result });
     },
     submitted(record: ProviderBatchRecord) {
       append({ providerBatch: record });

@@ -3,7 +3,13 @@
  * checkpoint to resume from, and one typed result per row. Browser-safe but for `fileCheckpoint`, which
  * needs Node's file system.
  */
-export type { BatchCheckpoint, CheckpointState, ProviderBatchRecord } from "./batch-checkpoint.js";
+export { BatchBudgetError } from "./batch-budget-error.js";
+export type {
+  BatchCheckpoint,
+  CheckpointState,
+  ProviderBatchRecord,
+  RowSpending,
+} from "./batch-checkpoint.js";
 export { BatchCheckpointError, memoryCheckpoint } from "./batch-checkpoint.js";
 export { type BatchClock, systemClock } from "./batch-clock.js";
 export type { BatchResult, BatchRow, BatchRowError } from "./batch-result.js";
@@ -26,4 +32,9 @@ export {
   type FunctionBatchOptions,
   runBatch,
 } from "./run-batch.js";
+export {
+  type ProviderBatchLimits,
+  providerBatchLimits,
+  splitProviderBatches,
+} from "./split-provider-batches.js";
 export { type StartedBatch, startBatch } from "./start-batch.js";

@@ -47,9 +47,15 @@ let server: MockLlmServer | undefined;
 function respond(request: RecordedRequest) {
   const n = /item-(\d+)/.exec(request.promptText)?.[1] ?? "?";
   if (request.promptText.includes("broken")) return serverError(400, "invalid request for item");
-  if (request.promptText.includes("unreadable")) return answer("no idea");
-  return answer(`{"n": "${n}", "name": "item ${n}",}`);
+  if (request.promptText.includes("unreadable"))
+    return answer("no idea", { usage: { inputTokens: 500_000, outputTokens: 125_000 } });
+  // $1 at the list price `prices` gives (half a million input tokens at $1, an eighth of a million output at $4).
+  return answer(`{"n": "${n}", "name": "item ${n}",}`, {
+    usage: { inputTokens: 500_000, outputTokens: 125_000 },
+  });
 }
+
+const prices = { "mock-model": { input: 1, output: 4 } };
 
 async function setup(
   provider: "openai" | "anthropic",
@@ -60,7 +66,7 @@ async function setup(
     "main.baml": source(provider, provider === "openai" ? server.baseUrls.openai : server.baseUrls.anthropic),
   });
   if (!compiled.ir) throw new Error(JSON.stringify(compiled.diagnostics));
-  return SaplingRuntime.fromIr(compiled.ir);
+  return SaplingRuntime.fromIr(compiled.ir, { prices });
 }
 
 function rows(texts: string[]): BatchRow[] {
@@ -102,7 +108,8 @@ describe.each(["openai", "anthropic"] as const)("runProviderBatch on %s", (provi
       ok: false,
       error: { type: "BamlClientHttpError", status: 400 },
     });
-    expect(report.progress).toMatchObject({ succeeded: 2, failed: 2 });
+    // Three answers (two read, one unreadable) at half the list price; the HTTP error cost nothing.
+    expect(report.progress).toMatchObject({ succeeded: 2, failed: 2, costUsd: 1.5 });
     // The chat requests of the batch were never sent as calls of their own.
     expect(server?.requests).toEqual([]);
   });
@@ -147,6 +154,63 @@ describe.each(["openai", "anthropic"] as const)("runProviderBatch on %s", (provi
     });
     expect(server?.batches).toHaveLength(1);
     expect(resumed.results.every((result) => result?.ok)).toBe(true);
+  });
+
+  it("splits rows above the batch limit into several batches, all recorded before the first poll", async () => {
+    const runtime = await setup(provider, { pollsUntilDone: 2 });
+    const checkpoint = memoryCheckpoint();
+    const items = rows(Array.from({ length: 8 }, (_, index) => `item-${index}`));
+    const recordedAtFirstPoll: number[] = [];
+    const controller = new AbortController();
+    const stopping = runProviderBatch(runtime, "Read", items, {
+      clock,
+      checkpoint,
+      batchLimits: { requests: 3 },
+      signal: controller.signal,
+      onPoll: () => {
+        recordedAtFirstPoll.push(checkpoint.state.providerBatches.length);
+        controller.abort(new Error("killed"));
+      },
+    });
+    await expect(stopping).rejects.toThrow("killed");
+    expect(recordedAtFirstPoll).toEqual([3]);
+    expect(server?.batches.map((batch) => batch.size)).toEqual([3, 3, 2]);
+    expect(checkpoint.state.providerBatches.map((record) => record.rows)).toEqual([
+      ["row-0", "row-1", "row-2"],
+      ["row-3", "row-4", "row-5"],
+      ["row-6", "row-7"],
+    ]);
+
+    // A rerun polls all three and submits nothing.
+    const polled = new Set<string>();
+    const resumed = await runProviderBatch(runtime, "Read", items, {
+      clock,
+      checkpoint,
+      batchLimits: { requests: 3 },
+      onPoll: (batch) => polled.add(batch.id),
+    });
+    expect(server?.batches).toHaveLength(3);
+    expect([...polled].sort()).toEqual(checkpoint.state.providerBatches.map((record) => record.id).sort());
+    expect(resumed.results.map((result) => result?.ok && result.value)).toEqual(
+      Array.from({ length: 8 }, (_, n) => ({ n, name: `item ${n}` })),
+    );
+  });
+
+  it("splits by bytes as well as by count", async () => {
+    const runtime = await setup(provider);
+    // Room for one request (its body and a few dozen bytes around it) but not two.
+    const body = JSON.stringify(
+      (await runtime.buildRequest("Read", { text: "item-1" }, { stream: false })).body,
+    ).length;
+    const report = await runProviderBatch(runtime, "Read", rows(["item-1", "item-2", "item-3"]), {
+      clock,
+      batchLimits: { bytes: 64 + 2 * body },
+    });
+    expect(server?.batches.map((batch) => batch.size)).toEqual([1, 1, 1]);
+    expect(report.results.every((result) => result?.ok)).toBe(true);
+    await expect(
+      runProviderBatch(runtime, "Read", rows(["item-9"]), { clock, batchLimits: { bytes: 100 } }),
+    ).rejects.toThrow(/row "row-0"'s request is \d+ bytes, more than a provider batch holds \(100 bytes\)/);
   });
 });
 

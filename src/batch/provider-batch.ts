@@ -6,7 +6,18 @@ import { memoryCheckpoint } from "./batch-checkpoint.js";
 import { type BatchClock, systemClock } from "./batch-clock.js";
 import { type BatchResult, type BatchRow, describeRowError, rawAnswerOf } from "./batch-result.js";
 import type { BatchProgress, BatchReport, BatchRuntime } from "./run-batch.js";
+import {
+  type ProviderBatchLimits,
+  providerBatchLimits,
+  splitProviderBatches,
+} from "./split-provider-batches.js";
 import { startBatch } from "./start-batch.js";
+
+/**
+ * What a batch answer costs against the list price a call pays: OpenAI's Batch API and Anthropic's
+ * Message Batches both charge half.
+ */
+const batchPriceShare = 0.5;
 
 /** What a provider batch needs of a runtime: `SaplingRuntime` has it. */
 export interface ProviderBatchRuntime extends BatchRuntime {
@@ -33,6 +44,11 @@ export interface ProviderBatchOptions {
   onProgress?: ((progress: BatchProgress) => void) | undefined;
   /** Called with each state a poll reports (`in_progress`, `ended`, …). */
   onPoll?: ((batch: { provider: string; id: string; status: string }) => void) | undefined;
+  /**
+   * The most one batch holds (default: the provider's limits, `providerBatchLimits`); more pending rows
+   * are submitted as several batches, each recorded in the checkpoint before any is polled.
+   */
+  batchLimits?: Partial<ProviderBatchLimits> | undefined;
   /** The `fetch` for the batch endpoints (default: the global one). */
   fetch?: typeof globalThis.fetch | undefined;
   clock?: BatchClock | undefined;
@@ -57,9 +73,10 @@ type RowAnswer = { status: number; body: unknown } | { missing: string; message:
 /**
  * Runs a function over rows through the provider's batch API (about half the price, answers within a day):
  * builds each row's request as `b.request` does, submits them (OpenAI: a JSON-lines file uploaded, then a
- * batch; Anthropic: a Message Batch with the requests inline), polls, downloads the results and parses each
- * answer with the normal call path. The batch id goes into the checkpoint before polling, so a restarted
- * run resumes polling instead of submitting again.
+ * batch; Anthropic: a Message Batch with the requests inline; as several batches when the rows pass the
+ * provider's limits), polls, downloads the results and parses each answer with the normal call path. Every
+ * batch id goes into the checkpoint before the first poll, so a restarted run resumes polling all of them
+ * instead of submitting again.
  */
 export async function runProviderBatch<T = unknown>(
   runtime: ProviderBatchRuntime,
@@ -106,9 +123,21 @@ export async function runProviderBatch<T = unknown>(
   if (toSubmitIds.length > 0) {
     const submitted: { id: string; request: HttpRequest }[] = [];
     for (const id of toSubmitIds) submitted.push({ id, request: await requestOf(id) });
-    const record = await submit(submitted, fetcher, options.signal);
-    await checkpoint.submitted?.(record);
-    open.push(record);
+    const first = (submitted[0] as { request: HttpRequest }).request;
+    const provider = providerOf(first);
+    for (const { request } of submitted)
+      if (providerOf(request) !== provider || request.url !== first.url)
+        throw new ProviderBatchError(
+          "every row of a provider batch must go to the same endpoint; the function's client changed between rows",
+        );
+    const entries = submitted.map(({ id, request }) => ({ id, text: batchEntry(provider, id, request) }));
+    const limits = { ...providerBatchLimits[provider], ...options.batchLimits };
+    // Every batch is recorded before the first poll, so a stop while waiting never submits a row twice.
+    for (const group of splitProviderBatches(entries, limits)) {
+      const record = await submit(provider, first, group, fetcher, options.signal);
+      await checkpoint.submitted?.(record);
+      open.push(record);
+    }
   }
 
   for (const record of open) {
@@ -149,6 +178,7 @@ export async function runProviderBatch<T = unknown>(
         message: `the batch ${record.id} returned no result for row ${id}`,
       };
       let result: BatchResult<T>;
+      let rowCost: number | null = 0;
       if ("missing" in answer) {
         result = { id, ok: false, error: { type: answer.missing, message: answer.message }, raw: null };
       } else {
@@ -172,11 +202,14 @@ export async function runProviderBatch<T = unknown>(
         }
         progress.inputTokens += collector.usage.inputTokens ?? 0;
         progress.outputTokens += collector.usage.outputTokens ?? 0;
+        const listCost = collector.costUsd;
+        rowCost = listCost === null ? null : listCost * batchPriceShare;
+        progress.costUsd = progress.costUsd === null || rowCost === null ? null : progress.costUsd + rowCost;
       }
       results[index] = result;
       if (result.ok) progress.succeeded += 1;
       else progress.failed += 1;
-      await checkpoint.finished(result);
+      await checkpoint.finished(result, { costUsd: rowCost });
       await options.onResult?.(result, index);
       report();
     }
@@ -223,18 +256,25 @@ async function send(
   return response;
 }
 
+/** One row's entry in a batch: a line of OpenAI's input file, an element of Anthropic's `requests`. */
+function batchEntry(provider: Provider, id: string, request: HttpRequest): string {
+  return provider === "openai"
+    ? JSON.stringify({
+        custom_id: id,
+        method: "POST",
+        url: new URL(request.url).pathname,
+        body: request.body,
+      })
+    : JSON.stringify({ custom_id: id, params: request.body });
+}
+
 async function submit(
-  rows: { id: string; request: HttpRequest }[],
+  provider: Provider,
+  first: HttpRequest,
+  entries: { id: string; text: string }[],
   fetcher: typeof globalThis.fetch,
   signal: AbortSignal | undefined,
 ): Promise<ProviderBatchRecord> {
-  const first = (rows[0] as { request: HttpRequest }).request;
-  const provider = providerOf(first);
-  for (const { request } of rows)
-    if (providerOf(request) !== provider || request.url !== first.url)
-      throw new ProviderBatchError(
-        "every row of a provider batch must go to the same endpoint; the function's client changed between rows",
-      );
   const headers = credentials(first);
   const init = (body: BodyInit, extra: Record<string, string> = {}): RequestInit => ({
     method: "POST",
@@ -242,19 +282,13 @@ async function submit(
     body,
     ...(signal ? { signal } : {}),
   });
+  const rows = entries.map((entry) => entry.id);
   if (provider === "openai") {
     const base = first.url.slice(0, first.url.length - "/chat/completions".length);
-    const lines = rows.map(({ id, request }) =>
-      JSON.stringify({
-        custom_id: id,
-        method: "POST",
-        url: new URL(request.url).pathname,
-        body: request.body,
-      }),
-    );
+    const lines = entries.map((entry) => `${entry.text}\n`);
     const form = new FormData();
     form.set("purpose", "batch");
-    form.set("file", new Blob([`${lines.join("\n")}\n`], { type: "application/jsonl" }), "batch.jsonl");
+    form.set("file", new Blob(lines, { type: "application/jsonl" }), "batch.jsonl");
     const file = (await (
       await send(fetcher, `${base}/files`, init(form), "uploading the batch file")
     ).json()) as { id: string };
@@ -275,18 +309,19 @@ async function submit(
         "creating the batch",
       )
     ).json()) as { id: string };
-    return { provider, id: batch.id, url: `${base}/batches/${batch.id}`, rows: rows.map((row) => row.id) };
+    return { provider, id: batch.id, url: `${base}/batches/${batch.id}`, rows };
   }
-  const requests = rows.map(({ id, request }) => ({ custom_id: id, params: request.body }));
   const batch = (await (
     await send(
       fetcher,
       `${first.url}/batches`,
-      init(JSON.stringify({ requests }), { "content-type": "application/json" }),
+      init(`{"requests":[${entries.map((entry) => entry.text).join(",")}]}`, {
+        "content-type": "application/json",
+      }),
       "creating the message batch",
     )
   ).json()) as { id: string };
-  return { provider, id: batch.id, url: `${first.url}/batches/${batch.id}`, rows: rows.map((row) => row.id) };
+  return { provider, id: batch.id, url: `${first.url}/batches/${batch.id}`, rows };
 }
 
 async function waitAndDownload(

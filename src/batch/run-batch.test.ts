@@ -53,7 +53,10 @@ function respond(request: RecordedRequest) {
   }
   if (request.promptText.includes("silent")) return hang();
   if (request.promptText.includes("garbage")) return answer("I cannot help with that.");
-  return answer(`Sure! \`\`\`json\n{"n": "${id}", "label": "row ${id}",}\n\`\`\``);
+  // $1 a row at the test price (half a million input tokens at $1, an eighth of a million output at $4).
+  return answer(`Sure! \`\`\`json\n{"n": "${id}", "label": "row ${id}",}\n\`\`\``, {
+    usage: { inputTokens: 500_000, outputTokens: 125_000 },
+  });
 }
 
 beforeAll(async () => {
@@ -66,9 +69,15 @@ afterAll(async () => {
   await server.close();
 });
 
-function runtime(): SaplingRuntime {
-  return SaplingRuntime.fromIr(ir, { env: { MOCK_BASE_URL: `${server.url}/v1` } });
+function runtime(prices?: Record<string, { input: number; output: number }>): SaplingRuntime {
+  return SaplingRuntime.fromIr(ir, {
+    env: { MOCK_BASE_URL: `${server.url}/v1` },
+    ...(prices ? { prices } : {}),
+  });
 }
+
+/** The mock model's price: each answer above costs exactly $1. */
+const priced = { mock: { input: 1, output: 4 } };
 
 function rows(count: number, text = (index: number) => `row-${index}`): BatchRow[] {
   return Array.from({ length: count }, (_, index) => ({ id: `r${index}`, args: { text: text(index) } }));
@@ -185,6 +194,60 @@ describe("runBatch", () => {
     expect(checkpoint.state.inFlight.size).toBe(2);
     const resumed = await runBatch(runtime(), "Extract", rows(6), { checkpoint });
     expect(resumed.progress).toMatchObject({ skipped: 2, succeeded: 4, resent: 2 });
+  });
+
+  it("maxCostUsd stops starting rows once the spend reaches it; a rerun counts the earlier spend", async () => {
+    const checkpoint = memoryCheckpoint();
+    requested.length = 0;
+    const first = await runBatch(runtime(priced), "Extract", rows(12), {
+      concurrency: 1,
+      maxCostUsd: 5,
+      checkpoint,
+    });
+    expect(first.stoppedBy).toBe("max-cost");
+    expect(requested).toHaveLength(5);
+    expect(first.results.filter((result) => result !== null)).toHaveLength(5);
+    expect(first.progress).toMatchObject({ costUsd: 5, earlierCostUsd: 0, pending: 12 });
+
+    // The same budget again: the checkpoint's $5 already reach it, so nothing starts.
+    const same = await runBatch(runtime(priced), "Extract", rows(12), { maxCostUsd: 5, checkpoint });
+    expect([same.stoppedBy, requested.length]).toEqual(["max-cost", 5]);
+    expect(same.progress).toMatchObject({ earlierCostUsd: 5, costUsd: 0 });
+
+    // A higher budget goes on from there: $3 more, with rows in flight finishing past it (at most 3).
+    const more = await runBatch(runtime(priced), "Extract", rows(12), {
+      concurrency: 3,
+      maxCostUsd: 8,
+      checkpoint,
+    });
+    expect(more.stoppedBy).toBe("max-cost");
+    const spent = more.progress.costUsd as number;
+    expect(spent).toBeGreaterThanOrEqual(3);
+    expect(spent).toBeLessThanOrEqual(5);
+    expect(requested).toHaveLength(5 + spent);
+    const rest = await runBatch(runtime(priced), "Extract", rows(12), { maxCostUsd: 100, checkpoint });
+    expect(rest.stoppedBy).toBeNull();
+    expect(requested).toHaveLength(12);
+    expect(checkpoint.state.spentUsd).toBe(12);
+  });
+
+  it("maxCostUsd with a model that has no price is an error at the first row, naming the fix", async () => {
+    const checkpoint = memoryCheckpoint();
+    requested.length = 0;
+    await expect(
+      runBatch(runtime(), "Extract", rows(10), { concurrency: 2, maxCostUsd: 5, checkpoint }),
+    ).rejects.toThrow(
+      /cost of row "r\d" is unknown: the model "mock" has no price.*Add its price \(RuntimeOptions\.prices/,
+    );
+    // The rows in flight when the first cost came back finished; no other row started.
+    expect(requested.length).toBeLessThanOrEqual(2);
+    expect(checkpoint.state.results.size).toBe(requested.length);
+    // Without a budget the run goes on, and says the cost is unknown.
+    const report = await runBatch(runtime(), "Extract", rows(3));
+    expect(report.progress.costUsd).toBeNull();
+    await expect(runBatch(runtime(priced), "Extract", rows(1), { maxCostUsd: 0 })).rejects.toThrow(
+      "maxCostUsd must be a positive number",
+    );
   });
 
   it("refuses duplicate ids and an unknown function, saying which", async () => {

@@ -1,5 +1,6 @@
 import type { Ir } from "../ir/index.js";
 import { type CallOptions, Collector } from "../runtime/index.js";
+import { BatchBudgetError, unpricedModel } from "./batch-budget-error.js";
 import { type BatchCheckpoint, memoryCheckpoint } from "./batch-checkpoint.js";
 import { type BatchClock, systemClock } from "./batch-clock.js";
 import {
@@ -28,6 +29,13 @@ export interface BatchOptions {
   timeoutMs?: number | undefined;
   /** Start at most this many rows in this run; the rest stay pending for the next run. */
   maxRows?: number | undefined;
+  /**
+   * A budget in US dollars: once what this run spent, plus what the checkpoint recorded of earlier runs,
+   * reaches it, no new row starts (rows in flight finish, so the spend can pass it by their cost); the
+   * rest stay pending for a run with a higher budget. Cost comes from the runtime's price table: a row
+   * whose model has no price stops the batch with `BatchBudgetError` (add the price; see `prices`).
+   */
+  maxCostUsd?: number | undefined;
   /** How often a row that hit a 429 is put back in the queue before it counts as failed (default 8). */
   maxRateLimitRetries?: number | undefined;
   /** Stops the batch: no new rows start, rows in flight are cancelled and stay pending. */
@@ -64,6 +72,13 @@ export interface BatchProgress {
   rateLimited: number;
   inputTokens: number;
   outputTokens: number;
+  /**
+   * US dollars this run spent, from the runtime's price table (provider batches: at the batch price);
+   * `null` once a row's model had no price, so that a sum is never understated.
+   */
+  costUsd: number | null;
+  /** US dollars the checkpoint recorded for earlier runs (rows whose cost was known). */
+  earlierCostUsd: number;
   /** Parser repairs over every successful row. */
   repairs: number;
   /** Milliseconds since the run started (by the injected clock). */
@@ -75,7 +90,7 @@ export interface BatchReport<T = unknown> {
   results: (BatchResult<T> | null)[];
   progress: BatchProgress;
   /** Why the run ended before every row had a result, or `null` when every row has one. */
-  stoppedBy: "max-rows" | "aborted" | null;
+  stoppedBy: "max-rows" | "max-cost" | "aborted" | null;
 }
 
 /** A row that ran past `timeoutMs`. */
@@ -104,6 +119,9 @@ export async function runBatch<T = unknown>(
     options.maxRows === undefined ? Number.POSITIVE_INFINITY : wholeNumber(options.maxRows, "maxRows");
   const maxRateLimitRetries = wholeNumber(options.maxRateLimitRetries ?? 8, "maxRateLimitRetries");
   if (options.timeoutMs !== undefined) positiveInteger(options.timeoutMs, "timeoutMs");
+  const maxCostUsd = options.maxCostUsd;
+  if (maxCostUsd !== undefined && !(Number.isFinite(maxCostUsd) && maxCostUsd > 0))
+    throw new RangeError(`runBatch: maxCostUsd must be a positive number of US dollars, got ${maxCostUsd}`);
   const clock = options.clock ?? systemClock;
   const checkpoint = options.checkpoint ?? memoryCheckpoint();
   const state = await checkpoint.load();
@@ -136,6 +154,11 @@ export async function runBatch<T = unknown>(
   let started = 0;
   let tokensPerRow: number | null = null;
   let stopped = false;
+  /** Known spend of this run (the progress's `costUsd` turns `null` when one row's cost is unknown). */
+  let spentUsd = 0;
+  let unpriced: BatchBudgetError | undefined;
+  const budgetReached = () =>
+    maxCostUsd !== undefined && (unpriced !== undefined || progress.earlierCostUsd + spentUsd >= maxCostUsd);
   // One listener on each outside signal, however many rows are in flight: each row has its own
   // controller, and a stop aborts them all (a listener per row would pile up on a long batch's signal).
   const rowControllers = new Set<AbortController>();
@@ -174,6 +197,7 @@ export async function runBatch<T = unknown>(
             options.timeoutMs,
           );
     let result: BatchResult<T>;
+    let rowCost: number | null = 0;
     try {
       const value = await runtime.call(functionName, row.args, {
         ...options.callOptions,
@@ -216,17 +240,22 @@ export async function runBatch<T = unknown>(
         tokensPerRow = tokensPerRow === null ? tokens : Math.ceil((tokensPerRow * 7 + tokens) / 8);
       progress.inputTokens += usage.inputTokens ?? 0;
       progress.outputTokens += usage.outputTokens ?? 0;
+      rowCost = collector.costUsd;
+      spentUsd += rowCost ?? 0;
+      progress.costUsd = progress.costUsd === null || rowCost === null ? null : progress.costUsd + rowCost;
+      if (rowCost === null && unpriced === undefined)
+        unpriced = new BatchBudgetError(row.id, unpricedModel(collector));
     }
     results[index] = result;
     if (result.ok) progress.succeeded += 1;
     else progress.failed += 1;
-    await checkpoint.finished(result);
+    await checkpoint.finished(result, { costUsd: rowCost });
     await options.onResult?.(result, index);
     report();
   };
 
   const worker = async (): Promise<void> => {
-    while (!stopped && queue.length > 0 && started < maxRows) {
+    while (!stopped && queue.length > 0 && started < maxRows && !budgetReached()) {
       const index = queue.shift() as number;
       started += 1;
       try {
@@ -244,10 +273,17 @@ export async function runBatch<T = unknown>(
     options.callOptions?.signal?.removeEventListener("abort", cancelRows);
   }
   const complete = results.every((result) => result !== null);
+  if (unpriced !== undefined && maxCostUsd !== undefined) throw unpriced;
   return {
     results,
     progress: snapshot(),
-    stoppedBy: complete ? null : options.signal?.aborted ? "aborted" : "max-rows",
+    stoppedBy: complete
+      ? null
+      : options.signal?.aborted
+        ? "aborted"
+        : budgetReached()
+          ? "max-cost"
+          : "max-rows",
   };
 }
 

@@ -26,7 +26,7 @@ export interface StartedBatch<T> {
 export function startBatch<T>(
   caller: string,
   rows: readonly BatchRow[],
-  state: Pick<CheckpointState, "results">,
+  state: Pick<CheckpointState, "results" | "spentUsd">,
   options: {
     retryFailed?: boolean | undefined;
     maxRows?: number | undefined;
@@ -61,6 +61,8 @@ export function startBatch<T>(
     rateLimited: 0,
     inputTokens: 0,
     outputTokens: 0,
+    costUsd: 0,
+    earlierCostUsd: state.spentUsd ?? 0,
     repairs: 0,
     elapsedMs: 0,
   };

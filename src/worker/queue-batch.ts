@@ -53,12 +53,15 @@ export async function queueBatch<T = unknown>(
       onProgress: options.onProgress,
     },
   );
+  // Workers do not report what their rows cost: unknown, never shown as nothing.
+  progress.costUsd = null;
   const toQueue = pending.map((index) => rows[index] as BatchRow);
   if (options.retryFailed && toQueue.length > 0)
     await redis.hdel(keys.results, ...toQueue.map((row) => row.id));
-  const queue = new Queue<RowJob>(options.queue, {
-    connection: redis.duplicate({ maxRetriesPerRequest: null }),
-  });
+  // BullMQ leaves a connection it was given open on close: this one is ours to close.
+  const connection = redis.duplicate({ maxRetriesPerRequest: null });
+  connection.on("error", () => {});
+  const queue = new Queue<RowJob>(options.queue, { connection });
   try {
     const attempts = options.attempts ?? 5;
     for (let offset = 0; offset < toQueue.length; offset += 1000) {
@@ -78,6 +81,7 @@ export async function queueBatch<T = unknown>(
     }
   } finally {
     await queue.close();
+    connection.disconnect();
   }
 
   // Each poll asks only for the rows still without a result, so the polls shrink as the batch ends.

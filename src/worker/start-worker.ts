@@ -62,6 +62,9 @@ export function startWorker(options: WorkerOptions): RunningWorker {
     await options.redis.hset(queueKeys(options.queue, job.batch).results, job.id, JSON.stringify(result));
     options.onResult?.(result, job);
   };
+  // BullMQ leaves a connection it was given open on close: this one is ours to close.
+  const connection = options.redis.duplicate({ maxRetriesPerRequest: null });
+  connection.on("error", () => {});
   const worker = new Worker<RowJob>(
     options.queue,
     async (job: Job<RowJob>) => {
@@ -89,7 +92,7 @@ export function startWorker(options: WorkerOptions): RunningWorker {
       }
     },
     {
-      connection: options.redis.duplicate({ maxRetriesPerRequest: null }),
+      connection,
       concurrency: options.concurrency ?? 8,
       ...(options.requestsPerMinute !== undefined
         ? { limiter: { max: options.requestsPerMinute, duration: 60_000 } }
@@ -109,6 +112,7 @@ export function startWorker(options: WorkerOptions): RunningWorker {
   return {
     close: async (force = false) => {
       await worker.close(force);
+      connection.disconnect();
     },
   };
 }

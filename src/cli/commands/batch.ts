@@ -1,6 +1,7 @@
 import { readFile, rename, writeFile } from "node:fs/promises";
 import { resolve } from "node:path";
 import {
+  BatchBudgetError,
   BatchCheckpointError,
   type BatchProgress,
   type BatchReport,
@@ -12,12 +13,13 @@ import {
   runBatch,
   runProviderBatch,
 } from "../../batch/index.js";
-import { SaplingRuntime } from "../../runtime/index.js";
+import { formatCost, SaplingRuntime } from "../../runtime/index.js";
 import { type CliContext, CliError, type Command, UsageError } from "../cli-context.js";
 import { dotenvFlags, dotenvUsage, environmentFor } from "../dotenv.js";
 import { loadCompiledProject, projectDirectory } from "../load-project.js";
 import { booleanFlag, optionalWholeNumberFlag, parseFlags, stringFlag } from "../parse-flags.js";
 import { providerExtensions } from "../provider-extensions.js";
+import { readPriceFlags } from "../read-price-flags.js";
 import { textFileReader } from "../text-file-reader.js";
 import { unknownFunction } from "../unknown-function.js";
 import { digestRows, readBatchRows } from "./batch-rows.js";
@@ -25,7 +27,7 @@ import { loadQueueRoom, redisUrl } from "./worker.js";
 
 const usage = `Usage: sapling batch <Function> --input ROWS.jsonl --output RESULTS.jsonl [--from DIR]
                      [--concurrency N] [--rpm N] [--tpm N] [--timeout MS] [--max-rows N]
-                     [--retry-failed] [--checkpoint FILE] [--client NAME] [--id-field NAME]
+                     [--max-cost USD [--price MODEL=INPUT/OUTPUT]…] [--retry-failed] [--checkpoint FILE] [--client NAME] [--id-field NAME]
                      [--progress auto|bar|json|none] [--mode calls|provider-batch]
                      [--poll-interval SECONDS] [--queue NAME [--redis URL]]
                      [--dotenv | --dotenv-path FILE]
@@ -46,14 +48,21 @@ Options:
   --tpm N             at most N tokens (input + output, as reported) per minute to the client
   --timeout MS        a row that takes longer fails with BatchRowTimeoutError
   --max-rows N        start at most N rows in this run; rerun to continue
+  --max-cost USD      a budget in US dollars: once this run and the earlier runs of the checkpoint have
+                      spent it, no new row starts (rows in flight finish); rerun with a higher
+                      --max-cost to continue. Cost comes from the price table; a model it does not name
+                      stops the run until you give its price with --price
+  --price M=IN/OUT    the price of model M in US dollars per million input and output tokens, over the
+                      shipped table (repeatable), e.g. --price my-finetune=0.3/1.2
   --retry-failed      run again only the rows whose recorded result is a failure
   --checkpoint FILE   where progress is kept (default: the output file's name + .checkpoint)
   --client NAME       use this client (a declared name or "provider/model") instead of the function's own
   --id-field NAME     the field that names a row (default id)
-  --mode MODE         calls (default): one request per row, as b.Fn sends it; provider-batch: one
-                      OpenAI Batch or Anthropic Message Batch for every pending row (about half the
-                      price, answered within 24 hours); the batch id goes into the checkpoint, so a rerun
-                      resumes polling instead of submitting again
+  --mode MODE         calls (default): one request per row, as b.Fn sends it; provider-batch: the
+                      pending rows as an OpenAI Batch or Anthropic Message Batch (about half the price,
+                      answered within 24 hours; several batches above 50,000 requests or 200 MB for
+                      OpenAI, 100,000 or 256 MB for Anthropic); the batch ids go into the checkpoint, so
+                      a rerun resumes polling instead of submitting again
   --poll-interval S   seconds between polls of a provider batch (default 30)
   --queue NAME        put the rows on a BullMQ queue in Redis for \`sapling worker --queue NAME\`s to run,
                       then wait for their results (Redis is the checkpoint: rerun to resume). Needs the
@@ -64,7 +73,7 @@ Options:
 ${dotenvUsage(20)}
 
 Exit codes: 0 every row has a value; 1 some rows failed (their errors are in the results file);
-3 stopped by --max-rows; 130 interrupted (the checkpoint is kept).
+3 stopped by --max-rows or --max-cost; 130 interrupted (the checkpoint is kept).
 
 Example:
   sapling batch ExtractResume --input resumes.jsonl --output resumes.results.jsonl --concurrency 16 --rpm 500
@@ -85,6 +94,8 @@ export const batchCommand: Command = {
         tpm: { type: "string" },
         timeout: { type: "string" },
         "max-rows": { type: "string" },
+        "max-cost": { type: "string" },
+        price: { type: "string", multiple: true },
         "retry-failed": { type: "boolean" },
         checkpoint: { type: "string" },
         client: { type: "string" },
@@ -110,19 +121,24 @@ export const batchCommand: Command = {
     const progressMode = stringFlag(flags, "progress") ?? "auto";
     if (!["auto", "bar", "json", "none"].includes(progressMode))
       throw new UsageError(`--progress must be auto, bar, json or none, got "${progressMode}"`);
+    const maxCostUsd = maxCostFlag(stringFlag(flags, "max-cost"));
+    const prices = readPriceFlags((flags.values.price as string[] | undefined) ?? []);
     const display = progressDisplay(
       (progressMode === "auto" ? (context.isTTY ? "bar" : "json") : progressMode) as "bar" | "json" | "none",
       context,
+      maxCostUsd,
     );
     const runMode = stringFlag(flags, "mode") ?? "calls";
     if (runMode !== "calls" && runMode !== "provider-batch")
       throw new UsageError(`--mode must be calls or provider-batch, got "${runMode}"`);
     const pollSeconds = optionalWholeNumberFlag(flags, "poll-interval");
     if (runMode === "provider-batch")
-      for (const flag of ["concurrency", "rpm", "tpm", "timeout", "max-rows"])
+      for (const flag of ["concurrency", "rpm", "tpm", "timeout", "max-rows", "max-cost"])
         if (stringFlag(flags, flag) !== undefined)
           throw new UsageError(
-            `--${flag} applies to --mode calls; a provider batch is paced by the provider`,
+            flag === "max-cost"
+              ? "--max-cost applies to --mode calls: a provider batch is submitted whole, so a budget cannot stop it part way. Drop --mode provider-batch to run with a budget"
+              : `--${flag} applies to --mode calls; a provider batch is paced by the provider`,
           );
     const concurrency = optionalWholeNumberFlag(flags, "concurrency", 1);
     const maxRows = optionalWholeNumberFlag(flags, "max-rows");
@@ -155,8 +171,19 @@ export const batchCommand: Command = {
     const rows = readBatchRows(inputText, inputFlag, fn, stringFlag(flags, "id-field") ?? "id");
     const queue = stringFlag(flags, "queue");
     if (queue !== undefined) {
-      for (const flag of ["concurrency", "rpm", "tpm", "timeout", "max-rows", "mode", "checkpoint", "client"])
-        if (stringFlag(flags, flag) !== undefined)
+      for (const flag of [
+        "concurrency",
+        "rpm",
+        "tpm",
+        "timeout",
+        "max-rows",
+        "max-cost",
+        "price",
+        "mode",
+        "checkpoint",
+        "client",
+      ])
+        if (flags.values[flag] !== undefined)
           throw new UsageError(
             `--${flag} does not apply with --queue: the workers run the rows (see sapling worker --help)`,
           );
@@ -173,6 +200,7 @@ export const batchCommand: Command = {
       env: await environmentFor(flags, context),
       readTextFile: textFileReader(context.cwd),
       providers: providerExtensions,
+      prices,
     });
     const checkpoint = fileCheckpoint(checkpointPath, { function: functionName, rows: digestRows(rows) });
     const controller = new AbortController();
@@ -197,6 +225,7 @@ export const batchCommand: Command = {
               ...shared,
               ...(concurrency !== undefined ? { concurrency } : {}),
               ...(maxRows !== undefined ? { maxRows } : {}),
+              ...(maxCostUsd !== undefined ? { maxCostUsd } : {}),
               ...(timeoutMs !== undefined ? { timeoutMs } : {}),
               ...(rpm !== undefined || tpm !== undefined
                 ? { rateLimits: { [client ?? fn.client]: limit } }
@@ -209,6 +238,10 @@ export const batchCommand: Command = {
         );
         return 130;
       }
+      if (error instanceof BatchBudgetError)
+        throw new CliError(
+          `--max-cost: row ${JSON.stringify(error.rowId)} was answered by the model ${JSON.stringify(error.model ?? "(not reported)")}, which has no price, so the budget cannot be kept. Give its price in US dollars per million input and output tokens with --price ${error.model ?? "MODEL"}=INPUT/OUTPUT, or run without --max-cost. No new rows were started; the finished ones are in the checkpoint ${checkpointPath}.`,
+        );
       throw error instanceof RangeError ||
         error instanceof BatchCheckpointError ||
         error instanceof ProviderBatchError
@@ -219,9 +252,24 @@ export const batchCommand: Command = {
     }
     display.end(report.progress);
     await writeResults(outputPath, report.results);
-    return summarize(report, { output: outputFlag, checkpoint: checkpointPath }, context);
+    return summarize(
+      report,
+      { output: outputFlag, checkpoint: checkpointPath, ...(maxCostUsd !== undefined ? { maxCostUsd } : {}) },
+      context,
+    );
   },
 };
+
+/** `--max-cost USD`: a positive amount of US dollars (digits, an optional fraction). */
+function maxCostFlag(value: string | undefined): number | undefined {
+  if (value === undefined) return undefined;
+  const amount = Number(value);
+  if (!/^\d+(\.\d+)?$/.test(value) || !(amount > 0))
+    throw new UsageError(
+      `--max-cost must be a positive amount of US dollars, such as 5 or 0.25 (no "$"), got "${value}"`,
+    );
+  return amount;
+}
 
 async function runOnQueue(
   functionName: string,
@@ -278,7 +326,7 @@ async function writeResults(path: string, results: readonly (BatchResult | null)
 
 function summarize(
   report: BatchReport,
-  paths: { output: string; checkpoint: string },
+  paths: { output: string; checkpoint: string; maxCostUsd?: number },
   context: CliContext,
 ): number {
   const { progress } = report;
@@ -289,6 +337,7 @@ function summarize(
     ...(progress.skipped > 0 ? [`${progress.skipped} already done`] : []),
     ...(progress.resent > 0 ? [`${progress.resent} re-sent (in flight when an earlier run stopped)`] : []),
     ...(progress.rateLimited > 0 ? [`${progress.rateLimited} rate-limited and retried`] : []),
+    ...(progress.succeeded + progress.failed > 0 ? [`cost ${formatCost(progress.costUsd)}`] : []),
   ];
   context.stderr(
     `sapling batch: ${parts.join(", ")}; ${done} of ${progress.total} rows in ${paths.output}\n`,
@@ -298,6 +347,15 @@ function summarize(
       `Interrupted. The checkpoint ${paths.checkpoint} is kept: rerun the same command to resume.\n`,
     );
     return 130;
+  }
+  if (report.stoppedBy === "max-cost") {
+    const spent = progress.earlierCostUsd + (progress.costUsd ?? 0);
+    const earlier =
+      progress.earlierCostUsd > 0 ? ` (${formatCost(progress.earlierCostUsd)} of it in earlier runs)` : "";
+    context.stderr(
+      `Stopped at --max-cost ${formatCost(paths.maxCostUsd ?? 0)}: ${formatCost(spent)} spent${earlier}, ${progress.total - done} rows to go. Rerun with a higher --max-cost to continue; the rows already done are not asked again.\n`,
+    );
+    return 3;
   }
   if (report.stoppedBy === "max-rows") {
     context.stderr(`Stopped at --max-rows with ${progress.total - done} rows to go: rerun to continue.\n`);
@@ -318,7 +376,11 @@ interface ProgressDisplay {
   end: (progress: BatchProgress) => void;
 }
 
-function progressDisplay(mode: "bar" | "json" | "none", context: CliContext): ProgressDisplay {
+function progressDisplay(
+  mode: "bar" | "json" | "none",
+  context: CliContext,
+  maxCostUsd: number | undefined,
+): ProgressDisplay {
   if (mode === "none") return { update: () => {}, end: () => {} };
   let lastAt = Number.NEGATIVE_INFINITY;
   if (mode === "json") {
@@ -333,7 +395,7 @@ function progressDisplay(mode: "bar" | "json" | "none", context: CliContext): Pr
       end: (progress) => line(progress, true),
     };
   }
-  const draw = (progress: BatchProgress) => context.stderr(`\r\x1b[2K${progressBar(progress)}`);
+  const draw = (progress: BatchProgress) => context.stderr(`\r\x1b[2K${progressBar(progress, maxCostUsd)}`);
   return {
     update: (progress) => {
       if (progress.elapsedMs - lastAt < 100) return;
@@ -364,19 +426,27 @@ function progressFigures(progress: BatchProgress) {
     etaSeconds: rate > 0 ? Math.ceil(left / rate) : null,
     inputTokens: progress.inputTokens,
     outputTokens: progress.outputTokens,
+    /** US dollars this run, from the price table; `null` (unknown) when a model has no price. */
+    costUsd: progress.costUsd === null ? null : Number(progress.costUsd.toPrecision(6)),
+    earlierCostUsd: Number(progress.earlierCostUsd.toPrecision(6)),
     repairs: progress.repairs,
     elapsedSeconds: Math.round(seconds * 10) / 10,
   };
 }
 
-function progressBar(progress: BatchProgress): string {
+function progressBar(progress: BatchProgress, maxCostUsd: number | undefined): string {
   const figures = progressFigures(progress);
   const share = figures.total === 0 ? 1 : figures.done / figures.total;
   const width = 24;
   const filled = Math.round(share * width);
   const eta = figures.etaSeconds === null ? "--" : formatDuration(figures.etaSeconds);
   const tokens = compact(figures.inputTokens + figures.outputTokens);
-  return `${"█".repeat(filled)}${"░".repeat(width - filled)} ${figures.done}/${figures.total} ${Math.floor(share * 100)}%  ${figures.rowsPerSecond} rows/s  ETA ${eta}  tokens ${tokens}  repairs ${figures.repairs}  failed ${figures.failed}`;
+  const cost =
+    progress.costUsd === null
+      ? "unknown"
+      : formatCost(progress.costUsd + progress.earlierCostUsd) +
+        (maxCostUsd === undefined ? "" : ` of ${formatCost(maxCostUsd)}`);
+  return `${"█".repeat(filled)}${"░".repeat(width - filled)} ${figures.done}/${figures.total} ${Math.floor(share * 100)}%  ${figures.rowsPerSecond} rows/s  ETA ${eta}  tokens ${tokens}  cost ${cost}  repairs ${figures.repairs}  failed ${figures.failed}`;
 }
 
 function formatDuration(seconds: number): string {
