@@ -128,7 +128,10 @@ function readCandidates(
   };
   const isWhole = (content: string, contentStart: number) =>
     contentOf(content, contentStart).roots.at(-1)?.node.complete !== false;
+  // The answer was cut off inside a fence: then the whole text is cut off too (see the text candidate).
+  let endsInFence = false;
   for (const fence of findFences(text, isWhole, work)) {
+    endsInFence = !fence.closed;
     addProse(candidates, text, proseStart, fence.start, first, last, offset, work);
     proseStart = fence.end;
     const contentStart = offset + fence.contentStart;
@@ -205,7 +208,16 @@ function readCandidates(
   const order = offset + text.length + 1;
   // An answer that is one quoted string (closed or cut off) is that string, not text with a quote in
   // front (as a stream reads it).
-  if (!quoted) candidates.push({ node: stringNode(text), origin: "text", repairs: [], order, span: whole });
+  // A text that ends inside a fence is as cut off as the fence's content: it does not beat that content
+  // for being complete (`⏎```⏎the summ` is `the summ`, as a stream shows it, not the backticks too).
+  if (!quoted)
+    candidates.push({
+      node: stringNode(text, !endsInFence),
+      origin: "text",
+      repairs: [],
+      order,
+      span: whole,
+    });
   if (work) work.steps += candidates.length;
   return candidates;
 }

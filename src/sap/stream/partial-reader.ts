@@ -223,12 +223,13 @@ export class PartialReader {
     if (labels) {
       best = pick(this.evaluate(labels, ORIGIN_RANK.prose, 0, false, false, 0, { labels: true }), best);
     }
-    // The answer as plain text: not while it is blank, nor while a fence is just opening (its backticks
-    // and info line are not text the model meant), and without a possible fence marker at its end.
+    // The answer as plain text: not while it is blank, nor while a fence is open (its backticks and info
+    // line are not text the model meant; final mode ranks a text cut off in a fence below the fence's
+    // text), and without a possible fence marker at its end.
     if (
       this.textAllowed() &&
       this.sawText &&
-      !this.scanner.fenceStarting &&
+      region?.kind !== "fence" &&
       // A reading still missing fields is not known to fit yet (final mode would fail it so far).
       !(best && pendingOf(best.result) === 0 && structureBeatsText(best.value, this.wholeAnswer(best)))
     ) {
