@@ -35,6 +35,11 @@ export interface Candidate {
   /** Where the candidate's root sits in the answer (absolute offsets), for parsed candidates. */
   span?: { start: number; end: number };
   /**
+   * The whole answer is one quoted string (closed or cut off): for targets that read text, brackets and
+   * fences inside it are its text, not readings of their own (as a stream reads it).
+   */
+  wholeString?: boolean;
+  /**
    * A reading of the whole answer, reasoning included, when an answer follows a closed reasoning block
    * (`<think>…</think>`): only tried when no reading of the answer after it fits.
    */
@@ -349,7 +354,7 @@ function quotedAnswer(text: string, first: number, last: number, offset: number)
   const node: JsonishNode = { ...stringNode(quoted.value, complete), start: first, end: last };
   const span = { start: offset + first, end: offset + last };
   const repairs = complete ? ["quoted answer JSON would not take"] : ["unclosed string"];
-  return { node, origin: "prose", repairs, order: offset + first, span };
+  return { node, origin: "prose", repairs, order: offset + first, span, wholeString: true };
 }
 
 /** A text that is valid JSON, parsed. */
