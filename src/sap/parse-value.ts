@@ -123,6 +123,8 @@ export function parseValue(
     if (wholeString && !candidate.wholeString && !candidate.reasoning) continue;
     if (candidate.origin === "text" && (plainText === "never" || (plainText === "fallback" && parsedAny)))
       continue;
+    // A blank answer has nothing to split into items (`[""]` would be a value the text does not hold).
+    if (candidate.origin === "text" && plainText === "fallback" && text.trim() === "") continue;
     if (
       candidate.origin === "text" &&
       candidate.fenceTag === undefined &&
