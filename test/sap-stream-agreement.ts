@@ -52,8 +52,9 @@ export function endsOpen(raw: string, flags: readonly Flag[]): boolean {
  * Where `partial` (the last partial) differs from `expected` (the final value as a partial), allowing the
  * held-back paths to show null or to lack the item, and a value still open at the end (`endsOpen`) to
  * be null, or to be missing as the last item of a list or the last entry of a map (`{"a": 1,` may yet
- * become `{"a": 1, 2}`: the comma does not end the value until a key follows); undefined when they
- * agree.
+ * become `{"a": 1, 2}`: the comma does not end the value until a key follows), and the text at the
+ * very end (`last`: on the right-hand edge of the value) to be shown as a prefix of itself; undefined
+ * when they agree.
  */
 export function differs(
   partial: unknown,
@@ -61,6 +62,7 @@ export function differs(
   path: string,
   held: Set<string>,
   openEnd: boolean,
+  last = true,
 ): string | undefined {
   if (held.has(path)) {
     if (partial === null || (isRecord(partial) && partial.state === "Incomplete")) return undefined;
@@ -72,6 +74,11 @@ export function differs(
   // A number, bool, enum or literal still being written where the answer ends: only `finish()` can tell
   // that it is whole.
   if (openEnd && partial === null && expected !== null && typeof expected !== "object") return undefined;
+  // The text at the very end of the answer, still being written: a stream holds back what it has not
+  // decided yet (`x,` for `string[]`: the comma may be a delimiter), so it may show a prefix of it.
+  if (openEnd && last && typeof partial === "string" && typeof expected === "string") {
+    if (expected.startsWith(partial)) return undefined;
+  }
   if (Array.isArray(expected) || Array.isArray(partial)) {
     if (!Array.isArray(expected) || !Array.isArray(partial))
       return `${path}: ${JSON.stringify(partial)} ≠ ${JSON.stringify(expected)}`;
@@ -84,7 +91,8 @@ export function differs(
       return undefined;
     }
     for (let index = 0; index < partial.length; index++) {
-      const problem = differs(partial[index], expected[index], `${path}[${index}]`, held, openEnd);
+      const atEnd = last && index === expected.length - 1;
+      const problem = differs(partial[index], expected[index], `${path}[${index}]`, held, openEnd, atEnd);
       if (problem) return problem;
     }
     return undefined;
@@ -108,7 +116,7 @@ export function differs(
         return `${path}: no key ${key}`;
       }
       const at = key === "value" || key === "state" ? path : `${path}.${key}`;
-      const problem = differs(partial[key], expected[key], at, held, openEnd);
+      const problem = differs(partial[key], expected[key], at, held, openEnd, last && key === lastKey);
       if (problem) return problem;
     }
     return undefined;
