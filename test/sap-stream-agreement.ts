@@ -53,7 +53,7 @@ export function endsOpen(raw: string, flags: readonly Flag[]): boolean {
  * held-back paths to show null or to lack the item, and a value still open at the end (`endsOpen`) to
  * be null, or to be missing as the last item of a list or the last entry of a map (`{"a": 1,` may yet
  * become `{"a": 1, 2}`: the comma does not end the value until a key follows), and the text at the
- * very end (`last`: on the right-hand edge of the value) to be shown as a prefix of itself; undefined
+ * very end (`last`: on the right-hand edge of the value) to lack what the answer (`raw`) ends with; undefined
  * when they agree.
  */
 export function differs(
@@ -62,6 +62,7 @@ export function differs(
   path: string,
   held: Set<string>,
   openEnd: boolean,
+  raw = "",
   last = true,
 ): string | undefined {
   if (held.has(path)) {
@@ -77,7 +78,9 @@ export function differs(
   // The text at the very end of the answer, still being written: a stream holds back what it has not
   // decided yet (`x,` for `string[]`: the comma may be a delimiter), so it may show a prefix of it.
   if (openEnd && last && typeof partial === "string" && typeof expected === "string") {
-    if (expected.startsWith(partial)) return undefined;
+    // Only text that is the answer's own end: what the stream lacks is what the answer ends with.
+    const lacking = expected.slice(partial.length).trimEnd();
+    if (expected.startsWith(partial) && raw.trimEnd().endsWith(lacking)) return undefined;
   }
   if (Array.isArray(expected) || Array.isArray(partial)) {
     if (!Array.isArray(expected) || !Array.isArray(partial))
@@ -92,7 +95,15 @@ export function differs(
     }
     for (let index = 0; index < partial.length; index++) {
       const atEnd = last && index === expected.length - 1;
-      const problem = differs(partial[index], expected[index], `${path}[${index}]`, held, openEnd, atEnd);
+      const problem = differs(
+        partial[index],
+        expected[index],
+        `${path}[${index}]`,
+        held,
+        openEnd,
+        raw,
+        atEnd,
+      );
       if (problem) return problem;
     }
     return undefined;
@@ -116,7 +127,7 @@ export function differs(
         return `${path}: no key ${key}`;
       }
       const at = key === "value" || key === "state" ? path : `${path}.${key}`;
-      const problem = differs(partial[key], expected[key], at, held, openEnd, last && key === lastKey);
+      const problem = differs(partial[key], expected[key], at, held, openEnd, raw, last && key === lastKey);
       if (problem) return problem;
     }
     return undefined;

@@ -84,7 +84,14 @@ function check(type: Type, ir: Ir, chunks: string[], final: Final, how: string):
   }
   if (!final.ok) return undefined;
   const expected = finalAsPartial(final.value, partialType(type, ir), ir);
-  const problem = differs(previous, expected, "$", heldBack(final.flags), endsOpen(soFar, final.flags));
+  const problem = differs(
+    previous,
+    expected,
+    "$",
+    heldBack(final.flags),
+    endsOpen(soFar, final.flags),
+    soFar,
+  );
   return problem ? `${how}: the last partial is not the final value: ${problem}` : undefined;
 }
 

@@ -280,7 +280,7 @@ export function runFuzz(
       // An empty answer was never pushed: there is no last partial to compare.
       if (oneShot.ok && text !== "") {
         const expected = finalAsPartial(oneShot.value, fuzzSeed.partial, fuzzSeed.ir);
-        const problem = differs(previous, expected, "$", dropped, endsOpen(text, oneShot.flags));
+        const problem = differs(previous, expected, "$", dropped, endsOpen(text, oneShot.flags), text);
         if (problem) note("lastPartialDisagreements", fuzzSeed, text, problem);
       }
     } catch (error) {
