@@ -135,7 +135,7 @@ function readCandidates(
     contentOf(content, contentStart).roots.at(-1)?.node.complete !== false;
   // The answer was cut off inside a fence: then the whole text is cut off too (see the text candidate).
   let endsInFence = false;
-  for (const fence of findFences(text, isWhole, work)) {
+  for (const fence of findFences(text, isWhole, work, fenceOpener(text, offset, work))) {
     endsInFence = !fence.closed;
     addProse(candidates, text, proseStart, fence.start, first, last, offset, work);
     proseStart = fence.end;
@@ -225,6 +225,48 @@ function readCandidates(
     });
   if (work) work.steps += candidates.length;
   return candidates;
+}
+
+/**
+ * The rule a stream decides fence openings by (`AnswerScanner`), for `findFences`: a ``` opens a fence
+ * when it begins its line (only blanks before it), or when the prose before it, read by the fixing
+ * parser, is outside any JSON value; mid-line inside a value (`{"body": "use ```code``` here"}`) it is
+ * text of that value. Asked in increasing order of `open`, so each character is looked at once: the
+ * line state moves forward, and the prose parser only reads on (a new one for each prose region).
+ */
+function fenceOpener(
+  text: string,
+  offset: number,
+  work: WorkCounter | undefined,
+): (open: number, proseStart: number) => boolean {
+  let scanned = 0;
+  let blankLine = true;
+  let parser: FixingParser | undefined;
+  let parserStart = -1;
+  let parsed = 0;
+  return (open, proseStart) => {
+    for (; scanned < open; scanned++) {
+      const code = text.charCodeAt(scanned);
+      if (code === 10) blankLine = true;
+      else if (code !== 32 && code !== 9 && code !== 13) blankLine = false;
+    }
+    if (work) work.steps++;
+    // (The closing backticks of a fence before count as text on their line, as in a stream.)
+    if (blankLine) return true;
+    if (parser === undefined || parserStart !== proseStart) {
+      parser = new FixingParser(offset + proseStart);
+      parser.work = work;
+      parserStart = proseStart;
+      parsed = proseStart;
+    }
+    parser.push(text.slice(parsed, open));
+    parsed = open;
+    if (!parser.insideValue) return true;
+    // The backticks are text of the value: the parser reads them as such, as a stream's does.
+    parser.push(text.slice(open, open + 3));
+    parsed = open + 3;
+    return false;
+  };
 }
 
 function addProse(
