@@ -1,7 +1,8 @@
 /**
  * A bounded fuzz run (10^4 mutated answers, seeded; `npm run bench -- fuzz` runs 10^6): never an
  * exception other than SapParseError, never prototype pollution, a stream's `finish()` equals
- * `parseValue`, and the work per character stays bounded (steps, not time).
+ * `parseValue`, no partial goes backwards without a `ReadingSwitch` flag (on these inputs; the 10^6 run
+ * still finds some), and the work per character stays bounded (steps, not time).
  */
 import { describe, expect, it } from "vitest";
 import { loadSeeds, runFuzz } from "../bench/fuzz/fuzz-answers.js";
@@ -20,6 +21,11 @@ describe("fuzzed answers", () => {
 
   it("finish the same in a stream as one-shot", () => {
     expect(counts.examples.finishDisagreements ?? []).toEqual([]);
+  });
+
+  it("never go backwards in a stream without a ReadingSwitch", () => {
+    expect(counts.examples.backwardsPartials ?? []).toEqual([]);
+    expect(counts.backwardsPartials).toBe(0);
   });
 
   it("cost work in proportion to their length", () => {
