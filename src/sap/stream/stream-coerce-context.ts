@@ -22,6 +22,23 @@ import { type Slot, SlotStore, stableObject } from "./slot-store.js";
 /** A streaming coerce result: a success also counts the fields not written yet (for choosing readings). */
 export type StreamSuccess = CoerceSuccess & { pending?: number };
 
+/**
+ * Prefix mode's answer to a container final mode rejects as a whole once it is closed (a list or map
+ * none of whose items fit): as for a field that will fail (`invalidField` in field-rules), the value
+ * shown stays, flagged `WillFail` (penalty 100: any reading that fits wins), and only the final parse
+ * fails. A partial never turns what it showed into null for it.
+ */
+export function shownButWillFail(
+  failed: CoerceFailure,
+  value: unknown,
+  context: StreamCoerceContext,
+): StreamSuccess {
+  const { issue } = failed;
+  const detail = `${issue.found}; the final parse will fail (${issue.code})`;
+  const flags = context.collectFlags ? [{ kind: "WillFail" as const, path: issue.path, detail }] : [];
+  return { ok: true, value, flags, score: FLAG_PENALTIES.WillFail, checks: [] };
+}
+
 /** What the streaming coercers receive: the shared context plus the slots and the flag policy. */
 export interface StreamCoerceContext extends CoerceContext {
   readonly slots: SlotStore;
