@@ -3,8 +3,11 @@
  * inserted or deleted structure characters, duplicated slices, deep nesting, huge and non-finite numbers,
  * `__proto__` keys, lone surrogates), each parsed for its own target one-shot, and every tenth one also
  * streamed in random chunks. Counts what must never happen; see bench/fuzz/fuzz-answers.ts.
- * `FUZZ_INPUTS` and `FUZZ_SEED` change the size and the seed.
+ * `FUZZ_INPUTS` and `FUZZ_SEED` change the size and the seed. `FUZZ_DUMP=.tmp/fuzz.json` also writes the
+ * shortest `FUZZ_EXAMPLES` (default 200) failing inputs of each category, with their targets, as JSON.
  */
+import { mkdirSync, writeFileSync } from "node:fs";
+import { dirname } from "node:path";
 import { emptyCounts, loadSeeds, runFuzz } from "./fuzz/fuzz-answers.js";
 
 const STREAM_EVERY = 10;
@@ -22,6 +25,8 @@ const STREAM_AT_MOST = 2_000;
 export async function benchFuzz(): Promise<string> {
   const inputs = Number(process.env.FUZZ_INPUTS ?? 1_000_000);
   const seed = Number(process.env.FUZZ_SEED ?? 20261201);
+  const dump = process.env.FUZZ_DUMP;
+  const kept = dump ? Number(process.env.FUZZ_EXAMPLES ?? 200) : 3;
   const seeds = loadSeeds();
   const batch = 50_000;
   const total = emptyCounts();
@@ -31,6 +36,7 @@ export async function benchFuzz(): Promise<string> {
     const counts = runFuzz(seeds, Math.min(batch, inputs - done), seed + done, {
       streamEvery: STREAM_EVERY,
       streamAtMost: STREAM_AT_MOST,
+      examplesPerCategory: kept,
     });
     for (const key of COUNTED) total[key] += counts[key];
     if (counts.maxStepsPerCharacter > total.maxStepsPerCharacter) {
@@ -38,14 +44,18 @@ export async function benchFuzz(): Promise<string> {
       total.heaviest = counts.heaviest;
     }
     for (const [category, list] of Object.entries(counts.examples)) {
-      const kept = [...(total.examples[category] ?? []), ...list].sort(
+      const shortest = [...(total.examples[category] ?? []), ...list].sort(
         (a, b) => a.text.length - b.text.length,
       );
-      total.examples[category] = kept.slice(0, 3);
+      total.examples[category] = shortest.slice(0, kept);
     }
     process.stderr.write(
       `fuzz: ${done + batch} inputs, ${((performance.now() - started) / 1000).toFixed(0)} s\n`,
     );
+  }
+  if (dump) {
+    mkdirSync(dirname(dump), { recursive: true });
+    writeFileSync(dump, JSON.stringify({ seed, counts: total }, null, 1));
   }
   const rows = [
     ["inputs (one-shot)", total.inputs],
@@ -62,10 +72,12 @@ export async function benchFuzz(): Promise<string> {
     ["… on", `${total.heaviest?.seed ?? "–"} (${total.heaviest?.detail ?? ""})`],
   ];
   const examples = Object.entries(total.examples).flatMap(([category, list]) =>
-    list.map(
-      (example) =>
-        `| ${category} | ${example.seed} | \`${JSON.stringify(example.text).slice(0, 80).replaceAll("|", "\\|").replaceAll("`", "ˋ")}\` | ${example.detail.slice(0, 160).replaceAll("|", "\\|")} |`,
-    ),
+    list
+      .slice(0, 3)
+      .map(
+        (example) =>
+          `| ${category} | ${example.seed} | \`${JSON.stringify(example.text).slice(0, 80).replaceAll("|", "\\|").replaceAll("`", "ˋ")}\` | ${example.detail.slice(0, 160).replaceAll("|", "\\|")} |`,
+      ),
   );
   return [
     "## Parser fuzz run",

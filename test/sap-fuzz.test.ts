@@ -1,7 +1,8 @@
 /**
  * A bounded fuzz run (10^4 mutated answers, seeded; `npm run bench -- fuzz` runs 10^6): never an
  * exception other than SapParseError, never prototype pollution, a stream's `finish()` equals
- * `parseValue`, and the work per character stays bounded (steps, not time).
+ * `parseValue`, hardly any partial goes backwards without a `ReadingSwitch` flag, and the work per
+ * character stays bounded (steps, not time).
  */
 import { describe, expect, it } from "vitest";
 import { loadSeeds, runFuzz } from "../bench/fuzz/fuzz-answers.js";
@@ -20,6 +21,13 @@ describe("fuzzed answers", () => {
 
   it("finish the same in a stream as one-shot", () => {
     expect(counts.examples.finishDisagreements ?? []).toEqual([]);
+  });
+
+  it("almost never go backwards in a stream without a ReadingSwitch", () => {
+    // One cause is still open (docs/sap.md, Fuzzing): a key written twice whose later string replaces
+    // the earlier one shows the new string from "". Its count on these inputs moves with the seed set
+    // (every conformance case added shifts which answers are mutated): 0 or 1 so far; more is a regression.
+    expect(counts.backwardsPartials).toBeLessThanOrEqual(2);
   });
 
   it("cost work in proportion to their length", () => {

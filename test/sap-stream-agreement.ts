@@ -51,7 +51,10 @@ export function endsOpen(raw: string, flags: readonly Flag[]): boolean {
 /**
  * Where `partial` (the last partial) differs from `expected` (the final value as a partial), allowing the
  * held-back paths to show null or to lack the item, and a value still open at the end (`endsOpen`) to
- * be null; undefined when they agree.
+ * be null, or to be missing as the last item of a list or the last entry of a map (`{"a": 1,` may yet
+ * become `{"a": 1, 2}`: the comma does not end the value until a key follows), and the text at the
+ * very end (`last`: on the right-hand edge of the value) to lack what the answer (`raw`) ends with; undefined
+ * when they agree.
  */
 export function differs(
   partial: unknown,
@@ -59,6 +62,8 @@ export function differs(
   path: string,
   held: Set<string>,
   openEnd: boolean,
+  raw = "",
+  last = true,
 ): string | undefined {
   if (held.has(path)) {
     if (partial === null || (isRecord(partial) && partial.state === "Incomplete")) return undefined;
@@ -70,6 +75,13 @@ export function differs(
   // A number, bool, enum or literal still being written where the answer ends: only `finish()` can tell
   // that it is whole.
   if (openEnd && partial === null && expected !== null && typeof expected !== "object") return undefined;
+  // The text at the very end of the answer, still being written: a stream holds back what it has not
+  // decided yet (`x,` for `string[]`: the comma may be a delimiter), so it may show a prefix of it.
+  if (openEnd && last && typeof partial === "string" && typeof expected === "string") {
+    // Only text that is the answer's own end: what the stream lacks is what the answer ends with.
+    const lacking = expected.slice(partial.length).trimEnd();
+    if (expected.startsWith(partial) && raw.trimEnd().endsWith(lacking)) return undefined;
+  }
   if (Array.isArray(expected) || Array.isArray(partial)) {
     if (!Array.isArray(expected) || !Array.isArray(partial))
       return `${path}: ${JSON.stringify(partial)} ≠ ${JSON.stringify(expected)}`;
@@ -82,22 +94,40 @@ export function differs(
       return undefined;
     }
     for (let index = 0; index < partial.length; index++) {
-      const problem = differs(partial[index], expected[index], `${path}[${index}]`, held, openEnd);
+      const atEnd = last && index === expected.length - 1;
+      const problem = differs(
+        partial[index],
+        expected[index],
+        `${path}[${index}]`,
+        held,
+        openEnd,
+        raw,
+        atEnd,
+      );
       if (problem) return problem;
     }
     return undefined;
   }
   if (isRecord(expected) && isRecord(partial)) {
-    const keys = new Set([...Object.keys(expected), ...Object.keys(partial)]);
-    if (keys.size !== Object.keys(expected).length && !dropsUnder(path, held))
-      return `${path}: keys ${Object.keys(partial)} ≠ ${Object.keys(expected)}`;
-    for (const key of Object.keys(expected)) {
+    const expectedKeys = Object.keys(expected);
+    // As for a list: a map's last entry may be a value still being written where the answer ends.
+    const lastKey = expectedKeys.at(-1);
+    const lastHeld =
+      openEnd &&
+      lastKey !== undefined &&
+      !Object.hasOwn(partial, lastKey) &&
+      Object.keys(partial).length === expectedKeys.length - 1;
+    const keys = new Set([...expectedKeys, ...Object.keys(partial)]);
+    if (keys.size !== expectedKeys.length && !lastHeld && !dropsUnder(path, held))
+      return `${path}: keys ${Object.keys(partial)} ≠ ${expectedKeys}`;
+    for (const key of expectedKeys) {
       if (!Object.hasOwn(partial, key)) {
         if (held.has(`${path}.${key}`) || held.has(`${path}["${key}"]`)) continue;
+        if (lastHeld && key === lastKey) continue;
         return `${path}: no key ${key}`;
       }
       const at = key === "value" || key === "state" ? path : `${path}.${key}`;
-      const problem = differs(partial[key], expected[key], at, held, openEnd);
+      const problem = differs(partial[key], expected[key], at, held, openEnd, raw, last && key === lastKey);
       if (problem) return problem;
     }
     return undefined;

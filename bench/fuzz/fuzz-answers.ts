@@ -25,6 +25,8 @@ import { differs, endsOpen, heldBack, regression, switchedReading } from "../../
 /** One answer to mutate, with the target it was written for. */
 export interface FuzzSeed {
   name: string;
+  /** The target as a BAML type expression, as the case states it. */
+  target: string;
   raw: string;
   ir: Ir;
   type: Type;
@@ -49,7 +51,15 @@ export interface FuzzCounts {
   /** The input with the most work per character. */
   heaviest?: { seed: string; text: string; detail: string };
   /** A few inputs of each failing category, shortest first, for reproduction. */
-  examples: Record<string, { seed: string; text: string; detail: string }[]>;
+  examples: Record<string, FuzzExample[]>;
+}
+
+/** One failing input: the case it was mutated from, its target, the text and what went wrong. */
+export interface FuzzExample {
+  seed: string;
+  target: string;
+  text: string;
+  detail: string;
 }
 
 /** Counts before anything ran. */
@@ -90,6 +100,7 @@ export function loadSeeds(): FuzzSeed[] {
       if (!type) continue;
       seeds.push({
         name: `${file}: ${entry.name}`,
+        target: entry.type,
         raw: entry.raw,
         ir,
         type,
@@ -210,7 +221,7 @@ export function runFuzz(
     (counts[category] as number)++;
     const list = counts.examples[category] ?? [];
     counts.examples[category] = list;
-    list.push({ seed: fuzzSeed.name, text, detail });
+    list.push({ seed: fuzzSeed.name, target: fuzzSeed.target, text, detail });
     list.sort((left, right) => left.text.length - right.text.length);
     if (list.length > keep) list.pop();
   };
@@ -269,7 +280,7 @@ export function runFuzz(
       // An empty answer was never pushed: there is no last partial to compare.
       if (oneShot.ok && text !== "") {
         const expected = finalAsPartial(oneShot.value, fuzzSeed.partial, fuzzSeed.ir);
-        const problem = differs(previous, expected, "$", dropped, endsOpen(text, oneShot.flags));
+        const problem = differs(previous, expected, "$", dropped, endsOpen(text, oneShot.flags), text);
         if (problem) note("lastPartialDisagreements", fuzzSeed, text, problem);
       }
     } catch (error) {

@@ -110,14 +110,21 @@ export function parseValue(
   const fitted: { result: CoerceSuccess; candidate: Candidate }[] = [];
   const failures: { issue: CoerceIssue; candidate: Candidate }[] = [];
   const candidates = extractCandidates(text, strict, work);
+  // An answer that is one quoted string is that string for a target that reads text: a `[` or `{`
+  // inside it is text (a stream never sees it as a container).
+  const wholeString =
+    plainText !== "never" && candidates.some((candidate) => candidate.wholeString && !candidate.reasoning);
   const parsedAny = candidates.some((candidate) => candidate.origin !== "text" && !candidate.reasoning);
   const fittedCandidates = new Set<Candidate>();
   for (const candidate of candidates) {
     // Readings that include the reasoning come last, and only count when the answer after it has none.
     if (candidate.reasoning && chosen) break;
     if (candidate.parent && fittedCandidates.has(candidate.parent)) continue;
+    if (wholeString && !candidate.wholeString && !candidate.reasoning) continue;
     if (candidate.origin === "text" && (plainText === "never" || (plainText === "fallback" && parsedAny)))
       continue;
+    // A blank answer has nothing to split into items (`[""]` would be a value the text does not hold).
+    if (candidate.origin === "text" && plainText === "fallback" && text.trim() === "") continue;
     if (
       candidate.origin === "text" &&
       candidate.fenceTag === undefined &&

@@ -1,5 +1,5 @@
 import { type IrIndex, type Type, typeToString } from "../../ir/index.js";
-import type { JsonishNode } from "../lenient/jsonish-node.js";
+import { isCutHere, type JsonishNode } from "../lenient/jsonish-node.js";
 import { SapConfigurationError } from "../sap-parse-error.js";
 import { applyConstraints } from "./apply-constraints.js";
 import type { CoerceContext, CoercerTable, ConstraintEvaluator, KindCoercer } from "./coerce-context.js";
@@ -70,7 +70,7 @@ export function createCoerceContext(
         busyTypes.pop();
       }
       if (!result.ok) return result;
-      if (!coercer.delegates && !node.complete && cutHere(node)) {
+      if (!coercer.delegates && !node.complete && isCutHere(node)) {
         result = addFlag(result, "Incomplete", path, "the answer was cut off here", node);
       }
       const constraints = type.attrs?.constraints;
@@ -85,16 +85,6 @@ export function createCoerceContext(
     fits: (type, node) => withKnownNames(() => entry(type).fits?.(type, node, context) ?? false),
   };
   return context;
-}
-
-/**
- * Whether an incomplete node is where the cut happened (rather than an ancestor of it): a scalar, or a
- * container whose last child is complete (cut between items). Only that node carries the flag.
- */
-function cutHere(node: JsonishNode): boolean {
-  if (node.kind === "array") return node.items.at(-1)?.complete ?? true;
-  if (node.kind === "object") return node.entries.at(-1)?.[1].complete ?? true;
-  return true;
 }
 
 /** IR lookups throw plain errors on unknown names; that is a configuration mistake, not a bad answer. */

@@ -35,6 +35,11 @@ export interface Candidate {
   /** Where the candidate's root sits in the answer (absolute offsets), for parsed candidates. */
   span?: { start: number; end: number };
   /**
+   * The whole answer is one quoted string (closed or cut off): for targets that read text, brackets and
+   * fences inside it are its text, not readings of their own (as a stream reads it).
+   */
+  wholeString?: boolean;
+  /**
    * A reading of the whole answer, reasoning included, when an answer follows a closed reasoning block
    * (`<think>…</think>`): only tried when no reading of the answer after it fits.
    */
@@ -128,7 +133,10 @@ function readCandidates(
   };
   const isWhole = (content: string, contentStart: number) =>
     contentOf(content, contentStart).roots.at(-1)?.node.complete !== false;
-  for (const fence of findFences(text, isWhole, work)) {
+  // The answer was cut off inside a fence: then the whole text is cut off too (see the text candidate).
+  let endsInFence = false;
+  for (const fence of findFences(text, isWhole, work, fenceOpener(text, offset, work))) {
+    endsInFence = !fence.closed;
     addProse(candidates, text, proseStart, fence.start, first, last, offset, work);
     proseStart = fence.end;
     const contentStart = offset + fence.contentStart;
@@ -205,9 +213,60 @@ function readCandidates(
   const order = offset + text.length + 1;
   // An answer that is one quoted string (closed or cut off) is that string, not text with a quote in
   // front (as a stream reads it).
-  if (!quoted) candidates.push({ node: stringNode(text), origin: "text", repairs: [], order, span: whole });
+  // A text that ends inside a fence is as cut off as the fence's content: it does not beat that content
+  // for being complete (`⏎```⏎the summ` is `the summ`, as a stream shows it, not the backticks too).
+  if (!quoted)
+    candidates.push({
+      node: stringNode(text, !endsInFence),
+      origin: "text",
+      repairs: [],
+      order,
+      span: whole,
+    });
   if (work) work.steps += candidates.length;
   return candidates;
+}
+
+/**
+ * The rule a stream decides fence openings by (`AnswerScanner`), for `findFences`: a ``` opens a fence
+ * when it begins its line (only blanks before it), or when the prose before it, read by the fixing
+ * parser, is outside any JSON value; mid-line inside a value (`{"body": "use ```code``` here"}`) it is
+ * text of that value. Asked in increasing order of `open`, so each character is looked at once: the
+ * line state moves forward, and the prose parser only reads on (a new one for each prose region).
+ */
+function fenceOpener(
+  text: string,
+  offset: number,
+  work: WorkCounter | undefined,
+): (open: number, proseStart: number) => boolean {
+  let scanned = 0;
+  let blankLine = true;
+  let parser: FixingParser | undefined;
+  let parserStart = -1;
+  let parsed = 0;
+  return (open, proseStart) => {
+    for (; scanned < open; scanned++) {
+      const code = text.charCodeAt(scanned);
+      if (code === 10) blankLine = true;
+      else if (code !== 32 && code !== 9 && code !== 13) blankLine = false;
+    }
+    if (work) work.steps++;
+    // (The closing backticks of a fence before count as text on their line, as in a stream.)
+    if (blankLine) return true;
+    if (parser === undefined || parserStart !== proseStart) {
+      parser = new FixingParser(offset + proseStart);
+      parser.work = work;
+      parserStart = proseStart;
+      parsed = proseStart;
+    }
+    parser.push(text.slice(parsed, open));
+    parsed = open;
+    if (!parser.insideValue) return true;
+    // The backticks are text of the value: the parser reads them as such, as a stream's does.
+    parser.push(text.slice(open, open + 3));
+    parsed = open + 3;
+    return false;
+  };
 }
 
 function addProse(
@@ -337,7 +396,7 @@ function quotedAnswer(text: string, first: number, last: number, offset: number)
   const node: JsonishNode = { ...stringNode(quoted.value, complete), start: first, end: last };
   const span = { start: offset + first, end: offset + last };
   const repairs = complete ? ["quoted answer JSON would not take"] : ["unclosed string"];
-  return { node, origin: "prose", repairs, order: offset + first, span };
+  return { node, origin: "prose", repairs, order: offset + first, span, wholeString: true };
 }
 
 /** A text that is valid JSON, parsed. */

@@ -20,7 +20,9 @@ const TAG = /^[A-Za-z0-9_+.-]*/;
 const CLOSING_RETRIES = 3;
 
 /**
- * Every ``` fence, with or without a language tag, closed or not. A closing fence is the first ``` that
+ * Every ``` fence, with or without a language tag, closed or not. With `opens`, a ``` opens a fence only
+ * when it says so (the stream's rule: not mid-line inside a JSON value of the prose before it, where it
+ * is text of that value; `proseStart` is where that prose began). A closing fence is the first ``` that
  * ends its line (so backticks inside a JSON string, which never end a line, do not cut the block); failing
  * that, the next ``` anywhere (one-line fences); failing that, the fence runs to the end of the text.
  * With `isWhole`, a closing line that leaves the content's JSON unfinished (a code block inside a JSON
@@ -33,13 +35,20 @@ export function findFences(
   text: string,
   isWhole?: (content: string, contentStart: number) => boolean,
   work?: WorkCounter,
+  opens?: (open: number, proseStart: number) => boolean,
 ): Fence[] {
   const search = new FenceSearch(text, work);
   const fences: Fence[] = [];
   let from = 0;
+  let proseStart = 0;
   while (from < text.length) {
     const open = search.find("```", from);
     if (open < 0) break;
+    if (opens && !opens(open, proseStart)) {
+      // Backticks inside a JSON value in the prose, mid-line: text of that value, not a fence.
+      from = open + 3;
+      continue;
+    }
     const tag = TAG.exec(text.slice(open + 3, open + 64))?.[0] ?? "";
     let contentStart = open + 3 + tag.length;
     const lineEnd = search.nextNewline(contentStart);
@@ -72,6 +81,7 @@ export function findFences(
     const content = text.slice(contentStart, close);
     fences.push({ tag, content, contentStart, start: open, end: close + 3, closed: true });
     from = close + 3;
+    proseStart = from;
   }
   return fences;
 }

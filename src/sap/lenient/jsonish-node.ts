@@ -54,6 +54,17 @@ export interface ArrayNode {
   end?: number;
 }
 
+/**
+ * Whether an incomplete node is where the answer was cut off (rather than an ancestor of it): a scalar,
+ * or a container whose last child is complete (cut between items). Only that node carries the
+ * `Incomplete` flag, in final mode and in streams.
+ */
+export function isCutHere(node: JsonishNode): boolean {
+  if (node.kind === "array") return node.items.at(-1)?.complete ?? true;
+  if (node.kind === "object") return node.entries.at(-1)?.[1].complete ?? true;
+  return true;
+}
+
 export function stringNode(value: string, complete = true): StringNode {
   return { kind: "string", value, complete };
 }

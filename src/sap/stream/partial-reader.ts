@@ -239,31 +239,35 @@ export class PartialReader {
     if (labels) {
       best = pick(this.evaluate(labels, ORIGIN_RANK.prose, 0, false, false, 0, { labels: true }), best);
     }
-    // The answer as plain text: not while it is blank, nor while a fence is just opening (its backticks
-    // and info line are not text the model meant), and without a possible fence marker at its end.
+    // The answer as plain text: not while it is blank, nor while a fence is open (its backticks and info
+    // line are not text the model meant; final mode ranks a text cut off in a fence below the fence's
+    // text), and without a possible fence marker at its end.
     if (
       this.textAllowed() &&
       this.sawText &&
-      !this.scanner.fenceStarting &&
+      region?.kind !== "fence" &&
       // A reading still missing fields is not known to fit yet (final mode would fail it so far).
       !(best && pendingOf(best.result) === 0 && structureBeatsText(best.value, this.wholeAnswer(best)))
     ) {
-      const quoted = this.quoted;
-      if (quoted.state === "open" && quoted.value === "") {
-        // A lone opening quote shows nothing yet (it may be the text `"`).
-      } else if (quoted.state === "open" || quoted.state === "closed") {
-        // As in final mode: an answer that is one JSON string is that string (ranked as JSON).
-        const node = this.quotedNode;
-        node.value = quoted.value;
-        node.complete = quoted.state === "closed";
-        best = pick(this.evaluate(node, ORIGIN_RANK.json, TEXT_ORDER, false, node.complete), best);
-      } else if (!this.scalar.possible) {
+      if (!this.scalar.possible && this.quoted.state === "no") {
         // (An answer that may be one JSON scalar is not text yet: final mode reads `1` as a number.)
         const held = this.scanner.heldLength;
         // One node for the whole text, updated in place, so its readings keep their state between chunks.
         this.textNode.value = held === 0 ? this.text : this.text.slice(0, this.text.length - held);
         best = pick(this.evaluate(this.textNode, ORIGIN_RANK.text, TEXT_ORDER, false, false), best);
       }
+    }
+    const quoted = this.quoted;
+    if (this.plainText !== "never" && (quoted.state === "open" || quoted.state === "closed")) {
+      // As in final mode: an answer that is one quoted string is that string (ranked as JSON), and a
+      // bracket inside it is text, not a reading. A lone opening quote shows nothing yet.
+      const node = this.quotedNode;
+      node.value = quoted.value;
+      node.complete = quoted.state === "closed";
+      best =
+        quoted.state === "open" && quoted.value === ""
+          ? undefined
+          : this.evaluate(node, ORIGIN_RANK.json, TEXT_ORDER, false, node.complete);
     }
     const before = this.choice;
     // Another reading won, or the one shown is offered no more (the answer stopped being one quoted

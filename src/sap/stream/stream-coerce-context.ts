@@ -15,12 +15,29 @@ import {
 import { createCoerceContext, MAX_DEPTH } from "../coerce/create-coerce-context.js";
 import { FLAG_PENALTIES } from "../flags.js";
 import { stringLiteralsOf } from "../kinds/union/coerce-union.js";
-import type { JsonishNode } from "../lenient/jsonish-node.js";
+import { isCutHere, type JsonishNode } from "../lenient/jsonish-node.js";
 import { workMeter } from "../work-meter.js";
 import { type Slot, SlotStore, stableObject } from "./slot-store.js";
 
 /** A streaming coerce result: a success also counts the fields not written yet (for choosing readings). */
 export type StreamSuccess = CoerceSuccess & { pending?: number };
+
+/**
+ * Prefix mode's answer to a container final mode rejects as a whole once it is closed (a list or map
+ * none of whose items fit): as for a field that will fail (`invalidField` in field-rules), the value
+ * shown stays, flagged `WillFail` (penalty 100: any reading that fits wins), and only the final parse
+ * fails. A partial never turns what it showed into null for it.
+ */
+export function shownButWillFail(
+  failed: CoerceFailure,
+  value: unknown,
+  context: StreamCoerceContext,
+): StreamSuccess {
+  const { issue } = failed;
+  const detail = `${issue.found}; the final parse will fail (${issue.code})`;
+  const flags = context.collectFlags ? [{ kind: "WillFail" as const, path: issue.path, detail }] : [];
+  return { ok: true, value, flags, score: FLAG_PENALTIES.WillFail, checks: [] };
+}
 
 /** What the streaming coercers receive: the shared context plus the slots and the flag policy. */
 export interface StreamCoerceContext extends CoerceContext {
@@ -163,7 +180,7 @@ export function createStreamCoerceContext(
       const last = result.value.charCodeAt(result.value.length - 1);
       if (last >= 0xd800 && last <= 0xdbff) result = { ...result, value: result.value.slice(0, -1) };
     }
-    if (!coercer.delegates && !node.complete && cutHere(node)) {
+    if (!coercer.delegates && !node.complete && isCutHere(node)) {
       const score = result.score + FLAG_PENALTIES.Incomplete;
       const flags = options.collectFlags
         ? [...result.flags, { kind: "Incomplete" as const, path, detail: "the answer was cut off here" }]
@@ -226,11 +243,4 @@ function textOfContainer(type: Type, node: JsonishNode): boolean {
   return (
     type.kind === "primitive" && type.name === "string" && (node.kind === "object" || node.kind === "array")
   );
-}
-
-/** As in final mode: only the node where the cut happened carries the `Incomplete` flag. */
-function cutHere(node: JsonishNode): boolean {
-  if (node.kind === "array") return node.items.at(-1)?.complete ?? true;
-  if (node.kind === "object") return node.entries.at(-1)?.[1].complete ?? true;
-  return true;
 }

@@ -30,10 +30,19 @@ export function keyReplaces(match: FieldMatch, exactBefore: boolean): boolean {
 /**
  * A field the answer has no key for. Final mode: an optional field is null, a required list or map
  * empty (both flagged), anything else fails the class. Prefix mode: not written yet (null; lists `[]`,
- * maps `{}`).
+ * maps `{}`); once its object has `closed`, a required field (one final mode fails the class for) is
+ * missing for good: the object stays in place, the field null and flagged `WillFail`, so a reading or
+ * union option that has it wins, and only the final parse fails.
  */
-export function missingField(field: Field, context: CoerceContext): FieldFallback | undefined {
+export function missingField(
+  field: Field,
+  context: CoerceContext,
+  closed = false,
+): FieldFallback | undefined {
   const fallback = context.missing(field.type);
+  if (context.partial && closed && !fallback) {
+    return { value: null, flag: "WillFail", detail: "missing; the final parse will fail (missing-field)" };
+  }
   if (context.partial) {
     return {
       value: fallback?.reason === "empty" ? fallback.value : null,

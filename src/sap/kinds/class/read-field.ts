@@ -34,9 +34,26 @@ export function readField(
   fieldNode: JsonishNode | undefined,
   fieldPath: string,
   context: StreamCoerceContext,
+  closed = false,
 ): FieldOutcome {
   const attrs = field.type.attrs;
-  if (fieldNode === undefined) return waiting(declaration, field, undefined, "Pending", fieldPath, context);
+  if (fieldNode === undefined) {
+    const fallback = closed && !attrs?.streamNotNull ? missingField(field, context, true) : undefined;
+    if (fallback?.flag !== "WillFail")
+      return waiting(declaration, field, undefined, "Pending", fieldPath, context);
+    // A required field the closed object lacks: missing for good (final mode fails the object).
+    return {
+      node: undefined,
+      complete: true,
+      value: attrs?.streamWithState ? { value: fallback.value, state: "Complete" } : fallback.value,
+      score: FLAG_PENALTIES[fallback.flag],
+      pending: 0,
+      flags: context.collectFlags
+        ? [{ kind: fallback.flag, path: fieldPath, detail: fallback.detail }]
+        : NO_FLAGS,
+      checks: NO_CHECKS,
+    };
+  }
   const complete = fieldNode.complete;
   const result = context.coerce(field.type, fieldNode, fieldPath);
   if (result.ok) {

@@ -98,7 +98,7 @@ function coerceClass(
   const soleField = lookup.fields.length === 1 ? lookup.fields[0] : undefined;
   if (node.kind === "object") {
     const state = objectState(declaration, lookup, type, node, path, context);
-    const direct = fromObject(declaration, lookup, state, context);
+    const direct = fromObject(declaration, lookup, state, node.complete, context);
     if (state.matchedAny || !soleField || node.entries.length === 0) return direct;
     // A single-field class given an object with none of its keys: the object may be the field's value.
     const implied = intoSoleField(soleField, node, path, context);
@@ -202,6 +202,7 @@ function fromObject(
   declaration: Class,
   lookup: FieldLookup,
   state: ObjectState,
+  closed: boolean,
   context: StreamCoerceContext,
 ): CoerceResult {
   const fields = lookup.fields;
@@ -213,12 +214,14 @@ function fromObject(
     const fieldNode = state.found[index];
     let outcome = state.outcomes[index];
     // A field not written yet, or whose node is complete, reads the same as last time.
+    // (A field not written when the object closes is missing for good: read once more.)
     if (
       outcome === undefined ||
       outcome.node !== fieldNode ||
-      (fieldNode !== undefined && !outcome.complete)
+      (fieldNode !== undefined && !outcome.complete) ||
+      (fieldNode === undefined && closed && !outcome.complete)
     ) {
-      outcome = readField(declaration, field, fieldNode, state.paths[index]!, context);
+      outcome = readField(declaration, field, fieldNode, state.paths[index]!, context, closed);
       state.outcomes[index] = outcome;
     }
     if (outcome.failure) return outcome.failure;

@@ -16,6 +16,7 @@ import {
   pendingOf,
   type StreamCoerceContext,
   type StreamSuccess,
+  shownButWillFail,
 } from "../../stream/stream-coerce-context.js";
 import { listCoercer } from "./coerce-list.js";
 import { DelimitedSplitter } from "./split-delimited.js";
@@ -153,10 +154,11 @@ function coerceItems(
       }
     }
   }
-  if (state.values.length === 0 && state.failures > 0 && !hasOpen) {
-    return allItemsFailed(state, type, path, node, context, `None of its ${items.length} items fit`);
-  }
   const value = listValue(state, frozenBefore, hasOpen, open);
+  if (state.values.length === 0 && state.failures > 0 && !hasOpen) {
+    const failed = allItemsFailed(state, type, path, node, context, `None of its ${items.length} items fit`);
+    return node.complete ? shownButWillFail(failed, value, context) : failed;
+  }
   const flags = context.collectFlags ? [...state.flags, ...openFlags] : NO_FLAGS;
   const checks = context.collectFlags ? [...state.checks] : NO_CHECKS;
   const success: StreamSuccess = { ok: true, value, flags, score, checks, pending };

@@ -9,6 +9,7 @@ import {
   pendingOf,
   type StreamCoerceContext,
   type StreamSuccess,
+  shownButWillFail,
 } from "../../stream/stream-coerce-context.js";
 import { mapCoercer } from "./coerce-map.js";
 
@@ -110,13 +111,17 @@ function coerceEntries(
     }
   }
   if (state.kept === 0 && !open && state.firstProblem !== undefined) {
-    return failure(
+    const failed = failure(
       "all-items-failed",
       path,
       context.describe(type),
       node,
       `No entry fits; the first: ${state.firstProblem}.`,
     );
+    if (!node.complete) return failed;
+    const shown = stableObject(slot.last, { ...state.value });
+    slot.last = shown;
+    return shownButWillFail(failed, shown, context);
   }
   const value = stableObject(slot.last, open ? next : { ...state.value });
   slot.last = value;
