@@ -29,28 +29,9 @@ import {
   startMockLlmServer,
 } from "../src/testing/index.js";
 import { connectRedis, queueKeys } from "../src/worker/index.js";
+import { CATEGORIZE_SOURCE } from "../test/categorize-project.js";
 import { seededRandom } from "../test/seeded-random.js";
 import { startRedisServer } from "../test/start-redis-server.js";
-
-const SOURCE = `
-class Txn {
-  n int
-  category string
-}
-
-client<llm> Mock {
-  provider openai-generic
-  options {
-    base_url env.MOCK_BASE_URL
-    model "mock"
-  }
-}
-
-function Categorize(text: string) -> Txn {
-  client Mock
-  prompt #"Categorize transaction {{ text }} {{ ctx.output_format }}"#
-}
-`;
 
 const WORKERS = 4;
 const WORKER_CONCURRENCY = 16;
@@ -112,7 +93,7 @@ export async function benchBatch(): Promise<string> {
   const workers: ChildProcess[] = [];
   const environment = { ...process.env, MOCK_BASE_URL: `${server.url}/v1` };
   try {
-    await writeFile(join(folder, "main.baml"), SOURCE);
+    await writeFile(join(folder, "main.baml"), CATEGORIZE_SOURCE);
     await writeFile(
       join(folder, "rows.jsonl"),
       Array.from({ length: rows }, (_, n) => `${JSON.stringify({ id: `t${n}`, text: `txn-${n}` })}\n`).join(

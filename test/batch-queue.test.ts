@@ -21,27 +21,8 @@ import {
   startMockLlmServer,
 } from "../src/testing/index.js";
 import { connectRedis, queueKeys, type RunningWorker, startWorker } from "../src/worker/index.js";
+import { CATEGORIZE_SOURCE } from "./categorize-project.js";
 import { type RedisServer, startRedisServer } from "./start-redis-server.js";
-
-const SOURCE = `
-class Txn {
-  n int
-  category string
-}
-
-client<llm> Mock {
-  provider openai-generic
-  options {
-    base_url env.MOCK_BASE_URL
-    model "mock"
-  }
-}
-
-function Categorize(text: string) -> Txn {
-  client Mock
-  prompt #"Categorize transaction {{ text }} {{ ctx.output_format }}"#
-}
-`;
 
 const ROWS = 10_000;
 let redis: RedisServer | undefined;
@@ -71,7 +52,7 @@ beforeAll(async () => {
   redisUrl = redis.url;
   server = await startMockLlmServer({ respond });
   folder = await mkdtemp(join(tmpdir(), "sapling-queue-"));
-  await writeFile(join(folder, "main.baml"), SOURCE);
+  await writeFile(join(folder, "main.baml"), CATEGORIZE_SOURCE);
   await writeFile(
     join(folder, "rows.jsonl"),
     Array.from({ length: ROWS }, (_, n) => `${JSON.stringify({ id: `t${n}`, text: `txn-${n}` })}\n`).join(""),
@@ -95,7 +76,7 @@ function spawnWorker(): ChildProcess {
 
 describe("sapling batch --queue with sapling worker", () => {
   it("10,000 rows through four workers, one killed and restarted, with 429s and resets: one result each", async () => {
-    const compiled = compile({ "main.baml": SOURCE });
+    const compiled = compile({ "main.baml": CATEGORIZE_SOURCE });
     if (!compiled.ir) throw new Error("no IR");
     const workers: RunningWorker[] = [];
     const redises = [0, 1, 2].map(() => connectRedis(redisUrl));

@@ -21,6 +21,7 @@ import { parseValue } from "../../src/sap/parse-value.js";
 import { finalAsPartial } from "../../src/sap/stream/final-as-partial.js";
 import { readCaseFile } from "../../test/sap-fixture-file.js";
 import { differs, endsOpen, heldBack, regression, switchedReading } from "../../test/sap-stream-agreement.js";
+import { seededRandom } from "../../test/seeded-random.js";
 
 /** One answer to mutate, with the target it was written for. */
 export interface FuzzSeed {
@@ -109,18 +110,6 @@ export function loadSeeds(): FuzzSeed[] {
     }
   }
   return seeds;
-}
-
-/** mulberry32: a small seeded generator, so a run is reproducible from its seed. */
-export function seededRandom(seed: number): () => number {
-  let state = seed >>> 0;
-  return () => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let mixed = state;
-    mixed = Math.imul(mixed ^ (mixed >>> 15), mixed | 1);
-    mixed ^= mixed + Math.imul(mixed ^ (mixed >>> 7), mixed | 61);
-    return ((mixed ^ (mixed >>> 14)) >>> 0) / 4294967296;
-  };
 }
 
 const STRUCTURE = ["{", "}", "[", "]", ",", ":", '"', "'", "`", "```", "```json\n", "\n", "\\", "//", "/*"];
