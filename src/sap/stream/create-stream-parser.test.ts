@@ -168,4 +168,27 @@ describe("append and read", () => {
     });
     expect(pieceByPiece).toBeGreaterThan(2000);
   });
+
+  it("announces a key written again, whose later value starts over, with ReadingSwitch", () => {
+    const parser = createStreamParser(person, ir);
+    expect(parser.push('{"name": "Bob", "age": 3').flags).toBeUndefined();
+    const again = parser.push(', "name": "A');
+    expect(again.value).toEqual({ name: "A", age: 3 });
+    expect(again.flags?.map((flag) => flag.kind)).toEqual(["ReadingSwitch"]);
+    // Only the read that saw the key again is announced; the value then grows as usual.
+    const grows = parser.push('da"}');
+    expect(grows.value).toEqual({ name: "Ada", age: 3 });
+    expect(grows.flags).toBeUndefined();
+    expect(parser.finish().value).toEqual({ name: "Ada", age: 3 });
+  });
+
+  it("announces a map key written again the same way", () => {
+    const map = parseTypeExpression("map<string, string>", ir).type!;
+    const parser = createStreamParser(map, ir);
+    parser.push('{"a": "long text", "b": "x"');
+    const again = parser.push(', "a": "s');
+    expect(again.value).toEqual({ a: "s", b: "x" });
+    expect(again.flags?.map((flag) => flag.kind)).toEqual(["ReadingSwitch"]);
+    expect(parser.push('hort"}').flags).toBeUndefined();
+  });
 });

@@ -19,7 +19,8 @@ export interface StreamPush {
   value: unknown;
   /**
    * Set only when another reading of the answer won with this chunk (a later fence over an earlier
-   * draft, say): `[ReadingSwitch]`, the one case where a partial may drop what the previous one showed.
+   * draft, say), or a key was written again (its value starts over, as the last key wins):
+   * `[ReadingSwitch]`, the one case where a partial may drop what the previous one showed.
    */
   flags?: readonly Flag[];
 }

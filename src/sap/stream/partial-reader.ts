@@ -189,7 +189,11 @@ export class PartialReader {
 
   /** The best reading of the answer so far, or undefined when nothing fits yet. */
   read(): PartialReading | undefined {
-    return withKnownNames(() => this.choose());
+    const replacedKeys = this.context.replacedKeys;
+    const reading = withKnownNames(() => this.choose());
+    // A key written again starts its value over: announced like another reading winning.
+    if (this.context.replacedKeys !== replacedKeys) this.switched = true;
+    return reading;
   }
 
   private choose(): PartialReading | undefined {

@@ -23,6 +23,8 @@ interface EntriesState {
   pending: number;
   kept: number;
   firstProblem: string | undefined;
+  /** The last entry whose key replaced an earlier one (announced once). */
+  announced: number;
 }
 
 /**
@@ -57,6 +59,7 @@ function coerceEntries(
       pending: 0,
       kept: 0,
       firstProblem: undefined,
+      announced: -1,
     };
     slot.state = state;
   }
@@ -67,6 +70,7 @@ function coerceEntries(
     if (!entryNode.complete && index === entries.length - 1) break;
     const entry = coerceEntry(type, key, entryNode, path, context);
     if (entry.ok) {
+      announceReplacement(state, index, String(entry.key), context);
       setOwn(state.value, String(entry.key), entry.value);
       state.kept++;
       state.score += entry.score;
@@ -98,6 +102,7 @@ function coerceEntries(
     const [key, entryNode] = entries[entries.length - 1]!;
     const entry = coerceEntry(type, key, entryNode, path, context);
     if (entry.ok) {
+      announceReplacement(state, entries.length - 1, String(entry.key), context);
       next = setOwn({ ...state.value }, String(entry.key), entry.value);
       open = true;
       score += entry.score;
@@ -165,4 +170,16 @@ function coerceEntry(
     flags: [...keyResult.flags, ...valueResult.flags],
     checks: [...keyResult.checks, ...valueResult.checks],
   };
+}
+
+/** A key written again replaces the entry shown for it: counted once per entry, for `ReadingSwitch`. */
+function announceReplacement(
+  state: EntriesState,
+  index: number,
+  key: string,
+  context: StreamCoerceContext,
+): void {
+  if (state.announced >= index || !Object.hasOwn(state.value, key)) return;
+  state.announced = index;
+  context.replacedKeys++;
 }
