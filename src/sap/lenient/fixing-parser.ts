@@ -360,6 +360,23 @@ export class FixingParser {
     return this.stack.length > 0;
   }
 
+  /**
+   * Whether the next character would be read as text of an open string (a quoted string, a `"""` or a
+   * ``` code block written as a value): false while a decision about that string waits for more input
+   * (a quote that may close it, an escape cut in half).
+   */
+  get insideString(): boolean {
+    return this.stack[this.stack.length - 1] === this.stringFrame && this.position >= this.buffer.length;
+  }
+
+  /**
+   * Whether the next character would be read as text of a `"""` string or a ``` code block written as a
+   * value (only three quotes close them: nothing but their own quotes ends them).
+   */
+  get insideTripleString(): boolean {
+    return this.insideString && this.stringFrame.triple;
+  }
+
   private run(): void {
     // The buffer does not change while running (only `push` replaces it).
     const length = this.buffer.length;
@@ -960,7 +977,8 @@ export class FixingParser {
     while (index < length) {
       const code = buffer.charCodeAt(index);
       if (code === closer) {
-        if (length - index < 3 && !this.ended) {
+        // Two quotes or fewer at the end of the input wait: they may be the closing three.
+        if (length - index < 3 && !this.ended && buffer.charCodeAt(length - 1) === closer) {
           flush(index);
           return index > start;
         }
