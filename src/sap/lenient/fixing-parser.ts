@@ -81,6 +81,11 @@ interface StringFrame {
   column: number;
   /** Triple quotes: a line break read but not yet written (it is dropped before the closing quotes). */
   pendingBreak: boolean;
+  /**
+   * Triple quotes: blanks beyond the indentation at the start of the line, written once something else
+   * follows on it (a line of blanks is empty, as in the dedented code it stands for).
+   */
+  lineBlanks: string;
 }
 interface UnquotedFrame {
   kind: "unquoted";
@@ -312,6 +317,7 @@ export class FixingParser {
     indent: -1,
     column: 0,
     pendingBreak: false,
+    lineBlanks: "",
   };
   private readonly unquotedFrame: UnquotedFrame = {
     kind: "unquoted",
@@ -817,6 +823,7 @@ export class FixingParser {
     frame.indent = -1;
     frame.column = 0;
     frame.pendingBreak = false;
+    frame.lineBlanks = "";
     this.stack.push(frame);
   }
 
@@ -969,6 +976,10 @@ export class FixingParser {
         text += "\n";
         frame.pendingBreak = false;
       }
+      if (frame.lineBlanks !== "") {
+        text += frame.lineBlanks;
+        frame.lineBlanks = "";
+      }
     };
     const flush = (at: number) => {
       if (text !== "") this.appendText(frame, text);
@@ -984,6 +995,7 @@ export class FixingParser {
         }
         if (buffer.startsWith(frame.closerText.repeat(3), index)) {
           frame.pendingBreak = false;
+          frame.lineBlanks = "";
           flush(index + 3);
           this.finishString(frame, true);
           return true;
@@ -997,15 +1009,13 @@ export class FixingParser {
         frame.pendingBreak = true;
         frame.lineStart = true;
         frame.column = 0;
+        frame.lineBlanks = "";
         index++;
         continue;
-      } else if (
-        frame.lineStart &&
-        (code === 32 || code === 9) &&
-        (frame.indent < 0 || frame.column < frame.indent)
-      ) {
-        // Indentation: measured on the first line, skipped on every line.
-        frame.column++;
+      } else if (frame.lineStart && (code === 32 || code === 9)) {
+        // Indentation: measured on the first line, skipped on every line; blanks beyond it wait.
+        if (frame.indent < 0 || frame.column < frame.indent) frame.column++;
+        else frame.lineBlanks += buffer[index];
         index++;
         continue;
       }
@@ -1281,6 +1291,7 @@ export class FixingParser {
           // inside the string, so the break is part of its text).
           this.repair("unclosed string");
           if (frame.pendingBreak) this.appendText(frame, "\n");
+          if (frame.lineBlanks !== "") this.appendText(frame, frame.lineBlanks);
           this.finishString(frame, false);
           break;
         case "unquoted":
