@@ -24,9 +24,6 @@
  * fence or not by these rules alone (final mode no longer looks for a later closing line first).
  */
 
-/** The fewest backticks that make a fence marker. */
-export const FENCE_RUN = 3;
-
 /** What a reader of the fence's content knows at the backticks (the fixing parser answers both). */
 export interface FenceContentState {
   /** Inside a top-level JSON value (a container not yet closed). */
