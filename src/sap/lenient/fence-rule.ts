@@ -15,8 +15,9 @@
  *   ```` ``` ```` blocks). Then, when the fence's content is read as JSON (no tag, or a `json…` tag):
  *   a run inside a string of the content (a code block inside a JSON string written with raw line
  *   breaks, a ```` ``` ```` code block written as a value) is text of it; otherwise it closes the fence
- *   where it begins its line, or where the content reader is outside any JSON value (`{"a": 1}``` `),
- *   and mid-line inside a value it is text (the backticks that open `"code": ```…`). When the content is
+ *   where it begins its line; mid-line inside a value it is text (the backticks that open
+ *   `"code": ```…`); mid-line outside any value it closes the fence after JSON (`{"a": 1}``` bye`), and
+ *   in plain text (`Use ```x``` here`) where only blanks follow it on its line. When the content is
  *   code in another language (its brackets and quotes say nothing about JSON), the run closes the fence
  *   where it begins its line, or where only blanks follow it on its line.
  *
@@ -30,6 +31,8 @@ export interface FenceContentState {
   readonly insideValue: boolean;
   /** The next character would be text of an open string. */
   readonly insideString: boolean;
+  /** The containers read so far (a closed one, when outside any value). */
+  readonly roots: { readonly length: number };
 }
 
 /** What the prose reader knows at the backticks (the fixing parser answers both). */
@@ -90,7 +93,11 @@ export function closesFence(
   if (!fence.json) return beginsLine ? "closes" : "closes-if-line-ends";
   const state = content();
   if (state.insideString) return "text";
-  return beginsLine || !state.insideValue ? "closes" : "text";
+  if (beginsLine) return "closes";
+  if (state.insideValue) return "text";
+  // Outside any value, mid-line: right after JSON it closes (`{"a": 1}``` bye`); in plain text
+  // (`Use ```x``` here`) only where its line ends.
+  return state.roots.length > 0 ? "closes" : "closes-if-line-ends";
 }
 
 /** Space, tab or carriage return: what may stand around a marker on its line. */
@@ -130,3 +137,12 @@ export function lineEndsAfter(text: string, at: number, ended: boolean): boolean
 }
 
 const TAG_CHAR = /[A-Za-z0-9_+.-]/;
+
+/** Outside any value, after one (valid JSON holding a container) or not (a JSON scalar). */
+const AFTER_CONTAINER: FenceContentState = { insideValue: false, insideString: false, roots: [0] };
+const AFTER_SCALAR: FenceContentState = { insideValue: false, insideString: false, roots: [] };
+
+/** Where the fixing parser stands after reading valid JSON (nothing open; a root if it was a container). */
+export function outsideAfter(value: unknown): FenceContentState {
+  return typeof value === "object" && value !== null ? AFTER_CONTAINER : AFTER_SCALAR;
+}

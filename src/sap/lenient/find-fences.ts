@@ -6,6 +6,7 @@ import {
   type FenceContentState,
   lineEndsAfter,
   type OpenFence,
+  outsideAfter,
   readFenceHeader,
   readsAsJson,
 } from "./fence-rule.js";
@@ -99,8 +100,6 @@ function find(text: string, from: number, work: WorkCounter | undefined): number
   return found;
 }
 
-const OUTSIDE: FenceContentState = { insideValue: false, insideString: false };
-
 /**
  * A fence's content read as far as the closing rule asks, by the fixing parser (the reader a stream's
  * fence region uses), resumed at each run of backticks; content that is valid JSON up to the first run
@@ -121,7 +120,8 @@ class ContentState {
   /** The reader's state just before `index`. */
   at(index: number): FenceContentState {
     if (this.parser === undefined) {
-      if (parseStrictJson(this.text.slice(this.read, index)) !== undefined) return OUTSIDE;
+      const strict = parseStrictJson(this.text.slice(this.read, index));
+      if (strict !== undefined) return outsideAfter(strict.value);
       this.parser = new FixingParser();
       this.parser.work = this.work;
     }

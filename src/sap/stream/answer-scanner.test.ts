@@ -58,6 +58,7 @@ describe("AnswerScanner", () => {
       "````markdown\n```json\n{}\n```\n````\nafter\n",
       "```ts\nconst a = `$b`+```;\nf()```\nafter\n",
       '```json {"a": 1}``` and ```json {"b": 2}```\n',
+      "```\nUse ```make``` first\nNEGATIVE```  \n",
     ];
     for (const text of texts) {
       // (A trailing line break, so the stream has decided every run by the end. No backticks mid-line
@@ -72,8 +73,17 @@ describe("AnswerScanner", () => {
     }
   });
 
+  it("holds a run whose line may still end while its fence's reader has read up to it", () => {
+    const text = "```\nNEGATIVE```  \nbye";
+    const whole = regionsOf([text]);
+    expect(regionsOf(["```\nNEGATIVE```  ", "\nbye"])).toEqual(whole);
+    expect([whole[1]!.content, whole[1]!.closed]).toEqual(["NEGATIVE", true]);
+  });
+
   it("leaves the same regions whatever the chunks (property)", () => {
-    const text = 'Sure!\n```json\n{"a": "x`y", "b": [1, 2]}\n```\nAnd ``` more {"c": 3} ``\n```\n[4]';
+    const text =
+      'Sure!\n```json\n{"a": "x`y", "b": [1, 2]}\n```\nAnd ``` more {"c": 3} ``\n```\n[4]\n' +
+      "```\nUse ```make```  first\n````\n```ts\nf()```  \n";
     const whole = regionsOf([text]);
     fc.assert(
       fc.property(fc.array(fc.nat({ max: text.length }), { maxLength: 10 }), (cuts) => {

@@ -15,11 +15,11 @@
 import {
   backtickRun,
   closesFence,
-  type FenceContentState,
   isLineBlank,
   lineEndsAfter,
   type OpenFence,
   opensFence,
+  outsideAfter,
   readFenceHeader,
   readsAsJson,
 } from "../lenient/fence-rule.js";
@@ -33,8 +33,6 @@ type Mode = "prose" | "header" | "fence";
 function isBlank(char: string): boolean {
   return isLineBlank(char.charCodeAt(0));
 }
-
-const OUTSIDE: FenceContentState = { insideValue: false, insideString: false };
 
 /** Splits a streamed answer into regions; see the file header. */
 export class AnswerScanner {
@@ -144,7 +142,7 @@ export class AnswerScanner {
     let whole: StrictJson | undefined;
     const decision = closesFence(this.fence, run, beginsLine, () => {
       whole = this.wholeContent(text.slice(0, marker));
-      if (whole !== undefined) return OUTSIDE;
+      if (whole !== undefined) return outsideAfter(whole.value);
       this.assign(marker);
       assigned = true;
       return this.current.parser;
@@ -153,7 +151,7 @@ export class AnswerScanner {
     if (decision === "closes-if-line-ends") {
       const ends = lineEndsAfter(text, marker + run, false);
       // Whether this closes the fence depends on what follows on its line.
-      if (ends === undefined) return this.assign(marker);
+      if (ends === undefined) return assigned ? marker > 0 : this.assign(marker);
       closes = ends;
     }
     if (!closes) return this.assign(assigned ? run : marker + run);
