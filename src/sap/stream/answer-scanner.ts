@@ -8,9 +8,10 @@
  *
  * The rules are the fence rule's (`lenient/fence-rule.ts`, which final mode's `findFences` consults too),
  * decided with only the text so far: a run of backticks waits until it ends; an opening run asks the prose
- * reader, a closing run the fence's own reader, each fed the text up to the run; only a run in a code
- * fence that closes it if its line ends waits for the rest of that line. Pushing a text in one chunk or in
- * any split leaves the scanner in the same state (the agreement the one-shot partial parse relies on).
+ * reader, a closing run the fence's own reader, each fed the text up to the run; only a run that closes
+ * the fence if its line ends (in code, or in plain text) waits for the rest of that line. Pushing a text
+ * in one chunk or in any split leaves the scanner in the same state (the agreement the one-shot partial
+ * parse relies on).
  */
 import {
   backtickRun,
