@@ -1,6 +1,6 @@
 import { QuotedAnswer } from "../kinds/primitive/quoted-answer.js";
 import type { WorkCounter } from "../work-counter.js";
-import { isLineBlank, opensFence } from "./fence-rule.js";
+import { beginsLine, opensFence } from "./fence-rule.js";
 import { findFences } from "./find-fences.js";
 import { FixingParser, type ParsedRoot } from "./fixing-parser.js";
 import { type JsonishNode, nodeFromJson, stringNode } from "./jsonish-node.js";
@@ -223,21 +223,18 @@ function readCandidates(
 /**
  * The prose reader the fence rule's opening decision asks (`opensFence` in `fence-rule.ts`, which the
  * stream's `AnswerScanner` asks too): the prose before a run of backticks, read by the fixing parser.
- * Asked in increasing order of
- * `open`, so each character is looked at once: the line state moves forward, and the prose parser only
- * reads on (a new one for each prose region).
+ * Asked in increasing order of `open`, so the prose parser only reads on (a new one for each prose
+ * region) and each character is read once.
  */
 function fenceOpener(
   text: string,
   offset: number,
   work: WorkCounter | undefined,
 ): (open: number, run: number, proseStart: number) => boolean {
-  let scanned = 0;
-  let blankLine = true;
   let parser: FixingParser | undefined;
   let parserStart = -1;
   let parsed = 0;
-  const prose = (open: number, proseStart: number): FixingParser => {
+  return (open, run, proseStart) => {
     if (parser === undefined || parserStart !== proseStart) {
       parser = new FixingParser(offset + proseStart);
       parser.work = work;
@@ -246,20 +243,11 @@ function fenceOpener(
     }
     parser.push(text.slice(parsed, open));
     parsed = open;
-    return parser;
-  };
-  return (open, run, proseStart) => {
-    for (; scanned < open; scanned++) {
-      const code = text.charCodeAt(scanned);
-      if (code === 10) blankLine = true;
-      else if (!isLineBlank(code)) blankLine = false;
-    }
     if (work) work.steps++;
     // (The closing backticks of a fence before count as text on their line, as in a stream.)
-    const reader = prose(open, proseStart);
-    if (opensFence(blankLine, reader)) return true;
+    if (opensFence(beginsLine(text, open), parser)) return true;
     // The backticks are text of the value: the parser reads them as such, as a stream's does.
-    reader.push(text.slice(open, open + run));
+    parser.push(text.slice(open, open + run));
     parsed = open + run;
     return false;
   };
