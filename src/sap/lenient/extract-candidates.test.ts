@@ -13,11 +13,25 @@ describe("findFences", () => {
     ]);
   });
 
-  it("with isWhole, skips a closing line that would cut the JSON in half", () => {
+  it("does not end a JSON fence at backticks inside a string of its content", () => {
     const text = '```json\n{"a": "x\n```\ny"}\n```';
-    expect(findFences(text)[0]!.content).toBe('{"a": "x\n');
-    const whole = (content: string) => content.trimEnd().endsWith("}");
-    expect(findFences(text, whole)[0]!.content).toBe('{"a": "x\n```\ny"}\n');
+    expect(findFences(text)[0]!.content).toBe('{"a": "x\n```\ny"}\n');
+  });
+
+  it("ends a JSON fence mid-line only outside any value, a code fence where its line ends", () => {
+    expect(findFences('```json\n{"a": 1}``` bye').map((fence) => [fence.content, fence.closed])).toEqual([
+      ['{"a": 1}', true],
+    ]);
+    expect(findFences('```json\n{"code": ```\nx\n```,\n"b": 1}\n```')[0]!.content).toBe(
+      '{"code": ```\nx\n```,\n"b": 1}\n',
+    );
+    expect(findFences("```ts\nconst a = `$b`+```;\n```")[0]!.content).toBe("const a = `$b`+```;\n");
+    expect(findFences("```ts\nf()```\n")[0]!.content).toBe("f()");
+  });
+
+  it("closes a fence only at a run of backticks at least as long as the opening one", () => {
+    const [fence] = findFences("````markdown\n```json\n{}\n```\n````\nafter");
+    expect([fence!.tag, fence!.content, fence!.closed]).toEqual(["markdown", "```json\n{}\n```\n", true]);
   });
 
   it("does not end a block at backticks inside a JSON string", () => {

@@ -1,9 +1,13 @@
 import { QuotedAnswer } from "../kinds/primitive/quoted-answer.js";
 import type { WorkCounter } from "../work-counter.js";
+import { beginsLine, opensFence } from "./fence-rule.js";
 import { findFences } from "./find-fences.js";
 import { FixingParser, type ParsedRoot } from "./fixing-parser.js";
 import { type JsonishNode, nodeFromJson, stringNode } from "./jsonish-node.js";
+import { parseStrictJson, type StrictJson } from "./parse-strict-json.js";
 import { readLabelLines } from "./read-label-lines.js";
+
+export { parseStrictJson, type StrictJson } from "./parse-strict-json.js";
 
 /**
  * Where a candidate came from. `json`: the whole answer is valid JSON. `fence`: a markdown code block.
@@ -118,24 +122,13 @@ function readCandidates(
   }
   const candidates: Candidate[] = [];
   let proseStart = 0;
-  // Fence contents are read once: to choose closing lines, then for candidates.
-  const readContents = new Map<number, { strict: StrictJson | undefined; roots: ParsedRoot[] }>();
   const contentOf = (content: string, contentStart: number) => {
-    // One fence's content is known by where it starts and ends (the closing line may move).
-    const key = contentStart * 2 ** 26 + content.length;
-    let read = readContents.get(key);
-    if (!read) {
-      const strict = parseStrictJson(content);
-      read = { strict, roots: strict === undefined ? parseRoots(content, offset + contentStart, work) : [] };
-      readContents.set(key, read);
-    }
-    return read;
+    const strict = parseStrictJson(content);
+    return { strict, roots: strict === undefined ? parseRoots(content, offset + contentStart, work) : [] };
   };
-  const isWhole = (content: string, contentStart: number) =>
-    contentOf(content, contentStart).roots.at(-1)?.node.complete !== false;
   // The answer was cut off inside a fence: then the whole text is cut off too (see the text candidate).
   let endsInFence = false;
-  for (const fence of findFences(text, isWhole, work, fenceOpener(text, offset, work))) {
+  for (const fence of findFences(text, work, fenceOpener(text, offset, work))) {
     endsInFence = !fence.closed;
     addProse(candidates, text, proseStart, fence.start, first, last, offset, work);
     proseStart = fence.end;
@@ -228,31 +221,20 @@ function readCandidates(
 }
 
 /**
- * The rule a stream decides fence openings by (`AnswerScanner`), for `findFences`: a ``` opens a fence
- * when it begins its line (only blanks before it), or when the prose before it, read by the fixing
- * parser, is outside any JSON value; mid-line inside a value (`{"body": "use ```code``` here"}`) it is
- * text of that value. Asked in increasing order of `open`, so each character is looked at once: the
- * line state moves forward, and the prose parser only reads on (a new one for each prose region).
+ * The prose reader the fence rule's opening decision asks (`opensFence` in `fence-rule.ts`, which the
+ * stream's `AnswerScanner` asks too): the prose before a run of backticks, read by the fixing parser.
+ * Asked in increasing order of `open`, so the prose parser only reads on (a new one for each prose
+ * region) and each character is read once.
  */
 function fenceOpener(
   text: string,
   offset: number,
   work: WorkCounter | undefined,
-): (open: number, proseStart: number) => boolean {
-  let scanned = 0;
-  let blankLine = true;
+): (open: number, run: number, proseStart: number) => boolean {
   let parser: FixingParser | undefined;
   let parserStart = -1;
   let parsed = 0;
-  return (open, proseStart) => {
-    for (; scanned < open; scanned++) {
-      const code = text.charCodeAt(scanned);
-      if (code === 10) blankLine = true;
-      else if (code !== 32 && code !== 9 && code !== 13) blankLine = false;
-    }
-    if (work) work.steps++;
-    // (The closing backticks of a fence before count as text on their line, as in a stream.)
-    if (blankLine) return true;
+  return (open, run, proseStart) => {
     if (parser === undefined || parserStart !== proseStart) {
       parser = new FixingParser(offset + proseStart);
       parser.work = work;
@@ -261,10 +243,12 @@ function fenceOpener(
     }
     parser.push(text.slice(parsed, open));
     parsed = open;
-    if (!parser.insideValue) return true;
+    if (work) work.steps++;
+    // (The closing backticks of a fence before count as text on their line, as in a stream.)
+    if (opensFence(beginsLine(text, open), parser)) return true;
     // The backticks are text of the value: the parser reads them as such, as a stream's does.
-    parser.push(text.slice(open, open + 3));
-    parsed = open + 3;
+    parser.push(text.slice(open, open + run));
+    parsed = open + run;
     return false;
   };
 }
@@ -397,29 +381,4 @@ function quotedAnswer(text: string, first: number, last: number, offset: number)
   const span = { start: offset + first, end: offset + last };
   const repairs = complete ? ["quoted answer JSON would not take"] : ["unclosed string"];
   return { node, origin: "prose", repairs, order: offset + first, span, wholeString: true };
-}
-
-/** A text that is valid JSON, parsed. */
-export interface StrictJson {
-  value: unknown;
-}
-
-/**
- * The text parsed as strict JSON, or `undefined`. Only texts that can start and end a JSON value are
- * tried (exceptions are slow).
- */
-export function parseStrictJson(text: string): StrictJson | undefined {
-  const first = text.trimStart()[0];
-  if (first === undefined || !/[[{"\d\-tfn]/.test(first)) return undefined;
-  // Cheap pre-check on the last character too: `{…` must end with `}`, `[…` with `]`, `"…` with `"`.
-  const last = text.trimEnd().at(-1);
-  const closer = first === "{" ? "}" : first === "[" ? "]" : first === '"' ? '"' : undefined;
-  if (closer !== undefined ? last !== closer : !/[\da-z]/.test(last ?? "")) return undefined;
-  try {
-    // Trimmed: JSON allows only four whitespace characters around a value; a byte-order mark or a
-    // non-breaking space around valid JSON should still take the fast path.
-    return { value: JSON.parse(text.trim()) };
-  } catch {
-    return undefined;
-  }
 }

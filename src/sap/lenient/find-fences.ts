@@ -1,4 +1,17 @@
 import type { WorkCounter } from "../work-counter.js";
+import {
+  backtickRun,
+  beginsLine,
+  closesFence,
+  type FenceContentState,
+  lineEndsAfter,
+  type OpenFence,
+  outsideAfter,
+  readFenceHeader,
+  readsAsJson,
+} from "./fence-rule.js";
+import { FixingParser } from "./fixing-parser.js";
+import { parseStrictJson } from "./parse-strict-json.js";
 
 /** A markdown code fence found in a model's answer. */
 export interface Fence {
@@ -14,152 +27,106 @@ export interface Fence {
   closed: boolean;
 }
 
-const TAG = /^[A-Za-z0-9_+.-]*/;
-
-/** How many later closing lines are tried when the first one cuts a JSON value in half. */
-const CLOSING_RETRIES = 3;
-
 /**
- * Every ``` fence, with or without a language tag, closed or not. With `opens`, a ``` opens a fence only
- * when it says so (the stream's rule: not mid-line inside a JSON value of the prose before it, where it
- * is text of that value; `proseStart` is where that prose began). A closing fence is the first ``` that
- * ends its line (so backticks inside a JSON string, which never end a line, do not cut the block); failing
- * that, the next ``` anywhere (one-line fences); failing that, the fence runs to the end of the text.
- * With `isWhole`, a closing line that leaves the content's JSON unfinished (a code block inside a JSON
- * string written with raw line breaks) gives way to one of the next few that finishes it.
+ * Every fence, with or without a language tag, closed or not, by the fence rule (`fence-rule.ts`, which
+ * the stream's `AnswerScanner` consults too). With `opens`, a run of backticks in prose opens a fence
+ * only when it says so (the opening rule needs the prose read as JSON: `proseStart` is where that prose
+ * began); without it every run does.
  *
- * Linear in the text: each search resumes where an earlier one can be reused (`work` counts the
- * characters scanned), so an answer of thousands of unclosed fences costs no more than one.
+ * Linear in the text: each fence's content is searched once, from its start to its closing run, and read
+ * by the fixing parser (for the closing rule) at most once; `work` counts the characters scanned.
  */
 export function findFences(
   text: string,
-  isWhole?: (content: string, contentStart: number) => boolean,
   work?: WorkCounter,
-  opens?: (open: number, proseStart: number) => boolean,
+  opens?: (open: number, run: number, proseStart: number) => boolean,
 ): Fence[] {
-  const search = new FenceSearch(text, work);
   const fences: Fence[] = [];
   let from = 0;
   let proseStart = 0;
   while (from < text.length) {
-    const open = search.find("```", from);
+    const open = find(text, from, work);
     if (open < 0) break;
-    if (opens && !opens(open, proseStart)) {
+    const run = backtickRun(text, open);
+    if (opens && !opens(open, run, proseStart)) {
       // Backticks inside a JSON value in the prose, mid-line: text of that value, not a fence.
-      from = open + 3;
+      from = open + run;
       continue;
     }
-    const tag = TAG.exec(text.slice(open + 3, open + 64))?.[0] ?? "";
-    let contentStart = open + 3 + tag.length;
-    const lineEnd = search.nextNewline(contentStart);
-    if (search.blankUntil(contentStart, lineEnd < 0 ? text.length : lineEnd)) {
-      contentStart = lineEnd < 0 ? text.length : lineEnd + 1;
-    }
-    // A fence whose content starts on its own line (```json {…}```) closes on that line if it can.
-    let sameLine = -1;
-    if (lineEnd >= 0 && contentStart <= lineEnd) {
-      const next = search.find("```", contentStart);
-      if (next >= 0 && next + 3 <= lineEnd) sameLine = next;
-    }
-    let close = sameLine >= 0 ? sameLine : search.closing(contentStart);
-    if (isWhole && sameLine < 0 && close >= 0 && !isWhole(text.slice(contentStart, close), contentStart)) {
-      let later = close;
-      for (let attempt = 0; attempt < CLOSING_RETRIES; attempt++) {
-        later = search.lineEndingClosing(later + 3);
-        if (later < 0) break;
-        if (isWhole(text.slice(contentStart, later), contentStart)) {
-          close = later;
-          break;
-        }
+    const { tag, contentStart } = readFenceHeader(text, open + run, true)!;
+    if (work) work.steps += contentStart - open;
+    const fence: OpenFence = { run, json: readsAsJson(tag) };
+    const content = new ContentState(text, contentStart, work);
+    let close = -1;
+    let closeEnd = -1;
+    for (let at = contentStart; at < text.length; ) {
+      const next = find(text, at, work);
+      if (next < 0) break;
+      const length = backtickRun(text, next);
+      const decision = closesFence(fence, length, beginsLine(text, next), () => content.at(next));
+      if (
+        decision === "closes" ||
+        (decision === "closes-if-line-ends" && lineEndsAfter(text, next + length, true))
+      ) {
+        close = next;
+        closeEnd = next + length;
+        break;
       }
+      at = next + length;
     }
     if (close < 0) {
       const content = text.slice(contentStart);
       fences.push({ tag, content, contentStart, start: open, end: text.length, closed: false });
       break;
     }
-    const content = text.slice(contentStart, close);
-    fences.push({ tag, content, contentStart, start: open, end: close + 3, closed: true });
-    from = close + 3;
+    fences.push({
+      tag,
+      content: text.slice(contentStart, close),
+      contentStart,
+      start: open,
+      end: closeEnd,
+      closed: true,
+    });
+    from = closeEnd;
     proseStart = from;
   }
   return fences;
 }
 
+/** The next ``` at or after `from`, or -1 (counted). */
+function find(text: string, from: number, work: WorkCounter | undefined): number {
+  const found = text.indexOf("```", from);
+  if (work) work.steps += (found < 0 ? text.length : found) - from + 1;
+  return found;
+}
+
 /**
- * The searches `findFences` makes, without rescanning: the next line break is remembered (an answer
- * with no line breaks would otherwise be scanned to its end once per fence), and so is the closing line
- * found from each ``` (otherwise every unclosed fence would scan on to the end of the text).
+ * A fence's content read as far as the closing rule asks, by the fixing parser (the reader a stream's
+ * fence region uses), resumed at each run of backticks; content that is valid JSON up to the first run
+ * is outside any value there without being parsed twice.
  */
-class FenceSearch {
-  private newlineFrom = -1;
-  private newlineAt = -1;
-  /** For a ``` at some offset that does not end its line: the line-ending ``` the search from it finds. */
-  private readonly closingAfter = new Map<number, number>();
+class ContentState {
+  private parser: FixingParser | undefined;
+  private read: number;
 
   constructor(
     private readonly text: string,
+    start: number,
     private readonly work: WorkCounter | undefined,
-  ) {}
-
-  /** `text.indexOf(needle, from)`, counted. */
-  find(needle: string, from: number): number {
-    const found = this.text.indexOf(needle, from);
-    if (this.work) this.work.steps += (found < 0 ? this.text.length : found) - from + 1;
-    return found;
+  ) {
+    this.read = start;
   }
 
-  /** The next line break at or after `from`, or -1. */
-  nextNewline(from: number): number {
-    // A search from an earlier offset that found a break at or after `from` (or none) answers this one.
-    if (this.newlineFrom < 0 || this.newlineFrom > from || (this.newlineAt >= 0 && this.newlineAt < from)) {
-      this.newlineFrom = from;
-      this.newlineAt = this.find("\n", from);
+  /** The reader's state just before `index`. */
+  at(index: number): FenceContentState {
+    if (this.parser === undefined) {
+      const strict = parseStrictJson(this.text.slice(this.read, index));
+      if (strict !== undefined) return outsideAfter(strict.value);
+      this.parser = new FixingParser();
+      this.parser.work = this.work;
     }
-    return this.newlineAt;
-  }
-
-  /** Whether `text[start, end)` is only whitespace (as `trim` sees it); stops at the first other character. */
-  blankUntil(start: number, end: number): boolean {
-    for (let index = start; index < end; index++) {
-      if (this.work) this.work.steps++;
-      if (!WHITESPACE.test(this.text[index]!)) return false;
-    }
-    return true;
-  }
-
-  /** The first ``` that ends its line, else the next ``` anywhere, else -1. */
-  closing(from: number): number {
-    const closing = this.lineEndingClosing(from);
-    return closing >= 0 ? closing : this.find("```", from);
-  }
-
-  /** The next ``` at or after `from` that ends its line, or -1. */
-  lineEndingClosing(from: number): number {
-    const text = this.text;
-    const visited: number[] = [];
-    let result = -1;
-    let candidate = this.find("```", from);
-    while (candidate >= 0) {
-      const known = this.closingAfter.get(candidate);
-      if (known !== undefined) {
-        result = known;
-        break;
-      }
-      visited.push(candidate);
-      let after = candidate + 3;
-      while (after < text.length && (text[after] === " " || text[after] === "\t" || text[after] === "\r"))
-        after++;
-      if (this.work) this.work.steps += after - candidate;
-      if (after >= text.length || text[after] === "\n") {
-        result = candidate;
-        break;
-      }
-      candidate = this.find("```", candidate + 3);
-    }
-    for (const offset of visited) this.closingAfter.set(offset, result);
-    return result;
+    this.parser.push(this.text.slice(this.read, index));
+    this.read = index;
+    return this.parser;
   }
 }
-
-const WHITESPACE = /\s/;

@@ -81,6 +81,11 @@ interface StringFrame {
   column: number;
   /** Triple quotes: a line break read but not yet written (it is dropped before the closing quotes). */
   pendingBreak: boolean;
+  /**
+   * Triple quotes: blanks beyond the indentation at the start of the line, written once something else
+   * follows on it (a line of blanks is empty, as in the dedented code it stands for).
+   */
+  lineBlanks: string;
 }
 interface UnquotedFrame {
   kind: "unquoted";
@@ -312,6 +317,7 @@ export class FixingParser {
     indent: -1,
     column: 0,
     pendingBreak: false,
+    lineBlanks: "",
   };
   private readonly unquotedFrame: UnquotedFrame = {
     kind: "unquoted",
@@ -358,6 +364,23 @@ export class FixingParser {
   /** Whether the parser is inside a top-level value (false while skipping prose). */
   get insideValue(): boolean {
     return this.stack.length > 0;
+  }
+
+  /**
+   * Whether the next character would be read as text of an open string (a quoted string, a `"""` or a
+   * ``` code block written as a value): false while a decision about that string waits for more input
+   * (a quote that may close it, an escape cut in half).
+   */
+  get insideString(): boolean {
+    return this.stack[this.stack.length - 1] === this.stringFrame && this.position >= this.buffer.length;
+  }
+
+  /**
+   * Whether the next character would be read as text of a `"""` string or a ``` code block written as a
+   * value (only three quotes close them: nothing but their own quotes ends them).
+   */
+  get insideTripleString(): boolean {
+    return this.insideString && this.stringFrame.triple;
   }
 
   private run(): void {
@@ -800,6 +823,7 @@ export class FixingParser {
     frame.indent = -1;
     frame.column = 0;
     frame.pendingBreak = false;
+    frame.lineBlanks = "";
     this.stack.push(frame);
   }
 
@@ -952,6 +976,10 @@ export class FixingParser {
         text += "\n";
         frame.pendingBreak = false;
       }
+      if (frame.lineBlanks !== "") {
+        text += frame.lineBlanks;
+        frame.lineBlanks = "";
+      }
     };
     const flush = (at: number) => {
       if (text !== "") this.appendText(frame, text);
@@ -960,12 +988,14 @@ export class FixingParser {
     while (index < length) {
       const code = buffer.charCodeAt(index);
       if (code === closer) {
-        if (length - index < 3 && !this.ended) {
+        // Two quotes or fewer at the end of the input wait: they may be the closing three.
+        if (length - index < 3 && !this.ended && buffer.charCodeAt(length - 1) === closer) {
           flush(index);
           return index > start;
         }
         if (buffer.startsWith(frame.closerText.repeat(3), index)) {
           frame.pendingBreak = false;
+          frame.lineBlanks = "";
           flush(index + 3);
           this.finishString(frame, true);
           return true;
@@ -979,15 +1009,13 @@ export class FixingParser {
         frame.pendingBreak = true;
         frame.lineStart = true;
         frame.column = 0;
+        frame.lineBlanks = "";
         index++;
         continue;
-      } else if (
-        frame.lineStart &&
-        (code === 32 || code === 9) &&
-        (frame.indent < 0 || frame.column < frame.indent)
-      ) {
-        // Indentation: measured on the first line, skipped on every line.
-        frame.column++;
+      } else if (frame.lineStart && (code === 32 || code === 9)) {
+        // Indentation: measured on the first line, skipped on every line; blanks beyond it wait.
+        if (frame.indent < 0 || frame.column < frame.indent) frame.column++;
+        else frame.lineBlanks += buffer[index];
         index++;
         continue;
       }
@@ -1263,6 +1291,7 @@ export class FixingParser {
           // inside the string, so the break is part of its text).
           this.repair("unclosed string");
           if (frame.pendingBreak) this.appendText(frame, "\n");
+          if (frame.lineBlanks !== "") this.appendText(frame, frame.lineBlanks);
           this.finishString(frame, false);
           break;
         case "unquoted":

@@ -1,6 +1,6 @@
-import { parseStrictJson } from "../lenient/extract-candidates.js";
 import { FixingParser, type ParsedRoot } from "../lenient/fixing-parser.js";
 import type { ArrayNode, ObjectNode } from "../lenient/jsonish-node.js";
+import { parseStrictJson, type StrictJson } from "../lenient/parse-strict-json.js";
 import { workMeter } from "../work-meter.js";
 
 /**
@@ -70,14 +70,16 @@ export class AnswerRegion {
 
   /**
    * Give a fence its whole content at once, just before it closes: kept as `readWhole` reads it when it
-   * is valid JSON holding a container exactly of the type, else read by the fixing parser as any text is.
+   * is valid JSON holding a container exactly of the type, else read by the fixing parser as any text is
+   * (`parsed`: the text already parsed as valid JSON by the caller).
    */
-  pushWhole(text: string, readWhole: WholeReader): void {
+  pushWhole(text: string, readWhole: WholeReader, parsed?: StrictJson): void {
     // `\b` and `\f` before a letter are LaTeX to the fixing parser (`\beta`), escapes to `JSON.parse`.
     const strict =
-      this.contentLength === 0 && !text.includes("\\b") && !text.includes("\\f")
+      parsed ??
+      (this.contentLength === 0 && !text.includes("\\b") && !text.includes("\\f")
         ? parseStrictJson(text)
-        : undefined;
+        : undefined);
     const value = strict?.value;
     const whole = typeof value === "object" && value !== null ? readWhole(value) : undefined;
     if (whole === undefined) {

@@ -1,5 +1,6 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
+import { findFences } from "../lenient/find-fences.js";
 import { AnswerScanner } from "./answer-scanner.js";
 
 /** Regions as plain data: kind, tag, fence content, closed, and the roots found in each. */
@@ -48,8 +49,41 @@ describe("AnswerScanner", () => {
     expect(regions[0]!.roots[0]!.node).toMatchObject({ complete: true });
   });
 
+  it("cuts fences where final mode's findFences does, by the same rule, whatever the chunks", () => {
+    const texts = [
+      'Here:\n```json\n{"body": "Use this:\n```python\nprint(1)\n```\nDone."}\n```\nbye',
+      '```json\n{"code": ```\n  x()\n```,\n  "type": "code"\n}\n```\n',
+      '```json\n{"a": 1}``` Hope this helps!\n',
+      '```json\n{"a": 1}\n``` Hope this helps!\n',
+      "````markdown\n```json\n{}\n```\n````\nafter\n",
+      "```ts\nconst a = `$b`+```;\nf()```\nafter\n",
+      '```json {"a": 1}``` and ```json {"b": 2}```\n',
+      "```\nUse ```make``` first\nNEGATIVE```  \n",
+    ];
+    for (const text of texts) {
+      // (A trailing line break, so the stream has decided every run by the end. No backticks mid-line
+      // inside a JSON value in prose: `findFences` alone opens a fence at every run.)
+      const final = findFences(text).map((fence) => [fence.tag, fence.content, fence.closed]);
+      for (const chunks of [[text], text.split("")]) {
+        const fences = regionsOf(chunks)
+          .filter((region) => region.kind === "fence")
+          .map((region) => [region.tag, region.content, region.closed]);
+        expect(fences, text).toEqual(final);
+      }
+    }
+  });
+
+  it("holds a run whose line may still end while its fence's reader has read up to it", () => {
+    const text = "```\nNEGATIVE```  \nbye";
+    const whole = regionsOf([text]);
+    expect(regionsOf(["```\nNEGATIVE```  ", "\nbye"])).toEqual(whole);
+    expect([whole[1]!.content, whole[1]!.closed]).toEqual(["NEGATIVE", true]);
+  });
+
   it("leaves the same regions whatever the chunks (property)", () => {
-    const text = 'Sure!\n```json\n{"a": "x`y", "b": [1, 2]}\n```\nAnd ``` more {"c": 3} ``\n```\n[4]';
+    const text =
+      'Sure!\n```json\n{"a": "x`y", "b": [1, 2]}\n```\nAnd ``` more {"c": 3} ``\n```\n[4]\n' +
+      "```\nUse ```make```  first\n````\n```ts\nf()```  \n";
     const whole = regionsOf([text]);
     fc.assert(
       fc.property(fc.array(fc.nat({ max: text.length }), { maxLength: 10 }), (cuts) => {

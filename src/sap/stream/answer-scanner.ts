@@ -6,21 +6,33 @@
  * whose only look-ahead is the few characters that decide a fence boundary: a chunk ending in one or two
  * backticks, a fence's info line, or the rest of a closing fence's line wait for the next chunk.
  *
- * The rules follow `findFences`, decided with only the text so far: a ``` opens a fence when the prose
- * reader is outside any JSON value, or when the backticks begin their line (a code sample inside a JSON
- * string is not a fence); the info string is the tag; a fence closes at a ``` whose line ends after it. Pushing a text in one chunk or in any split
- * leaves the scanner in the same state (the agreement the one-shot partial parse relies on).
+ * The rules are the fence rule's (`lenient/fence-rule.ts`, which final mode's `findFences` consults too),
+ * decided with only the text so far: a run of backticks waits until it ends; an opening run asks the prose
+ * reader, a closing run the fence's own reader, each fed the text up to the run; only a run that closes
+ * the fence if its line ends (in code, or in plain text) waits for the rest of that line. Pushing a text
+ * in one chunk or in any split leaves the scanner in the same state (the agreement the one-shot partial
+ * parse relies on).
  */
+import {
+  backtickRun,
+  closesFence,
+  isLineBlank,
+  lineEndsAfter,
+  type OpenFence,
+  opensFence,
+  outsideAfter,
+  readFenceHeader,
+  readsAsJson,
+} from "../lenient/fence-rule.js";
+import { parseStrictJson, type StrictJson } from "../lenient/parse-strict-json.js";
 import { AnswerRegion, type WholeReader } from "./answer-region.js";
 
 export { AnswerRegion } from "./answer-region.js";
 
 type Mode = "prose" | "header" | "fence";
 
-const TAG_CHAR = /[A-Za-z0-9_+.-]/;
-
 function isBlank(char: string): boolean {
-  return char === " " || char === "\t" || char === "\r";
+  return isLineBlank(char.charCodeAt(0));
 }
 
 /** Splits a streamed answer into regions; see the file header. */
@@ -35,6 +47,8 @@ export class AnswerScanner {
   private current: AnswerRegion;
   /** Only blanks were assigned since the last line break (a ``` here begins its line). */
   private lineStart = true;
+  /** The fence being read (its opening run and whether its content is JSON), in modes header and fence. */
+  private fence: OpenFence = { run: 3, json: true };
 
   /**
    * `keepContent`: keep each fence's text (plain-text targets read it); a typed target reads only the
@@ -73,88 +87,102 @@ export class AnswerScanner {
   private scanProse(): boolean {
     const text = this.held;
     const marker = text.indexOf("```");
-    if (marker < 0) {
-      // Keep up to two trailing backticks: they may be the start of a fence marker.
-      let keep = 0;
-      while (keep < 2 && text[text.length - 1 - keep] === "`") keep++;
-      return this.assign(text.length - keep);
-    }
+    if (marker < 0) return this.assign(text.length - trailingBackticks(text));
     // Text before the marker goes to the prose reader first: its state decides whether this is a fence.
+    const run = backtickRun(text, marker);
+    if (marker + run >= text.length) return this.assign(marker); // the run may go on
     this.assign(marker);
-    if (this.current.parser.insideValue && !this.lineStart) {
+    if (!opensFence(this.lineStart, this.current.parser)) {
       // Backticks inside a JSON value, mid-line (a code sample in a string): content, not a fence.
-      return this.assign(3);
+      return this.assign(run);
     }
     this.current.end();
-    this.take(3);
+    this.take(run);
     this.lineStart = false;
     this.mode = "header";
-    this.current = this.openRegion("fence", this.offset - 3);
+    this.fence = { run, json: true };
+    this.current = this.openRegion("fence", this.offset - run);
     return true;
   }
 
   /** After the opening backticks: the tag, then content starts on the next line (or after the tag). */
   private scanHeader(): boolean {
-    const text = this.held;
-    let index = 0;
-    while (index < text.length && TAG_CHAR.test(text[index]!)) index++;
-    if (index >= text.length) return false;
-    let rest = index;
-    while (rest < text.length && isBlank(text[rest]!)) rest++;
-    if (rest >= text.length) return false;
-    this.current.tag = text.slice(0, index);
-    if (text[rest] === "\n") {
-      this.take(rest + 1);
-      this.lineStart = true;
-    } else {
-      // A one-line fence (```json {"a": 1}```): the content starts right after the tag.
-      this.take(index);
-      this.lineStart = false;
-    }
+    const header = readFenceHeader(this.held, 0, false);
+    if (header === undefined) return false;
+    this.current.tag = header.tag;
+    this.fence = { run: this.fence.run, json: readsAsJson(header.tag) };
+    this.take(header.contentStart);
+    // A one-line fence (```json {"a": 1}```) has its content right after the tag.
+    this.lineStart = header.contentStart > header.tag.length;
     this.mode = "fence";
     return true;
   }
 
-  /** Inside a fence: a ``` closes it when only blanks follow it on its line. */
+  /** Inside a fence: a run of backticks closes it, or not, by the fence rule. */
   private scanFence(): boolean {
     const text = this.held;
-    let from = 0;
-    for (;;) {
-      const marker = text.indexOf("```", from);
-      if (marker < 0) {
-        let keep = 0;
-        while (keep < 2 && text[text.length - 1 - keep] === "`") keep++;
-        return this.assign(text.length - keep);
+    const marker = text.indexOf("```");
+    if (marker < 0) return this.assign(text.length - trailingBackticks(text));
+    const run = backtickRun(text, marker);
+    if (marker + run >= text.length) return this.assign(marker); // the run may go on
+    let beginsLine = this.lineStart;
+    for (let index = marker; index > 0; index--) {
+      const char = text[index - 1]!;
+      if (char === "\n") {
+        beginsLine = true;
+        break;
       }
-      let after = marker + 3;
-      while (after < text.length && isBlank(text[after]!)) after++;
-      if (after >= text.length) {
-        // Whether this closes the fence depends on what follows on its line.
-        return this.assign(marker);
+      if (!isBlank(char)) {
+        beginsLine = false;
+        break;
       }
-      if (text[after] !== "\n") {
-        from = marker + 3;
-        continue;
-      }
-      this.assign(marker, true);
-      this.current.end();
-      this.current.closed = true;
-      this.take(3);
-      this.lineStart = false;
-      this.mode = "prose";
-      this.current = this.openRegion("prose", this.offset);
-      return true;
     }
+    // The content up to the run: read whole when it may be (valid JSON arriving with its closing run in
+    // one piece, which is then outside any value), else given to the fence's reader, which is asked.
+    let assigned = false;
+    let whole: StrictJson | undefined;
+    const decision = closesFence(this.fence, run, beginsLine, () => {
+      whole = this.wholeContent(text.slice(0, marker));
+      if (whole !== undefined) return outsideAfter(whole.value);
+      this.assign(marker);
+      assigned = true;
+      return this.current.parser;
+    });
+    let closes = decision === "closes";
+    if (decision === "closes-if-line-ends") {
+      const ends = lineEndsAfter(text, marker + run, false);
+      // Whether this closes the fence depends on what follows on its line.
+      if (ends === undefined) return assigned ? marker > 0 : this.assign(marker);
+      closes = ends;
+    }
+    if (!closes) return this.assign(assigned ? run : marker + run);
+    if (!assigned) this.assign(marker, true, whole);
+    this.current.end();
+    this.current.closed = true;
+    this.take(run);
+    this.lineStart = false;
+    this.mode = "prose";
+    this.current = this.openRegion("prose", this.offset);
+    return true;
+  }
+
+  /** A fence's whole content, arrived in one piece, as `pushWhole` may read it: valid JSON, parsed. */
+  private wholeContent(text: string): StrictJson | undefined {
+    if (this.readWhole === undefined || this.current.contentLength !== 0) return undefined;
+    // `\b` and `\f` before a letter are LaTeX to the fixing parser (`\beta`), escapes to `JSON.parse`.
+    if (text.includes("\\b") || text.includes("\\f")) return undefined;
+    return parseStrictJson(text);
   }
 
   /**
    * Give the first `length` held characters to the current region (`closing`: the rest of a fence's
-   * content, its closing line follows). Returns whether any were given.
+   * content, its closing run follows; `strict`: that content parsed, when it is valid JSON). Returns
+   * whether any were given.
    */
-  private assign(length: number, closing = false): boolean {
+  private assign(length: number, closing = false, strict?: StrictJson): boolean {
     if (length <= 0) return false;
     const text = this.held.slice(0, length);
-    if (closing && this.readWhole !== undefined) this.current.pushWhole(text, this.readWhole);
+    if (closing && this.readWhole !== undefined) this.current.pushWhole(text, this.readWhole, strict);
     else this.current.push(text);
     if (this.current.kind === "fence") {
       this.current.contentLength += length;
@@ -186,4 +214,11 @@ export class AnswerScanner {
     this.regions.push(region);
     return region;
   }
+}
+
+/** How many backticks (at most two) end `text`: they may begin a fence marker, so they wait. */
+function trailingBackticks(text: string): number {
+  let keep = 0;
+  while (keep < 2 && text[text.length - 1 - keep] === "`") keep++;
+  return keep;
 }
