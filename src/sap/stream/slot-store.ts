@@ -37,7 +37,16 @@ export class SlotStore {
     for (let slot = first; slot !== undefined; slot = slot.next) {
       if (slot.type === type && slot.path === path) return slot;
     }
-    const slot: Slot = { type, path, next: first };
+    // Every property set up front: one hidden class for all slots, whichever a coercer fills in.
+    const slot: Slot = {
+      type,
+      path,
+      final: undefined,
+      last: undefined,
+      wrapped: undefined,
+      state: undefined,
+      next: first,
+    };
     this.byNode.set(node, slot);
     return slot;
   }
