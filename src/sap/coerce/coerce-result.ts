@@ -154,10 +154,23 @@ function preview(text: string): string {
   return text.length > 80 ? `${text.slice(0, 77)}…"` : text;
 }
 
+/**
+ * What a key adds to a path (`.name`, or `["odd key"]`), per key: field names are few and asked for on
+ * every object (a class's paths are built for each of its objects), so each is tested once. Bounded:
+ * map keys come from the answer.
+ */
+const keySteps = new Map<string, string>();
+const KEY_STEPS_KEPT = 4096;
+
 /** Append a key or index to a JSONPath-like path. */
 export function childPath(path: string, key: string | number): string {
   if (typeof key === "number") return `${path}[${key}]`;
-  return /^[A-Za-z_$][\w$]*$/.test(key) ? `${path}.${key}` : `${path}[${JSON.stringify(key)}]`;
+  let step = keySteps.get(key);
+  if (step === undefined) {
+    step = /^[A-Za-z_$][\w$]*$/.test(key) ? `.${key}` : `[${JSON.stringify(key)}]`;
+    if (keySteps.size < KEY_STEPS_KEPT) keySteps.set(key, step);
+  }
+  return path + step;
 }
 
 /** How many steps a path takes from the root (`$` is 0, `$.a[2]` is 2): how far a failed reading got. */

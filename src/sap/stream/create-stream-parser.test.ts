@@ -83,6 +83,26 @@ describe("createStreamParser", () => {
     expect(parser.finish().value).toEqual(last.value);
   });
 
+  it("hands out a list read whole once, and never changes it after", () => {
+    const parser = createStreamParser(parseTypeExpression("int[][]", ir).type!, ir);
+    for (const chunk of ["[[1, 2", ", 3], [4", ", 5]"]) parser.append(chunk);
+    const first = parser.read().value as number[][];
+    expect(first).toEqual([
+      [1, 2, 3],
+      [4, 5],
+    ]);
+    for (const chunk of [", [6", "]]"]) parser.push(chunk);
+    const last = parser.read().value as number[][];
+    expect(last).toEqual([[1, 2, 3], [4, 5], [6]]);
+    // The closed lists keep their identity, and the partial read before is as it was.
+    expect(last[0]).toBe(first[0]);
+    expect(last[1]).toBe(first[1]);
+    expect(first).toEqual([
+      [1, 2, 3],
+      [4, 5],
+    ]);
+  });
+
   it("reads what push reads, whatever the reads skipped", () => {
     const type = parseTypeExpression("Person[]", ir).type!;
     const text = 'Here: ```json\n[{\'name\': \'Cy\', age: 7}, {name: "Di", "age": "8"}, {"name": "E';

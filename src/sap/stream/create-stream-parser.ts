@@ -114,8 +114,14 @@ export function createStreamParser(
   const read = (): StreamPush => {
     if (!fresh) return unchanged();
     fresh = false;
-    const text = pending.length === 1 ? pending[0]! : pending.join("");
-    pending = [];
+    // (A read after every chunk takes its one chunk out: no new array per chunk.)
+    let text: string;
+    if (pending.length === 1) {
+      text = pending.pop()!;
+    } else {
+      text = pending.join("");
+      pending = [];
+    }
     taken.push(text);
     reader.push(text);
     const reading = reader.read();

@@ -22,19 +22,31 @@ export interface Slot {
 }
 
 /**
- * Slots keyed by node identity (weakly: nodes of discarded trees are collected), then by type and path.
- * The fixing parser's nodes grow in place, so the same node object is met again on every chunk. One weak
- * lookup per call, then a short list (nodes rarely have more than one slot): this runs on every chunk.
+ * Slots keyed by node identity, then by type and path. The fixing parser's nodes grow in place, so the
+ * same node object is met again on every chunk. One lookup per call, then a short list (nodes rarely have
+ * more than one slot): this runs on every chunk. A plain `Map`, not a `WeakMap`: the parsers keep every
+ * container node of the answer alive for the stream's life anyway (the few nodes a reader drops, one
+ * combined list per object root, are as many as the roots), and a `WeakMap` with one entry per node costs
+ * the garbage collector extra work on every cycle (a one-shot read of a long answer makes thousands).
  */
 export class SlotStore {
-  private readonly byNode = new WeakMap<JsonishNode, Slot>();
+  private readonly byNode = new Map<JsonishNode, Slot>();
 
   slot(node: JsonishNode, type: Type, path: string): Slot {
     const first = this.byNode.get(node);
     for (let slot = first; slot !== undefined; slot = slot.next) {
       if (slot.type === type && slot.path === path) return slot;
     }
-    const slot: Slot = { type, path, next: first };
+    // Every property set up front: one hidden class for all slots, whichever a coercer fills in.
+    const slot: Slot = {
+      type,
+      path,
+      final: undefined,
+      last: undefined,
+      wrapped: undefined,
+      state: undefined,
+      next: first,
+    };
     this.byNode.set(node, slot);
     return slot;
   }

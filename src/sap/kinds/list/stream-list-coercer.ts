@@ -154,7 +154,7 @@ function coerceItems(
       }
     }
   }
-  const value = listValue(state, frozenBefore, hasOpen, open);
+  const value = listValue(state, frozenBefore, hasOpen, open, node.complete);
   if (state.values.length === 0 && state.failures > 0 && !hasOpen) {
     const failed = allItemsFailed(state, type, path, node, context, `None of its ${items.length} items fit`);
     return node.complete ? shownButWillFail(failed, value, context) : failed;
@@ -200,8 +200,19 @@ function itemsState(): ItemsState {
   };
 }
 
-/** The list to hand out: the last one when nothing in it changed, else a copy with the open item. */
-function listValue(state: ItemsState, frozenBefore: number, hasOpen: boolean, open: unknown): unknown[] {
+/**
+ * The list to hand out: the last one when nothing in it changed, else a copy with the open item. A closed
+ * list (`closed`: its node is complete, every item frozen) is its frozen values themselves: nothing is
+ * added to them again, so no copy is needed (a list read only once it is whole, as by a read that
+ * catches up on a long stretch of the answer, is built once, not twice).
+ */
+function listValue(
+  state: ItemsState,
+  frozenBefore: number,
+  hasOpen: boolean,
+  open: unknown,
+  closed = false,
+): unknown[] {
   const length = state.values.length + (hasOpen ? 1 : 0);
   let value = state.last;
   if (
@@ -213,7 +224,9 @@ function listValue(state: ItemsState, frozenBefore: number, hasOpen: boolean, op
     // item joins the frozen ones for the copy, rather than being pushed onto a copy (which would grow it,
     // copying every item a second time).
     const values = state.values;
-    if (hasOpen) {
+    if (closed && !hasOpen) {
+      value = values;
+    } else if (hasOpen) {
       values.push(open);
       value = values.slice();
       values.pop();
