@@ -19,6 +19,7 @@ const allowed: Record<string, readonly string[]> = {
   codegen: ["util", "ir"],
   server: ["runtime", "ir", "util"],
   "aws-bedrock": ["util", "llm"],
+  "vertex-ai": ["util", "llm"],
   testing: ["runtime", "llm", "util", "aws-bedrock"],
   dev: ["util", "diagnostics", "ir", "language", "sap", "prompt", "llm", "runtime", "server"],
   cli: [
@@ -40,6 +41,7 @@ const allowed: Record<string, readonly string[]> = {
     "root",
     "stream-client",
     "aws-bedrock",
+    "vertex-ai",
   ],
   root: ["util", "diagnostics", "language", "ir", "sap", "prompt", "llm", "runtime", "codegen"],
   "typed-schema": ["ir", "sap"],
@@ -73,6 +75,7 @@ const browserSafe = new Set([
   "opentelemetry",
   "stream-client",
   "aws-bedrock",
+  "vertex-ai",
 ]);
 
 const srcRoot = resolve(import.meta.dirname, "..", "src");

@@ -22,6 +22,8 @@ describe("the runtime entry's browser bundle", () => {
     expect(size.text).toContain("SaplingRuntime");
     // Bedrock's adapter is sapling-llm/aws-bedrock's (docs/decisions/0020-aws-bedrock-entry-point.md).
     expect(size.text).not.toContain("aws4_request");
+    // So is Vertex AI's, with its service-account signing (docs/decisions/0021-vertex-ai-entry-point.md).
+    expect(size.text).not.toContain("RSASSA-PKCS1-v1_5");
     expect(size.inputs).toBeGreaterThan(100);
     expect(size.gzipped).toBeLessThan(size.minified);
     expect(

@@ -64,6 +64,7 @@ describe("entry point import graphs", () => {
     "json-schema/index.ts",
     "ai-sdk/index.ts",
     "aws-bedrock/index.ts",
+    "vertex-ai/index.ts",
   ])("%s never loads @opentelemetry/api (nor zod or ai, but for ai-sdk's ai)", (entry) => {
     const loaded = [...packagesLoadedBy(entry)].filter((name) => optional.has(name));
     expect(loaded).toEqual(entry === "ai-sdk/index.ts" ? ["ai"] : []);

@@ -21,6 +21,7 @@ import {
   type TestServiceAccount,
   toolCallAnswer,
 } from "../src/testing/index.js";
+import { vertexAi } from "../src/vertex-ai/index.js";
 
 const source = `
 class Person {
@@ -177,7 +178,7 @@ beforeEach(() => {
 
 function runtime(logger?: (level: string, message: string) => void): SaplingRuntime {
   return SaplingRuntime.fromIr(ir, {
-    providers: [awsBedrock],
+    providers: [awsBedrock, vertexAi],
     env: {
       OPENAI_URL: server.baseUrls.openai,
       ANTHROPIC_URL: server.baseUrls.anthropic,

@@ -11,7 +11,7 @@ import { createAwsBedrockAdapter } from "./aws-bedrock-adapter.js";
 
 /** The `aws-bedrock` provider, for `RuntimeOptions.providers`. */
 export const awsBedrock: ProviderExtension = {
-  wire: "bedrock-converse",
+  provider: "aws-bedrock",
   createAdapter: (options, settings) => createAwsBedrockAdapter(options, settings),
 };
 

@@ -3,7 +3,7 @@
  * specifiers for the chosen module format, and `///` docs as JSDoc.
  */
 
-/** The package entry generated code imports: the only import that leaves `baml_client/`, with the two below. */
+/** The package entry generated code imports: the only import that leaves `baml_client/`, with the three below. */
 export const RUNTIME_MODULE = "sapling-llm/runtime";
 
 /**
@@ -12,6 +12,9 @@ export const RUNTIME_MODULE = "sapling-llm/runtime";
  * (docs/decisions/0020-aws-bedrock-entry-point.md). (`sapling-llm/batch` is the other, loaded on first use.)
  */
 export const AWS_BEDROCK_MODULE = "sapling-llm/aws-bedrock";
+
+/** The `vertex-ai` adapter's entry, imported as `aws-bedrock`'s is (docs/decisions/0021-vertex-ai-entry-point.md). */
+export const VERTEX_AI_MODULE = "sapling-llm/vertex-ai";
 
 export type ModuleFormat = "esm" | "cjs";
 

@@ -36,6 +36,13 @@ describe("usesProvider", () => {
     expect(usesProvider(project([openai, fallback], ["Either"]), "aws-bedrock")).toBe(true);
   });
 
+  it("tells providers apart: a vertex-ai client is not an aws-bedrock one", () => {
+    const vertex: Client = { name: "V", provider: "vertex-ai", options: {} };
+    expect(usesProvider(project([openai, vertex], ["V"]), "vertex-ai")).toBe(true);
+    expect(usesProvider(project([openai, vertex], ["V"]), "aws-bedrock")).toBe(false);
+    expect(usesProvider(project([openai], ["vertex-ai/gemini-2.5-flash"]), "vertex-ai")).toBe(true);
+  });
+
   it("is false when nothing names the provider", () => {
     expect(usesProvider(project([openai], ["Gpt", "openai/gpt-4o"]), "aws-bedrock")).toBe(false);
   });

@@ -2,8 +2,9 @@ import type { ConfigValue, Ir } from "../ir/index.js";
 
 /**
  * Whether a project can call `provider`: a declared client uses it, or a function's client or a strategy's
- * entry is its `"provider/model"` shorthand. The generated client loads the `aws-bedrock` adapter only then
- * (it lives in `sapling-llm/aws-bedrock`, outside the runtime entry).
+ * entry is its `"provider/model"` shorthand. The generated client loads the `aws-bedrock` and `vertex-ai`
+ * adapters only then (they live in `sapling-llm/aws-bedrock` and `sapling-llm/vertex-ai`, outside the
+ * runtime entry).
  */
 export function usesProvider(ir: Ir, provider: string): boolean {
   const isShorthand = (reference: string): boolean => reference.startsWith(`${provider}/`);

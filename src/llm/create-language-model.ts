@@ -8,13 +8,12 @@ import { commonKeys, type ReadOptionsSettings, readClientOptions } from "./clien
 import { HttpLanguageModel } from "./http-language-model.js";
 import type { LanguageModel, LanguageModelDependencies } from "./language-model.js";
 import { LlmOptionsError } from "./llm-error.js";
-import { findProviderExtension } from "./provider-extension.js";
+import { type ExtensionProvider, findProviderExtension } from "./provider-extension.js";
 import { createAnthropicMessagesAdapter } from "./providers/anthropic-messages-adapter.js";
 import { createGoogleGenerateContentAdapter } from "./providers/google-generate-content-adapter.js";
 import { createOpenAiChatAdapter } from "./providers/openai-chat-adapter.js";
 import { createOpenAiResponsesAdapter } from "./providers/openai-responses-adapter.js";
 import type { ProviderAdapter } from "./providers/provider-adapter.js";
-import { createVertexAiAdapter, vertexAiOptionKeys } from "./providers/vertex-ai-adapter.js";
 
 /** The `aws-bedrock` options its adapter consumes (everything else passes into the body). */
 const awsBedrockOptionKeys = [
@@ -27,6 +26,16 @@ const awsBedrockOptionKeys = [
   "endpoint_url",
   "inference_configuration",
   "additional_model_request_fields",
+] as const;
+
+/** The `vertex-ai` options its adapter consumes (everything else passes into the body, as in BAML). */
+const vertexAiOptionKeys = [
+  "project_id",
+  "location",
+  "credentials",
+  "credentials_content",
+  "authorization",
+  "anthropic_version",
 ] as const;
 
 /** What a provider string means. */
@@ -90,7 +99,8 @@ export const providerDefinitions: Readonly<Record<string, ProviderDefinition>> =
     apiKeyEnv: "GOOGLE_API_KEY",
     extraKeys: [],
   },
-  // Gemini on Vertex AI: the URL comes from project_id and location, auth from a service-account key.
+  // Gemini (and Claude) on Vertex AI: the URL comes from project_id and location, auth from a
+  // service-account key. Its adapter is in sapling-llm/vertex-ai, passed in `providers`.
   "vertex-ai": { wire: "google-generate-content", extraKeys: vertexAiOptionKeys },
   // Bedrock's Converse API, SigV4-signed with keys and region from the options or the environment. Its
   // adapter is in sapling-llm/aws-bedrock, passed in `providers` (provider-extension.ts).
@@ -165,26 +175,23 @@ function createAdapter(
   const fail = (option: string, detail: string): never => {
     throw new LlmOptionsError(option, detail, { provider: name });
   };
+  // Adapters that live in entry points of their own (provider-extension.ts).
+  const fromExtension = (provider: ExtensionProvider): ProviderAdapter =>
+    findProviderExtension(provider, providers).createAdapter(options, {
+      provider,
+      ...(env === undefined ? {} : { env }),
+      ...(readTextFile === undefined ? {} : { readTextFile }),
+    });
   switch (definition.wire) {
     case "bedrock-converse":
-      return findProviderExtension(definition.wire, name, providers).createAdapter(options, {
-        provider: name,
-        ...(env === undefined ? {} : { env }),
-        ...(readTextFile === undefined ? {} : { readTextFile }),
-      });
+      return fromExtension("aws-bedrock");
     case "anthropic-messages":
       return createAnthropicMessagesAdapter(
         options,
         options.baseUrl ?? (definition.defaultBaseUrl as string),
       );
     case "google-generate-content":
-      if (name === "vertex-ai") {
-        return createVertexAiAdapter(options, {
-          provider: name,
-          ...(env === undefined ? {} : { env }),
-          ...(readTextFile === undefined ? {} : { readTextFile }),
-        });
-      }
+      if (name === "vertex-ai") return fromExtension(name);
       return createGoogleGenerateContentAdapter(
         options,
         options.baseUrl ?? (definition.defaultBaseUrl as string),

@@ -1,7 +1,7 @@
 /**
  * The `llm` room: a provider-neutral model interface and adapters for OpenAI chat (and compatible servers),
- * OpenAI Responses, Anthropic messages and Gemini (Bedrock Converse is the `aws-bedrock` room's, passed in as a
- * `ProviderExtension`), over an injected `fetch`. Browser-safe. One model call = one HTTP attempt; retries, fallback and parsing belong to
+ * OpenAI Responses, Anthropic messages and Gemini (Bedrock Converse is the `aws-bedrock` room's and Vertex AI
+ * the `vertex-ai` room's, each passed in as a `ProviderExtension`), over an injected `fetch`. Browser-safe. One model call = one HTTP attempt; retries, fallback and parsing belong to
  * the runtime.
  */
 export { applyRolePolicy } from "./apply-role-policy.js";
@@ -41,9 +41,16 @@ export {
   LlmTimeoutError,
 } from "./llm-error.js";
 export { parseRetryAfter } from "./parse-retry-after.js";
-export type { ProviderExtension, ProviderExtensionSettings } from "./provider-extension.js";
-// The adapter kit: what an adapter outside this room (the `aws-bedrock` room) builds with.
 export type {
+  ExtensionProvider,
+  ProviderExtension,
+  ProviderExtensionSettings,
+} from "./provider-extension.js";
+// The adapter kit: what an adapter outside this room (the `aws-bedrock` and `vertex-ai` rooms) builds with.
+export { createAnthropicMessagesAdapter } from "./providers/anthropic-messages-adapter.js";
+export { createGoogleGenerateContentAdapter } from "./providers/google-generate-content-adapter.js";
+export type {
+  AuthorizeContext,
   ParsedAnswer,
   ProviderAdapter,
   StreamDecoder,
@@ -63,6 +70,7 @@ export { eventJson, textOf } from "./providers/reasoning-reader.js";
 export type { RoleTurn } from "./providers/role-turns.js";
 export { splitSystemTurn } from "./providers/role-turns.js";
 export { withoutDialect } from "./providers/strict-json-schema.js";
+export { raceAbort } from "./race-abort.js";
 export {
   collectSecrets,
   isSecretHeaderName,

@@ -153,7 +153,8 @@ export interface LanguageModelDependencies {
    */
   readTextFile?: ReadTextFile;
   /**
-   * Adapters from entry points of their own (`awsBedrock` of `sapling-llm/aws-bedrock`); a client whose
+   * Adapters from entry points of their own (`awsBedrock` of `sapling-llm/aws-bedrock`, `vertexAi` of
+   * `sapling-llm/vertex-ai`); a client whose
    * provider needs one that is not here fails with a message saying how to pass it.
    */
   providers?: readonly ProviderExtension[];

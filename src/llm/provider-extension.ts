@@ -1,9 +1,10 @@
 /**
  * A provider whose adapter ships in an entry point of its own rather than in `sapling-llm/runtime`
- * (docs/decisions/0020-aws-bedrock-entry-point.md): Bedrock's Converse format, SigV4 signing, AWS event
- * streams and credential files are a third of the provider code, and a web page that calls OpenAI should not
- * download them. The provider's name, options and defaults stay in the provider table, so `.baml` files
- * are checked the same; only building its adapter needs the extension, passed in `providers`.
+ * (docs/decisions/0020-aws-bedrock-entry-point.md, 0021-vertex-ai-entry-point.md): Bedrock's Converse
+ * format, SigV4 signing, AWS event streams and credential files, and Vertex AI's service-account signing, are
+ * large and used by few applications, and a web page that calls OpenAI should not download them. The
+ * provider's name, options and defaults stay in the provider table, so `.baml` files are checked the same;
+ * only building its adapter needs the extension, passed in `providers`.
  */
 import type { ClientOptions } from "./client-options.js";
 import type { ReadTextFile } from "./language-model.js";
@@ -18,27 +19,33 @@ export interface ProviderExtensionSettings {
   readTextFile?: ReadTextFile;
 }
 
-/** An adapter for one wire format, from an entry point of its own (`awsBedrock` of `sapling-llm/aws-bedrock`). */
+/** Where each extension lives, by the provider it builds, for the message when a runtime was not given it. */
+const extensionHomes = {
+  "aws-bedrock": { name: "awsBedrock", module: "sapling-llm/aws-bedrock" },
+  "vertex-ai": { name: "vertexAi", module: "sapling-llm/vertex-ai" },
+} as const;
+
+/** The providers whose adapters are extensions. */
+export type ExtensionProvider = keyof typeof extensionHomes;
+
+/**
+ * The adapter of one provider, from an entry point of its own (`awsBedrock` of `sapling-llm/aws-bedrock`,
+ * `vertexAi` of `sapling-llm/vertex-ai`).
+ */
 export interface ProviderExtension {
-  /** The wire format it speaks (a `ProviderDefinition`'s `wire`). */
-  readonly wire: "bedrock-converse";
+  /** The provider string it builds adapters for (a key of the provider table). */
+  readonly provider: ExtensionProvider;
   createAdapter(options: ClientOptions, settings: ProviderExtensionSettings): ProviderAdapter;
 }
 
-/** Where each extension lives, for the message when a runtime was not given it. */
-const extensionHomes: Readonly<Record<ProviderExtension["wire"], { name: string; module: string }>> = {
-  "bedrock-converse": { name: "awsBedrock", module: "sapling-llm/aws-bedrock" },
-};
-
-/** The extension for `wire` among `providers`; throws `LlmOptionsError` saying how to pass it when absent. */
+/** The extension for `provider` among `providers`; throws `LlmOptionsError` saying how to pass it when absent. */
 export function findProviderExtension(
-  wire: ProviderExtension["wire"],
-  provider: string,
+  provider: ExtensionProvider,
   providers: readonly ProviderExtension[] | undefined,
 ): ProviderExtension {
-  const extension = providers?.find((candidate) => candidate.wire === wire);
+  const extension = providers?.find((candidate) => candidate.provider === provider);
   if (extension !== undefined) return extension;
-  const home = extensionHomes[wire];
+  const home = extensionHomes[provider];
   throw new LlmOptionsError(
     "provider",
     `${provider}'s adapter is in ${home.module}, which this runtime was not given. A generated client loads it itself when its .baml declares a client of this provider (regenerate it after adding one); otherwise pass it: import { ${home.name} } from "${home.module}", then SaplingRuntime.fromIr(ir, { providers: [${home.name}] }).`,

@@ -50,8 +50,8 @@ export interface RuntimeOptions {
   readTextFile?: ReadTextFile | null;
   /**
    * Provider adapters from entry points of their own, for clients whose provider needs one: `awsBedrock`
-   * of `sapling-llm/aws-bedrock` for `aws-bedrock` clients (the generated client passes it when its .baml
-   * declares one). A client whose adapter is missing fails with a message saying what to pass.
+   * of `sapling-llm/aws-bedrock` for `aws-bedrock` clients, `vertexAi` of `sapling-llm/vertex-ai` for
+   * `vertex-ai` clients (the generated client passes them when its .baml declares one). A client whose adapter is missing fails with a message saying what to pass.
    */
   providers?: readonly ProviderExtension[];
   /** Waits between retries (default: a timer; tests inject an instant one). */

@@ -17,6 +17,7 @@ import {
   startMockLlmServer,
   type TestServiceAccount,
 } from "../testing/index.js";
+import { vertexAi } from "../vertex-ai/index.js";
 import { Collector } from "./collector.js";
 import { BamlAllClientsFailedError, BamlClientOptionsError } from "./errors.js";
 import { Image } from "./media.js";
@@ -138,6 +139,7 @@ function runtime(
   readTextFile?: ((path: string) => Promise<string>) | null,
 ) {
   return SaplingRuntime.fromIr(ir, {
+    providers: [vertexAi],
     ...(readTextFile === undefined ? {} : { readTextFile }),
     env: {
       VERTEX_URL: modelsUrl,
@@ -331,6 +333,26 @@ describe("provider vertex-ai through the runtime", () => {
     expect(String(error)).toMatch(
       /looks like a file path, and this host cannot read files.*pass the key file's JSON content instead/,
     );
+    expect(server.requests).toHaveLength(0);
+  });
+
+  it("without the adapter (sapling-llm/vertex-ai), refuses the client saying how to pass it, before any request", async () => {
+    const withoutAdapter = SaplingRuntime.fromIr(ir, {
+      env: { VERTEX_URL: modelsUrl, VERTEX_KEY_JSON: JSON.stringify(account.keyFile) },
+      sleep: async () => {},
+    });
+    const called = await withoutAdapter
+      .call("ExtractPerson", { text: "Ada" })
+      .catch((caught: unknown) => caught);
+    expect(BamlClientOptionsError.isInstance(called)).toBe(true);
+    const shown = await withoutAdapter
+      .buildRequest("ExtractPerson", { text: "Ada" }, { stream: false })
+      .catch((caught: unknown) => caught);
+    for (const error of [called, shown]) {
+      expect(String(error)).toContain(
+        'import { vertexAi } from "sapling-llm/vertex-ai", then SaplingRuntime.fromIr(ir, { providers: [vertexAi] })',
+      );
+    }
     expect(server.requests).toHaveLength(0);
   });
 });

@@ -3,11 +3,20 @@
  * real socket, and through raw requests for what the provider never sends (wrong grants, bad audiences).
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createLanguageModel, LlmHttpError, type StreamEvent } from "../llm/index.js";
+import {
+  createLanguageModel as createAnyLanguageModel,
+  LlmHttpError,
+  type StreamEvent,
+} from "../llm/index.js";
 import type { ChatMessage } from "../util/index.js";
+import { vertexAi } from "../vertex-ai/index.js";
 import { createTestServiceAccount, type TestServiceAccount } from "./create-test-service-account.js";
 import { answer } from "./mock-answer.js";
 import { type MockLlmServer, startMockLlmServer } from "./start-mock-llm-server.js";
+
+/** `createLanguageModel` given the vertex-ai adapter (sapling-llm/vertex-ai), as the runtime gives it. */
+const createLanguageModel: typeof createAnyLanguageModel = (provider, options, dependencies) =>
+  createAnyLanguageModel(provider, options, { ...dependencies, providers: [vertexAi] });
 
 const messages: ChatMessage[] = [{ role: "user", parts: [{ type: "text", text: "Say hello." }] }];
 let server: MockLlmServer;

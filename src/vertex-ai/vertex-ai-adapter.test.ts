@@ -4,10 +4,19 @@
  * streams, usage, token caching, key files on disk) is in `src/runtime/vertex-ai-provider.test.ts`.
  */
 import { beforeAll, describe, expect, it } from "vitest";
-import { createReplayFetch, createTestServiceAccount, type TestServiceAccount } from "../../testing/index.js";
-import type { ChatMessage } from "../../util/index.js";
-import { createLanguageModel } from "../create-language-model.js";
-import { LlmAbortError, LlmError, LlmOptionsError } from "../llm-error.js";
+import {
+  createLanguageModel as createAnyLanguageModel,
+  LlmAbortError,
+  LlmError,
+  LlmOptionsError,
+} from "../llm/index.js";
+import { createReplayFetch, createTestServiceAccount, type TestServiceAccount } from "../testing/index.js";
+import type { ChatMessage } from "../util/index.js";
+import { vertexAi } from "./index.js";
+
+/** `createLanguageModel` given this room's adapter, as the runtime gives it. */
+const createLanguageModel: typeof createAnyLanguageModel = (provider, options, dependencies) =>
+  createAnyLanguageModel(provider, options, { ...dependencies, providers: [vertexAi] });
 
 const tokenUri = "https://oauth.test/token";
 const messages: ChatMessage[] = [

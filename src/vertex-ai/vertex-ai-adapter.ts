@@ -11,37 +11,36 @@
  * (`api_key`, `query_params { key … }`: Vertex express mode) is sent as it is.
  *
  * A key file *path* (in `credentials` or `GOOGLE_APPLICATION_CREDENTIALS`) is read at `authorize` time
- * through the injected `readTextFile` (the `llm` room is browser-safe and imports no file system; Node hosts
+ * through the injected `readTextFile` (this room is browser-safe and imports no file system; Node hosts
  * inject one). Without a reader a path fails with a message saying what to pass instead, and
  * `GOOGLE_APPLICATION_CREDENTIALS_CONTENT` is preferred over a `GOOGLE_APPLICATION_CREDENTIALS` path. When the
  * project comes from a key file, the URL is finished once the file is read (`authorize` runs before any
  * request is sent or shown). Application default credentials (gcloud, the metadata server) are not looked up.
  */
-import type { MediaKind } from "../../util/index.js";
-import type { ClientOptions, MediaUrlMode } from "../client-options.js";
-import type { HttpRequest, ReadTextFile } from "../language-model.js";
-import { LlmAbortError, LlmOptionsError } from "../llm-error.js";
-import { raceAbort } from "../race-abort.js";
-import { createGoogleGenerateContentAdapter } from "./google-generate-content-adapter.js";
+
+import type {
+  AuthorizeContext,
+  ClientOptions,
+  HttpRequest,
+  MediaUrlMode,
+  ProviderAdapter,
+  ReadTextFile,
+} from "../llm/index.js";
+import {
+  createGoogleGenerateContentAdapter,
+  LlmAbortError,
+  LlmOptionsError,
+  raceAbort,
+} from "../llm/index.js";
+import type { MediaKind } from "../util/index.js";
 import {
   readServiceAccountKey,
   type ServiceAccountKey,
   type ServiceAccountTokenCache,
   sharedServiceAccountTokenCache,
 } from "./google-service-account-token.js";
-import type { AuthorizeContext, ProviderAdapter } from "./provider-adapter.js";
 import { loadServiceAccountKeyFile } from "./service-account-key-file.js";
 import { createVertexAnthropicAdapter, vertexAnthropicVersion } from "./vertex-anthropic-adapter.js";
-
-/** The `vertex-ai` options consumed here (everything else passes into the body, as in BAML). */
-export const vertexAiOptionKeys = [
-  "project_id",
-  "location",
-  "credentials",
-  "credentials_content",
-  "authorization",
-  "anthropic_version",
-] as const;
 
 export interface VertexAiAdapterSettings {
   provider: string;

@@ -1,11 +1,11 @@
 import { beforeAll, describe, expect, it } from "vitest";
-import { createTestServiceAccount, type TestServiceAccount } from "../../testing/index.js";
 import {
   LlmConnectionError,
   LlmHttpError,
   LlmMalformedResponseError,
   LlmOptionsError,
-} from "../llm-error.js";
+} from "../llm/index.js";
+import { createTestServiceAccount, type TestServiceAccount } from "../testing/index.js";
 import {
   cloudPlatformScope,
   createServiceAccountAssertion,

@@ -8,14 +8,15 @@
  * request. The private key never appears in an error message.
  */
 import {
+  isRecord,
   LlmConnectionError,
   type LlmErrorContext,
   LlmHttpError,
   LlmMalformedResponseError,
   LlmOptionsError,
-} from "../llm-error.js";
-import { redactSecrets } from "../redact.js";
-import { isRecord, optionalNumber } from "./provider-adapter.js";
+  optionalNumber,
+  redactSecrets,
+} from "../llm/index.js";
 
 /** Google's token endpoint, used when a key file names none. */
 export const googleTokenUri = "https://oauth2.googleapis.com/token";

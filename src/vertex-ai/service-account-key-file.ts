@@ -1,16 +1,15 @@
 /**
  * A service-account key given as a file path (`credentials "keys/sa.json"`,
  * `GOOGLE_APPLICATION_CREDENTIALS=/path/key.json`), read through the `readTextFile` the host injects: the
- * `llm` room is browser-safe and imports no file system, so only hosts that can read files (Node: the
+ * `vertex-ai` room is browser-safe and imports no file system, so only hosts that can read files (Node: the
  * runtime's default, the CLI) pass one. Without it a path fails with a message saying what works instead.
  *
  * A key is read once per reader and path, then reused for the life of the process (as access tokens are
  * cached per key); a read or parse that fails is not cached, so fixing the file fixes the next call.
  */
-import type { ReadTextFile } from "../language-model.js";
-import { LlmOptionsError } from "../llm-error.js";
+import type { ReadTextFile } from "../llm/index.js";
+import { LlmOptionsError, ReadCache } from "../llm/index.js";
 import { readServiceAccountKey, type ServiceAccountKey } from "./google-service-account-token.js";
-import { ReadCache } from "./read-cache.js";
 
 /** Keys by path, per reader (see `ReadCache`). */
 const loadedKeys = new ReadCache<ServiceAccountKey>();

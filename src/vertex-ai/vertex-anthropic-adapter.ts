@@ -4,11 +4,10 @@
  * names the model in the URL, so the body has no `model`; the API version travels in the body as
  * `anthropic_version` instead of the `anthropic-version` header.
  */
-import type { ChatMessage } from "../../util/index.js";
-import type { ClientOptions } from "../client-options.js";
-import type { HttpRequest } from "../language-model.js";
-import { createAnthropicMessagesAdapter } from "./anthropic-messages-adapter.js";
-import { type ProviderAdapter, withQuery } from "./provider-adapter.js";
+
+import type { ClientOptions, HttpRequest } from "../llm/index.js";
+import { createAnthropicMessagesAdapter, type ProviderAdapter, withQuery } from "../llm/index.js";
+import type { ChatMessage } from "../util/index.js";
 
 /** The version Anthropic documents for Vertex AI, used when the client gives no `anthropic_version`. */
 export const vertexAnthropicVersion = "vertex-2023-10-16";
