@@ -6,6 +6,8 @@
  * left out: building its request needs an OAuth token exchange; its body is `google-ai`'s (Claude models:
  * `anthropic`'s). BAML builds no streaming request for `aws-bedrock` ("modular streaming is not supported").
  */
+
+import { providerExtensions } from "../../src/cli/provider-extensions.js";
 import { compile } from "../../src/language/index.js";
 import { SaplingRuntime } from "../../src/runtime/index.js";
 import type { loadBaml } from "./baml-parser.js";
@@ -100,7 +102,7 @@ async function bamlBody(baml: Baml, text: string, stream: boolean): Promise<stri
 async function saplingBody(text: string, stream: boolean): Promise<string> {
   const { ir } = compile({ "main.baml": text });
   if (!ir) throw new Error("the comparison source does not compile");
-  const runtime = SaplingRuntime.fromIr(ir, { env, readTextFile: null });
+  const runtime = SaplingRuntime.fromIr(ir, { env, readTextFile: null, providers: providerExtensions });
   const img = { kind: "media", type: "image", base64: png, mediaType: "image/png" };
   const request = await runtime.buildRequest("F", { text: "there", img }, { stream });
   return JSON.stringify(request.body);
