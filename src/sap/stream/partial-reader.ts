@@ -14,7 +14,7 @@ import { blankBetween, structureBeatsText } from "../structure-beats-text.js";
 import { workMeter } from "../work-meter.js";
 import { type AnswerRegion, AnswerScanner } from "./answer-scanner.js";
 import { exactPartial } from "./exact-partial.js";
-import { pick } from "./prefer-reading.js";
+import { pick, showsNothing } from "./prefer-reading.js";
 import { samePartial } from "./same-partial.js";
 import { patchSpine, type SpineTrail, traceSpine } from "./spine-trail.js";
 import { createStreamCoerceContext, pendingOf, type StreamCoerceContext } from "./stream-coerce-context.js";
@@ -189,10 +189,11 @@ export class PartialReader {
 
   /** The best reading of the answer so far, or undefined when nothing fits yet. */
   read(): PartialReading | undefined {
-    const replacedKeys = this.context.replacedKeys;
+    const restarts = this.context.restarts;
     const reading = withKnownNames(() => this.choose());
-    // A key written again starts its value over: announced like another reading winning.
-    if (this.context.replacedKeys !== replacedKeys) this.switched = true;
+    // A value that started over (a key written again, a union's other option, another split of a
+    // string): announced like another reading winning.
+    if (this.context.restarts !== restarts) this.switched = true;
     return reading;
   }
 
@@ -217,7 +218,15 @@ export class PartialReader {
         const rank = region.kind === "fence" ? 3 : 2;
         const order = orderOf(region, root.start);
         const reading = this.evaluate(root.node, rank, order, false, false, 0, { region, root });
-        best = pick(reading ?? this.openChildren(root, rank, order, region), best);
+        // The containers finished inside an open list compete while none of its items fits (final mode
+        // would fail the list so far: `[[1, 2]` for `int[]` is the inner list). An open object keeps the
+        // stage while it shows nothing: its fields may still come (`{"meta": {…}, "body": …`).
+        best = pick(
+          reading === undefined || (root.node.kind === "array" && showsNothing(reading))
+            ? pick(this.openChildren(root, rank, order, region), reading)
+            : reading,
+          best,
+        );
       }
       best = pick(this.fenceText(region), best);
     }
@@ -290,6 +299,7 @@ export class PartialReader {
       best &&
       open &&
       best.source.root === open &&
+      best.source.child === undefined &&
       !this.collectFlags &&
       this.plainText === "never" &&
       objects < 2

@@ -25,6 +25,12 @@ export function preferable(reading: PartialReading, best: PartialReading): boole
   return reading.order >= best.order;
 }
 
+/** Whether a reading shows nothing yet (see `isEmpty`); computed once per reading. */
+export function showsNothing(reading: PartialReading): boolean {
+  reading.empty ??= isEmpty(reading.value);
+  return reading.empty;
+}
+
 /** Shows nothing yet: null, "", [], {}, or an object all of whose fields are such (or pending states). */
 function isEmpty(value: unknown): boolean {
   if (value === null || value === undefined || value === "") return true;

@@ -51,11 +51,13 @@ export interface StreamCoerceContext extends CoerceContext {
   /** The answer so far has a `\u` escape (so a string may end in half of an escaped surrogate pair). */
   escapes: boolean;
   /**
-   * How many times a key written again replaced what an object or map held for it (the last key wins,
-   * as in final mode). The reader announces a read that raised it with `ReadingSwitch`: the later value
-   * starts over, so the field may show less than it did.
+   * How many times a value already shown started over, because the text now reads another way: a key
+   * written again replaced what an object or map held for it (the last key wins, as in final mode), a
+   * union moved to another option, or a string read as a list now splits another way (or not at all).
+   * The reader announces a read that raised it with `ReadingSwitch`: the value starts over, so it may
+   * show less than it did.
    */
-  replacedKeys: number;
+  restarts: number;
   /** The slot of (node, type, path), for coercers that keep state between chunks. */
   slot(node: JsonishNode, type: Type, path: string): Slot;
 }
@@ -106,7 +108,7 @@ export function createStreamCoerceContext(
     slots,
     collectFlags: options.collectFlags,
     escapes: false,
-    replacedKeys: 0,
+    restarts: 0,
     // The coercer being dispatched asks first for its own slot: hand it over without another lookup.
     slot: (node: JsonishNode, type: Type, path: string) =>
       current !== undefined && currentNode === node && current.type === type && current.path === path

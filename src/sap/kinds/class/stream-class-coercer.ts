@@ -193,7 +193,7 @@ function objectState(
     const position = lookup.positions.get(field)!;
     if (!keyReplaces(match, state.exact[position] === true)) continue;
     if (!folded) state.exact[position] = true;
-    if (state.found[position] !== undefined) context.replacedKeys++;
+    if (state.found[position] !== undefined) context.restarts++;
     state.found[position] = value;
   }
   return state;

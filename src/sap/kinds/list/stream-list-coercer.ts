@@ -75,13 +75,26 @@ export const streamListCoercer: KindCoercer<ListType> = {
       const [key, inner] = node.entries[0]!;
       if (inner.kind === "array") {
         const result = coerceItems(type, inner, childPath(path, key), context);
-        if (result.ok)
+        if (result.ok) {
+          noteReading(type, node, path, context, UNWRAPPED, result.value);
           return addFlag(result, "UnwrappedObject", path, `used the list under the only key "${key}"`);
+        }
       }
     }
     if (node.kind === "string" && context.isScalar(type.item)) {
       const split = coercePieces(type, node, path, context);
-      if (split !== undefined) return split;
+      if (split !== undefined) {
+        if (split.ok)
+          noteReading(
+            type,
+            node,
+            path,
+            context,
+            pieceState(type, node, path, context).done ?? WHOLE,
+            split.value,
+          );
+        return split;
+      }
     }
     // A string still being written: a trailing delimiter does not split yet (`"red, "` is `["red"]`,
     // then `["red", "g"]`), so the items only grow.
@@ -97,9 +110,62 @@ export const streamListCoercer: KindCoercer<ListType> = {
     const slot = context.slot(node, type, path);
     const value = stableValue(slot.last, result.value);
     slot.last = value;
+    if (node.kind === "string" || node.kind === "object")
+      noteReading(type, node, path, context, WHOLE, value);
     return value === result.value ? result : { ...result, value };
   },
 };
+
+/** A string or an object read by final mode's rules (one item, or items of another shape). */
+const WHOLE: readonly string[] = Object.freeze([]);
+/** An object read as a wrapper of the list under its only key. */
+const UNWRAPPED: readonly string[] = Object.freeze([]);
+
+/** How a string or object node was last read as a list, and the list shown for it. */
+interface ReadingState {
+  /** The split's finished pieces (one array per delimiter), `WHOLE` or `UNWRAPPED`. */
+  way: readonly string[];
+  shown: unknown;
+}
+
+/**
+ * A string read as a list is split as final mode splits the whole text, and more text can change that:
+ * `"a b; c⏎d"` splits at `;` until the line break, `"1) one, two"` at the comma until a second numbered
+ * line comes, `"I led the migration, which…"` is two items until its second piece is too long to be one.
+ * An object is a wrapper of the list under its only key until a second key comes. When the way changes
+ * and the items shown do not simply grow into the new ones, the list starts over (`restarts`: the read
+ * carries `ReadingSwitch`). Compared only when the way changes, so rarely.
+ */
+function noteReading(
+  type: ListType,
+  node: JsonishNode,
+  path: string,
+  context: StreamCoerceContext,
+  way: readonly string[],
+  shown: unknown,
+): void {
+  const slot = context.slot(node, type, path);
+  const state = slot.state as ReadingState | undefined;
+  if (!state) {
+    slot.state = { way, shown } satisfies ReadingState;
+    return;
+  }
+  if (state.way !== way && !grewInto(state.shown, shown)) context.restarts++;
+  state.way = way;
+  state.shown = shown;
+}
+
+/** Whether every item of `before` is still there in `after`, the same or (a string) grown. */
+function grewInto(before: unknown, after: unknown): boolean {
+  if (!Array.isArray(before) || !Array.isArray(after) || after.length < before.length) return false;
+  for (let index = 0; index < before.length; index++) {
+    const left = before[index];
+    const right = after[index];
+    if (left === right) continue;
+    if (typeof left !== "string" || typeof right !== "string" || !right.startsWith(left)) return false;
+  }
+  return true;
+}
 
 function coerceItems(
   type: ListType,
@@ -155,9 +221,11 @@ function coerceItems(
     }
   }
   const value = listValue(state, frozenBefore, hasOpen, open, node.complete);
-  if (state.values.length === 0 && state.failures > 0 && !hasOpen) {
+  // A list still open whose items so far all failed stays `[]`, as it was before the first of them
+  // ended: more items may fit. Once it is closed, the final parse fails on it.
+  if (node.complete && state.values.length === 0 && state.failures > 0 && !hasOpen) {
     const failed = allItemsFailed(state, type, path, node, context, `None of its ${items.length} items fit`);
-    return node.complete ? shownButWillFail(failed, value, context) : failed;
+    return shownButWillFail(failed, value, context);
   }
   const flags = context.collectFlags ? [...state.flags, ...openFlags] : NO_FLAGS;
   const checks = context.collectFlags ? [...state.checks] : NO_CHECKS;
@@ -319,6 +387,21 @@ interface PiecesState {
   items: ItemsState;
 }
 
+function pieceState(
+  type: ListType,
+  node: StringNode,
+  path: string,
+  context: StreamCoerceContext,
+): PiecesState {
+  const slot = context.slot(node, type, `${path}#pieces`);
+  let state = slot.state as PiecesState | undefined;
+  if (!state) {
+    state = { splitter: new DelimitedSplitter(), done: undefined, items: itemsState() };
+    slot.state = state;
+  }
+  return state;
+}
+
 /**
  * A string that lists scalars, split as final mode splits it, incrementally: the splitter reads each
  * character once, and each finished piece is coerced once (`freeze`); only the piece being written is
@@ -330,12 +413,7 @@ function coercePieces(
   path: string,
   context: StreamCoerceContext,
 ): CoerceResult | undefined {
-  const slot = context.slot(node, type, `${path}#pieces`);
-  let state = slot.state as PiecesState | undefined;
-  if (!state) {
-    state = { splitter: new DelimitedSplitter(), done: undefined, items: itemsState() };
-    slot.state = state;
-  }
+  const state = pieceState(type, node, path, context);
   state.splitter.update(node.value);
   // `1,2` may become `1,234`, `- first` a list without its bullet: wait for the text to decide.
   if (!node.complete && state.splitter.undecided()) return UNDECIDED;

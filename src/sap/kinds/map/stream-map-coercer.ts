@@ -181,5 +181,5 @@ function announceReplacement(
 ): void {
   if (state.announced >= index || !Object.hasOwn(state.value, key)) return;
   state.announced = index;
-  context.replacedKeys++;
+  context.restarts++;
 }

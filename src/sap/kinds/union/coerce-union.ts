@@ -1,13 +1,14 @@
 import type { UnionType } from "../../../ir/index.js";
-import { type KindCoercer, type PlainTextUse, widerPlainTextUse } from "../../coerce/coerce-context.js";
+import {
+  type CoerceContext,
+  type KindCoercer,
+  type PlainTextUse,
+  widerPlainTextUse,
+} from "../../coerce/coerce-context.js";
 import { type CoerceResult, type CoerceSuccess, failure, pathDepth } from "../../coerce/coerce-result.js";
+import type { JsonishNode } from "../../lenient/jsonish-node.js";
 import { coerceByMatching } from "../enum/coerce-by-matching.js";
 
-/**
- * Unions: every option is tried; the lowest score wins, ties going to an option of the node's own JSON
- * shape, then to the earlier option. A perfect fit (score 0) stops the search. When nothing fits, the failure that got furthest into the value is
- * reported (it names the real problem), else a plain mismatch.
- */
 /** The values of a union of plain string literals (an inline enum), else undefined. */
 export function stringLiteralsOf(type: UnionType): string[] | undefined {
   const literals = type.options.flatMap((option) =>
@@ -16,35 +17,14 @@ export function stringLiteralsOf(type: UnionType): string[] | undefined {
   return literals.length === type.options.length ? literals : undefined;
 }
 
+/**
+ * Unions: the best option's reading (`chooseOption`). A perfect fit (score 0) stops the search. When
+ * nothing fits, the failure that got furthest into the value is reported (it names the real problem),
+ * else a plain mismatch.
+ */
 export const unionCoercer: KindCoercer<UnionType> = {
   coerce(type, node, path, context): CoerceResult {
-    // A union of string literals is an inline enum: matched together, so naming two of them is ambiguous
-    // rather than a win for whichever comes first.
-    const literals = stringLiteralsOf(type);
-    if (literals) {
-      const options = literals.map((value) => ({ value, names: [value], descriptions: [] }));
-      return coerceByMatching(type, node, path, context, options);
-    }
-    // Options whose natural shape matches the node go first, so a perfect fit ends the search early;
-    // the result is the same as trying every option: lowest score, ties to the earlier option.
-    // On equal scores an option of the node's own shape wins (`{}` still open for `V[] | map<string, V>`
-    // is the map), then the earlier option. Trying fitting options first makes that "first seen wins".
-    let best: CoerceSuccess | undefined;
-    let deepest: CoerceResult | undefined;
-    const order = type.options.map((option, index) => ({ option, index, fits: context.fits(option, node) }));
-    order.sort((left, right) => Number(right.fits) - Number(left.fits) || left.index - right.index);
-    for (const { option } of order) {
-      const result = context.coerce(option, node, path);
-      if (result.ok) {
-        if (!best || result.score < best.score) best = result;
-        if (best.score === 0 && order[0]!.fits) break;
-      } else if (!deepest || (!deepest.ok && pathDepth(result.issue.path) > pathDepth(deepest.issue.path))) {
-        deepest = result;
-      }
-    }
-    if (best) return best;
-    if (deepest && !deepest.ok && pathDepth(deepest.issue.path) > pathDepth(path)) return deepest;
-    return failure("type-mismatch", path, context.describe(type), node);
+    return chooseOption(type, node, path, context).result;
   },
   delegates: true,
   fits: (type, node, context) => type.options.some((option) => context.fits(option, node)),
@@ -63,3 +43,53 @@ export const unionCoercer: KindCoercer<UnionType> = {
     ),
   describe: (type, context) => type.options.map((option) => context.describe(option)).join(" | "),
 };
+
+/** The union's reading of a node, and the option it came from (-1: no option fits, or an inline enum). */
+export interface UnionChoice {
+  result: CoerceResult;
+  option: number;
+}
+
+/**
+ * Every option is tried; the lowest score wins, ties going to an option of the node's own JSON shape,
+ * then to the earlier option. A union of string literals is an inline enum: matched together, so naming
+ * two of them is ambiguous rather than a win for whichever comes first. Streams use the option to tell
+ * when a value they showed moved to another option (it starts over).
+ */
+export function chooseOption(
+  type: UnionType,
+  node: JsonishNode,
+  path: string,
+  context: CoerceContext,
+): UnionChoice {
+  const literals = stringLiteralsOf(type);
+  if (literals) {
+    const options = literals.map((value) => ({ value, names: [value], descriptions: [] }));
+    return { result: coerceByMatching(type, node, path, context, options), option: -1 };
+  }
+  // Options whose natural shape matches the node go first, so a perfect fit ends the search early;
+  // the result is the same as trying every option: lowest score, ties to the earlier option.
+  // On equal scores an option of the node's own shape wins (`{}` still open for `V[] | map<string, V>`
+  // is the map), then the earlier option. Trying fitting options first makes that "first seen wins".
+  let best: CoerceSuccess | undefined;
+  let bestOption = -1;
+  let deepest: CoerceResult | undefined;
+  const order = type.options.map((option, index) => ({ option, index, fits: context.fits(option, node) }));
+  order.sort((left, right) => Number(right.fits) - Number(left.fits) || left.index - right.index);
+  for (const { option, index } of order) {
+    const result = context.coerce(option, node, path);
+    if (result.ok) {
+      if (!best || result.score < best.score) {
+        best = result;
+        bestOption = index;
+      }
+      if (best.score === 0 && order[0]!.fits) break;
+    } else if (!deepest || (!deepest.ok && pathDepth(result.issue.path) > pathDepth(deepest.issue.path))) {
+      deepest = result;
+    }
+  }
+  if (best) return { result: best, option: bestOption };
+  if (deepest && !deepest.ok && pathDepth(deepest.issue.path) > pathDepth(path))
+    return { result: deepest, option: -1 };
+  return { result: failure("type-mismatch", path, context.describe(type), node), option: -1 };
+}
