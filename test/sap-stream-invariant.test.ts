@@ -111,10 +111,7 @@ for (const name of readdirSync(folder)
  * Cases where the stream still disagrees with final mode, each with the reason. They run as expected
  * failures (`it.fails`): one that starts to pass must leave this list.
  */
-const KNOWN_DRIFTS = new Map<string, string>([
-  // Readings that only exist once the answer has ended.
-  ["label-lines.cases: yaml in a fence", "label lines are read from the whole answer only, not from a fence"],
-]);
+const KNOWN_DRIFTS = new Map<string, string>([]);
 
 describe("a stream ends where final mode does, and never goes back", () => {
   for (const entry of cases) {

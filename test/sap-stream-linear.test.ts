@@ -1,9 +1,10 @@
 /**
  * Streaming stays linear: each shape of answer that used to cost super-linear time when streamed (a
- * comma list, a list of small nested objects under a recursive alias, fence openings repeated) is
- * streamed in 16-character chunks at two sizes, for several target kinds, and the work it takes
- * (`workMeter` steps: coercions, characters scanned by the streaming readers, characters escaped for
- * messages) must grow with the text, not faster. Counted work, never time (timing is `npm run bench`).
+ * comma list, a list of small nested objects under a recursive alias, fence openings repeated), and a
+ * fence of `key: value` lines (read line by line as it arrives), is streamed in 16-character chunks at
+ * two sizes, for several target kinds, and the work it takes (`workMeter` steps: coercions, characters
+ * scanned by the streaming readers, characters escaped for messages) must grow with the text, not
+ * faster. Counted work, never time (timing is `npm run bench`).
  */
 import { describe, expect, it } from "vitest";
 import { compile, parseTypeExpression } from "../src/language/index.js";
@@ -45,6 +46,11 @@ const shapes: [string, (size: number) => string, string[]][] = [
     "a list of small nested objects",
     (size) => `[${'{"k": [1, {"a": "b"}], "z": null}, '.repeat(size / 34)}]`,
     ["JsonValue", "JsonValue[]", "map<string, JsonValue>[]", "string", "Counts[]"],
+  ],
+  [
+    "key: value lines in a fence",
+    (size) => `\`\`\`yaml\n${"body: some text\n".repeat(size / 16)}`,
+    ["Note", "Counts", "string", "JsonValue", "Note[]"],
   ],
   [
     "fence openings repeated",

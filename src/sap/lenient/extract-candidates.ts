@@ -5,7 +5,7 @@ import { findFences } from "./find-fences.js";
 import { FixingParser, type ParsedRoot } from "./fixing-parser.js";
 import { type JsonishNode, nodeFromJson, stringNode } from "./jsonish-node.js";
 import { parseStrictJson, type StrictJson } from "./parse-strict-json.js";
-import { readLabelLines } from "./read-label-lines.js";
+import { readFenceLabelLines, readLabelLines } from "./read-label-lines.js";
 
 export { parseStrictJson, type StrictJson } from "./parse-strict-json.js";
 
@@ -152,7 +152,7 @@ function readCandidates(
       candidate.fenceTag = fence.tag;
       candidates.push(candidate);
     }
-    const labels = roots.length === 0 ? readLabelLines(fence.content) : undefined;
+    const labels = readFenceLabelLines(fence.content, roots.length);
     if (labels) {
       candidates.push({
         node: labels,

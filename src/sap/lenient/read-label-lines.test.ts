@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { nodeToJsonText } from "./jsonish-node.js";
-import { readLabelLines } from "./read-label-lines.js";
+import { FenceLabelLines, readFenceLabelLines, readLabelLines } from "./read-label-lines.js";
 
 describe("readLabelLines", () => {
   it("reads key: value lines, scalars typed as written", () => {
@@ -19,5 +19,37 @@ describe("readLabelLines", () => {
 
   it("ignores sentences whose text before the colon is too long to be a key", () => {
     expect(readLabelLines("Here is what I found after a long look: nothing\nx: 1")).toBeUndefined();
+  });
+});
+
+describe("label lines in a fence", () => {
+  it("reads a fence's content that holds no container", () => {
+    const node = readFenceLabelLines("active: yes\nverified: None\n", 0);
+    expect(node && nodeToJsonText(node)).toBe('{"active":"yes","verified":null}');
+  });
+
+  it("does not read a fence that holds a container: that is JSON", () => {
+    expect(readFenceLabelLines('name: Ann\nage: 3\n{"name": "Bo"}\n', 1)).toBeUndefined();
+  });
+
+  it("stops reading, for good, once a container opens in the fence as it arrives", () => {
+    const lines = new FenceLabelLines();
+    lines.push("name: Ann\nage: 3\n", 0);
+    expect(lines.node()).toBeDefined();
+    lines.push('{"name": ', 1);
+    lines.push("tail: 1\nmore: 2\n", 1);
+    lines.end();
+    expect(lines.node()).toBeUndefined();
+  });
+
+  it("changes its count only when the object may have changed, not on every line of code", () => {
+    const lines = new FenceLabelLines();
+    lines.push("const a = 1;\nconst b = 2;\n", 0);
+    expect(lines.changes).toBe(0);
+    lines.push("name: Ann\nage: 3\n", 0);
+    const shown = lines.changes;
+    expect(shown).toBeGreaterThan(0);
+    lines.push("tags: x\n", 0);
+    expect(lines.changes).not.toBe(shown);
   });
 });

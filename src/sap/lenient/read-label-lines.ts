@@ -23,6 +23,52 @@ export function readLabelLines(text: string): ObjectNode | undefined {
 }
 
 /**
+ * A fence's content read as `key: value` lines (a ```yaml block): `FenceLabelLines` over the whole
+ * content, as final mode reads each fence (`containers`: how many containers the fence holds).
+ */
+export function readFenceLabelLines(content: string, containers: number): ObjectNode | undefined {
+  const lines = new FenceLabelLines();
+  lines.push(content, containers);
+  lines.end();
+  return lines.node();
+}
+
+/**
+ * Label lines in a fence, the one rule final mode (`readFenceLabelLines`) and a stream's fence regions
+ * (`AnswerRegion`, fed as its content arrives) follow: a fence's content is read as label lines only
+ * while it holds no container. JSON in a fence is read as JSON, never as labels; once a container has
+ * opened in the fence, its lines are not read any more.
+ */
+export class FenceLabelLines {
+  private lines: LabelLines | undefined = new LabelLines();
+
+  /** The fence's next text; `containers`: how many containers the fence holds, this text read. */
+  push(text: string, containers: number): void {
+    if (containers > 0) this.lines = undefined;
+    this.lines?.push(text);
+  }
+
+  /** The fence closed: its last line is read, and the object is complete. */
+  end(): void {
+    this.lines?.end();
+  }
+
+  /** The object, once two lines are labels and while the fence holds no container; else undefined. */
+  node(): ObjectNode | undefined {
+    return this.lines?.node();
+  }
+
+  /**
+   * A number that changes whenever the object `node` gives may have (0 while there is none), so a
+   * stream re-reads the fence only then, not on every line of a fence that is not label lines.
+   */
+  get changes(): number {
+    const lines = this.lines;
+    return lines?.node() ? lines.lines * 2 + 1 : 0;
+  }
+}
+
+/**
  * `readLabelLines` over a growing text: each line is read once, when it ends (a line break, or `end`).
  * The object grows in place, as the fixing parser's nodes do: entries are only appended, and a list
  * under a key is complete once a line that is not one of its bullets follows. While the answer is still

@@ -1,6 +1,7 @@
 import { FixingParser, type ParsedRoot } from "../lenient/fixing-parser.js";
 import type { ArrayNode, ObjectNode } from "../lenient/jsonish-node.js";
 import { parseStrictJson, type StrictJson } from "../lenient/parse-strict-json.js";
+import { FenceLabelLines } from "../lenient/read-label-lines.js";
 import { workMeter } from "../work-meter.js";
 
 /**
@@ -32,6 +33,8 @@ export class AnswerRegion {
   closed = false;
   /** A fence read whole, valid JSON exactly of the type: its partial value (see the class header). */
   whole: { value: unknown } | undefined;
+  /** For fences: the content as `key: value` lines, read as it arrives while it holds no container. */
+  readonly labels: FenceLabelLines | undefined;
   private reader: FixingParser | undefined = counted(new FixingParser());
   /** The text of a fence read whole, until its parser is asked for. */
   private wholeText = "";
@@ -41,7 +44,9 @@ export class AnswerRegion {
     readonly kind: "prose" | "fence",
     /** Offset of the region in the answer (for fences, of the opening backticks). */
     readonly start: number,
-  ) {}
+  ) {
+    this.labels = kind === "fence" ? new FenceLabelLines() : undefined;
+  }
 
   /** Reads this region's text; ended when the region is (a fence opened, or the fence closed). */
   get parser(): FixingParser {
@@ -65,7 +70,9 @@ export class AnswerRegion {
 
   /** Give the region text. */
   push(text: string): void {
-    this.parser.push(text);
+    const parser = this.parser;
+    parser.push(text);
+    this.labels?.push(text, parser.roots.length);
   }
 
   /**
@@ -93,6 +100,8 @@ export class AnswerRegion {
     this.whole = whole;
     this.reader = undefined;
     this.wholeText = text;
+    // (A fence of JSON holds a container: it is not read as label lines.)
+    this.labels?.push(text, 1);
     this.wholeRoots = [
       {
         get node() {
@@ -109,6 +118,7 @@ export class AnswerRegion {
   end(): void {
     this.ended = true;
     if (this.reader !== undefined) this.reader.end();
+    this.labels?.end();
   }
 }
 

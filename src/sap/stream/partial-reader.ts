@@ -46,7 +46,7 @@ export interface ReadingSource {
   /** A finished container inside an unclosed root, read on its own (see `openChildren`). */
   child?: JsonishNode;
   combined?: boolean;
-  /** Read as `key: value` lines (an answer with no JSON at all). */
+  /** Read as `key: value` lines (an answer with no JSON at all, or a fence's text with no container). */
   labels?: boolean;
 }
 
@@ -83,7 +83,10 @@ export class PartialReader {
   private readonly quotedNode: StringNode = { kind: "string", value: "", complete: false };
   /** Whether the answer so far may be one JSON scalar (final mode reads `1`, `null` as such, not as text). */
   private readonly scalar = new ScalarAnswer();
-  /** The answer as `key: value` lines, while it may be read so (final mode: when it has no JSON at all). */
+  /**
+   * The answer as `key: value` lines, while it may be read so (final mode: when it has no JSON at all).
+   * A fence's content is read so by its own region (`AnswerRegion.labels`).
+   */
   private readonly labels = new LabelLines();
   private labelsOpen = true;
   /** Some region has a container; regions before `rootScan` have none (see `hasRoots`). */
@@ -174,7 +177,8 @@ export class PartialReader {
     }
     this.scanner.push(text);
     if (this.labelsOpen) {
-      // Once the answer has JSON or a fence, it is never read as label lines again.
+      // Once the answer has JSON or a fence, it is never read as label lines again (as a whole: a
+      // fence's own lines are its region's).
       const regions = this.scanner.regions;
       if (regions.length > 1 || regions[0]!.roots.length > 0) this.labelsOpen = false;
       else this.labels.push(text);
@@ -229,6 +233,7 @@ export class PartialReader {
         );
       }
       best = pick(this.fenceText(region), best);
+      best = pick(this.fenceLabels(region), best);
     }
     const objects = this.combinedRoots.length;
     if (objects > 1 && this.combined.items.length !== objects) {
@@ -377,8 +382,9 @@ export class PartialReader {
     let length = 0;
     shape[length++] = regions.length;
     shape[length++] = roots.length;
-    // The fence's text length follows its content; it matters only to plain-text readings.
-    shape[length++] = this.plainText === "never" ? 0 : region.contentLength;
+    // The fence's text length follows its content; it matters only to plain-text readings (the others
+    // read a fence's text only as label lines).
+    shape[length++] = this.plainText === "never" ? (region.labels?.changes ?? 0) : region.contentLength;
     shape[length++] =
       this.plainText !== "never"
         ? this.text.length
@@ -448,6 +454,7 @@ export class PartialReader {
       }
       if (!region.ended) return;
       this.fold(this.fenceText(region));
+      this.fold(this.fenceLabels(region));
       this.regionCursor++;
       this.rootCursor = 0;
     }
@@ -515,6 +522,14 @@ export class PartialReader {
     node.value = content;
     node.complete = region.closed;
     return this.evaluate(node, 1, region.start, false, region.closed, 0, { region });
+  }
+
+  /** A fence with no container in it read as `key: value` lines (a ```yaml block), as final mode reads it. */
+  private fenceLabels(region: AnswerRegion): PartialReading | undefined {
+    const node = region.labels?.node();
+    if (node === undefined) return undefined;
+    const source = { region, labels: true };
+    return this.evaluate(node, ORIGIN_RANK.fence, region.start, false, node.complete, 0, source);
   }
 
   /** As in final mode: plain text serves scalars always, lists of scalars only when nothing parsed. */
