@@ -9,15 +9,24 @@ function isRecord(value: unknown): value is Record<string, unknown> {
   return typeof value === "object" && value !== null && !Array.isArray(value);
 }
 
-/** Paths where final mode read something a stream may not show: the cut, dropped items and entries. */
+/**
+ * Paths where final mode read something a stream may not show: the cut, dropped items and entries, and
+ * the only item or entry of a container cut off (`[{"name": "A"` for a class: the list may still get a
+ * second item, so a stream cannot take its only one yet).
+ */
 export function heldBack(flags: readonly Flag[]): Set<string> {
-  return new Set(
+  const held = new Set(
     flags
       .filter(
         (flag) => flag.kind === "Incomplete" || flag.kind === "ItemDropped" || flag.kind === "EntryDropped",
       )
       .map((flag) => flag.path),
   );
+  for (const flag of flags) {
+    if (flag.kind !== "ListToSingle" && flag.kind !== "UnwrappedObject") continue;
+    if ([...held].some((path) => path.startsWith(flag.path))) held.add(flag.path);
+  }
+  return held;
 }
 
 /** Whether the list or map at `path` lost an item or entry in final mode. */
@@ -33,12 +42,29 @@ const FROM_JSON = new Set(["FixedJson", "FromFence", "FromProse", "CombinedCandi
 
 /**
  * Whether a value may still be growing where the answer ends, so the stream cannot show it yet: the answer
- * does not end by closing a container or a string (a closing fence line may still go on: ```` ```json ````),
- * or final mode read it from the plain text (`3}` for a float is the number 3 in prose: only `finish()`
- * knows that no more text follows).
+ * does not end by closing a container or a string (a closing fence line may still go on: ```` ```json ````;
+ * a quote ending an answer whose container final mode had to close may be a quote inside the string),
+ * or final mode read it from the plain text (`3}` for a float is the number 3 in prose, `value`, a scalar,
+ * named in an answer that is a list: only `finish()` knows that no more text follows).
  */
-export function endsOpen(raw: string, flags: readonly Flag[]): boolean {
+export function endsOpen(raw: string, flags: readonly Flag[], value?: unknown): boolean {
   if (!/[}\]"']\s*$/.test(raw)) return true;
+  // A quote that ends an answer cut off inside a container may yet be a quote inside its string (the
+  // fixing parser reads `"He said "hi" to me"` as one string): only the end of the answer closes it.
+  if (/["']\s*$/.test(raw) && flags.some((flag) => flag.kind === "FixedJson" && flag.path === "$"))
+    return true;
+  // A scalar out of an answer that is a container, not unwrapped from it: final mode read the answer's
+  // text (`["POSITIVE", "NEGATIVX"]` names one value), which more text could still change.
+  if (
+    value !== null &&
+    value !== undefined &&
+    typeof value !== "object" &&
+    /^\s*[[{]/.test(raw) &&
+    !flags.some(
+      (flag) => flag.path === "$" && (flag.kind === "ListToSingle" || flag.kind === "UnwrappedObject"),
+    )
+  )
+    return true;
   if (flags.some((flag) => FROM_JSON.has(flag.kind))) return false;
   try {
     JSON.parse(raw);

@@ -89,7 +89,7 @@ function check(type: Type, ir: Ir, chunks: string[], final: Final, how: string):
     expected,
     "$",
     heldBack(final.flags),
-    endsOpen(soFar, final.flags),
+    endsOpen(soFar, final.flags, final.value),
     soFar,
   );
   return problem ? `${how}: the last partial is not the final value: ${problem}` : undefined;

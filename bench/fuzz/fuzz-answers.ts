@@ -269,7 +269,14 @@ export function runFuzz(
       // An empty answer was never pushed: there is no last partial to compare.
       if (oneShot.ok && text !== "") {
         const expected = finalAsPartial(oneShot.value, fuzzSeed.partial, fuzzSeed.ir);
-        const problem = differs(previous, expected, "$", dropped, endsOpen(text, oneShot.flags), text);
+        const problem = differs(
+          previous,
+          expected,
+          "$",
+          dropped,
+          endsOpen(text, oneShot.flags, oneShot.value),
+          text,
+        );
         if (problem) note("lastPartialDisagreements", fuzzSeed, text, problem);
       }
     } catch (error) {
