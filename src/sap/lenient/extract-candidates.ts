@@ -165,6 +165,27 @@ function readCandidates(
     }
     if (roots.length === 0 && fence.content.trim() !== "") {
       const content = fence.content.trim();
+      // A fence holding one quoted string (cut off, or one JSON would not take) is that string, as a
+      // whole answer is: the quotes are syntax (```"OFF" is OFF), as when the content is valid JSON.
+      const quoted = readQuoted(fence.content);
+      if (quoted) {
+        const start = contentStart + fence.content.search(/\S/);
+        const node: JsonishNode = {
+          ...stringNode(quoted.value, quoted.complete),
+          start,
+          end: start + content.length,
+        };
+        const repairs = quoted.complete ? ["quoted answer JSON would not take"] : ["unclosed string"];
+        candidates.push({
+          node,
+          origin: "fence",
+          repairs: fence.closed ? repairs : [...repairs, "unclosed fence"],
+          order: offset + fence.start,
+          fenceTag: fence.tag,
+          span: contentSpan,
+        });
+        continue;
+      }
       candidates.push({
         node: stringNode(content, fence.closed),
         origin: "text",
@@ -371,14 +392,24 @@ const ANSWER_QUOTES: Record<string, string> = { '"': '"', "'": "'", "\u201c": "\
  * quotes are syntax, not part of the value, as they are when the same answer is valid JSON.
  */
 function quotedAnswer(text: string, first: number, last: number, offset: number): Candidate | undefined {
-  if (first < 0 || ANSWER_QUOTES[text[first]!] === undefined) return undefined;
-  // The same reading a stream makes of the answer as it arrives (one rule for both modes).
-  const quoted = new QuotedAnswer();
-  quoted.push(text);
-  if (quoted.state !== "open" && quoted.state !== "closed") return undefined;
-  const complete = quoted.state === "closed";
+  const quoted = readQuoted(text);
+  if (quoted === undefined) return undefined;
+  const complete = quoted.complete;
   const node: JsonishNode = { ...stringNode(quoted.value, complete), start: first, end: last };
   const span = { start: offset + first, end: offset + last };
   const repairs = complete ? ["quoted answer JSON would not take"] : ["unclosed string"];
   return { node, origin: "prose", repairs, order: offset + first, span, wholeString: true };
+}
+
+/**
+ * `text` (a whole answer, or a fence's content) as one quoted string, closed or cut off: the string
+ * inside, decoded by the reader a stream runs over the same text as it arrives (one rule for both modes).
+ */
+function readQuoted(text: string): { value: string; complete: boolean } | undefined {
+  const first = text.search(/\S/);
+  if (first < 0 || ANSWER_QUOTES[text[first]!] === undefined) return undefined;
+  const quoted = new QuotedAnswer();
+  quoted.push(text);
+  if (quoted.state !== "open" && quoted.state !== "closed") return undefined;
+  return { value: quoted.value, complete: quoted.state === "closed" };
 }

@@ -1,3 +1,4 @@
+import { QuotedAnswer } from "../kinds/primitive/quoted-answer.js";
 import { FixingParser, type ParsedRoot } from "../lenient/fixing-parser.js";
 import type { ArrayNode, ObjectNode } from "../lenient/jsonish-node.js";
 import { parseStrictJson, type StrictJson } from "../lenient/parse-strict-json.js";
@@ -24,6 +25,11 @@ export class AnswerRegion {
   tag = "";
   /** The fence's content so far, for fences, when the scanner keeps it (plain-text targets read it). */
   content = "";
+  /**
+   * For fences whose content is kept: that content read as one quoted string, while it may be one (final
+   * mode reads a fence holding `"OFF"` as `OFF`, as it reads a whole answer that is one quoted string).
+   */
+  readonly quoted = new QuotedAnswer();
   /** How many characters of content the fence has received (counted whether or not it is kept). */
   contentLength = 0;
   /** The region will receive no more text. */

@@ -91,6 +91,8 @@ export class PartialReader {
   private rootScan = 0;
   /** Each fence's text as one node, updated in place (see `textNode`). */
   private readonly fenceNodes = new WeakMap<AnswerRegion, StringNode>();
+  /** Each fence's content as one quoted string, decoded (see `AnswerRegion.quoted`), updated in place. */
+  private readonly fenceQuotedNodes = new WeakMap<AnswerRegion, StringNode>();
   /** Something other than blanks and backticks was written (the plain-text reading has something). */
   private sawText = false;
   /** The text so far ends in a backslash (a `\u` escape may be cut in two). */
@@ -492,9 +494,25 @@ export class PartialReader {
     }
   }
 
-  /** A fence with no container in it offers its text, for plain-text targets. */
+  /**
+   * A fence with no container in it offers its text, for plain-text targets; one holding a quoted string,
+   * the string inside, as in final mode (`extractCandidates`).
+   */
   private fenceText(region: AnswerRegion): PartialReading | undefined {
     if (!this.textAllowed() || region.kind !== "fence" || region.roots.length > 0) return undefined;
+    const quoted = region.quoted;
+    if (quoted.state === "open" || quoted.state === "closed") {
+      // A lone opening quote shows nothing yet.
+      if (quoted.state === "open" && quoted.value === "") return undefined;
+      let node = this.fenceQuotedNodes.get(region);
+      if (!node) {
+        node = { kind: "string", value: "", complete: false };
+        this.fenceQuotedNodes.set(region, node);
+      }
+      node.value = quoted.value;
+      node.complete = quoted.state === "closed";
+      return this.evaluate(node, ORIGIN_RANK.fence, region.start, false, node.complete, 0, { region });
+    }
     const content = region.content.trim();
     if (content === "") return undefined;
     let node = this.fenceNodes.get(region);
