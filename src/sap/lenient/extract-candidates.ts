@@ -115,10 +115,19 @@ function readCandidates(
   const last = text.length - (text.length - text.trimEnd().length);
   const whole = { start: offset + Math.max(first, 0), end: offset + last };
   if (strict !== undefined) {
-    return [
-      jsonCandidate(strict, text, offset, { origin: "json", repairs: [], order: offset, span: whole }),
-      { node: stringNode(text), origin: "text", repairs: [], order: offset + 1, span: whole },
-    ];
+    const json = jsonCandidate(strict, text, offset, {
+      origin: "json",
+      repairs: [],
+      order: offset,
+      span: whole,
+    });
+    // An answer that is one JSON string is that string, not text with quotes and escapes in it (as a
+    // stream reads it, and as a quoted answer JSON would not take is read: `quotedAnswer`).
+    if (typeof strict.value === "string") {
+      json.wholeString = true;
+      return [json];
+    }
+    return [json, { node: stringNode(text), origin: "text", repairs: [], order: offset + 1, span: whole }];
   }
   const candidates: Candidate[] = [];
   let proseStart = 0;
