@@ -9,15 +9,33 @@ function isRecord(value: unknown): value is Record<string, unknown> {
   return typeof value === "object" && value !== null && !Array.isArray(value);
 }
 
-/** Paths where final mode read something a stream may not show: the cut, dropped items and entries. */
+/**
+ * Paths where final mode read something a stream may not show: the cut, dropped items and entries. A
+ * value unwrapped from a one-element list or one-key object (`[\`9]` for `int`: the item is cut off) is
+ * held where it is shown too: its flags point at the item, the value sits at the list's path.
+ */
 export function heldBack(flags: readonly Flag[]): Set<string> {
-  return new Set(
+  const held = new Set(
     flags
       .filter(
         (flag) => flag.kind === "Incomplete" || flag.kind === "ItemDropped" || flag.kind === "EntryDropped",
       )
       .map((flag) => flag.path),
   );
+  // Innermost unwrap first, so one nested in another's item is held by then.
+  const unwraps = flags
+    .filter((flag) => flag.kind === "ListToSingle" || flag.kind === "UnwrappedObject")
+    .map((flag) => flag.path)
+    .sort((left, right) => right.length - left.length);
+  for (const path of unwraps) {
+    for (const at of held) {
+      if (at.startsWith(`${path}[`) || at.startsWith(`${path}.`)) {
+        held.add(path);
+        break;
+      }
+    }
+  }
+  return held;
 }
 
 /** Whether the list or map at `path` lost an item or entry in final mode. */
