@@ -154,6 +154,19 @@ function readCandidates(
           span: contentSpan,
         }),
       );
+      // A number, bool or null is also the fence's text, as any fence without a container offers (`12`
+      // for a string is "12", not the whole answer with its backticks), as a stream reads it.
+      const value = strictContent.value;
+      if (value === null || (typeof value !== "object" && typeof value !== "string")) {
+        candidates.push({
+          node: stringNode(fence.content.trim(), fence.closed),
+          origin: "text",
+          repairs: [],
+          order: offset + fence.start,
+          fenceTag: fence.tag,
+          span: contentSpan,
+        });
+      }
       continue;
     }
     for (const candidate of candidatesFromRoots(roots, "fence")) {

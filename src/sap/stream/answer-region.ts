@@ -1,4 +1,5 @@
 import { QuotedAnswer } from "../kinds/primitive/quoted-answer.js";
+import { ScalarAnswer } from "../kinds/primitive/scalar-answer.js";
 import { FixingParser, type ParsedRoot } from "../lenient/fixing-parser.js";
 import type { ArrayNode, ObjectNode } from "../lenient/jsonish-node.js";
 import { parseStrictJson, type StrictJson } from "../lenient/parse-strict-json.js";
@@ -30,6 +31,8 @@ export class AnswerRegion {
    * mode reads a fence holding `"OFF"` as `OFF`, as it reads a whole answer that is one quoted string).
    */
   readonly quoted = new QuotedAnswer();
+  /** For fences whose content is kept: whether that content may still be one JSON scalar (`1`, `nul`). */
+  readonly scalar = new ScalarAnswer();
   /** How many characters of content the fence has received (counted whether or not it is kept). */
   contentLength = 0;
   /** The region will receive no more text. */

@@ -189,6 +189,7 @@ export class AnswerScanner {
       if (this.keepContent) {
         this.current.content += text;
         this.current.quoted.push(text);
+        this.current.scalar.push(text);
       }
     }
     this.take(length);

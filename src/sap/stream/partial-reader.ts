@@ -8,7 +8,14 @@ import { QuotedAnswer } from "../kinds/primitive/quoted-answer.js";
 import { ScalarAnswer } from "../kinds/primitive/scalar-answer.js";
 import { ORIGIN_RANK } from "../lenient/extract-candidates.js";
 import type { ParsedRoot } from "../lenient/fixing-parser.js";
-import type { ArrayNode, JsonishNode, ObjectNode, StringNode } from "../lenient/jsonish-node.js";
+import {
+  type ArrayNode,
+  type JsonishNode,
+  nodeFromJson,
+  type ObjectNode,
+  type StringNode,
+} from "../lenient/jsonish-node.js";
+import { parseStrictJson } from "../lenient/parse-strict-json.js";
 import { LabelLines } from "../lenient/read-label-lines.js";
 import { blankBetween, structureBeatsText } from "../structure-beats-text.js";
 import { workMeter } from "../work-meter.js";
@@ -515,6 +522,19 @@ export class PartialReader {
     }
     const content = region.content.trim();
     if (content === "") return undefined;
+    let scalar: PartialReading | undefined;
+    if (region.scalar.possible) {
+      // As for a whole answer (`scalar`): content that may still be one JSON scalar is not text yet
+      // (final mode reads a fence holding `1` as the number); once the fence has ended it is that scalar
+      // when it is valid JSON (at most a short token: `ScalarAnswer` gives up on longer ones), and its
+      // text, as in final mode.
+      if (!region.ended) return undefined;
+      const strict = parseStrictJson(content);
+      if (strict !== undefined) {
+        const node = nodeFromJson(strict.value);
+        scalar = this.evaluate(node, ORIGIN_RANK.fence, region.start, false, true, 0, { region });
+      }
+    }
     let node = this.fenceNodes.get(region);
     if (!node) {
       node = { kind: "string", value: content, complete: false };
@@ -522,7 +542,9 @@ export class PartialReader {
     }
     node.value = content;
     node.complete = region.closed;
-    return this.evaluate(node, 1, region.start, false, region.closed, 0, { region });
+    const text = this.evaluate(node, 1, region.start, false, region.closed, 0, { region });
+    // Between the two, final mode's choice: the lower score, else the JSON (`null` for `string?`).
+    return scalar !== undefined && (text === undefined || scalar.distance <= text.distance) ? scalar : text;
   }
 
   /** As in final mode: plain text serves scalars always, lists of scalars only when nothing parsed. */
