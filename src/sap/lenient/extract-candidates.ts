@@ -188,9 +188,10 @@ function readCandidates(
     if (roots.length === 0 && fence.content.trim() !== "") {
       const content = fence.content.trim();
       // A fence holding one quoted string (cut off, or one JSON would not take) is that string, as a
-      // whole answer is: the quotes are syntax (```"OFF" is OFF), as when the content is valid JSON.
+      // whole answer is: the quotes are syntax (```"OFF" is OFF), as when the content is valid JSON. A
+      // quote still open when the fence closed opened no string: the content is text that starts with it.
       const quoted = readQuoted(fence.content);
-      if (quoted) {
+      if (quoted && (quoted.complete || !fence.closed)) {
         const start = contentStart + fence.content.search(/\S/);
         const node: JsonishNode = {
           ...stringNode(quoted.value, quoted.complete),

@@ -508,7 +508,8 @@ export class PartialReader {
   private fenceText(region: AnswerRegion): PartialReading | undefined {
     if (!this.textAllowed() || region.kind !== "fence" || region.roots.length > 0) return undefined;
     const quoted = region.quoted;
-    if (quoted.state === "open" || quoted.state === "closed") {
+    // (A quote still open when the fence closed opened no string: the fence's text is read instead.)
+    if (quoted.state === "closed" || (quoted.state === "open" && !region.closed)) {
       // A lone opening quote shows nothing yet.
       if (quoted.state === "open" && quoted.value === "") return undefined;
       let node = this.fenceQuotedNodes.get(region);
