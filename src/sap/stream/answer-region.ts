@@ -27,6 +27,13 @@ export class AnswerRegion {
   /** The fence's content so far, for fences, when the scanner keeps it (plain-text targets read it). */
   content = "";
   /**
+   * `content` without the blanks around it, as `trim` gives it, built as the content arrives: trimming
+   * `content` at every read would copy the whole of it each time (quadratic over a long fence).
+   */
+  trimmed = "";
+  /** Blanks after the last other character of the content, held until more text follows them. */
+  private blanks = "";
+  /**
    * For fences whose content is kept: that content read as one quoted string, while it may be one (final
    * mode reads a fence holding `"OFF"` as `OFF`, as it reads a whole answer that is one quoted string).
    */
@@ -77,6 +84,23 @@ export class AnswerRegion {
     this.parser.push(text);
   }
 
+  /** Keep a fence's content as it arrives, and read it as one quoted string or scalar while it may be. */
+  keep(text: string): void {
+    this.content += text;
+    this.quoted.push(text);
+    this.scalar.push(text);
+    workMeter.steps += text.length;
+    const first = text.search(NOT_BLANK);
+    if (first < 0) {
+      if (this.trimmed !== "") this.blanks += text;
+      return;
+    }
+    let end = text.length;
+    while (BLANK.test(text[end - 1]!)) end--;
+    this.trimmed += this.trimmed === "" ? text.slice(first, end) : this.blanks + text.slice(0, end);
+    this.blanks = text.slice(end);
+  }
+
   /**
    * Give a fence its whole content at once, just before it closes: kept as `readWhole` reads it when it
    * is valid JSON holding a container exactly of the type, else read by the fixing parser as any text is
@@ -120,6 +144,10 @@ export class AnswerRegion {
     if (this.reader !== undefined) this.reader.end();
   }
 }
+
+/** What `String.prototype.trim` removes, and anything else. */
+const BLANK = /\s/;
+const NOT_BLANK = /\S/;
 
 /** The parser's steps count in `workMeter`, as every streaming reader's work does. */
 function counted(parser: FixingParser): FixingParser {

@@ -521,7 +521,7 @@ export class PartialReader {
       node.complete = quoted.state === "closed";
       return this.evaluate(node, ORIGIN_RANK.fence, region.start, false, node.complete, 0, { region });
     }
-    const content = region.content.trim();
+    const content = region.trimmed;
     if (content === "") return undefined;
     let scalar: PartialReading | undefined;
     if (region.scalar.possible) {
