@@ -10,9 +10,9 @@ function isRecord(value: unknown): value is Record<string, unknown> {
 }
 
 /**
- * Paths where final mode read something a stream may not show: the cut, dropped items and entries, and
- * the only item or entry of a container cut off (`[{"name": "A"` for a class: the list may still get a
- * second item, so a stream cannot take its only one yet).
+ * Paths where final mode read something a stream may not show: the cut, dropped items and entries. A
+ * value unwrapped from a one-element list or one-key object (`[\`9]` for `int`: the item is cut off) is
+ * held where it is shown too: its flags point at the item, the value sits at the list's path.
  */
 export function heldBack(flags: readonly Flag[]): Set<string> {
   const held = new Set(
@@ -22,9 +22,18 @@ export function heldBack(flags: readonly Flag[]): Set<string> {
       )
       .map((flag) => flag.path),
   );
-  for (const flag of flags) {
-    if (flag.kind !== "ListToSingle" && flag.kind !== "UnwrappedObject") continue;
-    if ([...held].some((path) => path.startsWith(flag.path))) held.add(flag.path);
+  // Innermost unwrap first, so one nested in another's item is held by then.
+  const unwraps = flags
+    .filter((flag) => flag.kind === "ListToSingle" || flag.kind === "UnwrappedObject")
+    .map((flag) => flag.path)
+    .sort((left, right) => right.length - left.length);
+  for (const path of unwraps) {
+    for (const at of held) {
+      if (at.startsWith(`${path}[`) || at.startsWith(`${path}.`)) {
+        held.add(path);
+        break;
+      }
+    }
   }
   return held;
 }

@@ -115,10 +115,19 @@ function readCandidates(
   const last = text.length - (text.length - text.trimEnd().length);
   const whole = { start: offset + Math.max(first, 0), end: offset + last };
   if (strict !== undefined) {
-    return [
-      jsonCandidate(strict, text, offset, { origin: "json", repairs: [], order: offset, span: whole }),
-      { node: stringNode(text), origin: "text", repairs: [], order: offset + 1, span: whole },
-    ];
+    const json = jsonCandidate(strict, text, offset, {
+      origin: "json",
+      repairs: [],
+      order: offset,
+      span: whole,
+    });
+    // An answer that is one JSON string is that string, not text with quotes and escapes in it (as a
+    // stream reads it, and as a quoted answer JSON would not take is read: `quotedAnswer`).
+    if (typeof strict.value === "string") {
+      json.wholeString = true;
+      return [json];
+    }
+    return [json, { node: stringNode(text), origin: "text", repairs: [], order: offset + 1, span: whole }];
   }
   const candidates: Candidate[] = [];
   let proseStart = 0;
@@ -145,6 +154,19 @@ function readCandidates(
           span: contentSpan,
         }),
       );
+      // A number, bool or null is also the fence's text, as any fence without a container offers (`12`
+      // for a string is "12", not the whole answer with its backticks), as a stream reads it.
+      const value = strictContent.value;
+      if (value === null || (typeof value !== "object" && typeof value !== "string")) {
+        candidates.push({
+          node: stringNode(fence.content.trim(), fence.closed),
+          origin: "text",
+          repairs: [],
+          order: offset + fence.start,
+          fenceTag: fence.tag,
+          span: contentSpan,
+        });
+      }
       continue;
     }
     for (const candidate of candidatesFromRoots(roots, "fence")) {
@@ -165,6 +187,28 @@ function readCandidates(
     }
     if (roots.length === 0 && fence.content.trim() !== "") {
       const content = fence.content.trim();
+      // A fence holding one quoted string (cut off, or one JSON would not take) is that string, as a
+      // whole answer is: the quotes are syntax (```"OFF" is OFF), as when the content is valid JSON. A
+      // quote still open when the fence closed opened no string: the content is text that starts with it.
+      const quoted = readQuoted(fence.content);
+      if (quoted && (quoted.complete || !fence.closed)) {
+        const start = contentStart + fence.content.search(/\S/);
+        const node: JsonishNode = {
+          ...stringNode(quoted.value, quoted.complete),
+          start,
+          end: start + content.length,
+        };
+        const repairs = quoted.complete ? ["quoted answer JSON would not take"] : ["unclosed string"];
+        candidates.push({
+          node,
+          origin: "fence",
+          repairs: fence.closed ? repairs : [...repairs, "unclosed fence"],
+          order: offset + fence.start,
+          fenceTag: fence.tag,
+          span: contentSpan,
+        });
+        continue;
+      }
       candidates.push({
         node: stringNode(content, fence.closed),
         origin: "text",
@@ -371,14 +415,24 @@ const ANSWER_QUOTES: Record<string, string> = { '"': '"', "'": "'", "\u201c": "\
  * quotes are syntax, not part of the value, as they are when the same answer is valid JSON.
  */
 function quotedAnswer(text: string, first: number, last: number, offset: number): Candidate | undefined {
-  if (first < 0 || ANSWER_QUOTES[text[first]!] === undefined) return undefined;
-  // The same reading a stream makes of the answer as it arrives (one rule for both modes).
-  const quoted = new QuotedAnswer();
-  quoted.push(text);
-  if (quoted.state !== "open" && quoted.state !== "closed") return undefined;
-  const complete = quoted.state === "closed";
+  const quoted = readQuoted(text);
+  if (quoted === undefined) return undefined;
+  const complete = quoted.complete;
   const node: JsonishNode = { ...stringNode(quoted.value, complete), start: first, end: last };
   const span = { start: offset + first, end: offset + last };
   const repairs = complete ? ["quoted answer JSON would not take"] : ["unclosed string"];
   return { node, origin: "prose", repairs, order: offset + first, span, wholeString: true };
+}
+
+/**
+ * `text` (a whole answer, or a fence's content) as one quoted string, closed or cut off: the string
+ * inside, decoded by the reader a stream runs over the same text as it arrives (one rule for both modes).
+ */
+function readQuoted(text: string): { value: string; complete: boolean } | undefined {
+  const first = text.search(/\S/);
+  if (first < 0 || ANSWER_QUOTES[text[first]!] === undefined) return undefined;
+  const quoted = new QuotedAnswer();
+  quoted.push(text);
+  if (quoted.state !== "open" && quoted.state !== "closed") return undefined;
+  return { value: quoted.value, complete: quoted.state === "closed" };
 }

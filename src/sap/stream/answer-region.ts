@@ -1,3 +1,5 @@
+import { QuotedAnswer } from "../kinds/primitive/quoted-answer.js";
+import { ScalarAnswer } from "../kinds/primitive/scalar-answer.js";
 import { FixingParser, type ParsedRoot } from "../lenient/fixing-parser.js";
 import type { ArrayNode, ObjectNode } from "../lenient/jsonish-node.js";
 import { parseStrictJson, type StrictJson } from "../lenient/parse-strict-json.js";
@@ -25,6 +27,20 @@ export class AnswerRegion {
   tag = "";
   /** The fence's content so far, for fences, when the scanner keeps it (plain-text targets read it). */
   content = "";
+  /**
+   * `content` without the blanks around it, as `trim` gives it, built as the content arrives: trimming
+   * `content` at every read would copy the whole of it each time (quadratic over a long fence).
+   */
+  trimmed = "";
+  /** Blanks after the last other character of the content, held until more text follows them. */
+  private blanks = "";
+  /**
+   * For fences whose content is kept: that content read as one quoted string, while it may be one (final
+   * mode reads a fence holding `"OFF"` as `OFF`, as it reads a whole answer that is one quoted string).
+   */
+  readonly quoted = new QuotedAnswer();
+  /** For fences whose content is kept: whether that content may still be one JSON scalar (`1`, `nul`). */
+  readonly scalar = new ScalarAnswer();
   /** How many characters of content the fence has received (counted whether or not it is kept). */
   contentLength = 0;
   /** The region will receive no more text. */
@@ -75,6 +91,23 @@ export class AnswerRegion {
     this.labels?.push(text, parser.roots.length);
   }
 
+  /** Keep a fence's content as it arrives, and read it as one quoted string or scalar while it may be. */
+  keep(text: string): void {
+    this.content += text;
+    this.quoted.push(text);
+    this.scalar.push(text);
+    workMeter.steps += text.length;
+    const first = text.search(NOT_BLANK);
+    if (first < 0) {
+      if (this.trimmed !== "") this.blanks += text;
+      return;
+    }
+    let end = text.length;
+    while (BLANK.test(text[end - 1]!)) end--;
+    this.trimmed += this.trimmed === "" ? text.slice(first, end) : this.blanks + text.slice(0, end);
+    this.blanks = text.slice(end);
+  }
+
   /**
    * Give a fence its whole content at once, just before it closes: kept as `readWhole` reads it when it
    * is valid JSON holding a container exactly of the type, else read by the fixing parser as any text is
@@ -121,6 +154,10 @@ export class AnswerRegion {
     this.labels?.end();
   }
 }
+
+/** What `String.prototype.trim` removes, and anything else. */
+const BLANK = /\s/;
+const NOT_BLANK = /\S/;
 
 /** The parser's steps count in `workMeter`, as every streaming reader's work does. */
 function counted(parser: FixingParser): FixingParser {

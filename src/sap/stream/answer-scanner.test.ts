@@ -80,6 +80,25 @@ describe("AnswerScanner", () => {
     expect([whole[1]!.content, whole[1]!.closed]).toEqual(["NEGATIVE", true]);
   });
 
+  it("keeps each fence's content trimmed as it arrives, as trim gives it, whatever the chunks", () => {
+    const text = "```\n \t\u3000 two  words \n\n  and more\u00a0 \n```\n```\n   \n```\n```\n x";
+    fc.assert(
+      fc.property(fc.array(fc.nat({ max: text.length }), { maxLength: 12 }), (cuts) => {
+        const scanner = new AnswerScanner();
+        let from = 0;
+        for (const point of [...new Set(cuts)].sort((a, b) => a - b)) {
+          scanner.push(text.slice(from, point));
+          from = point;
+        }
+        scanner.push(text.slice(from));
+        const fences = scanner.regions.filter((region) => region.kind === "fence");
+        expect(fences.map((region) => region.trimmed)).toEqual(["two  words \n\n  and more", "", "x"]);
+        for (const region of fences) expect(region.trimmed).toBe(region.content.trim());
+      }),
+      { numRuns: 200 },
+    );
+  });
+
   it("leaves the same regions whatever the chunks (property)", () => {
     const text =
       'Sure!\n```json\n{"a": "x`y", "b": [1, 2]}\n```\nAnd ``` more {"c": 3} ``\n```\n[4]\n' +

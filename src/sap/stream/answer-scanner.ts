@@ -186,7 +186,7 @@ export class AnswerScanner {
     else this.current.push(text);
     if (this.current.kind === "fence") {
       this.current.contentLength += length;
-      if (this.keepContent) this.current.content += text;
+      if (this.keepContent) this.current.keep(text);
     }
     this.take(length);
     for (let index = text.length - 1; index >= 0; index--) {

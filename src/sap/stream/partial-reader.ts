@@ -8,7 +8,14 @@ import { QuotedAnswer } from "../kinds/primitive/quoted-answer.js";
 import { ScalarAnswer } from "../kinds/primitive/scalar-answer.js";
 import { ORIGIN_RANK } from "../lenient/extract-candidates.js";
 import type { ParsedRoot } from "../lenient/fixing-parser.js";
-import type { ArrayNode, JsonishNode, ObjectNode, StringNode } from "../lenient/jsonish-node.js";
+import {
+  type ArrayNode,
+  type JsonishNode,
+  nodeFromJson,
+  type ObjectNode,
+  type StringNode,
+} from "../lenient/jsonish-node.js";
+import { parseStrictJson } from "../lenient/parse-strict-json.js";
 import { LabelLines } from "../lenient/read-label-lines.js";
 import { blankBetween, structureBeatsText } from "../structure-beats-text.js";
 import { workMeter } from "../work-meter.js";
@@ -94,6 +101,8 @@ export class PartialReader {
   private rootScan = 0;
   /** Each fence's text as one node, updated in place (see `textNode`). */
   private readonly fenceNodes = new WeakMap<AnswerRegion, StringNode>();
+  /** Each fence's content as one quoted string, decoded (see `AnswerRegion.quoted`), updated in place. */
+  private readonly fenceQuotedNodes = new WeakMap<AnswerRegion, StringNode>();
   /** Something other than blanks and backticks was written (the plain-text reading has something). */
   private sawText = false;
   /** The text so far ends in a backslash (a `\u` escape may be cut in two). */
@@ -509,11 +518,41 @@ export class PartialReader {
     }
   }
 
-  /** A fence with no container in it offers its text, for plain-text targets. */
+  /**
+   * A fence with no container in it offers its text, for plain-text targets; one holding a quoted string,
+   * the string inside, as in final mode (`extractCandidates`).
+   */
   private fenceText(region: AnswerRegion): PartialReading | undefined {
     if (!this.textAllowed() || region.kind !== "fence" || region.roots.length > 0) return undefined;
-    const content = region.content.trim();
+    const quoted = region.quoted;
+    // (A quote still open when the fence closed opened no string: the fence's text is read instead.)
+    if (quoted.state === "closed" || (quoted.state === "open" && !region.closed)) {
+      // A lone opening quote shows nothing yet.
+      if (quoted.state === "open" && quoted.value === "") return undefined;
+      let node = this.fenceQuotedNodes.get(region);
+      if (!node) {
+        node = { kind: "string", value: "", complete: false };
+        this.fenceQuotedNodes.set(region, node);
+      }
+      node.value = quoted.value;
+      node.complete = quoted.state === "closed";
+      return this.evaluate(node, ORIGIN_RANK.fence, region.start, false, node.complete, 0, { region });
+    }
+    const content = region.trimmed;
     if (content === "") return undefined;
+    let scalar: PartialReading | undefined;
+    if (region.scalar.possible) {
+      // As for a whole answer (`scalar`): content that may still be one JSON scalar is not text yet
+      // (final mode reads a fence holding `1` as the number); once the fence has ended it is that scalar
+      // when it is valid JSON (at most a short token: `ScalarAnswer` gives up on longer ones), and its
+      // text, as in final mode.
+      if (!region.ended) return undefined;
+      const strict = parseStrictJson(content);
+      if (strict !== undefined) {
+        const node = nodeFromJson(strict.value);
+        scalar = this.evaluate(node, ORIGIN_RANK.fence, region.start, false, true, 0, { region });
+      }
+    }
     let node = this.fenceNodes.get(region);
     if (!node) {
       node = { kind: "string", value: content, complete: false };
@@ -521,7 +560,9 @@ export class PartialReader {
     }
     node.value = content;
     node.complete = region.closed;
-    return this.evaluate(node, 1, region.start, false, region.closed, 0, { region });
+    const text = this.evaluate(node, 1, region.start, false, region.closed, 0, { region });
+    // Between the two, final mode's choice: the lower score, else the JSON (`null` for `string?`).
+    return scalar !== undefined && (text === undefined || scalar.distance <= text.distance) ? scalar : text;
   }
 
   /** A fence with no container in it read as `key: value` lines (a ```yaml block), as final mode reads it. */

@@ -25,6 +25,9 @@ export function coerceBool(
   }
   if (node.kind !== "string")
     return unwrapSingle(type, node, path, context) ?? failure("type-mismatch", path, "bool", node);
+  // JSON written as text names no bool, not even as its only word (`[["on"]]`): as for numbers, its
+  // values are read from its structure (a one-element list once, `unwrapSingle`), never from its words.
+  if (isStructuredText(node.value)) return failure("type-mismatch", path, "bool", node);
   const words = normalizeWords(node.value);
   const only = words.length === 1 ? words[0]! : undefined;
   if (only === "true" || only === "false") {
@@ -40,7 +43,6 @@ export function coerceBool(
     const value = TRUE_WORDS.has(only);
     return repaired(value, "BoolFromWord", path, `${JSON.stringify(node.value)} read as ${value}`, node);
   }
-  if (isStructuredText(node.value)) return failure("type-mismatch", path, "bool", node);
   const saysTrue = words.includes("true");
   const saysFalse = words.includes("false");
   if (saysTrue !== saysFalse) {

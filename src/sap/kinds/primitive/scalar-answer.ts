@@ -7,8 +7,8 @@ const KEYWORDS = ["true", "false", "null", "True", "False", "None"];
 const NUMBER_PREFIX = /^-?(?:\d+(?:\.\d*)?(?:[eE][+-]?\d*)?)?$/;
 
 /**
- * Whether the answer so far could still be one JSON scalar: a number, `true`, `false`, `null` (or Python's
- * `True`, `False`, `None`), blanks around it. Final mode reads such an answer as that scalar (`1` for
+ * Whether the answer so far (or a fence's content so far) could still be one JSON scalar: a number,
+ * `true`, `false`, `null` (or Python's `True`, `False`, `None`), blanks around it. Final mode reads such an answer as that scalar (`1` for
  * `int | string` is the int 1, `null` for `string?` is null), so a stream must not show it as text
  * meanwhile: the text `"nul"` would have to become null. Watched one pass over each chunk; once the
  * answer cannot be a scalar any more (`3 apples`), it never can again.
