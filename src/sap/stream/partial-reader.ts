@@ -290,6 +290,9 @@ export class PartialReader {
       // bracket inside it is text, not a reading. A lone opening quote shows nothing yet.
       const node = this.quotedNode;
       node.value = quoted.value;
+      // A closing quote that turns out to be a quote inside the string (`"a, b"c`) reopens it: what was
+      // read of the closed string starts over.
+      if (node.complete && quoted.state === "open") this.context.restarts++;
       node.complete = quoted.state === "closed";
       best =
         quoted.state === "open" && quoted.value === ""
@@ -535,6 +538,7 @@ export class PartialReader {
         this.fenceQuotedNodes.set(region, node);
       }
       node.value = quoted.value;
+      if (node.complete && quoted.state === "open") this.context.restarts++;
       node.complete = quoted.state === "closed";
       return this.evaluate(node, ORIGIN_RANK.fence, region.start, false, node.complete, 0, { region });
     }

@@ -84,15 +84,8 @@ export const streamListCoercer: KindCoercer<ListType> = {
     if (node.kind === "string" && context.isScalar(type.item)) {
       const split = coercePieces(type, node, path, context);
       if (split !== undefined) {
-        if (split.ok)
-          noteReading(
-            type,
-            node,
-            path,
-            context,
-            pieceState(type, node, path, context).done ?? WHOLE,
-            split.value,
-          );
+        const way = split.ok ? (pieceState(type, node, path, context).done ?? WHOLE) : LOST;
+        noteReading(type, node, path, context, way, split.ok ? split.value : undefined);
         return split;
       }
     }
@@ -106,7 +99,12 @@ export const streamListCoercer: KindCoercer<ListType> = {
         ? { ...node, value: trimmed }
         : node;
     const result = listCoercer.coerce(type, source, path, context);
-    if (!result.ok) return result;
+    if (!result.ok) {
+      // A list shown for the node (split, or unwrapped) is shown no more: it starts over.
+      if (node.kind === "string" || node.kind === "object")
+        noteReading(type, node, path, context, LOST, undefined);
+      return result;
+    }
     const slot = context.slot(node, type, path);
     const value = stableValue(slot.last, result.value);
     slot.last = value;
@@ -120,10 +118,12 @@ export const streamListCoercer: KindCoercer<ListType> = {
 const WHOLE: readonly string[] = Object.freeze([]);
 /** An object read as a wrapper of the list under its only key. */
 const UNWRAPPED: readonly string[] = Object.freeze([]);
+/** Not read as a list (not ready, or not a list). */
+const LOST: readonly string[] = Object.freeze([]);
 
 /** How a string or object node was last read as a list, and the list shown for it. */
 interface ReadingState {
-  /** The split's finished pieces (one array per delimiter), `WHOLE` or `UNWRAPPED`. */
+  /** The split's finished pieces (one array per delimiter), `WHOLE`, `UNWRAPPED` or `LOST`. */
   way: readonly string[];
   shown: unknown;
 }
@@ -157,6 +157,7 @@ function noteReading(
 
 /** Whether every item of `before` is still there in `after`, the same or (a string) grown. */
 function grewInto(before: unknown, after: unknown): boolean {
+  if (before === undefined || (Array.isArray(before) && before.length === 0)) return true;
   if (!Array.isArray(before) || !Array.isArray(after) || after.length < before.length) return false;
   for (let index = 0; index < before.length; index++) {
     const left = before[index];
