@@ -5,7 +5,7 @@ import { addFlag, type CoerceResult, childPath, failure, ResultBuilder } from ".
 import { setOwn } from "../../coerce/set-own.js";
 import type { JsonishNode, ObjectNode } from "../../lenient/jsonish-node.js";
 import { type FieldLookup, fieldLookupOf, matchField } from "./field-lookup.js";
-import { invalidField, keyReplaces, missingField } from "./field-rules.js";
+import { invalidField, keyReplaces, mayImplyKey, missingField } from "./field-rules.js";
 
 /**
  * Classes: keys matched to fields (exactly, else ignoring case/spacing/punctuation, flagged), unknown keys
@@ -54,16 +54,8 @@ function coerceClass(
     const matchesAnyKey = node.entries.some(([key]) => matchField(lookup, key) !== undefined);
     const direct = fromObject(declaration, lookup, node, path, context);
     // A single-field class given an object with none of its keys: the object may be the field's value
-    // itself, when that field holds structured data (an object is never read as a scalar or as text).
-    // Keep whichever reading repairs less.
-    if (
-      matchesAnyKey ||
-      !soleField ||
-      node.entries.length === 0 ||
-      context.plainText(soleField.type) !== "never"
-    ) {
-      return direct;
-    }
+    // itself. Keep whichever reading repairs less.
+    if (!mayImplyKey(soleField, node, matchesAnyKey, context)) return direct;
     const implied = intoSoleField(soleField, node, path, context);
     if (!implied.ok) return direct;
     return direct.ok && direct.score <= implied.score ? direct : implied;

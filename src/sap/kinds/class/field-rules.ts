@@ -1,8 +1,8 @@
 import type { Field } from "../../../ir/index.js";
 import type { CoerceContext } from "../../coerce/coerce-context.js";
 import type { CoerceIssue } from "../../coerce/coerce-result.js";
-import type { FlagKind } from "../../flags.js";
-import type { JsonishNode } from "../../lenient/jsonish-node.js";
+import { FLAG_PENALTIES, type FlagKind } from "../../flags.js";
+import type { JsonishNode, ObjectNode } from "../../lenient/jsonish-node.js";
 import type { FieldMatch } from "./field-lookup.js";
 
 /**
@@ -85,4 +85,33 @@ export function invalidField(
     flag: "WillFail",
     detail: `expected ${issue.expected}, found ${issue.found}; the final parse will fail (${issue.code})`,
   };
+}
+
+/**
+ * Whether a single-field class may read an object that has none of its keys as the value of its one
+ * field (`ImpliedKey`): only when that field holds structured data, as an object is never read as a
+ * scalar or as text. Both modes then keep whichever reading repairs less.
+ */
+export function mayImplyKey(
+  soleField: Field | undefined,
+  node: ObjectNode,
+  matchesAnyKey: boolean,
+  context: CoerceContext,
+): soleField is Field {
+  return (
+    !matchesAnyKey &&
+    soleField !== undefined &&
+    node.entries.length > 0 &&
+    context.plainText(soleField.type) === "never"
+  );
+}
+
+/**
+ * What final mode charges for the one field of a single-field class that a closed object lacks: its
+ * default (an optional field), else the penalty of an empty list or map, or of a failure.
+ */
+export function missingPenalty(field: Field, context: CoerceContext): number {
+  const fallback = context.missing(field.type);
+  if (fallback?.reason === "optional") return FLAG_PENALTIES.DefaultFromMissing;
+  return fallback ? FLAG_PENALTIES.EmptyFromMissing : FLAG_PENALTIES.WillFail;
 }

@@ -19,7 +19,7 @@ import {
 } from "../../stream/stream-coerce-context.js";
 import { classCoercer } from "./coerce-class.js";
 import { type FieldLookup, fieldLookupOf, matchField } from "./field-lookup.js";
-import { keyReplaces } from "./field-rules.js";
+import { keyReplaces, mayImplyKey, missingPenalty } from "./field-rules.js";
 import { type FieldOutcome, NO_CHECKS, NO_FLAGS, readField } from "./read-field.js";
 
 /**
@@ -99,11 +99,14 @@ function coerceClass(
   if (node.kind === "object") {
     const state = objectState(declaration, lookup, type, node, path, context);
     const direct = fromObject(declaration, lookup, state, node.complete, context);
-    if (state.matchedAny || !soleField || node.entries.length === 0) return direct;
-    // A single-field class given an object with none of its keys: the object may be the field's value.
+    // A single-field class given an object with none of its keys: the object may be the field's value
+    // (final mode's rule). Once the object is closed, its missing field costs what it costs there.
+    if (!mayImplyKey(soleField, node, state.matchedAny, context)) return direct;
     const implied = intoSoleField(soleField, node, path, context);
     if (!implied.ok) return direct;
-    return direct.ok && direct.score <= implied.score ? direct : implied;
+    if (!direct.ok) return implied;
+    const directScore = node.complete ? direct.score + missingPenalty(soleField, context) : direct.score;
+    return directScore <= implied.score ? direct : implied;
   }
   if (soleField) return intoSoleField(soleField, node, path, context);
   // Only a list known to hold one item: `[{…}` may go on with a second item, and then it is no class.
