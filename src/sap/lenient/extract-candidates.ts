@@ -6,6 +6,7 @@ import { FixingParser, type ParsedRoot } from "./fixing-parser.js";
 import { type JsonishNode, nodeFromJson, stringNode } from "./jsonish-node.js";
 import { parseStrictJson, type StrictJson } from "./parse-strict-json.js";
 import { readFenceLabelLines, readLabelLines } from "./read-label-lines.js";
+import { afterReasoning } from "./reasoning-blocks.js";
 
 export { parseStrictJson, type StrictJson } from "./parse-strict-json.js";
 
@@ -84,21 +85,6 @@ export function extractCandidates(
     return [...answer, ...whole];
   }
   return readCandidates(text, strict, 0, work);
-}
-
-/** Tags models wrap their reasoning in (qwen3, DeepSeek-R1, …), matched case-insensitively. */
-const REASONING_BLOCK = /<(think|thinking|reasoning)>[\s\S]*?<\/\1>/gi;
-
-/**
- * Where the answer starts when the text holds closed reasoning blocks followed by more text: just after
- * the last block. Undefined when there is none, or nothing but blanks follows it.
- */
-function afterReasoning(text: string): number | undefined {
-  if (!text.includes("</")) return undefined;
-  let end: number | undefined;
-  for (const match of text.matchAll(REASONING_BLOCK)) end = match.index + match[0].length;
-  if (end === undefined || text.slice(end).trim() === "") return undefined;
-  return end;
 }
 
 /**

@@ -17,6 +17,7 @@ import {
 } from "../lenient/jsonish-node.js";
 import { parseStrictJson } from "../lenient/parse-strict-json.js";
 import { LabelLines } from "../lenient/read-label-lines.js";
+import { ReasoningBlocks } from "../lenient/reasoning-blocks.js";
 import { blankBetween, structureBeatsText } from "../structure-beats-text.js";
 import { workMeter } from "../work-meter.js";
 import { type AnswerRegion, AnswerScanner } from "./answer-scanner.js";
@@ -65,7 +66,7 @@ export interface PartialReaderOptions {
 const COMBINED_ORDER = Number.MAX_SAFE_INTEGER - 1;
 const TEXT_ORDER = Number.MAX_SAFE_INTEGER;
 /** Where the spine's nodes start in the shape list (`compareShape`). */
-const SPINE_START = 4;
+const SPINE_START = 5;
 
 /**
  * Reads the prefix of an answer into the best partial value, keeping everything between chunks. Readings
@@ -85,6 +86,15 @@ export class PartialReader {
   private readonly plainText: PlainTextUse;
   private text = "";
   private readonly textNode: StringNode = { kind: "string", value: "", complete: false };
+  /** The text after the reasoning blocks, when an answer follows them (see `reasoning`). */
+  private readonly answerTextNode: StringNode = { kind: "string", value: "", complete: false };
+  /**
+   * Reasoning blocks (`<think>…</think>`): as in final mode, readings inside or before a closed block
+   * are not the answer when one follows it, only a fallback (`beforeAnswer`, folded apart).
+   */
+  private readonly reasoning = new ReasoningBlocks();
+  private reasoningClosed = 0;
+  private beforeAnswer: PartialReading | undefined;
   /** The answer as one JSON string, decoded (final mode reads `"solo"` as `solo`), while it may be one. */
   private readonly quoted = new QuotedAnswer();
   private readonly quotedNode: StringNode = { kind: "string", value: "", complete: false };
@@ -137,6 +147,8 @@ export class PartialReader {
    * never changes; and where the roots seen so far end.
    */
   private readonly combinedRoots: ParsedRoot[] = [];
+  /** Where the first of them starts in the answer. */
+  private combinedStart = 0;
   private combined: ArrayNode = { kind: "array", items: [], complete: false };
   /** The finished containers inside the open root read so far (see `openChildren`). */
   private childrenOf: ParsedRoot | undefined;
@@ -178,6 +190,7 @@ export class PartialReader {
     }
     this.endsInBackslash = text.endsWith("\\");
     if (!this.sawText && /[^\s`]/.test(text)) this.sawText = true;
+    this.reasoning.push(text);
     // The whole text is a reading only for plain-text targets; others need not keep a copy.
     if (this.plainText !== "never") {
       this.text += text;
@@ -221,6 +234,12 @@ export class PartialReader {
       return this.choice;
     }
     this.trail = undefined;
+    if (this.reasoning.closed !== this.reasoningClosed) {
+      // A reasoning block closed: every reading folded so far lies before the answer that may follow.
+      this.reasoningClosed = this.reasoning.closed;
+      this.beforeAnswer = pick(this.frozenBest, this.beforeAnswer);
+      this.frozenBest = undefined;
+    }
     this.foldFrozen();
     this.gatherObjects();
     let best = this.frozenBest;
@@ -253,19 +272,21 @@ export class PartialReader {
       };
     }
     const combined = this.combined;
+    let combinedFallback: PartialReading | undefined;
     if (objects > 1) {
       combined.complete = combined.items[combined.items.length - 1]!.complete;
       const penalty = FLAG_PENALTIES.CombinedCandidates;
       const source = { combined: true };
-      best = pick(
-        this.evaluate(combined, 2, COMBINED_ORDER, false, combined.complete, penalty, source),
-        best,
-      );
+      const reading = this.evaluate(combined, 2, COMBINED_ORDER, false, combined.complete, penalty, source);
+      // (All objects as one list holds the reasoning's too when the first is in it: a fallback then.)
+      if (this.combinedStart < this.reasoning.lastClosedEnd) combinedFallback = reading;
+      else best = pick(reading, best);
     }
     const labels = this.labelsOpen ? this.labels.node() : undefined;
     if (labels) {
       best = pick(this.evaluate(labels, ORIGIN_RANK.prose, 0, false, false, 0, { labels: true }), best);
     }
+    let wholeText: PartialReading | undefined;
     // The answer as plain text: not while it is blank, nor while a fence is open (its backticks and info
     // line are not text the model meant; final mode ranks a text cut off in a fence below the fence's
     // text), and without a possible fence marker at its end.
@@ -279,9 +300,21 @@ export class PartialReader {
       if (!this.scalar.possible && this.quoted.state === "no") {
         // (An answer that may be one JSON scalar is not text yet: final mode reads `1` as a number.)
         const held = this.scanner.heldLength;
-        // One node for the whole text, updated in place, so its readings keep their state between chunks.
-        this.textNode.value = held === 0 ? this.text : this.text.slice(0, this.text.length - held);
-        best = pick(this.evaluate(this.textNode, ORIGIN_RANK.text, TEXT_ORDER, false, false), best);
+        const answerStart = this.reasoning.answerStart;
+        if (answerStart === undefined) {
+          // One node for the whole text, updated in place, so its readings keep their state between chunks.
+          this.textNode.value = held === 0 ? this.text : this.text.slice(0, this.text.length - held);
+          best = pick(this.evaluate(this.textNode, ORIGIN_RANK.text, TEXT_ORDER, false, false), best);
+        } else {
+          // The answer after the reasoning is the text; the whole text is the reasoning's fallback.
+          this.answerTextNode.value = this.text.slice(answerStart, this.text.length - held);
+          const node = this.answerTextNode;
+          best = pick(this.evaluate(node, ORIGIN_RANK.text, TEXT_ORDER, false, false), best);
+          if (best === undefined || showsNothing(best)) {
+            this.textNode.value = this.text.slice(0, this.text.length - held);
+            wholeText = this.evaluate(this.textNode, ORIGIN_RANK.text, 0, false, false);
+          }
+        }
       }
     }
     const quoted = this.quoted;
@@ -298,6 +331,13 @@ export class PartialReader {
         quoted.state === "open" && quoted.value === ""
           ? undefined
           : this.evaluate(node, ORIGIN_RANK.json, TEXT_ORDER, false, node.complete);
+    }
+    // Readings before the answer that follows a reasoning block count only while it shows nothing, as in
+    // final mode (there: while no reading of the answer fits); with no answer after it, they are readings.
+    const earlier = pick(combinedFallback, pick(wholeText, this.beforeAnswer));
+    if (earlier !== undefined) {
+      if (this.reasoning.answerStart === undefined) best = pick(earlier, best);
+      else if (best === undefined || showsNothing(best)) best = pick(best, earlier);
     }
     const before = this.choice;
     // Another reading won, or the one shown is offered no more (the answer stopped being one quoted
@@ -394,6 +434,7 @@ export class PartialReader {
     let length = 0;
     shape[length++] = regions.length;
     shape[length++] = roots.length;
+    shape[length++] = this.reasoning.closed * 2 + (this.reasoning.answerStart === undefined ? 0 : 1);
     // The fence's text length follows its content; it matters only to plain-text readings (the others
     // read a fence's text only as label lines).
     shape[length++] = this.plainText === "never" ? (region.labels?.changes ?? 0) : region.contentLength;
@@ -513,7 +554,10 @@ export class PartialReader {
         const root = roots[this.combinedRoot]!;
         const whole = region.whole;
         // (A fence read whole is asked for its nodes only if the combined list is read.)
-        if (whole ? !Array.isArray(whole.value) : root.node.kind === "object") this.combinedRoots.push(root);
+        if (whole ? !Array.isArray(whole.value) : root.node.kind === "object") {
+          if (this.combinedRoots.length === 0) this.combinedStart = orderOf(region, root.start);
+          this.combinedRoots.push(root);
+        }
       }
       if (!region.ended) return;
       this.combinedRegion++;
@@ -600,7 +644,12 @@ export class PartialReader {
   }
 
   private fold(reading: PartialReading | undefined): void {
-    this.frozenBest = pick(reading, this.frozenBest);
+    // (A reading that starts inside or before a closed reasoning block is folded apart.)
+    if (reading !== undefined && reading.order < this.reasoning.lastClosedEnd) {
+      this.beforeAnswer = pick(reading, this.beforeAnswer);
+    } else {
+      this.frozenBest = pick(reading, this.frozenBest);
+    }
   }
 
   private evaluate(

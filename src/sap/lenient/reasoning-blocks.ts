@@ -1,0 +1,107 @@
+/**
+ * Reasoning before the answer. Models wrap their reasoning in `<think>`, `<thinking>` or `<reasoning>`
+ * tags (qwen3, DeepSeek-R1, …; matched case-insensitively). Text inside a closed reasoning block is not
+ * the answer when an answer follows it: the answer starts just after the last closed block, when
+ * something other than blanks follows it. (The reasoning stays there as a fallback reading.) Final mode
+ * asks `afterReasoning` of the whole text; a stream feeds `ReasoningBlocks` chunk by chunk and reads the
+ * same answer start as the text grows.
+ */
+
+/** Longer names first: `<thinking>` is not `<think>` followed by text. */
+const NAMES = ["thinking", "reasoning", "think"] as const;
+/** The longest tag, `</reasoning>`: a tag cut by a chunk boundary is at most this long minus one. */
+const LONGEST_TAG = "</reasoning>".length;
+const BLANK = /\s/;
+
+/**
+ * Where the answer starts in `text` when it holds closed reasoning blocks followed by more text: just
+ * after the last block. Undefined when there is none, or nothing but blanks follows it.
+ */
+export function afterReasoning(text: string): number | undefined {
+  if (!text.includes("</")) return undefined;
+  const blocks = new ReasoningBlocks();
+  blocks.push(text);
+  blocks.end();
+  return blocks.answerStart;
+}
+
+/** The reasoning blocks of a text that arrives in chunks (each character is looked at once). */
+export class ReasoningBlocks {
+  /** The name of the block open now (its closing tag is the only tag that counts), else undefined. */
+  private open: string | undefined;
+  /** Text not scanned yet: a `<` near the end of the last chunk that may begin a tag cut in two. */
+  private pending = "";
+  /** Where `pending` starts in the whole text. */
+  private offset = 0;
+  /** Where the last closed block ends, and where the last non-blank character is (-1: none yet). */
+  private lastEnd = -1;
+  private lastNonBlank = -1;
+  /** How many blocks have closed so far. */
+  closed = 0;
+
+  /** Where the last closed block ends (-1: none has closed). */
+  get lastClosedEnd(): number {
+    return this.lastEnd;
+  }
+
+  /** Where the answer starts (see `afterReasoning`), for the text so far. */
+  get answerStart(): number | undefined {
+    return this.lastEnd >= 0 && this.lastNonBlank >= this.lastEnd ? this.lastEnd : undefined;
+  }
+
+  push(chunk: string): void {
+    const start = this.offset + this.pending.length;
+    for (let index = chunk.length - 1; index >= 0; index--) {
+      if (!BLANK.test(chunk[index]!)) {
+        this.lastNonBlank = start + index;
+        break;
+      }
+    }
+    const text = this.pending + chunk;
+    for (let at = text.indexOf("<"); at >= 0; at = text.indexOf("<", at + 1)) {
+      const tag = this.tagAt(text, at);
+      if (tag === undefined) {
+        if (text.length - at < LONGEST_TAG && mayStartTag(text, at)) {
+          // Perhaps a tag cut in two: look again once more text has come.
+          this.pending = text.slice(at);
+          this.offset += at;
+          return;
+        }
+        continue;
+      }
+      if (this.open === undefined) {
+        this.open = tag;
+      } else {
+        this.open = undefined;
+        this.closed++;
+        this.lastEnd = this.offset + at + tag.length + 3;
+      }
+    }
+    this.offset += text.length;
+    this.pending = "";
+  }
+
+  /** The text is whole: a tag cut in two at its end was no tag. */
+  end(): void {
+    this.offset += this.pending.length;
+    this.pending = "";
+  }
+
+  /** The name of the tag at `at` that counts now (an opening one, or the open block's closing one). */
+  private tagAt(text: string, at: number): string | undefined {
+    if (this.open !== undefined) {
+      const close = `</${this.open}>`;
+      return text.slice(at, at + close.length).toLowerCase() === close ? this.open : undefined;
+    }
+    for (const name of NAMES) {
+      if (text.slice(at, at + name.length + 2).toLowerCase() === `<${name}>`) return name;
+    }
+    return undefined;
+  }
+}
+
+/** Whether the text from `at` (a `<`) to its end could be the start of a reasoning tag. */
+function mayStartTag(text: string, at: number): boolean {
+  const rest = text.slice(at).toLowerCase();
+  return NAMES.some((name) => `<${name}>`.startsWith(rest) || `</${name}>`.startsWith(rest));
+}
