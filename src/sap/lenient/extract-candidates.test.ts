@@ -52,6 +52,7 @@ describe("extractCandidates", () => {
     expect(summary('draft {"a": 1}\n```json\n{"a": 2}\n```')).toEqual([
       'prose:{"a":1}',
       'fence:{"a":2}',
+      'text:"{\\"a\\": 2}"',
       'combined:[{"a":1},{"a":2}]',
       'text:"draft {\\"a\\": 1}\\n```json\\n{\\"a\\": 2}\\n```"',
     ]);

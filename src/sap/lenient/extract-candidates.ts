@@ -140,10 +140,10 @@ function readCandidates(
           span: contentSpan,
         }),
       );
-      // A number, bool or null is also the fence's text, as any fence without a container offers (`12`
-      // for a string is "12", not the whole answer with its backticks), as a stream reads it.
-      const value = strictContent.value;
-      if (value === null || (typeof value !== "object" && typeof value !== "string")) {
+      // The fence's text as written too, as any fence offers it (`12` for a string is "12", and a JSON
+      // object the object as written, not the whole answer with its backticks), as a stream reads it;
+      // a JSON string is only the string inside its quotes.
+      if (typeof strictContent.value !== "string") {
         candidates.push({
           node: stringNode(fence.content.trim(), fence.closed),
           origin: "text",
@@ -171,12 +171,12 @@ function readCandidates(
         span: contentSpan,
       });
     }
-    if (roots.length === 0 && fence.content.trim() !== "") {
+    if (fence.content.trim() !== "") {
       const content = fence.content.trim();
       // A fence holding one quoted string (cut off, or one JSON would not take) is that string, as a
       // whole answer is: the quotes are syntax (```"OFF" is OFF), as when the content is valid JSON. A
       // quote still open when the fence closed opened no string: the content is text that starts with it.
-      const quoted = readQuoted(fence.content);
+      const quoted = roots.length === 0 ? readQuoted(fence.content) : undefined;
       if (quoted && (quoted.complete || !fence.closed)) {
         const start = contentStart + fence.content.search(/\S/);
         const node: JsonishNode = {

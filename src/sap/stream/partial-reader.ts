@@ -566,14 +566,16 @@ export class PartialReader {
   }
 
   /**
-   * A fence with no container in it offers its text, for plain-text targets; one holding a quoted string,
+   * A fence offers its text, for plain-text targets (containers in it or not); one holding a quoted string,
    * the string inside, as in final mode (`extractCandidates`).
    */
   private fenceText(region: AnswerRegion): PartialReading | undefined {
-    if (!this.textAllowed() || region.kind !== "fence" || region.roots.length > 0) return undefined;
+    if (!this.textAllowed() || region.kind !== "fence") return undefined;
+    // (A fence with a container in it offers its text, as written, beside the container's readings.)
+    const bare = region.roots.length === 0;
     const quoted = region.quoted;
     // (A quote still open when the fence closed opened no string: the fence's text is read instead.)
-    if (quoted.state === "closed" || (quoted.state === "open" && !region.closed)) {
+    if (bare && (quoted.state === "closed" || (quoted.state === "open" && !region.closed))) {
       // A lone opening quote shows nothing yet.
       if (quoted.state === "open" && quoted.value === "") return undefined;
       let node = this.fenceQuotedNodes.get(region);
@@ -589,7 +591,7 @@ export class PartialReader {
     const content = region.trimmed;
     if (content === "") return undefined;
     let scalar: PartialReading | undefined;
-    if (region.scalar.possible) {
+    if (bare && region.scalar.possible) {
       // As for a whole answer (`scalar`): content that may still be one JSON scalar is not text yet
       // (final mode reads a fence holding `1` as the number); once the fence has ended it is that scalar
       // when it is valid JSON (at most a short token: `ScalarAnswer` gives up on longer ones), and its
