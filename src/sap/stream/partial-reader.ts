@@ -56,6 +56,8 @@ export interface ReadingSource {
   combined?: boolean;
   /** Read as `key: value` lines (an answer with no JSON at all, or a fence's text with no container). */
   labels?: boolean;
+  /** The text after reasoning blocks, from this offset (see `PartialReader.reasoning`). */
+  answerFrom?: number;
 }
 
 export interface PartialReaderOptions {
@@ -86,8 +88,14 @@ export class PartialReader {
   private readonly plainText: PlainTextUse;
   private text = "";
   private readonly textNode: StringNode = { kind: "string", value: "", complete: false };
-  /** The text after the reasoning blocks, when an answer follows them (see `reasoning`). */
-  private readonly answerTextNode: StringNode = { kind: "string", value: "", complete: false };
+  /**
+   * The text after the reasoning blocks, when an answer follows them (see `reasoning`), and where it
+   * starts: a new node when a later block moves the start (readings keep state per node, for text that
+   * only grows).
+   */
+  private answerTextNode: StringNode = { kind: "string", value: "", complete: false };
+  private answerTextStart = -1;
+  private answerTextFrom = 0;
   /**
    * Reasoning blocks (`<think>…</think>`): as in final mode, readings inside or before a closed block
    * are not the answer when one follows it, only a fallback (`beforeAnswer`, folded apart).
@@ -307,9 +315,16 @@ export class PartialReader {
           best = pick(this.evaluate(this.textNode, ORIGIN_RANK.text, TEXT_ORDER, false, false), best);
         } else {
           // The answer after the reasoning is the text; the whole text is the reasoning's fallback.
-          this.answerTextNode.value = this.text.slice(answerStart, this.text.length - held);
+          if (answerStart !== this.answerTextStart) {
+            this.answerTextStart = answerStart;
+            // (From its first non-blank character, which the answer start promises, as final mode trims.)
+            this.answerTextFrom = answerStart + Math.max(0, this.text.slice(answerStart).search(/\S/));
+            this.answerTextNode = { kind: "string", value: "", complete: false };
+          }
           const node = this.answerTextNode;
-          best = pick(this.evaluate(node, ORIGIN_RANK.text, TEXT_ORDER, false, false), best);
+          node.value = this.text.slice(this.answerTextFrom, this.text.length - held);
+          const source = { answerFrom: this.answerTextFrom };
+          best = pick(this.evaluate(node, ORIGIN_RANK.text, TEXT_ORDER, false, false, 0, source), best);
           if (best === undefined || showsNothing(best)) {
             this.textNode.value = this.text.slice(0, this.text.length - held);
             wholeText = this.evaluate(this.textNode, ORIGIN_RANK.text, 0, false, false);
@@ -704,6 +719,7 @@ function sameReading(left: PartialReading, right: PartialReading): boolean {
     a.child === b.child &&
     a.combined === b.combined &&
     a.labels === b.labels &&
+    a.answerFrom === b.answerFrom &&
     left.nested === right.nested &&
     left.rank === right.rank
   );
