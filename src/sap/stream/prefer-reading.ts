@@ -15,9 +15,8 @@ export function pick(
  * of the whole container over one nested in an unclosed one; then the later one.
  */
 export function preferable(reading: PartialReading, best: PartialReading): boolean {
-  reading.empty ??= isEmpty(reading.value);
-  best.empty ??= isEmpty(best.value);
-  if (reading.empty !== best.empty) return !reading.empty;
+  const empty = showsNothing(reading);
+  if (empty !== showsNothing(best)) return !empty;
   if (reading.distance !== best.distance) return reading.distance < best.distance;
   if (reading.complete !== best.complete) return reading.complete;
   if (reading.rank !== best.rank) return reading.rank > best.rank;

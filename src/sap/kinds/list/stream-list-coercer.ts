@@ -82,9 +82,10 @@ export const streamListCoercer: KindCoercer<ListType> = {
       }
     }
     if (node.kind === "string" && context.isScalar(type.item)) {
-      const split = coercePieces(type, node, path, context);
+      const pieces = pieceState(type, node, path, context);
+      const split = coercePieces(type, node, path, context, pieces);
       if (split !== undefined) {
-        const way = split.ok ? (pieceState(type, node, path, context).done ?? WHOLE) : LOST;
+        const way = split.ok ? (pieces.done ?? WHOLE) : LOST;
         noteReading(type, node, path, context, way, split.ok ? split.value : undefined);
         return split;
       }
@@ -413,8 +414,8 @@ function coercePieces(
   node: StringNode,
   path: string,
   context: StreamCoerceContext,
+  state: PiecesState,
 ): CoerceResult | undefined {
-  const state = pieceState(type, node, path, context);
   state.splitter.update(node.value);
   // `1,2` may become `1,234`, `- first` a list without its bullet: wait for the text to decide.
   if (!node.complete && state.splitter.undecided()) return UNDECIDED;
