@@ -42,18 +42,23 @@ export function parsePartial(
   // Node offsets count from the start of their prose region (a fence's parser starts after its header
   // line, which the region does not record: those flags point at the whole reading).
   const { region, root } = source;
+  // (A reading of the answer after reasoning blocks counts from where that answer starts.)
+  const from = reader.base;
   const prose = !source.combined && region?.kind !== "fence";
-  const base = prose ? (region?.start ?? 0) : undefined;
+  const base = prose ? from + (region?.start ?? 0) : undefined;
   const span =
     region && root && prose
-      ? { start: region.start + root.start, end: root.node.complete ? region.start + root.end : text.length }
-      : { start: 0, end: text.length };
-  const flags = placeFlags([...result.flags, ...originFlags(source, text)], base, span);
+      ? {
+          start: from + region.start + root.start,
+          end: root.node.complete ? from + region.start + root.end : text.length,
+        }
+      : { start: from, end: text.length };
+  const flags = placeFlags([...result.flags, ...originFlags(source, text, from)], base, span);
   return { value: reading.value, flags, score: scoreFlags(flags), checks: [...result.checks] };
 }
 
 /** As in final mode: where the value was read from, and whether its text had to be repaired. */
-function originFlags(source: ReadingSource, text: string): Flag[] {
+function originFlags(source: ReadingSource, text: string, from: number): Flag[] {
   const flags: Flag[] = [];
   const { region, root } = source;
   if (source.combined) {
@@ -65,8 +70,8 @@ function originFlags(source: ReadingSource, text: string): Flag[] {
   } else if (region?.kind === "fence") {
     flags.push({ kind: "FromFence", path: "$", detail: `read from a \`\`\`${region.tag} code block` });
   } else if (region && root) {
-    const start = region.start + root.start;
-    const end = root.node.complete ? region.start + root.end : text.length;
+    const start = from + region.start + root.start;
+    const end = root.node.complete ? from + region.start + root.end : text.length;
     if (text.slice(0, start).trim() !== "" || text.slice(end).trim() !== "") {
       flags.push({ kind: "FromProse", path: "$", detail: "found inside the surrounding text" });
     }

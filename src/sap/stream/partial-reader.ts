@@ -22,7 +22,7 @@ import { blankBetween, structureBeatsText } from "../structure-beats-text.js";
 import { workMeter } from "../work-meter.js";
 import { type AnswerRegion, AnswerScanner } from "./answer-scanner.js";
 import { exactPartial } from "./exact-partial.js";
-import { pick, showsNothing } from "./prefer-reading.js";
+import { pick, preferable, showsNothing } from "./prefer-reading.js";
 import { samePartial } from "./same-partial.js";
 import { patchSpine, type SpineTrail, traceSpine } from "./spine-trail.js";
 import { createStreamCoerceContext, pendingOf, type StreamCoerceContext } from "./stream-coerce-context.js";
@@ -56,19 +56,19 @@ export interface ReadingSource {
   combined?: boolean;
   /** Read as `key: value` lines (an answer with no JSON at all, or a fence's text with no container). */
   labels?: boolean;
-  /** The text after reasoning blocks, from this offset (see `PartialReader.reasoning`). */
-  answerFrom?: number;
 }
 
 export interface PartialReaderOptions {
   constraintEvaluator?: ConstraintEvaluator | undefined;
   collectFlags: boolean;
+  /** Reads the text after the last reasoning block (see `PartialReader.answer`): looks for none itself. */
+  afterReasoning?: boolean;
 }
 
 const COMBINED_ORDER = Number.MAX_SAFE_INTEGER - 1;
 const TEXT_ORDER = Number.MAX_SAFE_INTEGER;
 /** Where the spine's nodes start in the shape list (`compareShape`). */
-const SPINE_START = 5;
+const SPINE_START = 4;
 
 /**
  * Reads the prefix of an answer into the best partial value, keeping everything between chunks. Readings
@@ -89,20 +89,19 @@ export class PartialReader {
   private text = "";
   private readonly textNode: StringNode = { kind: "string", value: "", complete: false };
   /**
-   * The text after the reasoning blocks, when an answer follows them (see `reasoning`), and where it
-   * starts: a new node when a later block moves the start (readings keep state per node, for text that
-   * only grows).
+   * Reasoning blocks (`<think>…</think>`), as in final mode: the text after the last closed block is the
+   * answer, read on its own by `answer` (a reader of that text alone, a new one each time a block closes),
+   * and this reader's readings of the whole text are a fallback, for while the answer shows nothing. (A
+   * container opened in the reasoning may run on over the closing tag: the answer is read apart.)
    */
-  private answerTextNode: StringNode = { kind: "string", value: "", complete: false };
-  private answerTextStart = -1;
-  private answerTextFrom = 0;
-  /**
-   * Reasoning blocks (`<think>…</think>`): as in final mode, readings inside or before a closed block
-   * are not the answer when one follows it, only a fallback (`beforeAnswer`, folded apart).
-   */
-  private readonly reasoning = new ReasoningBlocks();
-  private reasoningClosed = 0;
-  private beforeAnswer: PartialReading | undefined;
+  private readonly reasoning: ReasoningBlocks | undefined;
+  private answer: PartialReader | undefined;
+  /** Where `answer`'s text starts in the whole text, and how much text this reader was given. */
+  private answerStart = 0;
+  private length = 0;
+  /** The last read chose `answer`'s reading; `base` is where the text of that reading starts. */
+  private fromAnswer = false;
+  base = 0;
   /** The answer as one JSON string, decoded (final mode reads `"solo"` as `solo`), while it may be one. */
   private readonly quoted = new QuotedAnswer();
   private readonly quotedNode: StringNode = { kind: "string", value: "", complete: false };
@@ -155,8 +154,6 @@ export class PartialReader {
    * never changes; and where the roots seen so far end.
    */
   private readonly combinedRoots: ParsedRoot[] = [];
-  /** Where the first of them starts in the answer. */
-  private combinedStart = 0;
   private combined: ArrayNode = { kind: "array", items: [], complete: false };
   /** The finished containers inside the open root read so far (see `openChildren`). */
   private childrenOf: ParsedRoot | undefined;
@@ -167,10 +164,11 @@ export class PartialReader {
 
   constructor(
     private readonly type: Type,
-    index: IrIndex,
-    options: PartialReaderOptions,
+    private readonly index: IrIndex,
+    private readonly options: PartialReaderOptions,
   ) {
     this.context = createStreamCoerceContext(index, streamCoercers, options);
+    this.reasoning = options.afterReasoning ? undefined : new ReasoningBlocks();
     this.plainText = this.context.plainText(type);
     this.collectFlags = options.collectFlags;
     // A fence that arrives whole and is exactly of the type is read as final mode reads it (JSON.parse).
@@ -198,7 +196,21 @@ export class PartialReader {
     }
     this.endsInBackslash = text.endsWith("\\");
     if (!this.sawText && /[^\s`]/.test(text)) this.sawText = true;
-    this.reasoning.push(text);
+    const start = this.length;
+    this.length += text.length;
+    const reasoning = this.reasoning;
+    if (reasoning !== undefined) {
+      const closed = reasoning.closed;
+      reasoning.push(text);
+      if (reasoning.closed !== closed) {
+        // A block closed: the answer starts over after it.
+        this.answerStart = reasoning.lastClosedEnd;
+        this.answer = new PartialReader(this.type, this.index, { ...this.options, afterReasoning: true });
+        this.answer.push(text.slice(this.answerStart - start));
+      } else {
+        this.answer?.push(text);
+      }
+    }
     // The whole text is a reading only for plain-text targets; others need not keep a copy.
     if (this.plainText !== "never") {
       this.text += text;
@@ -224,11 +236,37 @@ export class PartialReader {
   /** The best reading of the answer so far, or undefined when nothing fits yet. */
   read(): PartialReading | undefined {
     const restarts = this.context.restarts;
+    const before = this.fromAnswer ? this.answer?.choice : this.choice;
     const reading = withKnownNames(() => this.choose());
     // A value that started over (a key written again, a union's other option, another split of a
     // string): announced like another reading winning.
     if (this.context.restarts !== restarts) this.switched = true;
-    return reading;
+    const answer = this.answer;
+    if (answer === undefined) return reading;
+    // As in final mode: the answer after the reasoning first; the whole text only while it shows nothing.
+    const fromAnswer = answer.read();
+    const useAnswer =
+      fromAnswer !== undefined &&
+      (!showsNothing(fromAnswer) || reading === undefined || preferable(fromAnswer, reading));
+    const wasAnswer = this.fromAnswer;
+    this.fromAnswer = useAnswer;
+    this.base = useAnswer ? this.answerStart : 0;
+    if (!useAnswer) {
+      if (wasAnswer) {
+        this.changed = false;
+        this.switched = before !== undefined;
+      }
+      return reading;
+    }
+    if (wasAnswer && before === answer.choice) {
+      this.changed = answer.changed;
+      this.switched = answer.switched;
+    } else {
+      // (Another reader's reading: compare the values.)
+      this.changed = false;
+      this.switched = before !== undefined;
+    }
+    return fromAnswer;
   }
 
   private choose(): PartialReading | undefined {
@@ -242,12 +280,6 @@ export class PartialReader {
       return this.choice;
     }
     this.trail = undefined;
-    if (this.reasoning.closed !== this.reasoningClosed) {
-      // A reasoning block closed: every reading folded so far lies before the answer that may follow.
-      this.reasoningClosed = this.reasoning.closed;
-      this.beforeAnswer = pick(this.frozenBest, this.beforeAnswer);
-      this.frozenBest = undefined;
-    }
     this.foldFrozen();
     this.gatherObjects();
     let best = this.frozenBest;
@@ -280,21 +312,17 @@ export class PartialReader {
       };
     }
     const combined = this.combined;
-    let combinedFallback: PartialReading | undefined;
     if (objects > 1) {
       combined.complete = combined.items[combined.items.length - 1]!.complete;
       const penalty = FLAG_PENALTIES.CombinedCandidates;
       const source = { combined: true };
       const reading = this.evaluate(combined, 2, COMBINED_ORDER, false, combined.complete, penalty, source);
-      // (All objects as one list holds the reasoning's too when the first is in it: a fallback then.)
-      if (this.combinedStart < this.reasoning.lastClosedEnd) combinedFallback = reading;
-      else best = pick(reading, best);
+      best = pick(reading, best);
     }
     const labels = this.labelsOpen ? this.labels.node() : undefined;
     if (labels) {
       best = pick(this.evaluate(labels, ORIGIN_RANK.prose, 0, false, false, 0, { labels: true }), best);
     }
-    let wholeText: PartialReading | undefined;
     // The answer as plain text: not while it is blank, nor while a fence is open (its backticks and info
     // line are not text the model meant; final mode ranks a text cut off in a fence below the fence's
     // text), and without a possible fence marker at its end.
@@ -308,28 +336,9 @@ export class PartialReader {
       if (!this.scalar.possible && this.quoted.state === "no") {
         // (An answer that may be one JSON scalar is not text yet: final mode reads `1` as a number.)
         const held = this.scanner.heldLength;
-        const answerStart = this.reasoning.answerStart;
-        if (answerStart === undefined) {
-          // One node for the whole text, updated in place, so its readings keep their state between chunks.
-          this.textNode.value = held === 0 ? this.text : this.text.slice(0, this.text.length - held);
-          best = pick(this.evaluate(this.textNode, ORIGIN_RANK.text, TEXT_ORDER, false, false), best);
-        } else {
-          // The answer after the reasoning is the text; the whole text is the reasoning's fallback.
-          if (answerStart !== this.answerTextStart) {
-            this.answerTextStart = answerStart;
-            // (From its first non-blank character, which the answer start promises, as final mode trims.)
-            this.answerTextFrom = answerStart + Math.max(0, this.text.slice(answerStart).search(/\S/));
-            this.answerTextNode = { kind: "string", value: "", complete: false };
-          }
-          const node = this.answerTextNode;
-          node.value = this.text.slice(this.answerTextFrom, this.text.length - held);
-          const source = { answerFrom: this.answerTextFrom };
-          best = pick(this.evaluate(node, ORIGIN_RANK.text, TEXT_ORDER, false, false, 0, source), best);
-          if (best === undefined || showsNothing(best)) {
-            this.textNode.value = this.text.slice(0, this.text.length - held);
-            wholeText = this.evaluate(this.textNode, ORIGIN_RANK.text, 0, false, false);
-          }
-        }
+        // One node for the whole text, updated in place, so its readings keep their state between chunks.
+        this.textNode.value = held === 0 ? this.text : this.text.slice(0, this.text.length - held);
+        best = pick(this.evaluate(this.textNode, ORIGIN_RANK.text, TEXT_ORDER, false, false), best);
       }
     }
     const quoted = this.quoted;
@@ -346,13 +355,6 @@ export class PartialReader {
         quoted.state === "open" && quoted.value === ""
           ? undefined
           : this.evaluate(node, ORIGIN_RANK.json, TEXT_ORDER, false, node.complete);
-    }
-    // Readings before the answer that follows a reasoning block count only while it shows nothing, as in
-    // final mode (there: while no reading of the answer fits); with no answer after it, they are readings.
-    const earlier = pick(combinedFallback, pick(wholeText, this.beforeAnswer));
-    if (earlier !== undefined) {
-      if (this.reasoning.answerStart === undefined) best = pick(earlier, best);
-      else if (best === undefined || showsNothing(best)) best = pick(best, earlier);
     }
     const before = this.choice;
     // Another reading won, or the one shown is offered no more (the answer stopped being one quoted
@@ -449,7 +451,6 @@ export class PartialReader {
     let length = 0;
     shape[length++] = regions.length;
     shape[length++] = roots.length;
-    shape[length++] = this.reasoning.closed * 2 + (this.reasoning.answerStart === undefined ? 0 : 1);
     // The fence's text length follows its content; it matters only to plain-text readings (the others
     // read a fence's text only as label lines).
     shape[length++] = this.plainText === "never" ? (region.labels?.changes ?? 0) : region.contentLength;
@@ -570,7 +571,6 @@ export class PartialReader {
         const whole = region.whole;
         // (A fence read whole is asked for its nodes only if the combined list is read.)
         if (whole ? !Array.isArray(whole.value) : root.node.kind === "object") {
-          if (this.combinedRoots.length === 0) this.combinedStart = orderOf(region, root.start);
           this.combinedRoots.push(root);
         }
       }
@@ -661,12 +661,7 @@ export class PartialReader {
   }
 
   private fold(reading: PartialReading | undefined): void {
-    // (A reading that starts inside or before a closed reasoning block is folded apart.)
-    if (reading !== undefined && reading.order < this.reasoning.lastClosedEnd) {
-      this.beforeAnswer = pick(reading, this.beforeAnswer);
-    } else {
-      this.frozenBest = pick(reading, this.frozenBest);
-    }
+    this.frozenBest = pick(reading, this.frozenBest);
   }
 
   private evaluate(
@@ -719,7 +714,6 @@ function sameReading(left: PartialReading, right: PartialReading): boolean {
     a.child === b.child &&
     a.combined === b.combined &&
     a.labels === b.labels &&
-    a.answerFrom === b.answerFrom &&
     left.nested === right.nested &&
     left.rank === right.rank
   );
