@@ -17,6 +17,7 @@ const COUNTED = [
   "prototypePollution",
   "finishDisagreements",
   "lastPartialDisagreements",
+  "endDecides",
   "backwardsPartials",
 ] as const;
 /** Longer mutated answers are parsed one-shot only (deep nesting makes long ones slow to stream). */
@@ -64,8 +65,12 @@ export async function benchFuzz(): Promise<string> {
     ["prototype pollution", total.prototypePollution],
     ["stream `finish()` ≠ `parseValue`", total.finishDisagreements],
     [
-      "last partial ≠ final (in partial shape; cut-off and open-ended values aside)",
+      "last partial ≠ final (in partial shape; cut-off and open-ended values aside) where the answer ends settled",
       total.lastPartialDisagreements,
+    ],
+    [
+      "… where it ends inside something unfinished, which `finish()` settles (counted, allowed)",
+      total.endDecides,
     ],
     ["partials that went backwards without a `ReadingSwitch` flag", total.backwardsPartials],
     ["most work per character (steps, answers of 64+ characters)", total.maxStepsPerCharacter.toFixed(1)],

@@ -18,6 +18,7 @@ import {
   type WorkCounter,
 } from "../../src/sap/index.js";
 import { parseValue } from "../../src/sap/parse-value.js";
+import { endsUnsettled } from "../../src/sap/stream/create-stream-parser.js";
 import { finalAsPartial } from "../../src/sap/stream/final-as-partial.js";
 import { readCaseFile } from "../../test/sap-fixture-file.js";
 import { differs, endsOpen, heldBack, regression, switchedReading } from "../../test/sap-stream-agreement.js";
@@ -43,8 +44,17 @@ export interface FuzzCounts {
   prototypePollution: number;
   /** `finish()` of the stream parser and `parseValue` of the whole text gave different results. */
   finishDisagreements: number;
-  /** The last partial differs from the final value in its partial shape (`differs`: cuts and open ends aside). */
+  /**
+   * The last partial differs from the final value in its partial shape (`differs`: cuts and open ends
+   * aside) although the answer does not end inside anything unfinished (`endsUnsettled`).
+   */
   lastPartialDisagreements: number;
+  /**
+   * The same where the answer ends inside something unfinished (a container, fence, quoted answer or
+   * reasoning block still open, a character held back): `finish()` settles it and may read the answer
+   * another way, as more text could. Counted, not a failure.
+   */
+  endDecides: number;
   /** A partial that lost something an earlier one showed, without a `ReadingSwitch` flag (`regression`). */
   backwardsPartials: number;
   /** The most work per input character (`WorkCounter` steps ÷ length), over inputs of 64+ characters. */
@@ -71,6 +81,7 @@ export function emptyCounts(): FuzzCounts {
     prototypePollution: 0,
     finishDisagreements: 0,
     lastPartialDisagreements: 0,
+    endDecides: 0,
     backwardsPartials: 0,
     maxStepsPerCharacter: 0,
     examples: {},
@@ -277,7 +288,8 @@ export function runFuzz(
           endsOpen(text, oneShot.flags, oneShot.value),
           text,
         );
-        if (problem) note("lastPartialDisagreements", fuzzSeed, text, problem);
+        if (problem)
+          note(endsUnsettled(parser) ? "endDecides" : "lastPartialDisagreements", fuzzSeed, text, problem);
       }
     } catch (error) {
       if (!SapParseError.isInstance(error) && !(error instanceof SapConfigurationError))

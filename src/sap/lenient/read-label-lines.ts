@@ -86,6 +86,11 @@ export class LabelLines {
   /** How many lines were read (changes whenever the object may have). */
   lines = 0;
 
+  /** The last line has text and no line break yet: its value may still go on. */
+  get lineOpen(): boolean {
+    return this.lineHasText;
+  }
+
   push(text: string): void {
     workMeter.steps += text.length;
     let from = 0;

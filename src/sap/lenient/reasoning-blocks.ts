@@ -44,6 +44,11 @@ export class ReasoningBlocks {
     return this.lastEnd;
   }
 
+  /** A block is open, or a tag may be cut in two at the end: the end of the answer would decide. */
+  get unsettled(): boolean {
+    return this.open !== undefined || this.pending !== "";
+  }
+
   /** Where the answer starts (see `afterReasoning`), for the text so far. */
   get answerStart(): number | undefined {
     return this.lastEnd >= 0 && this.lastNonBlank >= this.lastEnd ? this.lastEnd : undefined;

@@ -132,7 +132,7 @@ export function createStreamParser(
     last = value;
     return reader.switched ? { changed, value, flags: SWITCHED } : { changed, value };
   };
-  return {
+  const parser: StreamParser = {
     push(chunk) {
       append(chunk);
       return read();
@@ -147,4 +147,22 @@ export function createStreamParser(
       return joined();
     },
   };
+  readers.set(parser, () => {
+    read();
+    return reader.openAtEnd();
+  });
+  return parser;
+}
+
+const readers = new WeakMap<StreamParser, () => boolean>();
+
+/**
+ * Whether the answer given to `parser` so far ends inside something unfinished that only the end of the
+ * answer settles (see `PartialReader.openAtEnd`): where it does not, the last partial is the final value
+ * as a partial. For the agreement checks of tests and the fuzz run; not part of the public API.
+ */
+export function endsUnsettled(parser: StreamParser): boolean {
+  const open = readers.get(parser);
+  if (open === undefined) throw new Error("endsUnsettled: not a parser from createStreamParser");
+  return open();
 }

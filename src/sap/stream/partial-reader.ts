@@ -227,6 +227,28 @@ export class PartialReader {
     }
   }
 
+  /**
+   * Whether the answer so far ends inside something unfinished that only its end would settle: a
+   * character held back (half a surrogate pair, a backslash, possible fence backticks), a container, a
+   * fence, a quoted answer or a reasoning block still open, a scalar answer or a `key: value` line still
+   * being written. Then `finish()` may read the answer another way than the last partial (a container
+   * never closed fails where a stream still waits for its fields); otherwise the last partial is the
+   * final value as a partial. Plain text growing at the end does not count: a partial shows its text so
+   * far.
+   */
+  openAtEnd(): boolean {
+    if (this.fromAnswer && this.answer !== undefined) return this.answer.openAtEnd();
+    if (this.carry !== "" || this.endsInBackslash || this.scanner.heldLength > 0) return true;
+    if (this.reasoning?.unsettled) return true;
+    const regions = this.scanner.regions;
+    const region = regions[regions.length - 1]!;
+    if (region.kind === "fence" && !region.closed) return true;
+    const root = region.roots[region.roots.length - 1];
+    if (root !== undefined && !root.node.complete) return true;
+    if (this.plainText !== "never" && (this.quoted.state === "open" || this.scalar.possible)) return true;
+    return this.labelsOpen && this.labels.lineOpen;
+  }
+
   /** What a partial shows before anything fits: `[]` for lists, `{}` for maps, else null. */
   nothingYet(): unknown {
     const fallback = this.context.missing(this.type);

@@ -1,4 +1,5 @@
 import type { PartialReading } from "./partial-reader.js";
+import { pendingOf } from "./stream-coerce-context.js";
 
 /** The better of a reading and the best so far (either may be missing). */
 export function pick(
@@ -15,13 +16,22 @@ export function pick(
  * of the whole container over one nested in an unclosed one; then the later one.
  */
 export function preferable(reading: PartialReading, best: PartialReading): boolean {
-  const empty = showsNothing(reading);
-  if (empty !== showsNothing(best)) return !empty;
+  const empty = waiting(reading);
+  if (empty !== waiting(best)) return !empty;
   if (reading.distance !== best.distance) return reading.distance < best.distance;
   if (reading.complete !== best.complete) return reading.complete;
   if (reading.rank !== best.rank) return reading.rank > best.rank;
   if (reading.nested !== best.nested) return !reading.nested;
   return reading.order >= best.order;
+}
+
+/**
+ * Whether a reading shows nothing *yet*: it shows nothing, and its text is still being written or it
+ * still lacks fields. (A finished reading that shows nothing and lacks nothing, `[]` or `{}` written
+ * whole, is a value as final mode reads it, and competes as final mode ranks it.)
+ */
+function waiting(reading: PartialReading): boolean {
+  return showsNothing(reading) && (!reading.complete || pendingOf(reading.result) > 0);
 }
 
 /** Whether a reading shows nothing yet (see `isEmpty`); computed once per reading. */

@@ -151,9 +151,21 @@ function noteReading(
     slot.state = { way, shown } satisfies ReadingState;
     return;
   }
-  if (state.way !== way && !grewInto(state.shown, shown)) context.restarts++;
+  if (state.way !== way ? !grewInto(state.shown, shown) : !lastGrew(state.shown, shown)) context.restarts++;
   state.way = way;
   state.shown = shown;
+}
+
+/**
+ * Split the same way, only the last piece can change: whether it is still there, the same or grown (a
+ * piece that turns out to be quoted, `"x` then `"x"`, is read without its quotes: it starts over).
+ */
+function lastGrew(before: unknown, after: unknown): boolean {
+  if (!Array.isArray(before) || before.length === 0) return true;
+  if (!Array.isArray(after)) return false;
+  const left = before[before.length - 1];
+  const right = after[before.length - 1];
+  return left === right || (typeof left === "string" && typeof right === "string" && right.startsWith(left));
 }
 
 /** Whether every item of `before` is still there in `after`, the same or (a string) grown. */
