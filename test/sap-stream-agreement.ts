@@ -11,8 +11,9 @@ function isRecord(value: unknown): value is Record<string, unknown> {
 
 /**
  * Paths where final mode read something a stream may not show: the cut, dropped items and entries. A
- * value unwrapped from a one-element list or one-key object (`[\`9]` for `int`: the item is cut off) is
- * held where it is shown too: its flags point at the item, the value sits at the list's path.
+ * value unwrapped from a one-element list or one-key object (`[\`9]` for `int`: the item is cut off), or
+ * an object made of one cut value read as its only field (`ImpliedKey`), is held where it is shown too:
+ * its flags point at the item, the value sits at the list's (the object's) path.
  */
 export function heldBack(flags: readonly Flag[]): Set<string> {
   const held = new Set(
@@ -24,7 +25,9 @@ export function heldBack(flags: readonly Flag[]): Set<string> {
   );
   // Innermost unwrap first, so one nested in another's item is held by then.
   const unwraps = flags
-    .filter((flag) => flag.kind === "ListToSingle" || flag.kind === "UnwrappedObject")
+    .filter(
+      (flag) => flag.kind === "ListToSingle" || flag.kind === "UnwrappedObject" || flag.kind === "ImpliedKey",
+    )
     .map((flag) => flag.path)
     .sort((left, right) => right.length - left.length);
   for (const path of unwraps) {

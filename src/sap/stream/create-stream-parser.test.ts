@@ -212,3 +212,26 @@ describe("append and read", () => {
     expect(parser.push('hort"}').flags).toBeUndefined();
   });
 });
+
+describe("nesting deeper than final mode reads", () => {
+  const { ir: jsonIr } = compile({
+    "schema.baml": "type JsonValue = string | int | float | bool | null | JsonValue[] | map<string, JsonValue>",
+  });
+  if (!jsonIr) throw new Error("the test schema does not compile");
+  const jsonValue = parseTypeExpression("JsonValue", jsonIr).type!;
+  // 450 objects deep: more coercion levels than final mode reads, so it abandons the container and
+  // reads the answer as text.
+  const text = `{"a": [1, ${'{"a": '.repeat(450)}2${"}".repeat(450)}]}`;
+
+  it("abandons the reading in a stream as final mode does, read after every chunk or once", () => {
+    const final = parseValue(text, jsonValue, jsonIr);
+    expect(final.value).toBe(text);
+    const pushed = createStreamParser(jsonValue, jsonIr);
+    let last: unknown;
+    for (let at = 0; at < text.length; at += 16) last = pushed.push(text.slice(at, at + 16)).value;
+    expect(last).toBe(text);
+    const once = createStreamParser(jsonValue, jsonIr);
+    once.append(text);
+    expect(once.read().value).toBe(text);
+  });
+});

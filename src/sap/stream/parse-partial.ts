@@ -77,7 +77,8 @@ function originFlags(source: ReadingSource, text: string, from: number): Flag[] 
     }
   }
   const repairs = source.labels ? ["key: value lines"] : [...(root?.repairs ?? [])];
-  if (root && !root.node.complete) repairs.push("unclosed container");
+  if (root && !root.node.complete && !repairs.includes("unclosed container"))
+    repairs.push("unclosed container");
   if (region?.kind === "fence" && !region.closed && root) repairs.push("unclosed fence");
   if (repairs.length > 0)
     flags.push({ kind: "FixedJson", path: "$", detail: `repaired: ${repairs.join(", ")}` });

@@ -1,7 +1,7 @@
 import type { IrIndex, Type } from "../../ir/index.js";
 import type { ConstraintEvaluator, PlainTextUse } from "../coerce/coerce-context.js";
-import type { CoerceSuccess } from "../coerce/coerce-result.js";
-import { withKnownNames } from "../coerce/create-coerce-context.js";
+import type { CoerceResult, CoerceSuccess } from "../coerce/coerce-result.js";
+import { TooDeep, withKnownNames } from "../coerce/create-coerce-context.js";
 import { NOT_EXACT } from "../coerce/read-exact.js";
 import { FLAG_PENALTIES } from "../flags.js";
 import { QuotedAnswer } from "../kinds/primitive/quoted-answer.js";
@@ -130,6 +130,13 @@ export class PartialReader {
   private regionCursor = 0;
   private rootCursor = 0;
   private frozenBest: PartialReading | undefined;
+  /**
+   * Finished fences read as text, folded apart: for a list of scalars, text is a reading only while the
+   * answer has no container (`textAllowed`), and a container may come after them.
+   */
+  private frozenText: PartialReading | undefined;
+  /** Readings abandoned for nesting deeper than final mode reads (`TooDeep`), by their node. */
+  private readonly tooDeep = new WeakSet<JsonishNode>();
   /** The reading chosen at the last read, and the shape of the answer then (see `compareShape`). */
   private choice: PartialReading | undefined;
   private shape: number[] = [];
@@ -304,7 +311,10 @@ export class PartialReader {
     this.trail = undefined;
     this.foldFrozen();
     this.gatherObjects();
-    let best = this.frozenBest;
+    let best =
+      this.frozenText !== undefined && this.textAllowed()
+        ? pick(this.frozenText, this.frozenBest)
+        : this.frozenBest;
     const region = this.scanner.regions[this.regionCursor];
     if (region) {
       const root = region.roots[this.rootCursor];
@@ -434,7 +444,7 @@ export class PartialReader {
     if (depth >= this.spineLength || this.spineNodes[depth] !== step.node) return false;
     const grewString =
       leafOnly && depth === level && step.type.kind === "primitive" && step.type.name === "string";
-    if (this.frozenBest !== undefined && !grewString) return false;
+    if ((this.frozenBest !== undefined || this.frozenText !== undefined) && !grewString) return false;
     const before = (step.container as Record<string | number, unknown>)[step.key];
     let child: unknown;
     if (grewString && step.node.kind === "string") {
@@ -442,7 +452,14 @@ export class PartialReader {
       child = shownText(step.node, this.context);
     } else {
       this.context.active.clear();
-      const result = this.context.coerce(step.type, step.node, step.path);
+      let result: CoerceResult;
+      try {
+        result = this.context.coerce(step.type, step.node, step.path);
+      } catch (error) {
+        // (Too deep: the full path abandons the reading.)
+        if (!(error instanceof TooDeep)) throw error;
+        return false;
+      }
       if (!result.ok) return false;
       child = result.value;
     }
@@ -530,9 +547,15 @@ export class PartialReader {
           continue;
         }
         if (!root.node.complete && !region.ended) return;
-        this.fold(this.evaluate(root.node, rank, order, false, root.node.complete, 0, { region, root }));
-        if (!root.node.complete) {
-          // An unclosed container (a stray bracket) also offers the finished containers inside it.
+        // (Its text is finished: a container left open in a region that ended never closes.)
+        const reading = this.evaluate(root.node, rank, order, false, true, 0, { region, root });
+        this.fold(reading);
+        // An unclosed container (a stray bracket) also offers the finished containers inside it, tried
+        // when it does not fit itself (as while it is open: see `choose`).
+        if (
+          !root.node.complete &&
+          (reading === undefined || (root.node.kind === "array" && showsNothing(reading)))
+        ) {
           const children =
             root.node.kind === "array" ? root.node.items : root.node.entries.map((entry) => entry[1]);
           for (const child of children) {
@@ -544,7 +567,7 @@ export class PartialReader {
         this.rootCursor++;
       }
       if (!region.ended) return;
-      this.fold(this.fenceText(region));
+      this.frozenText = pick(this.fenceText(region), this.frozenText);
       this.fold(this.fenceLabels(region));
       this.regionCursor++;
       this.rootCursor = 0;
@@ -695,8 +718,17 @@ export class PartialReader {
     penalty = 0,
     source: ReadingSource = {},
   ): PartialReading | undefined {
+    if (this.tooDeep.has(node)) return undefined;
     this.context.active.clear();
-    const result = this.context.coerce(this.type, node, "$");
+    let result: CoerceResult;
+    try {
+      result = this.context.coerce(this.type, node, "$");
+    } catch (error) {
+      if (!(error instanceof TooDeep)) throw error;
+      // As in final mode, a reading nested too deep is abandoned; its text only grows deeper.
+      this.tooDeep.add(node);
+      return undefined;
+    }
     if (!result.ok) return undefined;
     return {
       value: result.value,

@@ -17,6 +17,11 @@ export interface Slot {
   wrapped?: unknown;
   /** A coercer's incremental state; dropped once `final` is set (a complete node is never read again). */
   state?: unknown;
+  /**
+   * How many coercion levels its reading went below it, at most (kept for the depth limit: a finished
+   * value handed back from `final` still counts as deep as it is, as in final mode, which reads it again).
+   */
+  reach?: number;
   /** Another slot of the same node (a different type or path); nodes rarely have more than one. */
   next?: Slot;
 }

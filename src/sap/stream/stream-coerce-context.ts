@@ -12,7 +12,7 @@ import {
   type CoerceSuccess,
   failure,
 } from "../coerce/coerce-result.js";
-import { createCoerceContext, MAX_DEPTH } from "../coerce/create-coerce-context.js";
+import { createCoerceContext, MAX_DEPTH, TooDeep } from "../coerce/create-coerce-context.js";
 import { FLAG_PENALTIES } from "../flags.js";
 import { stringLiteralsOf } from "../kinds/union/coerce-union.js";
 import { isCutHere, type JsonishNode } from "../lenient/jsonish-node.js";
@@ -102,6 +102,8 @@ export function createStreamCoerceContext(
   const busyNodes: JsonishNode[] = [];
   const busyTypes: Type[] = [];
   let current: Slot | undefined;
+  /** The deepest `context.depth` reached in the call being made (see `Slot.reach`). */
+  let reach = 0;
   let currentNode: JsonishNode | undefined;
   const context = base as StreamCoerceContext;
   Object.assign(context, {
@@ -121,7 +123,13 @@ export function createStreamCoerceContext(
       // identity is kept) have a slot.
       const kept = node.kind === "object" || node.kind === "array" || type.attrs?.streamWithState === true;
       const slot = kept ? slots.slot(node, type, path) : undefined;
-      if (slot?.final) return slot.final;
+      if (slot?.final) {
+        // As deep as when it was read: the depth limit holds as in final mode, which reads it again.
+        const below = context.depth + (slot.reach ?? 0);
+        if (below > MAX_DEPTH) throw tooDeep(type, node, path);
+        if (below > reach) reach = below;
+        return slot.final;
+      }
       for (let index = busyNodes.length - 1; index >= 0; index--) {
         if (busyNodes[index] === node && busyTypes[index] === type) {
           return failure(
@@ -135,6 +143,9 @@ export function createStreamCoerceContext(
       }
       busyNodes.push(node);
       busyTypes.push(type);
+      // How deep this reading goes below here (see `Slot.reach`).
+      const outer = reach;
+      reach = context.depth;
       let result: CoerceResult;
       try {
         result = coerceOnce(type, node, path, slot);
@@ -142,6 +153,8 @@ export function createStreamCoerceContext(
         busyNodes.pop();
         busyTypes.pop();
       }
+      if (slot !== undefined && reach - context.depth > (slot.reach ?? 0)) slot.reach = reach - context.depth;
+      if (outer > reach) reach = outer;
       if (slot !== undefined && node.complete) {
         // Final: the coercer's state between chunks is no longer needed.
         slot.final = result;
@@ -151,6 +164,11 @@ export function createStreamCoerceContext(
       return result;
     },
   });
+
+  function tooDeep(type: Type, node: JsonishNode, path: string): TooDeep {
+    const detail = `Nesting deeper than ${MAX_DEPTH} levels.`;
+    return new TooDeep(failure("too-deep", path, context.describe(type), node, detail));
+  }
 
   function coerceOnce(type: Type, node: JsonishNode, path: string, slot: Slot | undefined): CoerceResult {
     const attrs = type.attrs;
@@ -163,19 +181,13 @@ export function createStreamCoerceContext(
       // Not an error, only not yet: no message is built (this runs on every chunk).
       return NOT_READY;
     }
-    if (context.depth >= MAX_DEPTH) {
-      return failure(
-        "too-deep",
-        path,
-        context.describe(type),
-        node,
-        `Nesting deeper than ${MAX_DEPTH} levels.`,
-      );
-    }
+    // As in final mode: the whole reading is abandoned (`TooDeep`, caught where a reading is evaluated).
+    if (context.depth >= MAX_DEPTH) throw tooDeep(type, node, path);
     const coercer = entry(type);
     current = slot;
     currentNode = slot ? node : undefined;
     context.depth++;
+    if (context.depth > reach) reach = context.depth;
     let result: CoerceResult;
     try {
       result = coercer.coerce(type, node, path, context);
