@@ -215,7 +215,8 @@ describe("append and read", () => {
 
 describe("nesting deeper than final mode reads", () => {
   const { ir: jsonIr } = compile({
-    "schema.baml": "type JsonValue = string | int | float | bool | null | JsonValue[] | map<string, JsonValue>",
+    "schema.baml":
+      "type JsonValue = string | int | float | bool | null | JsonValue[] | map<string, JsonValue>",
   });
   if (!jsonIr) throw new Error("the test schema does not compile");
   const jsonValue = parseTypeExpression("JsonValue", jsonIr).type!;

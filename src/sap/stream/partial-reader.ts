@@ -176,6 +176,7 @@ export class PartialReader {
   ) {
     this.context = createStreamCoerceContext(index, streamCoercers, options);
     this.reasoning = options.afterReasoning ? undefined : new ReasoningBlocks();
+    this.context.wholeText.add(this.textNode);
     this.plainText = this.context.plainText(type);
     this.collectFlags = options.collectFlags;
     // A fence that arrives whole and is exactly of the type is read as final mode reads it (JSON.parse).
@@ -548,13 +549,16 @@ export class PartialReader {
         }
         if (!root.node.complete && !region.ended) return;
         // (Its text is finished: a container left open in a region that ended never closes.)
+        if (!root.node.complete) this.settle(root.node);
         const reading = this.evaluate(root.node, rank, order, false, true, 0, { region, root });
         this.fold(reading);
         // An unclosed container (a stray bracket) also offers the finished containers inside it, tried
-        // when it does not fit itself (as while it is open: see `choose`).
+        // when it does not fit itself (as while it is open: see `choose`; lacking fields, it never will).
         if (
           !root.node.complete &&
-          (reading === undefined || (root.node.kind === "array" && showsNothing(reading)))
+          (reading === undefined ||
+            pendingOf(reading.result) > 0 ||
+            (root.node.kind === "array" && showsNothing(reading)))
         ) {
           const children =
             root.node.kind === "array" ? root.node.items : root.node.entries.map((entry) => entry[1]);
@@ -571,6 +575,16 @@ export class PartialReader {
       this.fold(this.fenceLabels(region));
       this.regionCursor++;
       this.rootCursor = 0;
+    }
+  }
+
+  /** The open spine of a container cut off for good (see `StreamCoerceContext.settled`). */
+  private settle(root: JsonishNode): void {
+    for (let node: JsonishNode | undefined = root; node !== undefined && !node.complete; ) {
+      this.context.settled.add(node);
+      if (node.kind === "object") node = node.entries[node.entries.length - 1]?.[1];
+      else if (node.kind === "array") node = node.items[node.items.length - 1];
+      else node = undefined;
     }
   }
 
@@ -725,8 +739,10 @@ export class PartialReader {
       result = this.context.coerce(this.type, node, "$");
     } catch (error) {
       if (!(error instanceof TooDeep)) throw error;
-      // As in final mode, a reading nested too deep is abandoned; its text only grows deeper.
+      // As in final mode, a reading nested too deep is abandoned (its text only grows deeper): what it
+      // showed goes, announced as a value starting over.
       this.tooDeep.add(node);
+      this.context.restarts++;
       return undefined;
     }
     if (!result.ok) return undefined;

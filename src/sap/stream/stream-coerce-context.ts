@@ -58,6 +58,17 @@ export interface StreamCoerceContext extends CoerceContext {
    * show less than it did.
    */
   restarts: number;
+  /**
+   * Containers and strings left open in a region that ended (a fence closed around a container that
+   * never did): they are as final mode reads them, cut off, not still being written, so a value that
+   * shows only once whole (a number, the JSON text of a container) shows now.
+   */
+  readonly settled: WeakSet<JsonishNode>;
+  /**
+   * Nodes holding the answer's plain text, which grows with the answer: final mode reads that text whole,
+   * never cut off, so it carries no `Incomplete` penalty here either.
+   */
+  readonly wholeText: WeakSet<JsonishNode>;
   /** The slot of (node, type, path), for coercers that keep state between chunks. */
   slot(node: JsonishNode, type: Type, path: string): Slot;
 }
@@ -111,6 +122,8 @@ export function createStreamCoerceContext(
     collectFlags: options.collectFlags,
     escapes: false,
     restarts: 0,
+    settled: new WeakSet<JsonishNode>(),
+    wholeText: new WeakSet<JsonishNode>(),
     // The coercer being dispatched asks first for its own slot: hand it over without another lookup.
     slot: (node: JsonishNode, type: Type, path: string) =>
       current !== undefined && currentNode === node && current.type === type && current.path === path
@@ -177,7 +190,7 @@ export function createStreamCoerceContext(
       done = attrs?.streamDone === true || inherentlyDone(type, index);
       doneTypes.set(type, done);
     }
-    if (!node.complete && (done || textOfContainer(type, node))) {
+    if (!node.complete && (done || textOfContainer(type, node)) && !context.settled.has(node)) {
       // Not an error, only not yet: no message is built (this runs on every chunk).
       return NOT_READY;
     }
@@ -201,7 +214,7 @@ export function createStreamCoerceContext(
       const last = result.value.charCodeAt(result.value.length - 1);
       if (last >= 0xd800 && last <= 0xdbff) result = { ...result, value: result.value.slice(0, -1) };
     }
-    if (!coercer.delegates && !node.complete && isCutHere(node)) {
+    if (!coercer.delegates && !node.complete && isCutHere(node) && !context.wholeText.has(node)) {
       const score = result.score + FLAG_PENALTIES.Incomplete;
       const flags = options.collectFlags
         ? [...result.flags, { kind: "Incomplete" as const, path, detail: "the answer was cut off here" }]
