@@ -63,6 +63,8 @@ export interface ReadingSource {
 export interface PartialReaderOptions {
   constraintEvaluator?: ConstraintEvaluator | undefined;
   collectFlags: boolean;
+  /** See `StreamCoerceOptions.finishedWhole` (default true; off when flags are collected). */
+  finishedWhole?: boolean;
 }
 
 const COMBINED_ORDER = Number.MAX_SAFE_INTEGER - 1;
