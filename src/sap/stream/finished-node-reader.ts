@@ -55,8 +55,6 @@ const NO_CHECKS: readonly CheckResult[] = Object.freeze([]);
  */
 export class FinishedNodeReader {
   private readonly context: CoerceContext;
-  /** Per type: whether its finished nodes may be read so (see the class comment). */
-  private readonly eligible = new Map<Type, boolean>();
   /** The paths where a reading parted, and every path above them (cleared with each new reading at `$`). */
   private readonly parted = new Set<string>();
   /** How many nodes were read so (for tests: the path must not silently stop being taken). */
@@ -87,7 +85,7 @@ export class FinishedNodeReader {
    * (as their context counts them), or undefined when it must be read by them.
    */
   read(type: Type, node: JsonishNode, path: string, depth: number): CoerceSuccess | undefined {
-    if (!this.eligibleType(type)) return undefined;
+    if (!eligible(type, this.index)) return undefined;
     // (Kept small: forgetting only costs a node tried twice.)
     if (path === "$" || this.parted.size > PARTED_KEPT) this.parted.clear();
     else if (this.parted.has(path)) return undefined;
@@ -130,18 +128,27 @@ export class FinishedNodeReader {
       if (char === "." || char === "[") this.parted.add(path.slice(0, end));
     }
   }
+}
 
-  private eligibleType(type: Type): boolean {
-    let known = this.eligible.get(type);
-    if (known === undefined) {
-      known =
-        plainPartials(type, this.index) &&
-        findConstraint(type, this.index) === undefined &&
-        choosesNoOption(type, this.index, new Set());
-      this.eligible.set(type, known);
-    }
-    return known;
+/** Per IR (a TypeBuilder call has its own), per type: whether its finished nodes may be read whole. */
+const eligibleTypes = new WeakMap<IrIndex, WeakMap<Type, boolean>>();
+
+/** See the `FinishedNodeReader` comment: no `@stream.*`, no constraints, no union but of string literals. */
+function eligible(type: Type, index: IrIndex): boolean {
+  let types = eligibleTypes.get(index);
+  if (types === undefined) {
+    types = new WeakMap();
+    eligibleTypes.set(index, types);
   }
+  let known = types.get(type);
+  if (known === undefined) {
+    known =
+      plainPartials(type, index) &&
+      findConstraint(type, index) === undefined &&
+      choosesNoOption(type, index, new Set());
+    types.set(type, known);
+  }
+  return known;
 }
 
 /** No union inside the type (classes and aliases followed once) but unions of string literals (one enum). */
