@@ -51,6 +51,12 @@ export interface CoerceContext {
   depth: number;
   /** Classes being coerced per node: the recursion guard for single-field classes that wrap themselves. */
   readonly active: Map<JsonishNode, string[]>;
+  /**
+   * Told when a key written again replaces the value an earlier key gave the object or map at `path` (the
+   * last key wins). Final mode leaves it unset; a stream that reads a finished node with the final-mode
+   * coercers hands such a node back to its own coercers, which announce the replacement (`restarts`).
+   */
+  onKeyAgain?: ((path: string) => void) | undefined;
 }
 
 /** One type kind's coercer: the Zod-style table entry. Shared code never branches on a type kind. */

@@ -17,7 +17,7 @@ export function exactPartial(type: Type, value: unknown, index: IrIndex): unknow
 const plainTypes = new WeakMap<IrIndex, WeakMap<Type, boolean>>();
 
 /** No `@stream.*` attribute on the type or anything inside it (classes, aliases followed once). */
-function plainPartials(type: Type, index: IrIndex): boolean {
+export function plainPartials(type: Type, index: IrIndex): boolean {
   let types = plainTypes.get(index);
   if (types === undefined) {
     types = new WeakMap();

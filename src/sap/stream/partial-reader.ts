@@ -63,6 +63,8 @@ export interface PartialReaderOptions {
   collectFlags: boolean;
   /** Reads the text after the last reasoning block (see `PartialReader.answer`): looks for none itself. */
   afterReasoning?: boolean;
+  /** See `StreamCoerceOptions.finishedWhole` (default true; off when flags are collected). */
+  finishedWhole?: boolean;
 }
 
 const COMBINED_ORDER = Number.MAX_SAFE_INTEGER - 1;

@@ -17,6 +17,7 @@ import { FLAG_PENALTIES } from "../flags.js";
 import { stringLiteralsOf } from "../kinds/union/coerce-union.js";
 import { isCutHere, type JsonishNode } from "../lenient/jsonish-node.js";
 import { workMeter } from "../work-meter.js";
+import { FinishedNodeReader } from "./finished-node-reader.js";
 import { type Slot, SlotStore, stableObject } from "./slot-store.js";
 
 /** A streaming coerce result: a success also counts the fields not written yet (for choosing readings). */
@@ -71,11 +72,19 @@ export interface StreamCoerceContext extends CoerceContext {
   readonly wholeText: WeakSet<JsonishNode>;
   /** The slot of (node, type, path), for coercers that keep state between chunks. */
   slot(node: JsonishNode, type: Type, path: string): Slot;
+  /** Reads finished nodes met for the first time with the final-mode coercers (see `finishedWhole`). */
+  readonly finished: FinishedNodeReader | undefined;
 }
 
 export interface StreamCoerceOptions {
   constraintEvaluator?: ConstraintEvaluator | undefined;
   collectFlags: boolean;
+  /**
+   * Read a container met for the first time when it is already finished with the final-mode coercers,
+   * where they read it as the streaming ones would (`FinishedNodeReader`). Default true; never when flags
+   * are collected (the final-mode coercers gather flags of their own, with other spans).
+   */
+  finishedWhole?: boolean | undefined;
 }
 
 /** How many fields of a partial value are still to come (0 for anything but streaming containers). */
@@ -112,6 +121,10 @@ export function createStreamCoerceContext(
   // itself, and so on). That reading can never end; it is refused at once.
   const busyNodes: JsonishNode[] = [];
   const busyTypes: Type[] = [];
+  const finished =
+    options.collectFlags || options.finishedWhole === false
+      ? undefined
+      : new FinishedNodeReader(index, options.constraintEvaluator);
   let current: Slot | undefined;
   /** The deepest `context.depth` reached in the call being made (see `Slot.reach`). */
   let reach = 0;
@@ -119,6 +132,7 @@ export function createStreamCoerceContext(
   const context = base as StreamCoerceContext;
   Object.assign(context, {
     slots,
+    finished,
     collectFlags: options.collectFlags,
     escapes: false,
     restarts: 0,
@@ -152,6 +166,25 @@ export function createStreamCoerceContext(
             node,
             "The value would have to contain itself.",
           );
+        }
+      }
+      // A container met for the first time when it is already finished (a read catching up over a stretch
+      // of the answer) is read by the final-mode coercers, when they read it as the streaming ones would:
+      // no state is kept for a node that no longer changes. (Not a node handed on to an inner type of its
+      // own: the final-mode context would not know the outer one is being read.)
+      if (
+        finished !== undefined &&
+        slot !== undefined &&
+        node.complete &&
+        slot.state === undefined &&
+        busyNodes[busyNodes.length - 1] !== node
+      ) {
+        const whole = finished.read(type, node, path, context.depth);
+        if (whole !== undefined) {
+          slot.final = whole;
+          slot.reach = finished.reach;
+          if (context.depth + finished.reach > reach) reach = context.depth + finished.reach;
+          return whole;
         }
       }
       busyNodes.push(node);

@@ -116,6 +116,7 @@ function fromObject(
     }
     if (!keyReplaces(match, exactly.has(match.field))) continue;
     if (!match.folded) exactly.add(match.field);
+    if (found.has(match.field)) context.onKeyAgain?.(path);
     found.set(match.field, value);
   }
   const value: Record<string, unknown> = {};

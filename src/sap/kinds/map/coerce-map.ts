@@ -63,7 +63,9 @@ export const mapCoercer: KindCoercer<MapType> = {
       }
       builder.add(keyResult);
       builder.add(valueResult);
-      setOwn(value, String(keyResult.value), valueResult.value);
+      const entryKey = String(keyResult.value);
+      if (Object.hasOwn(value, entryKey)) context.onKeyAgain?.(path);
+      setOwn(value, entryKey, valueResult.value);
       kept++;
     }
     if (kept === 0 && firstProblem !== undefined && !(node.entries.length === 1 && !node.complete)) {
