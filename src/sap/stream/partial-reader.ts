@@ -114,6 +114,8 @@ export class PartialReader {
    * A fence's content is read so by its own region (`AnswerRegion.labels`).
    */
   private readonly labels = new LabelLines();
+  /** The last read tried the answer's text as a reading, and it did not fit yet (see `openAtEnd`). */
+  private textWaits = false;
   private labelsOpen = true;
   /** Some region has a container; regions before `rootScan` have none (see `hasRoots`). */
   private rootsSeen = false;
@@ -241,7 +243,7 @@ export class PartialReader {
    * Whether the answer so far ends inside something unfinished that only its end would settle: a
    * character held back (half a surrogate pair, a backslash, possible fence backticks), a container, a
    * fence, a quoted answer or a reasoning block still open, a scalar answer or a `key: value` line still
-   * being written. Then `finish()` may read the answer another way than the last partial (a container
+   * being written, the answer's text read as a number, bool, enum or literal (whole only at its end). Then `finish()` may read the answer another way than the last partial (a container
    * never closed fails where a stream still waits for its fields); otherwise the last partial is the
    * final value as a partial. Plain text growing at the end does not count: a partial shows its text so
    * far.
@@ -256,6 +258,7 @@ export class PartialReader {
     const root = region.roots[region.roots.length - 1];
     if (root !== undefined && !root.node.complete) return true;
     if (this.plainText !== "never" && (this.quoted.state === "open" || this.scalar.possible)) return true;
+    if (this.textWaits) return true;
     return this.labelsOpen && this.labels.lineOpen;
   }
 
@@ -305,6 +308,7 @@ export class PartialReader {
     this.changed = false;
     this.switched = false;
     const first = this.compareShape();
+    if (first >= 0) this.textWaits = false;
     // Most chunks change nothing a reading depends on (a key, a number or whitespace being typed).
     if (first < 0) return this.choice;
     // Most of the others change one node on the open spine of the chosen reading: patch it in.
@@ -373,7 +377,10 @@ export class PartialReader {
         const held = this.scanner.heldLength;
         // One node for the whole text, updated in place, so its readings keep their state between chunks.
         this.textNode.value = held === 0 ? this.text : this.text.slice(0, this.text.length - held);
-        best = pick(this.evaluate(this.textNode, ORIGIN_RANK.text, TEXT_ORDER, false, false), best);
+        const text = this.evaluate(this.textNode, ORIGIN_RANK.text, TEXT_ORDER, false, false);
+        // (A number, bool, enum or literal read from the text shows only once the answer has ended.)
+        this.textWaits = text === undefined;
+        best = pick(text, best);
       }
     }
     const quoted = this.quoted;
