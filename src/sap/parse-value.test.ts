@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { emptyIr, type Ir, IrIndex, t } from "../ir/index.js";
+import { compile, parseTypeExpression } from "../language/index.js";
 import { explainFlags } from "./explain-flags.js";
 import { parseValue } from "./parse-value.js";
 import { SapConfigurationError, SapParseError } from "./sap-parse-error.js";
@@ -202,5 +203,27 @@ describe("explainFlags", () => {
 
   it("says so when nothing was repaired", () => {
     expect(explainFlags(parseValue('"HIRE"', t.enumRef("Decision"), ir))).toMatch(/^No repairs/);
+  });
+});
+
+describe("the depth limit", () => {
+  const { ir: jsonIr } = compile({
+    "schema.baml":
+      "type JsonValue = string | int | float | bool | null | JsonValue[] | map<string, JsonValue>",
+  });
+  if (!jsonIr) throw new Error("the test schema does not compile");
+  const jsonValue = parseTypeExpression("JsonValue", jsonIr).type!;
+  const nested = (levels: number, last: string) =>
+    `${'{"a": '.repeat(levels)}1${"}".repeat(levels - 1)}${last}`;
+
+  it("is the same for valid JSON, read exactly, and for the same value needing a repair", () => {
+    // Shallow: both are the nested object. Deep (more coercion levels than MAX_DEPTH: four per level of
+    // this alias), both give up the container and read the answer as text.
+    for (const levels of [20, 200]) {
+      const valid = parseValue(nested(levels, "}"), jsonValue, jsonIr).value;
+      const repaired = parseValue(nested(levels, ""), jsonValue, jsonIr).value;
+      expect(typeof valid).toBe(levels === 20 ? "object" : "string");
+      expect(typeof repaired).toBe(typeof valid);
+    }
   });
 });

@@ -1,12 +1,11 @@
 import type { Class, Enum, IrIndex, Type } from "../../ir/index.js";
+import { MAX_DEPTH } from "./create-coerce-context.js";
 import { setOwn } from "./set-own.js";
 
 /** Returned when a value is not exactly of the type (the lenient coercer then takes over). */
 export const NOT_EXACT: unique symbol = Symbol("not exact");
 type Exact = unknown | typeof NOT_EXACT;
 
-/** How deep the exact reader follows a value before handing it to the lenient coercer (which guards). */
-const MAX_EXACT_DEPTH = 400;
 
 interface ExactContext {
   index: IrIndex;
@@ -124,13 +123,15 @@ const readers: ExactTable = {
   union: (type, value, context, depth) => {
     // The lenient union takes the first option (in declaration order) that fits with no repair.
     for (const option of type.options) {
-      const read = context.read(option, value, depth);
+      const read = context.read(option, value, depth + 1);
       if (read !== NOT_EXACT) return read;
     }
     return NOT_EXACT;
   },
-  optional: (type, value, context, depth) => (value === null ? null : context.read(type.inner, value, depth)),
-  alias: (type, value, context, depth) => context.read(context.index.getAlias(type.name).type, value, depth),
+  optional: (type, value, context, depth) =>
+    value === null ? null : context.read(type.inner, value, depth + 1),
+  alias: (type, value, context, depth) =>
+    context.read(context.index.getAlias(type.name).type, value, depth + 1),
   media: () => NOT_EXACT,
 };
 
@@ -142,7 +143,10 @@ export function readExact(type: Type, value: unknown, index: IrIndex): Exact {
   const context: ExactContext = {
     index,
     read(inner, innerValue, depth) {
-      if (depth > MAX_EXACT_DEPTH || (inner.attrs?.constraints?.length ?? 0) > 0) return NOT_EXACT;
+      // One level per type step, as the lenient coercers count theirs (each `context.coerce` call): a value
+      // they would abandon as nested too deep (`MAX_DEPTH`) is not read here either, so valid JSON and the
+      // same value needing a repair meet the same limit (and a stream, which coerces, meets it too).
+      if (depth >= MAX_DEPTH || (inner.attrs?.constraints?.length ?? 0) > 0) return NOT_EXACT;
       return (readers[inner.kind] as ExactReader<Type>)(inner, innerValue, context, depth);
     },
   };
