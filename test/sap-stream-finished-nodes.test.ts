@@ -18,7 +18,8 @@ import { compile, parseTypeExpression } from "../src/language/index.js";
 import { evaluateConstraint } from "../src/prompt/index.js";
 import { PartialReader, type PartialReading } from "../src/sap/stream/partial-reader.js";
 import { samePartial } from "../src/sap/stream/same-partial.js";
-import { pendingOf, type StreamCoerceContext } from "../src/sap/stream/stream-coerce-context.js";
+import type { StreamCoerceContext } from "../src/sap/stream/stream-coerce-context.js";
+import { describeReading } from "./describe-reading.js";
 import { irForCase, readCaseFile } from "./sap-fixture-file.js";
 import { MARK, readStreamCases } from "./sap-stream-table-file.js";
 
@@ -71,27 +72,15 @@ for (const name of readdirSync(streamFolder)
  * What a reading shows and where it came from, as the reader chooses among readings; `changed` as a stream
  * parser reports it (the reader's own flag is only a hint: false means "compare them").
  */
-function describeReading(reader: PartialReader, reading: PartialReading | undefined, previous: unknown) {
-  if (reading === undefined) return undefined;
-  const regions = (reader as unknown as { scanner: { regions: unknown[] } }).scanner.regions;
-  const { region, root, child, combined, labels } = reading.source;
-  return {
-    value: reading.value,
-    score: reading.result.score,
-    pending: pendingOf(reading.result),
-    distance: reading.distance,
-    complete: reading.complete,
-    rank: reading.rank,
-    order: reading.order,
-    nested: reading.nested,
-    region: region === undefined ? undefined : regions.indexOf(region),
-    root: root === undefined ? undefined : root.start,
-    child: child !== undefined,
-    combined,
-    labels,
-    changed: reader.changed || !samePartial(reading.value, previous),
-    switched: reader.switched,
-  };
+function describeRead(reader: PartialReader, reading: PartialReading | undefined, previous: unknown) {
+  const described = describeReading(reader, reading);
+  return (
+    described && {
+      ...described,
+      changed: reader.changed || !samePartial(reading!.value, previous),
+      switched: reader.switched,
+    }
+  );
 }
 
 /** How many finished nodes the reader read whole. */
@@ -110,7 +99,7 @@ function readPieces(type: string, ir: Ir, pieces: readonly string[], finishedWho
   let previous: unknown;
   const reads = pieces.map((piece) => {
     reader.push(piece);
-    const reading = describeReading(reader, reader.read(), previous);
+    const reading = describeRead(reader, reader.read(), previous);
     previous = reading?.value;
     return reading;
   });

@@ -15,7 +15,7 @@ import { type Ir, IrIndex } from "../src/ir/index.js";
 import { compile, parseTypeExpression } from "../src/language/index.js";
 import { evaluateConstraint } from "../src/prompt/index.js";
 import { PartialReader, type PartialReading } from "../src/sap/stream/partial-reader.js";
-import { pendingOf } from "../src/sap/stream/stream-coerce-context.js";
+import { describeReading } from "./describe-reading.js";
 import { irForCase, readCaseFile, type SapCase } from "./sap-fixture-file.js";
 
 const folder = join(import.meta.dirname, "fixtures", "sap");
@@ -30,28 +30,10 @@ for (const name of readdirSync(folder)
   }
 }
 
-/** What a reading shows, and where it came from (regions by position, roots by offsets). */
-function describeReading(reader: PartialReader, reading: PartialReading | undefined) {
-  if (reading === undefined) return undefined;
-  const regions = (reader as unknown as { scanner: { regions: unknown[] } }).scanner.regions;
-  const { region, root, child, combined, labels } = reading.source;
-  return {
-    value: reading.value,
-    flags: reading.result.flags,
-    score: reading.result.score,
-    checks: reading.result.checks,
-    pending: pendingOf(reading.result),
-    distance: reading.distance,
-    complete: reading.complete,
-    rank: reading.rank,
-    order: reading.order,
-    nested: reading.nested,
-    region: region === undefined ? undefined : regions.indexOf(region),
-    root: root === undefined ? undefined : { start: root.start, end: root.end, repairs: root.repairs },
-    child: child !== undefined,
-    combined,
-    labels,
-  };
+/** What a reading shows and where it came from, with the flags and checks it carries. */
+function describeWithFlags(reader: PartialReader, reading: PartialReading | undefined) {
+  const described = describeReading(reader, reading);
+  return described && { ...described, flags: reading!.result.flags, checks: reading!.result.checks };
 }
 
 function readWhole(entry: Pick<SapCase, "type">, pieces: string[], ir: Ir) {
@@ -63,7 +45,7 @@ function readWhole(entry: Pick<SapCase, "type">, pieces: string[], ir: Ir) {
   for (const piece of pieces) reader.push(piece);
   const reading = reader.read();
   const regions = (reader as unknown as { scanner: { regions: { whole?: unknown }[] } }).scanner.regions;
-  return { reading: describeReading(reader, reading), fast: regions.some((region) => region.whole) };
+  return { reading: describeWithFlags(reader, reading), fast: regions.some((region) => region.whole) };
 }
 
 describe("a fence read whole reads as the same fence read piece by piece", () => {

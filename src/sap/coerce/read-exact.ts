@@ -6,7 +6,6 @@ import { setOwn } from "./set-own.js";
 export const NOT_EXACT: unique symbol = Symbol("not exact");
 type Exact = unknown | typeof NOT_EXACT;
 
-
 interface ExactContext {
   index: IrIndex;
   read(type: Type, value: unknown, depth: number): Exact;

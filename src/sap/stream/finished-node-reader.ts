@@ -9,6 +9,7 @@ import { stringLiteralsOf } from "../kinds/union/coerce-union.js";
 import type { JsonishNode } from "../lenient/jsonish-node.js";
 import { workMeter } from "../work-meter.js";
 import { plainPartials } from "./exact-partial.js";
+import { cachedPerType, holdsThroughout } from "./type-walk.js";
 
 /**
  * The flags of a final-mode reading after which the streaming coercers would read the same finished node
@@ -136,56 +137,13 @@ export class FinishedNodeReader {
   }
 }
 
-/** Per IR (a TypeBuilder call has its own), per type: whether its finished nodes may be read whole. */
-const eligibleTypes = new WeakMap<IrIndex, WeakMap<Type, boolean>>();
-
 /** See the `FinishedNodeReader` comment: no `@stream.*`, no constraints, no union but of string literals. */
-function eligible(type: Type, index: IrIndex): boolean {
-  let types = eligibleTypes.get(index);
-  if (types === undefined) {
-    types = new WeakMap();
-    eligibleTypes.set(index, types);
-  }
-  let known = types.get(type);
-  if (known === undefined) {
-    known =
-      plainPartials(type, index) &&
-      findConstraint(type, index) === undefined &&
-      choosesNoOption(type, index, new Set());
-    types.set(type, known);
-  }
-  return known;
-}
-
-/** No union inside the type (classes and aliases followed once) but unions of string literals (one enum). */
-function choosesNoOption(type: Type, index: IrIndex, seen: Set<string>): boolean {
-  switch (type.kind) {
-    case "primitive":
-    case "literal":
-    case "enum":
-    case "media":
-      return true;
-    case "list":
-      return choosesNoOption(type.item, index, seen);
-    case "map":
-      return choosesNoOption(type.key, index, seen) && choosesNoOption(type.value, index, seen);
-    case "optional":
-      return choosesNoOption(type.inner, index, seen);
-    case "union":
-      return stringLiteralsOf(type) !== undefined;
-    case "alias": {
-      const key = `alias ${type.name}`;
-      if (seen.has(key)) return true;
-      seen.add(key);
-      return choosesNoOption(index.getAlias(type.name).type, index, seen);
-    }
-    case "class": {
-      const key = `class ${type.name}`;
-      if (seen.has(key)) return true;
-      seen.add(key);
-      return index
-        .getClass(type.name)
-        .fields.every((field) => field.skip || choosesNoOption(field.type, index, seen));
-    }
-  }
-}
+const eligible = cachedPerType(
+  (type, index) =>
+    plainPartials(type, index) &&
+    findConstraint(type, index) === undefined &&
+    // (A union of string literals is matched as one enum: it chooses no option.)
+    holdsThroughout(type, index, (inner) =>
+      inner.kind === "union" ? stringLiteralsOf(inner) !== undefined : undefined,
+    ),
+);
