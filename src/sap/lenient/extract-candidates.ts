@@ -117,19 +117,16 @@ function readCandidates(
   }
   const candidates: Candidate[] = [];
   let proseStart = 0;
-  const contentOf = (content: string, contentStart: number) => {
-    const strict = parseStrictJson(content);
-    return { strict, roots: strict === undefined ? parseRoots(content, offset + contentStart, work) : [] };
-  };
   // The answer was cut off inside a fence: then the whole text is cut off too (see the text candidate).
   let endsInFence = false;
-  for (const fence of findFences(text, work, fenceOpener(text, offset, work))) {
+  for (const fence of findFences(text, work, fenceOpener(text, offset, work), offset)) {
     endsInFence = !fence.closed;
     addProse(candidates, text, proseStart, fence.start, first, last, offset, work);
     proseStart = fence.end;
     const contentStart = offset + fence.contentStart;
     const contentSpan = { start: contentStart, end: contentStart + fence.content.length };
-    const { strict: strictContent, roots } = contentOf(fence.content, fence.contentStart);
+    // Read once, by the fence finder, for its closing rule and for these candidates alike.
+    const { strict: strictContent, roots } = fence.reading;
     if (strictContent !== undefined) {
       candidates.push(
         jsonCandidate(strictContent, fence.content, contentStart, {
