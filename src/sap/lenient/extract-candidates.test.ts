@@ -1,6 +1,7 @@
 import { describe, expect, it, vi } from "vitest";
 import { extractCandidates } from "./extract-candidates.js";
 import { findFences } from "./find-fences.js";
+import { FixingParser } from "./fixing-parser.js";
 import { nodeToJsonText } from "./jsonish-node.js";
 
 describe("findFences", () => {
@@ -85,6 +86,17 @@ describe("extractCandidates", () => {
       expect(parse.mock.calls.filter(([text]) => text === '{"a": 1}')).toHaveLength(1);
     } finally {
       parse.mockRestore();
+    }
+  });
+
+  it("reads the prose before a fence once, for the opening rule and its candidates alike", () => {
+    const push = vi.spyOn(FixingParser.prototype, "push");
+    try {
+      expect(summary('draft {"a": 1,}\n```json\n{"a": 2}\n```')).toContain('prose:{"a":1}');
+      const read = push.mock.calls.map(([chunk]) => chunk).join("");
+      expect(read.split('{"a": 1,}')).toHaveLength(2);
+    } finally {
+      push.mockRestore();
     }
   });
 

@@ -119,9 +119,10 @@ function readCandidates(
   let proseStart = 0;
   // The answer was cut off inside a fence: then the whole text is cut off too (see the text candidate).
   let endsInFence = false;
-  for (const fence of findFences(text, work, fenceOpener(text, offset, work), offset)) {
+  const prose = new ProseReader(text, offset, work);
+  for (const fence of findFences(text, work, prose.opens, offset)) {
     endsInFence = !fence.closed;
-    addProse(candidates, text, proseStart, fence.start, first, last, offset, work);
+    addProse(candidates, prose, text, proseStart, fence.start, first, last, offset);
     proseStart = fence.end;
     const contentStart = offset + fence.contentStart;
     const contentSpan = { start: contentStart, end: contentStart + fence.content.length };
@@ -202,7 +203,7 @@ function readCandidates(
       });
     }
   }
-  addProse(candidates, text, proseStart, text.length, first, last, offset, work);
+  addProse(candidates, prose, text, proseStart, text.length, first, last, offset);
   // No JSON anywhere: the answer may be `key: value` lines.
   if (candidates.length === 0) {
     const labels = readLabelLines(text);
@@ -248,52 +249,73 @@ function readCandidates(
 }
 
 /**
- * The prose reader the fence rule's opening decision asks (`opensFence` in `fence-rule.ts`, which the
- * stream's `AnswerScanner` asks too): the prose before a run of backticks, read by the fixing parser.
+ * The prose between fences, read by the fixing parser once, for the fence rule's opening decision and
+ * for the prose candidates alike. `opens` is what the opening decision asks (`opensFence` in
+ * `fence-rule.ts`, which the stream's `AnswerScanner` asks too): the prose before a run of backticks.
  * Asked in increasing order of `open`, so the prose parser only reads on (a new one for each prose
- * region) and each character is read once.
+ * region) and each character is read once; a region's parser is kept when its fence opens, and `roots`
+ * then ends it rather than reading the region again.
  */
-function fenceOpener(
-  text: string,
-  offset: number,
-  work: WorkCounter | undefined,
-): (open: number, run: number, proseStart: number) => boolean {
-  let parser: FixingParser | undefined;
-  let parserStart = -1;
-  let parsed = 0;
-  return (open, run, proseStart) => {
-    if (parser === undefined || parserStart !== proseStart) {
-      parser = new FixingParser(offset + proseStart);
-      parser.work = work;
-      parserStart = proseStart;
-      parsed = proseStart;
+class ProseReader {
+  private parser: FixingParser | undefined;
+  private parserStart = -1;
+  private parsed = 0;
+  /** The parser of each region that ended at a fence's opening run, by the region's start. */
+  private readonly regions = new Map<number, { end: number; parser: FixingParser }>();
+
+  constructor(
+    private readonly text: string,
+    /** Where `text` starts in the answer. */
+    private readonly offset: number,
+    private readonly work: WorkCounter | undefined,
+  ) {}
+
+  /** Whether the run of backticks at `open` opens a fence (`findFences`' `opens`). */
+  readonly opens = (open: number, run: number, proseStart: number): boolean => {
+    const text = this.text;
+    if (this.parser === undefined || this.parserStart !== proseStart) {
+      this.parser = new FixingParser(this.offset + proseStart);
+      this.parser.work = this.work;
+      this.parserStart = proseStart;
+      this.parsed = proseStart;
     }
-    parser.push(text.slice(parsed, open));
-    parsed = open;
-    if (work) work.steps++;
+    const parser = this.parser;
+    parser.push(text.slice(this.parsed, open));
+    this.parsed = open;
+    if (this.work) this.work.steps++;
     // (The closing backticks of a fence before count as text on their line, as in a stream.)
-    if (opensFence(beginsLine(text, open), parser)) return true;
+    if (opensFence(beginsLine(text, open), parser)) {
+      this.regions.set(proseStart, { end: open, parser });
+      return true;
+    }
     // The backticks are text of the value: the parser reads them as such, as a stream's does.
     parser.push(text.slice(open, open + run));
-    parsed = open + run;
+    this.parsed = open + run;
     return false;
   };
+
+  /** The roots of the prose `text[start, end)` (offsets in the answer). */
+  roots(start: number, end: number): ParsedRoot[] {
+    const region = this.regions.get(start);
+    if (region !== undefined && region.end === end) return region.parser.end();
+    return parseRoots(this.text.slice(start, end), this.offset + start, this.work);
+  }
 }
 
 function addProse(
   candidates: Candidate[],
+  prose: ProseReader,
   text: string,
   start: number,
   end: number,
   first: number,
   last: number,
   offset: number,
-  work: WorkCounter | undefined,
 ): void {
   if (end <= start) return;
   const segment = text.slice(start, end);
   if (!segment.includes("{") && !segment.includes("[")) return;
-  for (const candidate of candidatesFromRoots(parseRoots(segment, offset + start, work), "prose")) {
+  for (const candidate of candidatesFromRoots(prose.roots(start, end), "prose")) {
     const root = candidate.span!;
     candidate.surrounded = root.start > offset + first || root.end < offset + last;
     candidates.push(candidate);
