@@ -119,7 +119,7 @@ function readCandidates(
   let proseStart = 0;
   // The answer was cut off inside a fence: then the whole text is cut off too (see the text candidate).
   let endsInFence = false;
-  const prose = new ProseReader(text, offset, work);
+  const prose = readProse(text, offset, work);
   for (const fence of findFences(text, work, prose.opens, offset)) {
     endsInFence = !fence.closed;
     addProse(candidates, prose, text, proseStart, fence.start, first, last, offset);
@@ -248,6 +248,14 @@ function readCandidates(
   return candidates;
 }
 
+/** The prose between fences (`readProse`). */
+interface ProseReader {
+  /** Whether the run of backticks at `open` opens a fence (`findFences`' `opens`). */
+  opens(open: number, run: number, proseStart: number): boolean;
+  /** The roots of the prose `text[start, end)` (offsets in the answer). */
+  roots(start: number, end: number): ParsedRoot[];
+}
+
 /**
  * The prose between fences, read by the fixing parser once, for the fence rule's opening decision and
  * for the prose candidates alike. `opens` is what the opening decision asks (`opensFence` in
@@ -256,50 +264,39 @@ function readCandidates(
  * region) and each character is read once; a region's parser is kept when its fence opens, and `roots`
  * then ends it rather than reading the region again.
  */
-class ProseReader {
-  private parser: FixingParser | undefined;
-  private parserStart = -1;
-  private parsed = 0;
-  /** The parser of each region that ended at a fence's opening run, by the region's start. */
-  private readonly regions = new Map<number, { end: number; parser: FixingParser }>();
-
-  constructor(
-    private readonly text: string,
-    /** Where `text` starts in the answer. */
-    private readonly offset: number,
-    private readonly work: WorkCounter | undefined,
-  ) {}
-
-  /** Whether the run of backticks at `open` opens a fence (`findFences`' `opens`). */
-  readonly opens = (open: number, run: number, proseStart: number): boolean => {
-    const text = this.text;
-    if (this.parser === undefined || this.parserStart !== proseStart) {
-      this.parser = new FixingParser(this.offset + proseStart);
-      this.parser.work = this.work;
-      this.parserStart = proseStart;
-      this.parsed = proseStart;
-    }
-    const parser = this.parser;
-    parser.push(text.slice(this.parsed, open));
-    this.parsed = open;
-    if (this.work) this.work.steps++;
-    // (The closing backticks of a fence before count as text on their line, as in a stream.)
-    if (opensFence(beginsLine(text, open), parser)) {
-      this.regions.set(proseStart, { end: open, parser });
-      return true;
-    }
-    // The backticks are text of the value: the parser reads them as such, as a stream's does.
-    parser.push(text.slice(open, open + run));
-    this.parsed = open + run;
-    return false;
+function readProse(text: string, offset: number, work: WorkCounter | undefined): ProseReader {
+  let parser: FixingParser | undefined;
+  let parserStart = -1;
+  let parsed = 0;
+  // The parser of each region that ended at a fence's opening run, by the region's start.
+  const regions = new Map<number, { end: number; parser: FixingParser }>();
+  return {
+    opens(open, run, proseStart) {
+      if (parser === undefined || parserStart !== proseStart) {
+        parser = new FixingParser(offset + proseStart);
+        parser.work = work;
+        parserStart = proseStart;
+        parsed = proseStart;
+      }
+      parser.push(text.slice(parsed, open));
+      parsed = open;
+      if (work) work.steps++;
+      // (The closing backticks of a fence before count as text on their line, as in a stream.)
+      if (opensFence(beginsLine(text, open), parser)) {
+        regions.set(proseStart, { end: open, parser });
+        return true;
+      }
+      // The backticks are text of the value: the parser reads them as such, as a stream's does.
+      parser.push(text.slice(open, open + run));
+      parsed = open + run;
+      return false;
+    },
+    roots(start, end) {
+      const region = regions.get(start);
+      if (region !== undefined && region.end === end) return region.parser.end();
+      return parseRoots(text.slice(start, end), offset + start, work);
+    },
   };
-
-  /** The roots of the prose `text[start, end)` (offsets in the answer). */
-  roots(start: number, end: number): ParsedRoot[] {
-    const region = this.regions.get(start);
-    if (region !== undefined && region.end === end) return region.parser.end();
-    return parseRoots(this.text.slice(start, end), this.offset + start, this.work);
-  }
 }
 
 function addProse(

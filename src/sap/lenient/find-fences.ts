@@ -70,7 +70,7 @@ export function findFences(
     const { tag, contentStart } = readFenceHeader(text, open + run, true)!;
     if (work) work.steps += contentStart - open;
     const fence: OpenFence = { run, json: readsAsJson(tag) };
-    const reader = new FenceContentReader(text, contentStart, offset, work);
+    const reader = readContent(text, contentStart, offset, work);
     let close = -1;
     let closeEnd = -1;
     for (let at = contentStart; at < text.length; ) {
@@ -122,62 +122,61 @@ function find(text: string, from: number, work: WorkCounter | undefined): number
   return found;
 }
 
-/**
- * A fence's content read as far as the closing rule asks, by the fixing parser (the reader a stream's
- * fence region uses), resumed at each run of backticks; content that is valid JSON up to the first run
- * is outside any value there without being parsed twice. `whole` then reads the content to its end for
- * the fence's `reading`, going on from there: a content that was valid JSON up to its closing run is not
- * parsed again, nor one the fixing parser read (only `JSON.parse` is tried on it whole: a run inside a
- * JSON string makes the part before it invalid, not the whole).
- */
-class FenceContentReader {
-  private parser: FixingParser | undefined;
-  private read: number;
-  /** The last content that was valid JSON up to a run (while `parser` is undefined), and where it ended. */
-  private strict: StrictJson | undefined;
-  private strictEnd = -1;
-
-  constructor(
-    private readonly text: string,
-    private readonly start: number,
-    /** Where `text` starts in the answer. */
-    private readonly offset: number,
-    private readonly work: WorkCounter | undefined,
-  ) {
-    this.read = start;
-  }
-
+/** A fence's content, read for the closing rule and then whole (`readContent`). */
+interface FenceContentReader {
   /** The reader's state just before `index`. */
-  at(index: number): FenceContentState {
-    if (this.parser === undefined) {
-      const strict = parseStrictJson(this.text.slice(this.start, index));
-      if (strict !== undefined) {
-        this.strict = strict;
-        this.strictEnd = index;
-        return outsideAfter(strict.value);
-      }
-      this.parser = this.fixingParser();
-    }
-    this.parser.push(this.text.slice(this.read, index));
-    this.read = index;
-    return this.parser;
-  }
-
+  at(index: number): FenceContentState;
   /** The content up to `end` (the closing run, or the end of the text), read whole. */
-  whole(end: number): FenceReading {
-    const content = this.text.slice(this.start, end);
-    const strict =
-      this.parser === undefined && this.strictEnd === end ? this.strict : parseStrictJson(content);
-    if (strict !== undefined) return { strict, roots: [] };
-    this.parser ??= this.fixingParser();
-    if (end > this.read) this.parser.push(this.text.slice(this.read, end));
-    this.read = end;
-    return { strict: undefined, roots: this.parser.end() };
-  }
+  whole(end: number): FenceReading;
+}
 
-  private fixingParser(): FixingParser {
-    const parser = new FixingParser(this.offset + this.start);
-    parser.work = this.work;
-    return parser;
-  }
+/**
+ * A fence's content (from `start`; `offset`: where `text` starts in the answer) read as far as the
+ * closing rule asks, by the fixing parser (the reader a stream's fence region uses), resumed at each run
+ * of backticks; content that is valid JSON up to the first run is outside any value there without being
+ * parsed twice. `whole` then reads the content to its end for the fence's `reading`, going on from
+ * there: a content that was valid JSON up to its closing run is not parsed again, nor one the fixing
+ * parser read (only `JSON.parse` is tried on it whole: a run inside a JSON string makes the part before
+ * it invalid, not the whole).
+ */
+function readContent(
+  text: string,
+  start: number,
+  offset: number,
+  work: WorkCounter | undefined,
+): FenceContentReader {
+  let parser: FixingParser | undefined;
+  let read = start;
+  // The content up to a run, when it was valid JSON (while there is no parser), and where it ended.
+  let strict: StrictJson | undefined;
+  let strictEnd = -1;
+  const fixingParser = () => {
+    const made = new FixingParser(offset + start);
+    made.work = work;
+    return made;
+  };
+  return {
+    at(index) {
+      if (parser === undefined) {
+        strict = parseStrictJson(text.slice(start, index));
+        if (strict !== undefined) {
+          strictEnd = index;
+          return outsideAfter(strict.value);
+        }
+        parser = fixingParser();
+      }
+      parser.push(text.slice(read, index));
+      read = index;
+      return parser;
+    },
+    whole(end) {
+      const whole =
+        parser === undefined && strictEnd === end ? strict : parseStrictJson(text.slice(start, end));
+      if (whole !== undefined) return { strict: whole, roots: [] };
+      parser ??= fixingParser();
+      if (end > read) parser.push(text.slice(read, end));
+      read = end;
+      return { strict: undefined, roots: parser.end() };
+    },
+  };
 }
