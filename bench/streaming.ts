@@ -288,9 +288,9 @@ export async function benchStreaming(): Promise<string> {
       "appends). Why that loop's trees are promoted when final mode's are not " +
       "is not settled (nothing is kept between reads: the heap after 100 reads is what it was after 25). " +
       "Final " +
-      "mode reads a ```json fence of valid JSON with `JSON.parse` twice (once to decide that it closes, " +
-      "once as its candidate), so a stream read once is level with it on `chatty-fenced` answers despite " +
-      "the join. *Per chunk* (a read after every chunk) is meant to be at most 1 µs plus the " +
+      "mode reads a ```json fence of valid JSON with `JSON.parse` once (the parse that decides that it " +
+      "closes is the one its candidate reads), as a stream read once does, which pays the join on top. " +
+      "*Per chunk* (a read after every chunk) is meant to be at most 1 µs plus the " +
       "copies of the containers being written (the floor column ÷ chunks); above the copies it costs " +
       `${formatDuration(Math.min(...aboveCopies))} to ${formatDuration(Math.max(...aboveCopies))} a chunk ` +
       `in this run, ${formatRatio(Math.min(...aboveCopies), 0.001)} to ` +

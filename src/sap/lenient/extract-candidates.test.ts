@@ -1,6 +1,7 @@
-import { describe, expect, it } from "vitest";
+import { describe, expect, it, vi } from "vitest";
 import { extractCandidates } from "./extract-candidates.js";
 import { findFences } from "./find-fences.js";
+import { FixingParser } from "./fixing-parser.js";
 import { nodeToJsonText } from "./jsonish-node.js";
 
 describe("findFences", () => {
@@ -38,6 +39,26 @@ describe("findFences", () => {
     const [fence] = findFences('```json\n{"code": "```py```"}\n```');
     expect(fence!.content.trim()).toBe('{"code": "```py```"}');
   });
+
+  it("reads each fence's content whole: valid JSON parsed, else its roots at offsets in the answer", () => {
+    const [json, repaired, cut] = findFences(
+      '```json\n{"a": 1}\n```\n```json\n{a: [1, 2,]}\n```\n```\n{"b": "```"',
+      undefined,
+      undefined,
+      100,
+    );
+    expect(json!.reading).toEqual({ strict: { value: { a: 1 } }, roots: [] });
+    expect(repaired!.reading.strict).toBeUndefined();
+    expect(repaired!.reading.roots.map((root) => [root.start, root.end, root.repairs.length > 0])).toEqual([
+      [100 + repaired!.contentStart, 100 + repaired!.contentStart + "{a: [1, 2,]}".length, true],
+    ]);
+    expect([cut!.closed, cut!.reading.roots[0]?.node.complete]).toEqual([false, false]);
+  });
+
+  it("reads a content as JSON whole when only the part before a run inside its string is not", () => {
+    const [fence] = findFences('```json\n"a ``` b"\n```');
+    expect(fence!.reading).toEqual({ strict: { value: "a ``` b" }, roots: [] });
+  });
 });
 
 describe("extractCandidates", () => {
@@ -56,6 +77,27 @@ describe("extractCandidates", () => {
       'combined:[{"a":1},{"a":2}]',
       'text:"draft {\\"a\\": 1}\\n```json\\n{\\"a\\": 2}\\n```"',
     ]);
+  });
+
+  it("parses a fence of valid JSON once, for the closing rule and the candidates alike", () => {
+    const parse = vi.spyOn(JSON, "parse");
+    try {
+      expect(summary('Here it is:\n```json\n{"a": 1}\n```\n')).toContain('fence:{"a":1}');
+      expect(parse.mock.calls.filter(([text]) => text === '{"a": 1}')).toHaveLength(1);
+    } finally {
+      parse.mockRestore();
+    }
+  });
+
+  it("reads the prose before a fence once, for the opening rule and its candidates alike", () => {
+    const push = vi.spyOn(FixingParser.prototype, "push");
+    try {
+      expect(summary('draft {"a": 1,}\n```json\n{"a": 2}\n```')).toContain('prose:{"a":1}');
+      const read = push.mock.calls.map(([chunk]) => chunk).join("");
+      expect(read.split('{"a": 1,}')).toHaveLength(2);
+    } finally {
+      push.mockRestore();
+    }
   });
 
   it("offers the complete containers inside an unclosed one, tied to it", () => {

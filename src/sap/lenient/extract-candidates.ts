@@ -117,19 +117,17 @@ function readCandidates(
   }
   const candidates: Candidate[] = [];
   let proseStart = 0;
-  const contentOf = (content: string, contentStart: number) => {
-    const strict = parseStrictJson(content);
-    return { strict, roots: strict === undefined ? parseRoots(content, offset + contentStart, work) : [] };
-  };
   // The answer was cut off inside a fence: then the whole text is cut off too (see the text candidate).
   let endsInFence = false;
-  for (const fence of findFences(text, work, fenceOpener(text, offset, work))) {
+  const prose = readProse(text, offset, work);
+  for (const fence of findFences(text, work, prose.opens, offset)) {
     endsInFence = !fence.closed;
-    addProse(candidates, text, proseStart, fence.start, first, last, offset, work);
+    addProse(candidates, prose, text, proseStart, fence.start, first, last, offset);
     proseStart = fence.end;
     const contentStart = offset + fence.contentStart;
     const contentSpan = { start: contentStart, end: contentStart + fence.content.length };
-    const { strict: strictContent, roots } = contentOf(fence.content, fence.contentStart);
+    // Read once, by the fence finder, for its closing rule and for these candidates alike.
+    const { strict: strictContent, roots } = fence.reading;
     if (strictContent !== undefined) {
       candidates.push(
         jsonCandidate(strictContent, fence.content, contentStart, {
@@ -205,7 +203,7 @@ function readCandidates(
       });
     }
   }
-  addProse(candidates, text, proseStart, text.length, first, last, offset, work);
+  addProse(candidates, prose, text, proseStart, text.length, first, last, offset);
   // No JSON anywhere: the answer may be `key: value` lines.
   if (candidates.length === 0) {
     const labels = readLabelLines(text);
@@ -250,53 +248,71 @@ function readCandidates(
   return candidates;
 }
 
+/** The prose between fences (`readProse`). */
+interface ProseReader {
+  /** Whether the run of backticks at `open` opens a fence (`findFences`' `opens`). */
+  opens(open: number, run: number, proseStart: number): boolean;
+  /** The roots of the prose `text[start, end)` (offsets in the answer). */
+  roots(start: number, end: number): ParsedRoot[];
+}
+
 /**
- * The prose reader the fence rule's opening decision asks (`opensFence` in `fence-rule.ts`, which the
- * stream's `AnswerScanner` asks too): the prose before a run of backticks, read by the fixing parser.
+ * The prose between fences, read by the fixing parser once, for the fence rule's opening decision and
+ * for the prose candidates alike. `opens` is what the opening decision asks (`opensFence` in
+ * `fence-rule.ts`, which the stream's `AnswerScanner` asks too): the prose before a run of backticks.
  * Asked in increasing order of `open`, so the prose parser only reads on (a new one for each prose
- * region) and each character is read once.
+ * region) and each character is read once; a region's parser is kept when its fence opens, and `roots`
+ * then ends it rather than reading the region again.
  */
-function fenceOpener(
-  text: string,
-  offset: number,
-  work: WorkCounter | undefined,
-): (open: number, run: number, proseStart: number) => boolean {
+function readProse(text: string, offset: number, work: WorkCounter | undefined): ProseReader {
   let parser: FixingParser | undefined;
   let parserStart = -1;
   let parsed = 0;
-  return (open, run, proseStart) => {
-    if (parser === undefined || parserStart !== proseStart) {
-      parser = new FixingParser(offset + proseStart);
-      parser.work = work;
-      parserStart = proseStart;
-      parsed = proseStart;
-    }
-    parser.push(text.slice(parsed, open));
-    parsed = open;
-    if (work) work.steps++;
-    // (The closing backticks of a fence before count as text on their line, as in a stream.)
-    if (opensFence(beginsLine(text, open), parser)) return true;
-    // The backticks are text of the value: the parser reads them as such, as a stream's does.
-    parser.push(text.slice(open, open + run));
-    parsed = open + run;
-    return false;
+  // The parser of each region that ended at a fence's opening run, by the region's start.
+  const regions = new Map<number, { end: number; parser: FixingParser }>();
+  return {
+    opens(open, run, proseStart) {
+      if (parser === undefined || parserStart !== proseStart) {
+        parser = new FixingParser(offset + proseStart);
+        parser.work = work;
+        parserStart = proseStart;
+        parsed = proseStart;
+      }
+      parser.push(text.slice(parsed, open));
+      parsed = open;
+      if (work) work.steps++;
+      // (The closing backticks of a fence before count as text on their line, as in a stream.)
+      if (opensFence(beginsLine(text, open), parser)) {
+        regions.set(proseStart, { end: open, parser });
+        return true;
+      }
+      // The backticks are text of the value: the parser reads them as such, as a stream's does.
+      parser.push(text.slice(open, open + run));
+      parsed = open + run;
+      return false;
+    },
+    roots(start, end) {
+      const region = regions.get(start);
+      if (region !== undefined && region.end === end) return region.parser.end();
+      return parseRoots(text.slice(start, end), offset + start, work);
+    },
   };
 }
 
 function addProse(
   candidates: Candidate[],
+  prose: ProseReader,
   text: string,
   start: number,
   end: number,
   first: number,
   last: number,
   offset: number,
-  work: WorkCounter | undefined,
 ): void {
   if (end <= start) return;
   const segment = text.slice(start, end);
   if (!segment.includes("{") && !segment.includes("[")) return;
-  for (const candidate of candidatesFromRoots(parseRoots(segment, offset + start, work), "prose")) {
+  for (const candidate of candidatesFromRoots(prose.roots(start, end), "prose")) {
     const root = candidate.span!;
     candidate.surrounded = root.start > offset + first || root.end < offset + last;
     candidates.push(candidate);
