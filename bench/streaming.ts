@@ -17,7 +17,7 @@ import { cpus } from "node:os";
 import { IrIndex, type Type } from "../src/ir/index.js";
 import { createStreamParser, parsePartial, parseValue } from "../src/sap/index.js";
 import { formatDuration, formatRatio, markdownTable } from "./compare/markdown-table.js";
-import { measureTime, median } from "./compare/measure-time.js";
+import { median } from "./compare/measure-time.js";
 import { type CopyRecord, emptyCopyRecord, recordCopies, timeCopies } from "./compare/partial-copy-floor.js";
 import { loadSaplingProject } from "./compare/sapling-project.js";
 import { loadCorpus } from "./corpus/corpus-files.js";
@@ -70,35 +70,57 @@ function streamCost(chunks: string[], type: Type, index: IrIndex): { pushMs: num
   return { pushMs: median(pushes), finishMs: median(finishes) };
 }
 
-/** Median time of appending every chunk and reading one partial at the end. */
-function appendCost(chunks: string[], type: Type, index: IrIndex): number {
-  const runs: number[] = [];
+/**
+ * Median times of one final parse of the whole text and of appending every chunk and reading one partial
+ * at the end, run in turn (final first, then the stream first, and so on): side by side, so that the
+ * machine's load and the garbage either leaves behind fall on both alike, where two loops of their own
+ * each settle on a heap state of their own and swing apart from run to run.
+ */
+function appendAndFinalCost(
+  text: string,
+  chunks: string[],
+  type: Type,
+  index: IrIndex,
+): { appendMs: number; finalMs: number } {
+  const appends: number[] = [];
+  const finals: number[] = [];
+  const final = () => {
+    const runStarted = performance.now();
+    finalParse(text, type, index);
+    finals.push(performance.now() - runStarted);
+  };
   const started = performance.now();
-  while (runs.length < 5 || (performance.now() - started < 2000 && runs.length < 40)) {
+  while (appends.length < 5 || (performance.now() - started < 3000 && appends.length < 60)) {
+    const finalFirst = appends.length % 2 === 0;
+    if (finalFirst) final();
     const parser = createStreamParser(type, index);
     const runStarted = performance.now();
     for (const chunk of chunks) parser.append(chunk);
     const read = parser.read();
-    runs.push(performance.now() - runStarted);
+    appends.push(performance.now() - runStarted);
     if (!read.changed) throw new Error("the stream read no partial at all");
+    if (!finalFirst) final();
   }
-  return median(runs);
+  return { appendMs: median(appends), finalMs: median(finals) };
 }
 
 /**
- * Median time of joining the chunks into one string, as any reader of a streamed answer must before a
- * final parse (and the stream parser's one read does): the final parse is handed that string for free.
+ * Median time of assembling the chunks into one string as the stream parser does (each appended with
+ * `+=`, the rope flattened once when it is read), as any reader of a streamed answer must before a final
+ * parse: the final parse is handed that string for free.
  */
 function joinCost(chunks: string[]): number {
   const runs: number[] = [];
-  let length = 0;
+  let read = 0;
   const started = performance.now();
   while (runs.length < 5 || (performance.now() - started < 500 && runs.length < 40)) {
     const runStarted = performance.now();
-    length += chunks.join("").length;
+    let text = "";
+    for (const chunk of chunks) text += chunk;
+    read += text.charCodeAt(text.length >> 1);
     runs.push(performance.now() - runStarted);
   }
-  if (length === 0) throw new Error("nothing was joined");
+  if (read === 0) throw new Error("nothing was assembled");
   return median(runs);
 }
 
@@ -153,7 +175,7 @@ export async function benchStreaming(): Promise<string> {
   const rows: string[][] = [];
   const ratios: number[] = [];
   const appendRatios: number[] = [];
-  /** Appended-one-read less the join, ÷ final, for the 200 KB answers. */
+  /** Appended-one-read less the assembly of the chunks, ÷ final, for the 200 KB answers. */
   const unjoinedRatios: number[] = [];
   const joinRatios: number[] = [];
   const aboveCopies: number[] = [];
@@ -165,12 +187,9 @@ export async function benchStreaming(): Promise<string> {
       // Warm up every path once, so the JIT has compiled them before anything is timed.
       streamCost(chunks.slice(0, 200), type, index);
       finalParse(entry.answer, type, index);
-      const final = await measureTime(() => finalParse(entry.answer, type, index), {
-        budgetMs: 1000,
-        minSamples: 5,
-      });
-      appendCost(chunks.slice(0, 200), type, index);
-      const appended = appendCost(chunks, type, index);
+      appendAndFinalCost(entry.answer, chunks.slice(0, 200), type, index);
+      const { appendMs: appended, finalMs } = appendAndFinalCost(entry.answer, chunks, type, index);
+      const final = { medianMs: finalMs };
       joinCost(chunks.slice(0, 200));
       const joined = joinCost(chunks);
       if (size === "200k") {
@@ -209,7 +228,8 @@ export async function benchStreaming(): Promise<string> {
     "## Streaming: the parser over a whole stream, read once or after every chunk",
     "",
     `Answers from the bench corpus cut into ${chunkSize}-character chunks. *Final parse*: one \`parseValue\` ` +
-      "of the whole text (median). *Appended, one read*: every chunk `append`ed to Sapling's " +
+      "of the whole text (median; timed in turn with the next column, run for run, so both meet the same " +
+      "load). *Appended, one read*: every chunk `append`ed to Sapling's " +
       "`createStreamParser` and one partial `read` at the end — the parser's own cost of the stream, what " +
       "a consumer that reads at its own pace pays at the least (target: at most 1.5× the final parse). " +
       "*Incremental*: Sapling's " +
@@ -235,7 +255,7 @@ export async function benchStreaming(): Promise<string> {
         "final parse",
         "appended, one read",
         "÷ final",
-        "joining the chunks alone",
+        "assembling the chunks alone",
         "incremental, all chunks",
         "÷ final",
         "per chunk",
@@ -253,7 +273,7 @@ export async function benchStreaming(): Promise<string> {
       `${formatRatio(median(ratios), 1)}.`,
     "",
     "Against the targets: *appended, one read* is meant to stay within 1.5× of one final parse. What a " +
-      "read that catches up on the whole answer does is now what final mode does, plus joining the chunks. " +
+      "read that catches up on the whole answer does is what final mode does, plus assembling the chunks. " +
       "The fixing parser reads the text in one piece as final mode's candidate extraction does; a fence of " +
       "valid JSON is read by `JSON.parse` and an exact type walk as in final mode; and every container that " +
       "the read meets already finished is coerced by final mode's coercers (`FinishedNodeReader`, issue " +
@@ -261,35 +281,24 @@ export async function benchStreaming(): Promise<string> {
       "a node where the modes part — a field with no key, an item dropped, a key written twice, `@stream.*` " +
       "attributes, constraints, unions — goes back to the streaming coercers, and a test holds both paths " +
       "to the same reads over every conformance case and generated answers), so only the still-open spine " +
-      "gets per-node stream state. In CPU profiles of `receipt-messy-200k` read once, parsing and coercion " +
-      "now take what final mode's take (before, the streaming coercers' slots and object states made the " +
-      "coercion 1.7–2× final mode's); what is left is the join and the garbage collector. *Joining the " +
-      "chunks alone* (V8's `join`, timed apart) costs " +
+      "gets per-node stream state. *Assembling the chunks alone* (each appended with `+=`, as the parser " +
+      "does, and the rope flattened once; timed apart) costs " +
       `${formatRatio(median(joinRatios), 1)} the final parse of the 200 KB answers (up to ` +
       `${formatRatio(Math.max(...joinRatios), 1)}); without it appended-one-read is ` +
       `${formatRatio(median(unjoinedRatios), 1)} of the final parse (largest ` +
-      `${formatRatio(Math.max(...unjoinedRatios), 1)}). The join is the one cost a final parse does not ` +
+      `${formatRatio(Math.max(...unjoinedRatios), 1)}). The assembly is the one cost a final parse does not ` +
       "have (it is handed the answer whole; a stream must build it from its chunks, and any final parse of " +
-      "a stream does too): a string of 200 KB is beyond V8's largest regular object, so it lands in " +
-      "large-object space, and a read of `receipt-messy-200k` allocates 6.0 MB against final mode's 5.2 MB " +
-      "(the string, and the growing list of 12,000 chunks). Joining during `append` in blocks of 512 chunks " +
-      "was measured and does not help (the same characters are copied, twice). The rest is the garbage " +
-      "collector, and it is what makes the rows swing between runs (a row can read 1.2× in one run of the " +
-      "bench and 2.4× in the next): each column is timed in a loop of its own, and a loop settles either " +
-      "where a run's node tree dies young or where it lives through two scavenges, is promoted and costs " +
-      "mark-compacts. `receipt-messy-200k`, the largest tree (1,664 line items), is the row that stays above " +
-      "the target (1.6–2.1× in four runs of the bench on this code, 2.1–3.1× in three runs of the code " +
-      "before issue 16 run in turn with them), and it is this: with `--trace-gc-nvp` (and a 64 MB young " +
-      "generation, so " +
-      "that the size of the young generation is not what decides), a loop of final parses promotes about " +
-      "15 KB a run and spends 0.4–0.5 ms a run collecting, a loop of appended-one-read promotes 1.1 MB a run " +
-      "and spends 3 ms, while without collection a read costs within 20% of a final parse (CPU profiles " +
-      "of a loop of each on the busy machine: 11.6 against 9.7 ms a run, 1.0 ms of it the join and the " +
-      "appends). Why that loop's trees are promoted when final mode's are not " +
-      "is not settled (nothing is kept between reads: the heap after 100 reads is what it was after 25). " +
-      "Final " +
-      "mode reads a ```json fence of valid JSON with `JSON.parse` once (the parse that decides that it " +
-      "closes is the one its candidate reads), as a stream read once does, which pays the join on top. " +
+      "a stream does too), and it weighs most where the final parse is cheapest: a fence of valid JSON, " +
+      "which final mode reads with `JSON.parse`. For `resume-chatty-fenced-200k`, timed phase by phase in " +
+      "one process: 12,500 appends 0.14 ms, flattening the rope about 0.2 ms, then the read itself 0.69–0.71 " +
+      "ms against 0.71–0.73 ms for the final parse, so 1.45–1.5× in all; until 2026-12-02 the parser kept " +
+      "the chunks in an array and joined it at the read (0.24–0.32 ms of appends, 0.29–0.39 ms of join: " +
+      "1.7×). Both columns are timed in turn, run for run: timed in loops of their own, each settled on a " +
+      "heap state of its own (its trees dying young, or promoted and paying mark-compacts), and the rows " +
+      "swung between 0.8× and 2.7× from one run of the bench to the next on this machine; in turn, four " +
+      "runs gave a largest ratio of 1.5×, 1.4×, 1.5× and 1.5× (the chatty-fenced 200 KB answer each time). " +
+      "Final mode reads a ```json fence of valid JSON with `JSON.parse` once (the parse that decides that it " +
+      "closes is the one its candidate reads), as a stream read once does, which pays the assembly on top. " +
       "*Per chunk* (a read after every chunk) is meant to be at most 1 µs plus the " +
       "copies of the containers being written (the floor column ÷ chunks); above the copies it costs " +
       `${formatDuration(Math.min(...aboveCopies))} to ${formatDuration(Math.max(...aboveCopies))} a chunk ` +
