@@ -16,6 +16,11 @@ export class TooDeep extends Error {
   constructor(readonly failure: CoerceFailure) {
     super(failure.issue.detail);
   }
+
+  /** The limit met at `path`, reading `node` as `expected` (final mode and streams alike). */
+  static at(path: string, expected: string, node: JsonishNode): TooDeep {
+    return new TooDeep(failure("too-deep", path, expected, node, `Nesting deeper than ${MAX_DEPTH} levels.`));
+  }
 }
 
 export interface CoerceOptions {
@@ -47,8 +52,7 @@ export function createCoerceContext(
       if (context.depth >= MAX_DEPTH) {
         // Abandon the whole reading at once: retrying other union options on the way back up would
         // turn a pathological answer into quadratic work.
-        const detail = `Nesting deeper than ${MAX_DEPTH} levels.`;
-        throw new TooDeep(failure("too-deep", path, context.describe(type), node, detail));
+        throw TooDeep.at(path, context.describe(type), node);
       }
       // Only the innermost frames can hold the same node: coercers hand a node to inner types or go
       // down to its children, never back up, so the scan stops at the first other node.

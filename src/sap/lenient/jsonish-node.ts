@@ -60,9 +60,14 @@ export interface ArrayNode {
  * `Incomplete` flag, in final mode and in streams.
  */
 export function isCutHere(node: JsonishNode): boolean {
-  if (node.kind === "array") return node.items.at(-1)?.complete ?? true;
-  if (node.kind === "object") return node.entries.at(-1)?.[1].complete ?? true;
-  return true;
+  return lastChild(node)?.complete ?? true;
+}
+
+/** A container's last item or entry value (the one the answer may still be writing), else undefined. */
+export function lastChild(node: JsonishNode): JsonishNode | undefined {
+  if (node.kind === "array") return node.items[node.items.length - 1];
+  if (node.kind === "object") return node.entries[node.entries.length - 1]?.[1];
+  return undefined;
 }
 
 export function stringNode(value: string, complete = true): StringNode {

@@ -11,6 +11,7 @@ import type { ParsedRoot } from "../lenient/fixing-parser.js";
 import {
   type ArrayNode,
   type JsonishNode,
+  lastChild,
   nodeFromJson,
   type ObjectNode,
   type StringNode,
@@ -387,16 +388,8 @@ export class PartialReader {
     if (this.plainText !== "never" && (quoted.state === "open" || quoted.state === "closed")) {
       // As in final mode: an answer that is one quoted string is that string (ranked as JSON), and a
       // bracket inside it is text, not a reading. A lone opening quote shows nothing yet.
-      const node = this.quotedNode;
-      node.value = quoted.value;
-      // A closing quote that turns out to be a quote inside the string (`"a, b"c`) reopens it: what was
-      // read of the closed string starts over.
-      if (node.complete && quoted.state === "open") this.context.restarts++;
-      node.complete = quoted.state === "closed";
-      best =
-        quoted.state === "open" && quoted.value === ""
-          ? undefined
-          : this.evaluate(node, ORIGIN_RANK.json, TEXT_ORDER, false, node.complete);
+      const node = this.quotedString(this.quotedNode, quoted);
+      best = node && this.evaluate(node, ORIGIN_RANK.json, TEXT_ORDER, false, node.complete);
     }
     const before = this.choice;
     // Another reading won, or the one shown is offered no more (the answer stopped being one quoted
@@ -589,12 +582,25 @@ export class PartialReader {
 
   /** The open spine of a container cut off for good (see `StreamCoerceContext.settled`). */
   private settle(root: JsonishNode): void {
-    for (let node: JsonishNode | undefined = root; node !== undefined && !node.complete; ) {
+    for (
+      let node: JsonishNode | undefined = root;
+      node !== undefined && !node.complete;
+      node = lastChild(node)
+    ) {
       this.context.settled.add(node);
-      if (node.kind === "object") node = node.entries[node.entries.length - 1]?.[1];
-      else if (node.kind === "array") node = node.items[node.items.length - 1];
-      else node = undefined;
     }
+  }
+
+  /**
+   * A quoted answer's (or a fence's) string, kept in `node` and updated in place; undefined while only
+   * the opening quote is written (it shows nothing yet). A closing quote that turns out to be a quote
+   * inside the string (`"a, b"c`) reopens it: what was read of the closed string starts over.
+   */
+  private quotedString(node: StringNode, quoted: QuotedAnswer): StringNode | undefined {
+    node.value = quoted.value;
+    if (node.complete && quoted.state === "open") this.context.restarts++;
+    node.complete = quoted.state === "closed";
+    return quoted.state === "open" && quoted.value === "" ? undefined : node;
   }
 
   /**
@@ -659,17 +665,15 @@ export class PartialReader {
     const quoted = region.quoted;
     // (A quote still open when the fence closed opened no string: the fence's text is read instead.)
     if (bare && (quoted.state === "closed" || (quoted.state === "open" && !region.closed))) {
-      // A lone opening quote shows nothing yet.
-      if (quoted.state === "open" && quoted.value === "") return undefined;
-      let node = this.fenceQuotedNodes.get(region);
-      if (!node) {
-        node = { kind: "string", value: "", complete: false };
-        this.fenceQuotedNodes.set(region, node);
+      let kept = this.fenceQuotedNodes.get(region);
+      if (!kept) {
+        kept = { kind: "string", value: "", complete: false };
+        this.fenceQuotedNodes.set(region, kept);
       }
-      node.value = quoted.value;
-      if (node.complete && quoted.state === "open") this.context.restarts++;
-      node.complete = quoted.state === "closed";
-      return this.evaluate(node, ORIGIN_RANK.fence, region.start, false, node.complete, 0, { region });
+      const node = this.quotedString(kept, quoted);
+      return (
+        node && this.evaluate(node, ORIGIN_RANK.fence, region.start, false, node.complete, 0, { region })
+      );
     }
     const content = region.trimmed;
     if (content === "") return undefined;

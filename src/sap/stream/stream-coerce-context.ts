@@ -153,7 +153,7 @@ export function createStreamCoerceContext(
       if (slot?.final) {
         // As deep as when it was read: the depth limit holds as in final mode, which reads it again.
         const below = context.depth + (slot.reach ?? 0);
-        if (below > MAX_DEPTH) throw tooDeep(type, node, path);
+        if (below > MAX_DEPTH) throw TooDeep.at(path, context.describe(type), node);
         if (below > reach) reach = below;
         return slot.final;
       }
@@ -211,11 +211,6 @@ export function createStreamCoerceContext(
     },
   });
 
-  function tooDeep(type: Type, node: JsonishNode, path: string): TooDeep {
-    const detail = `Nesting deeper than ${MAX_DEPTH} levels.`;
-    return new TooDeep(failure("too-deep", path, context.describe(type), node, detail));
-  }
-
   function coerceOnce(type: Type, node: JsonishNode, path: string, slot: Slot | undefined): CoerceResult {
     const attrs = type.attrs;
     let done = doneTypes.get(type);
@@ -228,7 +223,7 @@ export function createStreamCoerceContext(
       return NOT_READY;
     }
     // As in final mode: the whole reading is abandoned (`TooDeep`, caught where a reading is evaluated).
-    if (context.depth >= MAX_DEPTH) throw tooDeep(type, node, path);
+    if (context.depth >= MAX_DEPTH) throw TooDeep.at(path, context.describe(type), node);
     const coercer = entry(type);
     current = slot;
     currentNode = slot ? node : undefined;
