@@ -212,6 +212,7 @@ export function createSaplingHandler(options: SaplingHandlerOptions): SaplingHan
       translate,
       format: wantsDeltaStream(request) ? "delta" : "partial",
       ...(envelope ? { envelope: (value: unknown) => saplingEnvelope(value, log()) } : {}),
+      finalFields: () => saplingHeaders(log()),
       onEnd: ({ failure, aborted }) => {
         log();
         if (failure) record?.fail(failure);
