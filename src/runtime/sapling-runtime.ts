@@ -1,6 +1,8 @@
 import { type Ir, IrIndex, type LlmFunction, loadIr } from "../ir/index.js";
 import {
+  collectSecrets,
   createLanguageModel,
+  LlmError,
   type OutputMode,
   type ProviderExtension,
   type ReadTextFile,
@@ -21,6 +23,7 @@ import { defaultSleep, executePlan, type Sleep } from "./execute-plan.js";
 import type { FunctionPipeline } from "./function-pipeline.js";
 import { type HttpRequest, toHttpRequest } from "./http-request.js";
 import { isLogged, type LineLevel, type LogFields, type LogLevel, type RuntimeLogger } from "./log.js";
+import { mapLlmError } from "./map-llm-error.js";
 import {
   createRoundRobinPicker,
   type PlannedAttempt,
@@ -228,21 +231,30 @@ export class SaplingRuntime {
     const first = prepared.plan()[0];
     if (!first) throw new BamlInvalidArgumentError(`${functionName} has no client to build a request for.`);
     const client = first.client;
-    const model = createLanguageModel(client.provider, resolveOptions(client, prepared.env), {
-      fetch: this.#fetch,
-      env: prepared.env,
-      ...(this.#readTextFile === undefined ? {} : { readTextFile: this.#readTextFile }),
-      ...(this.#options.providers === undefined ? {} : { providers: this.#options.providers }),
-    });
-    const mode = options.outputMode ?? model.outputMode ?? "prompt";
-    const plan = prepared.pipeline.outputPlan(mode);
-    const messages = prepared.pipeline.render({ name: client.name, provider: client.provider }, plan);
-    return toHttpRequest(
-      await model.buildRequest(messages, {
-        stream: request.stream,
-        ...(plan.request === undefined ? {} : { output: plan.request }),
-      }),
-    );
+    const clientOptions = resolveOptions(client, prepared.env);
+    try {
+      const model = createLanguageModel(client.provider, clientOptions, {
+        fetch: this.#fetch,
+        env: prepared.env,
+        ...(this.#readTextFile === undefined ? {} : { readTextFile: this.#readTextFile }),
+        ...(this.#options.providers === undefined ? {} : { providers: this.#options.providers }),
+      });
+      const mode = options.outputMode ?? model.outputMode ?? "prompt";
+      const plan = prepared.pipeline.outputPlan(mode);
+      const messages = prepared.pipeline.render({ name: client.name, provider: client.provider }, plan);
+      return toHttpRequest(
+        await model.buildRequest(messages, {
+          stream: request.stream,
+          ...(plan.request === undefined ? {} : { output: plan.request }),
+        }),
+      );
+    } catch (error) {
+      // The errors `b.Fn` throws for the same client (BamlClientOptionsError for media it cannot send…),
+      // never the llm room's own classes, which are not part of the public API.
+      throw LlmError.isInstance(error)
+        ? mapLlmError(error, client.name, client.provider, collectSecrets(clientOptions))
+        : error;
+    }
   }
 
   /** Parses a complete answer into the function's return type (`b.parse.Fn`); synchronous. */

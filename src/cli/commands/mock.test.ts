@@ -175,7 +175,7 @@ describe("sapling mock", () => {
     expect(await main(["mock", "--answers", "answers.json", "--port", "0"], context)).toBe(1);
     expect(context.output().stderr).toBe(
       'sapling mock: answers.json: answers[0].fault.status: expected a whole number of at least 400, got "429"\n' +
-        "The answer file's format: docs/mock-llm-server.md.\n",
+        "The answer file's format: https://github.com/sapling-llm/sapling/blob/main/docs/mock-llm-server.md.\n",
     );
   });
 

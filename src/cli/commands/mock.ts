@@ -9,6 +9,7 @@ import {
   type RecordedRequest,
   startMockLlmServer,
 } from "../../testing/index.js";
+import { docsUrl } from "../../util/index.js";
 import { type CliContext, CliError, type Command, UsageError } from "../cli-context.js";
 import { booleanFlag, parseFlags, portFlag, stringFlag } from "../parse-flags.js";
 
@@ -30,7 +31,7 @@ COMMAND's exit code.
 
 Options:
   --answers FILE  a JSON answer file: answers in order, per-route queues, a default answer, and faults
-                  (HTTP errors, resets, malformed streams, hangs, delays); see docs/mock-llm-server.md
+                  (HTTP errors, resets, malformed streams, hangs, delays); see ${docsUrl("mock-llm-server.md")}
   --answer TEXT   the default answer: sent for every request the file does not script
   --port N        the port (default ${MOCK_DEFAULT_PORT}; 0 picks a free one)
   --quiet         do not log requests (they are logged to stderr)
@@ -157,7 +158,9 @@ async function readScript(file: string, context: CliContext): Promise<MockScript
     return parseMockScript(text);
   } catch (error) {
     if (error instanceof MockScriptError)
-      throw new CliError(`${file}: ${error.message}\nThe answer file's format: docs/mock-llm-server.md.`);
+      throw new CliError(
+        `${file}: ${error.message}\nThe answer file's format: ${docsUrl("mock-llm-server.md")}.`,
+      );
     throw error;
   }
 }
