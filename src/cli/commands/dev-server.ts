@@ -202,6 +202,8 @@ async function compileAndGenerate(sourceFolder: string, context: CliContext): Pr
 async function startDevMock(): Promise<{ devMock: DevMock; close: () => Promise<void> }> {
   const queues = new Map<string, DevMockAnswer[]>();
   const server = await startMockLlmServer({
+    // Answered through `respond`, never read back: no request needs to stay in memory.
+    maxRecordedRequests: 0,
     respond: (request) => {
       const queue = queues.get(request.headers[DEV_RUN_HEADER] ?? "");
       const next = queue && (queue.length > 1 ? queue.shift() : queue[0]);

@@ -179,6 +179,17 @@ describe("sapling mock", () => {
     );
   });
 
+  it("refuses a 100k-deep answer file with the field and the way out, not an internal error", async () => {
+    const root = project([]);
+    const depth = 100_000;
+    writeFileSync(join(root, "answers.json"), `[{"json": ${"[".repeat(depth)}${"]".repeat(depth)}}]`);
+    const context = captureContext({ cwd: root });
+    expect(await main(["mock", "--answers", "answers.json", "--port", "0"], context)).toBe(1);
+    expect(context.output().stderr).toMatch(
+      /^sapling mock: answers\.json: answers\[0\]\.json: nested more than 1000 levels deep.*"text"/,
+    );
+  });
+
   it("names a port in use and how to pick another; refuses a port out of range", async () => {
     const blocker = createServer();
     await new Promise<void>((resolve) => blocker.listen(0, "127.0.0.1", () => resolve()));

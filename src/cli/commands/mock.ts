@@ -72,10 +72,12 @@ export const mockCommand: Command = {
     const quiet = booleanFlag(flags, "quiet");
     const server = await startMockLlmServer({
       port,
+      // Only counted and logged here: the bodies need not stay in memory while it runs.
+      maxRecordedRequests: 0,
       ...(script.defaultAnswer ? { defaultAnswer: script.defaultAnswer } : {}),
       ...(quiet
         ? {}
-        : { onRequest: (request) => context.stderr(requestLine(request, server.requests.length)) }),
+        : { onRequest: (request) => context.stderr(requestLine(request, server.requestCount())) }),
     }).catch((error: unknown) => {
       if ((error as { code?: unknown }).code === "EADDRINUSE")
         throw new CliError(
@@ -106,7 +108,7 @@ export const mockCommand: Command = {
     context.stdout(banner(server.url, server.baseUrls.openai, script));
     await context.interrupted;
     await server.close();
-    const count = server.requests.length;
+    const count = server.requestCount();
     context.stdout(`Stopped after ${count} request${count === 1 ? "" : "s"}.\n`);
     return 0;
   },
