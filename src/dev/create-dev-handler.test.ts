@@ -193,6 +193,24 @@ describe("createDevHandler", () => {
     expect(tests.status).toBe(409);
   });
 
+  it("needs confirmation for /call and /stream, which run the real clients, but not for /parse", async () => {
+    const { handler } = handlerWith();
+    server.requests.length = 0;
+    for (const path of ["/call/ExtractPerson", "/stream/ExtractPerson"]) {
+      const refused = await handler(post(path, { text: "Ada" }));
+      expect(refused.status, path).toBe(409);
+      const { error } = (await refused.json()) as { error: { code: string; message: string } };
+      expect(error.code).toBe("CONFIRM_REQUIRED");
+      expect(error.message).toContain('"x-sapling-dev-confirm: true"');
+      // Confirmed, the call goes on (and fails here for want of OPENAI_API_KEY, not for want of consent).
+      const confirmed = await handler(post(path, { text: "Ada" }, { "x-sapling-dev-confirm": "true" }));
+      expect(confirmed.status, path).not.toBe(409);
+    }
+    const parsed = await handler(post("/parse/ExtractPerson", { text: '{"name": "Ada", "age": 36}' }));
+    expect(parsed.status).toBe(200);
+    expect(server.requests).toHaveLength(0);
+  });
+
   it("parses with repairs and spans, reports a failure's path, and replays chunk by chunk", async () => {
     const { handler } = handlerWith();
     const parsed = (await (
