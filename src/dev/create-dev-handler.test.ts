@@ -20,6 +20,15 @@ client<llm> Cloud {
   }
 }
 
+// As \`sapling init\` writes it: the URL comes from the environment.
+client<llm> Local {
+  provider "openai-generic"
+  options {
+    base_url env.LOCAL_LLM_BASE_URL
+    model "local-model"
+  }
+}
+
 function ExtractPerson(text: string) -> Person {
   client Cloud
   prompt #"
@@ -137,13 +146,18 @@ describe("createDevHandler", () => {
     });
   });
 
-  const runEvents = async (handler: (request: Request) => Promise<Response>, failFirstAttempt: boolean) => {
+  const runEvents = async (
+    handler: (request: Request) => Promise<Response>,
+    failFirstAttempt: boolean,
+    client?: string,
+  ) => {
     const response = await handler(
       post("/_dev/run", {
         function: "ExtractPerson",
         args: { text: "Ada" },
         mockAnswer: '{"name": "Ada Lovelace", "age": 36}',
         failFirstAttempt,
+        ...(client ? { client } : {}),
       }),
     );
     return [...(await response.text()).matchAll(/^event: (\w+)\ndata: (.*)$/gm)].map((match) => ({
@@ -172,6 +186,18 @@ describe("createDevHandler", () => {
       { client: "Cloud", provider: "openai", status: 200, selected: true },
     ]);
     expect(final.data.raw).toBe('{"name": "Ada Lovelace", "age": 36}');
+  });
+
+  it("runs a client whose base_url comes from env (sapling init's Local) against the mock", async () => {
+    const { handler } = handlerWith();
+    server.requests.length = 0;
+    const events = await runEvents(handler, false, "Local");
+    const final = events.at(-1)!;
+    expect(final.name, JSON.stringify(final.data)).toBe("final");
+    expect(final.data.attempts).toMatchObject([
+      { client: "Local", provider: "openai-generic", status: 200, selected: true },
+    ]);
+    expect(server.requests.map((request) => request.path)).toEqual(["/v1/chat/completions"]);
   });
 
   it("fails the first attempt when asked: a client without fallback reports the 503 and its attempt", async () => {
