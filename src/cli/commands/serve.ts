@@ -38,7 +38,8 @@ Errors are JSON {"error": {"status", "code", "message"}}: 400 bad body or argume
 503 too many requests at once (with retry-after), 504 provider timeout.
 
 Bodies are BAML's. Every /call answer also carries x-sapling-finish-reason, x-sapling-truncated,
-x-sapling-incomplete (the paths a cut answer left unfinished) and x-sapling-repairs; a request with
+x-sapling-incomplete (the paths a cut answer left unfinished) and x-sapling-repairs (/stream's final
+event carries the same lines before its data line); a request with
 Accept: application/vnd.sapling+json gets the Sapling envelope {value, finish_reason, truncated,
 incomplete_fields, repairs, usage, client} instead of the bare value (on /stream, in the final event).
 
