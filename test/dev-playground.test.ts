@@ -328,7 +328,7 @@ describe.skipIf(!chromiumPath && !required)("sapling dev in Chromium", () => {
     });
     expect(
       await page.locator("tr[data-test='EvaluateResume::EvaluateJane'] ul.checks li").textContent(),
-    ).toBe("✓ @@assert({{ this.candidate_name|length > 0 and this.skills|length > 0 }})");
+    ).toBe("✓ @@assert({{ this.years_of_experience > 5 }})");
     await shoot("tests");
   });
 
