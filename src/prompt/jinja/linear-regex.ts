@@ -240,6 +240,14 @@ const not =
   (codePoint) =>
     !test(codePoint);
 
+/** `\A`, `\z`, `\b`, `\B`: the escapes that match a position, not a character. */
+const ESCAPED_ASSERTIONS: Readonly<Record<string, Assertion>> = {
+  A: "start",
+  z: "end",
+  b: "word-boundary",
+  B: "not-word-boundary",
+};
+
 const POSIX_CLASSES: Readonly<Record<string, CharTest>> = {
   alnum: (code) => /[0-9A-Za-z]/.test(String.fromCodePoint(code)),
   alpha: (code) => /[A-Za-z]/.test(String.fromCodePoint(code)),
@@ -458,19 +466,10 @@ class PatternParser {
   private escape(flags: Flags): Node {
     const character = this.peek();
     if (character === undefined) this.fail("The pattern ends with a lone backslash.");
-    switch (character) {
-      case "A":
-        this.position++;
-        return { kind: "assert", which: "start" };
-      case "z":
-        this.position++;
-        return { kind: "assert", which: "end" };
-      case "b":
-        this.position++;
-        return { kind: "assert", which: "word-boundary" };
-      case "B":
-        this.position++;
-        return { kind: "assert", which: "not-word-boundary" };
+    const assertion = ESCAPED_ASSERTIONS[character as string];
+    if (assertion !== undefined && Object.hasOwn(ESCAPED_ASSERTIONS, character as string)) {
+      this.position++;
+      return { kind: "assert", which: assertion };
     }
     const test = this.escapedCharacter();
     return { kind: "char", test: flags.ignoreCase ? foldCase(test) : test };
