@@ -44,7 +44,7 @@ const allowed: Record<string, readonly string[]> = {
     "vertex-ai",
   ],
   root: ["util", "diagnostics", "language", "ir", "sap", "prompt", "llm", "runtime", "codegen"],
-  "typed-schema": ["ir", "sap"],
+  "typed-schema": ["ir", "sap", "runtime"],
   zod: ["ir", "prompt", "typed-schema"],
   "json-schema": ["ir", "prompt", "typed-schema"],
   "ai-sdk": ["prompt", "typed-schema", "zod", "json-schema"],
