@@ -13,6 +13,7 @@ const supported = new Set([
   "signal",
   "tags",
   "tb",
+  "validateOutput",
 ]);
 
 /**

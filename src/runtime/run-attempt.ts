@@ -15,6 +15,7 @@ import { SapParseError } from "../sap/index.js";
 import type { ChatMessage } from "../util/index.js";
 import { answerCompleteness } from "./answer-completeness.js";
 import { type Answer, askModel } from "./ask-model.js";
+import type { CallOptions, OutputIssue } from "./call-options.js";
 import type { CallRecorder } from "./call-recorder.js";
 import {
   BamlClientFinishReasonError,
@@ -43,6 +44,8 @@ export interface AttemptContext {
   signal?: AbortSignal;
   /** Opt-in: how many times to re-ask the same client with the parse error before giving up (0: never). */
   reaskOnParseFailure: number;
+  /** The call's `validateOutput`: rules the parsed value must also meet (a failure is re-asked too). */
+  validateOutput?: CallOptions["validateOutput"];
   /**
    * Streams only: told after every text chunk that the partial may have changed. `read` builds the
    * partial value now (undefined: nothing new to show since the last read); whoever consumes the stream
@@ -129,7 +132,8 @@ export async function runAttempt(
       const parsed = context.pipeline.parseFinal(answer, messages, plan);
       recorder.recordRepairs(parsed.repairs, answerCompleteness(answer.finishReason, parsed.repairs));
       recordToolCalls(parsed.toolCalls, answer, client, context);
-      return parsed.value;
+      if (context.validateOutput === undefined) return parsed.value;
+      return await validated(context.validateOutput, parsed.value, answer.text, messages);
     } catch (error) {
       if (!BamlValidationError.isInstance(error) || round >= context.reaskOnParseFailure) throw error;
       messages = [...messages, text("assistant", error.rawOutput), text("user", reaskMessage(error))];
@@ -214,9 +218,45 @@ function text(role: string, body: string): ChatMessage {
   return { role, parts: [{ type: "text", text: body }] };
 }
 
+/** The issues an output validator found, as a `BamlValidationError`'s detail. */
+class OutputIssues {
+  constructor(readonly issues: readonly OutputIssue[]) {}
+  describe(): string {
+    return this.issues.map((issue) => `${issuePathText(issue.path)}: ${issue.message}`).join("; ");
+  }
+}
+
+function issuePathText(path: readonly PropertyKey[]): string {
+  return `$${path.map((key) => (typeof key === "number" ? `[${key}]` : `.${String(key)}`)).join("")}`;
+}
+
+/** The value the call's validator returns, or a `BamlValidationError` listing what it found wrong. */
+async function validated(
+  validate: NonNullable<CallOptions["validateOutput"]>,
+  value: unknown,
+  raw: string,
+  messages: readonly ChatMessage[],
+): Promise<unknown> {
+  const outcome = await validate(value);
+  if ("value" in outcome) return outcome.value;
+  const issues = new OutputIssues(outcome.issues);
+  throw new BamlValidationError(
+    `The answer was read, but the value fails the output's validation: ${issues.describe()}.`,
+    promptToText(messages),
+    raw,
+    issues,
+  );
+}
+
 /** What the model is told when re-asked: where its answer failed, in the parser's terms, not the developer's. */
 function reaskMessage(error: BamlValidationError): string {
   const detail = error.detail;
+  if (detail instanceof OutputIssues) {
+    return (
+      `Your previous answer does not meet these rules: ${detail.describe()}.\n` +
+      "Answer again with the complete answer in the requested format, corrected, and nothing else."
+    );
+  }
   const problem = SapParseError.isInstance(detail)
     ? `at ${detail.path}, expected ${detail.expected} but found ${detail.found}${detail.detail ? ` (${detail.detail})` : ""}`
     : error.message;

@@ -379,6 +379,7 @@ export class SaplingRuntime {
               ...(this.#options.providers === undefined ? {} : { providers: this.#options.providers }),
               recorder,
               reaskOnParseFailure: Math.max(0, Math.floor(recovery.reask ?? 0)),
+              ...(options.validateOutput === undefined ? {} : { validateOutput: options.validateOutput }),
               ...(signal ? { signal } : {}),
               ...(onText ? { onText } : {}),
               ...(options.outputMode === undefined ? {} : { outputMode: options.outputMode }),
