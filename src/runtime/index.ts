@@ -49,6 +49,7 @@ export {
   BamlClientOptionsError,
   BamlError,
   BamlInvalidArgumentError,
+  BamlMediaUrlError,
   BamlMissingEnvVarError,
   BamlTimeoutError,
   BamlValidationError,
