@@ -141,7 +141,7 @@ describe("one redaction rule for the whole package", () => {
   it("redactRequest masks the secrets of the call that built the request, by value, in any header or body", () => {
     const request = withRequestSecrets(
       {
-        method: "POST",
+        method: "POST" as const,
         url: "https://api.example.com/v1/chat/completions",
         headers: { "x-functions-key": "azfn-value-789", "content-type": "application/json" },
         body: { model: "m", metadata: { echo: "azfn-value-789" } },

@@ -4,7 +4,13 @@
  * are inlined without a download. Every other URL first passes the media URL policy (media-url-policy.ts),
  * and every download is capped in size and time.
  */
-import type { ChatMessage, MediaKind, MediaValue, MessagePart } from "../util/index.js";
+import {
+  type ChatMessage,
+  type MediaKind,
+  type MediaValue,
+  type MessagePart,
+  readCappedBytes,
+} from "../util/index.js";
 import type { MediaUrlMode } from "./client-options.js";
 import { LlmAbortError, LlmMediaError } from "./llm-error.js";
 import { checkMediaUrl, defaultMediaLimits, type MediaUrlPolicy, mediaHost } from "./media-url-policy.js";
@@ -160,45 +166,23 @@ async function download(
         await response.body?.cancel().catch(() => {});
         return fail("http_status", `the media host answered HTTP ${response.status}; check the URL.`);
       }
-      const bytes = await readCapped(response, maxBytes, () =>
-        fail("too_large", `the download is larger than the limit of ${maxBytes} bytes (mediaUrls.maxBytes).`),
+      const bytes = await readCappedBytes(
+        response.body,
+        response.headers.get("content-length"),
+        maxBytes,
       ).catch((error: unknown) => broken(error, "broke off"));
+      if (bytes === undefined) {
+        return fail(
+          "too_large",
+          `the download is larger than the limit of ${maxBytes} bytes (mediaUrls.maxBytes).`,
+        );
+      }
       const contentType = response.headers.get("content-type")?.split(";")[0]?.trim();
       return { base64: encodeBase64(bytes), mediaType: contentType || guessMediaType(current) };
     }
   } finally {
     clearTimeout(timeout);
   }
-}
-
-/** The body, read chunk by chunk; past `maxBytes` the stream is cancelled and `tooLarge` throws. */
-async function readCapped(response: Response, maxBytes: number, tooLarge: () => never): Promise<Uint8Array> {
-  const declared = Number(response.headers.get("content-length") ?? Number.NaN);
-  if (declared > maxBytes) {
-    await response.body?.cancel().catch(() => {});
-    tooLarge();
-  }
-  if (response.body === null) return new Uint8Array(0);
-  const reader = response.body.getReader();
-  const chunks: Uint8Array[] = [];
-  let total = 0;
-  for (;;) {
-    const { done, value } = await reader.read();
-    if (done) break;
-    total += value.byteLength;
-    if (total > maxBytes) {
-      await reader.cancel().catch(() => {});
-      tooLarge();
-    }
-    chunks.push(value);
-  }
-  const bytes = new Uint8Array(total);
-  let offset = 0;
-  for (const chunk of chunks) {
-    bytes.set(chunk, offset);
-    offset += chunk.byteLength;
-  }
-  return bytes;
 }
 
 /** Base64 without `Buffer` (browser-safe); chunked so large files do not overflow the argument limit. */
