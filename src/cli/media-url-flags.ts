@@ -20,12 +20,12 @@ export const mediaUrlFlags: FlagSpec = {
 export function mediaUrlUsage(flagWidth: number): string {
   const pad = " ".repeat(flagWidth + 2);
   return [
-    `  ${"--allow-media-host HOST".padEnd(flagWidth)}use media arguments given by URL from HOST (repeatable):`,
-    `${pad}images.example.com, example.com:8443, *.example.com, or * for any public`,
-    `${pad}host. Off by default: every media URL is refused. Hosts matched by * or *.`,
-    `${pad}must resolve to public addresses (loopback, private, link-local and`,
-    `${pad}metadata addresses are refused, also after a redirect); a host listed by`,
-    `${pad}its exact name is trusted as written`,
+    "  --allow-media-host HOST",
+    `${pad}use media arguments given by URL from HOST (repeatable): images.example.com,`,
+    `${pad}example.com:8443, *.example.com, or * for any public host. Off by default:`,
+    `${pad}every media URL is refused. Hosts matched by * or *. must resolve to public`,
+    `${pad}addresses (loopback, private, link-local and metadata addresses are refused,`,
+    `${pad}also after a redirect); a host listed by its exact name is trusted as written`,
     `  ${"--media-max-bytes N".padEnd(flagWidth)}largest media download (default ${defaultMediaLimits.maxBytes}, 32 MiB)`,
   ].join("\n");
 }
