@@ -197,6 +197,28 @@ describe("credentials in a base_url's user info", () => {
       .buildRequest("GreetUserInfo", { name: "Ada" }, { stream: false })
       .catch((caught: unknown) => caught);
     expect(String(built)).toContain("carries a user name or password");
-    expectNoSecret("b.request's error", String(built));
+    expectNoSecret("b.request's error (the dev page's cURL error)", String(built));
+  });
+
+  it("stay out of serve's error body and batch files", async () => {
+    const handler = createSaplingHandler({ runtime: recordingRuntime().runtime, ir });
+    const response = await handler(
+      new Request("http://127.0.0.1/call/GreetUserInfo", {
+        method: "POST",
+        headers: { "content-type": "application/json" },
+        body: JSON.stringify({ name: "Ada" }),
+      }),
+    );
+    const body = await response.text();
+    expect(body).toContain("INVALID_CLIENT_OPTIONS");
+    expectNoSecret("serve's error body", body);
+    const path = join(mkdtempSync(join(tmpdir(), "sapling-planted-")), "checkpoint.jsonl");
+    const checkpoint = fileCheckpoint(path, { function: "GreetUserInfo", rows: "planted" });
+    await runBatch(recordingRuntime().runtime, "GreetUserInfo", [{ id: "1", args: { name: "Ada" } }], {
+      checkpoint,
+    });
+    checkpoint.close();
+    expect(readFileSync(path, "utf8")).toContain("user name or password");
+    expectNoSecret("the batch checkpoint", readFileSync(path, "utf8"));
   });
 });
