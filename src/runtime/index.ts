@@ -56,6 +56,7 @@ export {
   BamlClientOptionsError,
   BamlError,
   BamlInvalidArgumentError,
+  BamlMediaUrlError,
   BamlMissingEnvVarError,
   BamlTimeoutError,
   BamlValidationError,

@@ -2,8 +2,10 @@ import type { Client } from "../ir/index.js";
 import {
   collectSecrets,
   createLanguageModel,
+  type EnvOptionValue,
   type LanguageModel,
   LlmError,
+  type MediaUrlPolicy,
   type OutputMode,
   type ProviderExtension,
   providerDefinitions,
@@ -40,6 +42,8 @@ export interface AttemptContext {
   readTextFile?: ReadTextFile;
   /** Adapters from entry points of their own (`RuntimeOptions.providers`). */
   providers?: readonly ProviderExtension[];
+  /** Which media URLs may be used and the download limits (`RuntimeOptions.mediaUrls`). */
+  mediaUrls?: MediaUrlPolicy;
   recorder: CallRecorder;
   signal?: AbortSignal;
   /** Opt-in: how many times to re-ask the same client with the parse error before giving up (0: never). */
@@ -79,14 +83,16 @@ export async function runAttempt(
 ): Promise<unknown> {
   const { recorder } = context;
   let secrets: string[] = [];
+  // Values read from env before a failure (a missing variable) are secrets of the error's message too.
+  const fromEnv: EnvOptionValue[] = [];
   let model: LanguageModel;
   let messages: ChatMessage[];
   let plan: OutputPlan;
   // The log entry of the HTTP call in flight; re-asks start new ones, and the fetch hook fills the current.
   let call = recorder.startAttempt(client.name, client.provider, streaming);
   try {
-    const options = resolveOptions(client, context.env);
-    secrets = [...collectSecrets(options), ...defaultKeySecret(client.provider, context.env)];
+    const options = resolveOptions(client, context.env, fromEnv);
+    secrets = clientSecrets(client.provider, options, fromEnv, context.env);
     model = createLanguageModel(client.provider, options, {
       fetch: recordingFetch(context.fetch, secrets, (request) => {
         call.httpRequest = request;
@@ -94,12 +100,14 @@ export async function runAttempt(
       env: context.env,
       ...(context.readTextFile === undefined ? {} : { readTextFile: context.readTextFile }),
       ...(context.providers === undefined ? {} : { providers: context.providers }),
+      ...(context.mediaUrls === undefined ? {} : { mediaUrls: context.mediaUrls }),
     });
     plan = outputPlanFor(model, client, context);
     messages = context.pipeline.render({ name: client.name, provider: client.provider }, plan);
   } catch (error) {
     // Missing env variables and invalid options become client errors (fallback may recover); a template
     // error or a bug is the same for every client, so it propagates unchanged and ends the call.
+    if (secrets.length === 0) secrets = collectSecrets({}, fromEnv);
     const reported =
       BamlError.isInstance(error) || LlmError.isInstance(error)
         ? mapLlmError(error, client.name, client.provider, secrets)
@@ -264,6 +272,19 @@ function reaskMessage(error: BamlValidationError): string {
     `Your previous answer could not be read: ${problem}.\n` +
     "Answer again with the complete answer in the requested format, and nothing else."
   );
+}
+
+/**
+ * Every value a call must never show, by the package's one rule (`collectSecrets`: credential-named
+ * options, every option read from `env`, URL user info), plus the provider's default key.
+ */
+export function clientSecrets(
+  provider: string,
+  options: Record<string, unknown>,
+  fromEnv: readonly EnvOptionValue[],
+  env: Environment,
+): string[] {
+  return [...collectSecrets(options, fromEnv), ...defaultKeySecret(provider, env)];
 }
 
 /** The provider's default key (`OPENAI_API_KEY`, …) is a secret too when the options did not set one. */
