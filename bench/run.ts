@@ -14,6 +14,7 @@ const areas = [
   "sap",
   "streaming",
   "delivery",
+  "cadence",
   "prompt",
   "codegen",
   "llm",

@@ -1,84 +1,72 @@
 /**
- * The room table from docs/architecture.md, enforced: every relative import that leaves a room must go to
+ * The room table of docs/architecture.md (read from the doc: the table exists once), enforced: every relative import that leaves a room must go to
  * a room it may import, through that room's `index.ts` door; browser-safe rooms import no `node:` module.
  */
 import { readdirSync, readFileSync, statSync } from "node:fs";
 import { join, relative, resolve, sep } from "node:path";
 import { describe, expect, it } from "vitest";
 
-const allowed: Record<string, readonly string[]> = {
-  util: [],
-  diagnostics: ["util"],
-  language: ["util", "diagnostics", "ir"],
-  ir: ["util"],
-  sap: ["util", "ir"],
-  prompt: ["util", "ir"],
-  llm: ["util"],
-  runtime: ["util", "ir", "sap", "prompt", "llm", "stream-client"],
-  "stream-client": [],
-  codegen: ["util", "ir"],
-  server: ["runtime", "ir", "util"],
-  "aws-bedrock": ["util", "llm"],
-  "vertex-ai": ["util", "llm"],
-  testing: ["runtime", "llm", "util", "aws-bedrock"],
-  dev: ["util", "diagnostics", "ir", "language", "sap", "prompt", "llm", "runtime", "server"],
-  cli: [
-    "util",
-    "diagnostics",
-    "language",
-    "ir",
-    "sap",
-    "prompt",
-    "llm",
-    "runtime",
-    "codegen",
-    "server",
-    "testing",
-    "batch",
-    "worker",
-    "dev",
-    "lsp",
-    "root",
-    "stream-client",
-    "aws-bedrock",
-    "vertex-ai",
-  ],
-  root: ["util", "diagnostics", "language", "ir", "sap", "prompt", "llm", "runtime", "codegen"],
-  "typed-schema": ["ir", "sap"],
-  zod: ["ir", "prompt", "typed-schema"],
-  "json-schema": ["ir", "prompt", "typed-schema"],
-  "ai-sdk": ["prompt", "typed-schema", "zod", "json-schema"],
-  batch: ["util", "ir", "runtime"],
-  worker: ["runtime", "batch"],
-  lsp: ["diagnostics", "language", "llm"],
-  opentelemetry: ["runtime"],
-};
-
-/** Rooms that must run in browsers and edge workers: no Node built-ins. */
-const browserSafe = new Set([
-  "util",
-  "diagnostics",
-  "language",
-  "ir",
-  "sap",
-  "prompt",
-  "llm",
-  "runtime",
-  "codegen",
-  "server",
-  "dev",
-  "typed-schema",
-  "zod",
-  "json-schema",
-  "ai-sdk",
-  "batch",
-  "opentelemetry",
-  "stream-client",
-  "aws-bedrock",
-  "vertex-ai",
-]);
-
 const srcRoot = resolve(import.meta.dirname, "..", "src");
+const architecture = readFileSync(resolve(import.meta.dirname, "..", "docs", "architecture.md"), "utf8");
+
+/** One row of the room table in docs/architecture.md, as written. */
+interface RoomRow {
+  room: string;
+  mayImport: string;
+  browserSafe: string;
+}
+
+/**
+ * The room table is kept once, in docs/architecture.md; this test reads it. A row's first cell names the
+ * room (`` `zod/` ``, or `` `src/index.ts` (root) ``); "may import" is a list of rooms, `nothing`,
+ * `everything`, or `every room but a, b`; "browser-safe" is `yes` or `no`. Rows not under `src/` (`ui/`)
+ * have `—` and are not rooms of this check.
+ */
+function readRoomTable(markdown: string): RoomRow[] {
+  const rows: RoomRow[] = [];
+  const start = markdown.indexOf("| room (src/…) |");
+  if (start === -1)
+    throw new Error('docs/architecture.md has no room table (a header starting "| room (src/…) |")');
+  for (const line of markdown.slice(start).split("\n").slice(2)) {
+    if (!line.startsWith("|")) break;
+    const cells = line.split("|").map((cell) => cell.trim());
+    const [, first = "", , mayImport = "", browserSafe = ""] = cells;
+    const name = /^`src\/index\.ts` \(root\)$/.test(first) ? "root" : /^`([a-z-]+)\/`/.exec(first)?.[1];
+    if (name === undefined)
+      throw new Error(`docs/architecture.md: cannot read the room of the row "${line}"`);
+    if (mayImport === "—") continue;
+    rows.push({ room: name, mayImport, browserSafe });
+  }
+  return rows;
+}
+
+/** The rooms a row's "may import" cell allows, among `rooms`. */
+function allowedRooms(row: RoomRow, rooms: readonly string[]): string[] {
+  const cell = row.mayImport;
+  if (cell === "nothing") return [];
+  if (cell === "everything") return rooms.filter((room) => room !== row.room);
+  const but = /^every room but (.+)$/.exec(cell);
+  if (but) {
+    const excluded = new Set((but[1] ?? "").split(",").map((room) => room.trim()));
+    return rooms.filter((room) => room !== row.room && !excluded.has(room));
+  }
+  const listed = cell.split(",").map((room) => room.trim());
+  const unknown = listed.filter((room) => !rooms.includes(room));
+  if (unknown.length > 0) {
+    throw new Error(
+      `docs/architecture.md: the row of ${row.room} allows unknown rooms: ${unknown.join(", ")}`,
+    );
+  }
+  return listed;
+}
+
+const table = readRoomTable(architecture);
+const roomNames = table.map((row) => row.room);
+const allowed: Record<string, readonly string[]> = Object.fromEntries(
+  table.map((row) => [row.room, allowedRooms(row, roomNames)]),
+);
+/** Rooms that must run in browsers and edge workers: no Node built-ins. */
+const browserSafe = new Set(table.filter((row) => row.browserSafe === "yes").map((row) => row.room));
 
 function listSources(folder: string): string[] {
   return readdirSync(folder).flatMap((name) => {
@@ -130,6 +118,21 @@ function findViolations(): string[] {
 }
 
 describe("room table", () => {
+  it("has a row for every room under src/ and no row for a room that is not there", () => {
+    const folders = readdirSync(srcRoot).filter((name) => statSync(join(srcRoot, name)).isDirectory());
+    expect([...roomNames].filter((room) => room !== "root").sort()).toEqual(folders.sort());
+  });
+
+  it("reads every form of the may-import cell", () => {
+    const rooms = ["a", "b", "c"];
+    const row = (mayImport: string): RoomRow => ({ room: "a", mayImport, browserSafe: "yes" });
+    expect(allowedRooms(row("nothing"), rooms)).toEqual([]);
+    expect(allowedRooms(row("everything"), rooms)).toEqual(["b", "c"]);
+    expect(allowedRooms(row("every room but c"), rooms)).toEqual(["b"]);
+    expect(allowedRooms(row("b, c"), rooms)).toEqual(["b", "c"]);
+    expect(() => allowedRooms(row("b, d"), rooms)).toThrow(/unknown rooms: d/);
+  });
+
   it("every cross-room import follows docs/architecture.md", () => {
     expect(findViolations()).toEqual([]);
   });

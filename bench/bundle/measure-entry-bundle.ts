@@ -21,11 +21,11 @@ export const runtimeEntry = resolve(root, "src", "runtime", "index.ts");
 export const runtimeBundleBaseline = 80_309;
 /**
  * What issue 31 ("safe by default") adds on top of the 10% for features: code every user needs and no
- * entry point can hold back, since templates render in every call. Mostly the linear-time matcher of
- * `regex_match` (3,440 bytes gzipped; docs/decisions/0023-template-limits.md), then the template limits and
- * the lookups from own tables. The entry measured 88,128 bytes before it, 92,026 after.
+ * entry point can hold back. The entry measured 88,128 bytes gzipped before it; the media URL policy and
+ * the secrets scrubbed by value took it to 91,560, and the linear-time matcher of `regex_match` (3,440
+ * bytes; docs/decisions/0023-template-limits.md), the template limits and the own-table lookups to 95,472.
  */
-export const runtimeSafetyAllowance = 4_000;
+export const runtimeSafetyAllowance = 7_500;
 
 /**
  * The baseline plus 10% (88,340 bytes), what the streaming issue (16) allows. Tool calls, reasoning,

@@ -1,5 +1,5 @@
 import type { Ir, LlmFunction } from "../ir/index.js";
-import type { ProviderExtension, ReadTextFile } from "../llm/index.js";
+import type { MediaUrlPolicy, ProviderExtension, ReadTextFile } from "../llm/index.js";
 import { type PromptClient, TemplateError } from "../prompt/index.js";
 import type { SaplingRuntime } from "../runtime/index.js";
 import {
@@ -48,6 +48,8 @@ export interface DevHandlerOptions {
   readTextFile?: ReadTextFile;
   /** Provider adapters outside the runtime entry (`awsBedrock`), given to every runtime the page runs. */
   providers?: readonly ProviderExtension[];
+  /** The media URL policy of every runtime the page runs (`--allow-media-host`); absent: none. */
+  mediaUrls?: MediaUrlPolicy;
   /** The client a prompt renders for (a strategy resolved to its first leaf), as `sapling render` picks it. */
   promptClient: (ir: Ir, name: string) => PromptClient;
   /** JSON arguments as call arguments: media given as `{ "file" | "url" | "base64" }` become media values. */

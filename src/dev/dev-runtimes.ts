@@ -1,5 +1,5 @@
 import type { Ir } from "../ir/index.js";
-import type { ProviderExtension, ReadTextFile } from "../llm/index.js";
+import type { MediaUrlPolicy, ProviderExtension, ReadTextFile } from "../llm/index.js";
 import { SaplingRuntime } from "../runtime/index.js";
 import { type DevMock, type DevMockAnswer, mockEnvironment, mockFetch } from "./mock-fetch.js";
 
@@ -11,8 +11,12 @@ import { type DevMock, type DevMockAnswer, mockEnvironment, mockFetch } from "./
 export class DevRuntimes {
   #runCount = 0;
 
-  #providers(): { providers?: readonly ProviderExtension[] } {
-    return this.options.providers === undefined ? {} : { providers: this.options.providers };
+  /** What every runtime of the page shares: provider adapters and the media URL policy. */
+  #shared(): { providers?: readonly ProviderExtension[]; mediaUrls?: MediaUrlPolicy } {
+    return {
+      ...(this.options.providers === undefined ? {} : { providers: this.options.providers }),
+      ...(this.options.mediaUrls === undefined ? {} : { mediaUrls: this.options.mediaUrls }),
+    };
   }
 
   constructor(
@@ -21,6 +25,7 @@ export class DevRuntimes {
       env: Record<string, string | undefined>;
       readTextFile?: ReadTextFile;
       providers?: readonly ProviderExtension[];
+      mediaUrls?: MediaUrlPolicy;
     },
   ) {}
 
@@ -28,7 +33,7 @@ export class DevRuntimes {
     return SaplingRuntime.fromIr(ir, {
       env: this.options.env,
       ...(this.options.readTextFile ? { readTextFile: this.options.readTextFile } : {}),
-      ...this.#providers(),
+      ...this.#shared(),
     });
   }
 
@@ -39,7 +44,7 @@ export class DevRuntimes {
     return SaplingRuntime.fromIr(ir, {
       env: { ...mockEnvironment(ir), ...Object.fromEntries(defined) },
       readTextFile: null,
-      ...this.#providers(),
+      ...this.#shared(),
     });
   }
 
@@ -57,7 +62,7 @@ export class DevRuntimes {
         env: mockEnvironment(ir),
         fetch: mockFetch(mock, runId),
         readTextFile: null,
-        ...this.#providers(),
+        ...this.#shared(),
       }),
       release: () => mock.forget(runId),
     };

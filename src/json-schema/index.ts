@@ -7,6 +7,10 @@ import type { OutputFormatOptions } from "../prompt/index.js";
 import { renderOutputFormat } from "../prompt/index.js";
 import {
   createTypedStreamParser,
+  type ExtractOptions,
+  type ExtractStream,
+  extractTyped,
+  extractTypedStream,
   type PartialOf,
   parsePartialTyped,
   parseTyped,
@@ -16,6 +20,9 @@ import {
 import { jsonSchemaTypedSchema } from "./json-schema-typed.js";
 
 export {
+  type ExtractMessage,
+  type ExtractOptions,
+  type ExtractStream,
   type PartialOf,
   type SchemaIssue,
   SchemaParseError,
@@ -50,4 +57,18 @@ export function createStreamParser<T = unknown>(schema: object): SchemaStreamPar
 export function outputFormat(schema: object, options: OutputFormatOptions = {}): string {
   const typed = jsonSchemaTypedSchema(schema);
   return renderOutputFormat(typed.ir, typed.type, options);
+}
+
+/**
+ * One call from a JSON Schema to a value of it: the schema's compact text in the prompt, the answer read by
+ * the parser and checked against the schema, re-asked with the issues up to `maxRetries` times (default
+ * 1). As `extract` of `sapling-llm/zod`; the value is typed by the type argument.
+ */
+export function extract<T = unknown>(schema: object, options: ExtractOptions): Promise<T> {
+  return extractTyped<T>(jsonSchemaTypedSchema(schema), options);
+}
+
+/** As `extract`, streamed: partials while the answer arrives, then `await stream.final()`. */
+export function extractStream<T = unknown>(schema: object, options: ExtractOptions): ExtractStream<T> {
+  return extractTypedStream<T>(jsonSchemaTypedSchema(schema), options);
 }

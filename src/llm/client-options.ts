@@ -7,6 +7,7 @@ import type { MediaKind } from "../util/index.js";
 import type { FinishReasonPolicy } from "./finish-reason-policy.js";
 import type { OutputMode } from "./language-model.js";
 import { LlmOptionsError } from "./llm-error.js";
+import { hasUserInfo, redactUrl } from "./redact.js";
 
 /** How a media value given by URL is sent (`media_url_handler`). */
 export type MediaUrlMode =
@@ -192,8 +193,19 @@ export function readClientOptions(
     fail("model", "expected a string.");
   }
 
+  const baseUrl = string("base_url");
+  if (baseUrl !== undefined && hasUserInfo(baseUrl)) {
+    // Such a URL would be printed in every error, log line and span that names where the call went.
+    fail(
+      "base_url",
+      `${redactUrl(baseUrl)} carries a user name or password (user:password@host). Remove it from the ` +
+        'URL and send the credential in a header instead, e.g. headers { "Authorization" env.MY_TOKEN } ' +
+        "(or api_key env.MY_KEY for a bearer key).",
+    );
+  }
+
   return {
-    baseUrl: string("base_url")?.replace(/\/+$/, ""),
+    baseUrl: baseUrl?.replace(/\/+$/, ""),
     apiKey: string("api_key"),
     model: string("model"),
     headers: stringMap("headers"),

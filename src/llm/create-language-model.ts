@@ -163,7 +163,7 @@ export function createLanguageModel(
     if (fromEnv !== undefined && fromEnv !== "") read.apiKey = fromEnv;
   }
   const adapter = createAdapter(name, definition, read, dependencies);
-  return new HttpLanguageModel(name, read, adapter, dependencies.fetch);
+  return new HttpLanguageModel(name, read, adapter, dependencies.fetch, dependencies.mediaUrls);
 }
 
 function createAdapter(

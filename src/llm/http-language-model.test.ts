@@ -171,9 +171,9 @@ describe("HttpLanguageModel", () => {
     await vi.waitFor(() => expect(cancelled).toBe(true));
   });
 
-  it("a failed media download is an HTTP error naming the media URL", async () => {
+  it("a failed media download is a media error naming the host and status, never the host's body", async () => {
     const fetch = createReplayFetch((call) =>
-      call.url.endsWith(".wav") ? { status: 404, body: "not found" } : { body: openAiAnswer },
+      call.url.endsWith(".wav") ? { status: 404, body: "internal-page-text" } : { body: openAiAnswer },
     );
     const model = createLanguageModel("openai", { api_key: "k" }, { fetch });
     const error = await failure(
@@ -184,7 +184,9 @@ describe("HttpLanguageModel", () => {
         },
       ]),
     );
-    expect(error).toMatchObject({ code: "llm_http_error", status: 404, url: "https://x.test/a.wav" });
+    expect(error).toMatchObject({ code: "llm_media_error", reason: "http_status", host: "x.test" });
+    expect(String(error)).toContain("HTTP 404");
+    expect(String(error)).not.toContain("internal-page-text");
   });
 
   it("rejects media a provider cannot take, naming the option to change", async () => {

@@ -19,6 +19,7 @@ import type {
   StreamEvent,
 } from "./language-model.js";
 import { LlmAbortError, LlmHttpError, LlmMalformedResponseError, LlmOptionsError } from "./llm-error.js";
+import type { MediaUrlPolicy } from "./media-url-policy.js";
 import { parseRetryAfter } from "./parse-retry-after.js";
 import {
   type ProviderAdapter,
@@ -41,6 +42,7 @@ export class HttpLanguageModel implements LanguageModel {
     private readonly options: ClientOptions,
     private readonly adapter: ProviderAdapter,
     private readonly fetchFunction: typeof fetch,
+    private readonly mediaUrls?: MediaUrlPolicy,
   ) {
     this.modelId = adapter.modelId;
     this.supportsStreaming = options.supportsStreaming;
@@ -183,6 +185,7 @@ export class HttpLanguageModel implements LanguageModel {
         this.options.mediaUrlHandler[kind] ?? this.adapter.defaultMediaUrlMode(kind),
       fetch: this.fetchFunction,
       ...(signal === undefined ? {} : { signal }),
+      ...(this.mediaUrls === undefined ? {} : { policy: this.mediaUrls }),
     });
     const built = this.adapter.buildRequest(resolved, stream);
     const request = output === undefined ? built : { ...built, body: this.writeOutput(built.body, output) };

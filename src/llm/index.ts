@@ -5,6 +5,7 @@
  * the runtime.
  */
 export { applyRolePolicy } from "./apply-role-policy.js";
+export { blockedAddressKind, isIpAddress } from "./blocked-address.js";
 export type { ClientOptions, HttpTimeouts, MediaUrlMode, RolePolicy } from "./client-options.js";
 export { readClientOptions } from "./client-options.js";
 export type { ProviderDefinition } from "./create-language-model.js";
@@ -30,16 +31,19 @@ export type {
   StreamEvent,
   Usage,
 } from "./language-model.js";
-export type { LlmErrorCode, LlmErrorContext, TimeoutKind } from "./llm-error.js";
+export type { LlmErrorCode, LlmErrorContext, MediaFailure, TimeoutKind } from "./llm-error.js";
 export {
   LlmAbortError,
   LlmConnectionError,
   LlmError,
   LlmHttpError,
   LlmMalformedResponseError,
+  LlmMediaError,
   LlmOptionsError,
   LlmTimeoutError,
 } from "./llm-error.js";
+export type { MediaUrlPolicy } from "./media-url-policy.js";
+export { allowedHostProblem, defaultMediaLimits } from "./media-url-policy.js";
 export { parseRetryAfter } from "./parse-retry-after.js";
 export type {
   ExtensionProvider,
@@ -71,8 +75,10 @@ export type { RoleTurn } from "./providers/role-turns.js";
 export { splitSystemTurn } from "./providers/role-turns.js";
 export { withoutDialect } from "./providers/strict-json-schema.js";
 export { raceAbort } from "./race-abort.js";
+export type { EnvOptionValue } from "./redact.js";
 export {
   collectSecrets,
+  hasUserInfo,
   isSecretHeaderName,
   redactedText,
   redactHeaders,
@@ -82,6 +88,7 @@ export {
   redactText,
   redactUrl,
   redactValue,
+  withRequestSecrets,
 } from "./redact.js";
 export type { SseEvent } from "./sse-decoder.js";
 export { decodeSseStream, SseDecoder } from "./sse-decoder.js";

@@ -3,8 +3,10 @@
  * request it would send, sends it once (`generate`) or streams it (`stream`). Retries, fallback and parsing
  * live in the runtime; a model makes exactly one HTTP attempt per call.
  */
+
 import type { ChatMessage } from "../util/index.js";
 import type { FinishReasonPolicy } from "./finish-reason-policy.js";
+import type { MediaUrlPolicy } from "./media-url-policy.js";
 import type { ProviderExtension } from "./provider-extension.js";
 import type { OutputRequest, ToolCall } from "./tool-calls.js";
 
@@ -158,4 +160,6 @@ export interface LanguageModelDependencies {
    * provider needs one that is not here fails with a message saying how to pass it.
    */
   providers?: readonly ProviderExtension[];
+  /** Which media URLs may be used and the download limits (absent: every URL, default limits). */
+  mediaUrls?: MediaUrlPolicy;
 }

@@ -12,7 +12,8 @@ export type LlmErrorCode =
   | "llm_aborted"
   | "llm_connection_error"
   | "llm_malformed_response"
-  | "llm_invalid_options";
+  | "llm_invalid_options"
+  | "llm_media_error";
 
 /** Where a failure happened, for messages and collectors. */
 export interface LlmErrorContext {
@@ -170,6 +171,31 @@ export class LlmOptionsError extends LlmError {
 
   static override isInstance(value: unknown): value is LlmOptionsError {
     return LlmError.isInstance(value) && value.code === "llm_invalid_options";
+  }
+}
+
+/** Why a media URL was not used: refused by the policy, too large, too slow, or the media host failed. */
+export type MediaFailure = "refused" | "too_large" | "timeout" | "http_status" | "connection";
+
+/**
+ * A media argument given by URL could not be used. The fault is the URL's (the caller's argument or its
+ * host), never the model provider's; the message names the media host and what happened, and never
+ * carries what the host sent (its body could be anything an internal service returns).
+ */
+export class LlmMediaError extends LlmError {
+  readonly reason: MediaFailure;
+  /** The media URL's host (`host:port`), as the caller wrote it. */
+  readonly host: string;
+
+  constructor(reason: MediaFailure, host: string, detail: string, context: LlmErrorContext) {
+    super("llm_media_error", `media URL on host ${host}: ${detail}`, context);
+    this.name = "LlmMediaError";
+    this.reason = reason;
+    this.host = host;
+  }
+
+  static override isInstance(value: unknown): value is LlmMediaError {
+    return LlmError.isInstance(value) && value.code === "llm_media_error";
   }
 }
 

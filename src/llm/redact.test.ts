@@ -1,12 +1,15 @@
 import { describe, expect, it } from "vitest";
 import {
   collectSecrets,
+  hasUserInfo,
   redactedText as REDACTED,
   redactHeaders,
   redactLoggedHeaders,
   redactRequest,
   redactText,
+  redactUrl,
   redactValue,
+  withRequestSecrets,
 } from "./redact.js";
 
 describe("redaction", () => {
@@ -107,5 +110,48 @@ describe("one redaction rule for the whole package", () => {
     expect(printed.url).toBe(`https://x.test/v1?key=${REDACTED}`);
     expect(printed.headers.authorization).toBe(REDACTED);
     expect((printed.body as unknown as { json: () => unknown }).json()).toEqual({ model: "m" });
+  });
+
+  it("treats every option read from env as secret, whatever its name, except options that locate", () => {
+    const fromEnv = [
+      { option: "headers.Ocp-Apim-Subscription-Key", value: "apim-value-123" },
+      { option: "headers.x-key", value: "xkey-value-456" },
+      { option: "base_url", value: "https://gateway.example.com/v1" },
+      { option: "model", value: "gpt-4o-mini" },
+      { option: "credentials", value: "keys/service-account.json" },
+      { option: "headers.x-short", value: "abc" },
+    ];
+    expect(collectSecrets({}, fromEnv).sort()).toEqual(["apim-value-123", "xkey-value-456"]);
+  });
+
+  it("masks URL user info, in whole URLs, in text, and as secrets of the options", () => {
+    expect(hasUserInfo("http://user:pass@host/v1")).toBe(true);
+    expect(hasUserInfo("http://host/v1?next=a@b")).toBe(false);
+    expect(redactUrl("http://user:hunter22@host:8080/v1?key=k123")).toBe(
+      `http://${REDACTED}@host:8080/v1?key=${REDACTED}`,
+    );
+    expect(redactText("POST https://u:hunter22@api.example.com/x failed; mail a@b.c", [])).toBe(
+      `POST https://${REDACTED}@api.example.com/x failed; mail a@b.c`,
+    );
+    expect(collectSecrets({ base_url: "https://svc:hunter22-long@api.example.com" }).sort()).toEqual(
+      ["hunter22-long", "svc:hunter22-long"].sort(),
+    );
+  });
+
+  it("redactRequest masks the secrets of the call that built the request, by value, in any header or body", () => {
+    const request = withRequestSecrets(
+      {
+        method: "POST" as const,
+        url: "https://api.example.com/v1/chat/completions",
+        headers: { "x-functions-key": "azfn-value-789", "content-type": "application/json" },
+        body: { model: "m", metadata: { echo: "azfn-value-789" } },
+      },
+      ["azfn-value-789"],
+    );
+    const shown = redactRequest(request);
+    expect(shown.headers["x-functions-key"]).toBe(REDACTED);
+    expect(shown.body).toEqual({ model: "m", metadata: { echo: REDACTED } });
+    expect(JSON.stringify(request)).toContain("azfn-value-789");
+    expect(Object.keys(request)).toEqual(["method", "url", "headers", "body"]);
   });
 });

@@ -21,6 +21,16 @@ export interface SchemaExtension {
   applyTo(ir: Ir): Ir;
 }
 
+/** One problem an output validator found in the parsed value. */
+export interface OutputIssue {
+  /** Where in the value, as keys and indexes (`["items", 0, "total"]`). */
+  path: readonly PropertyKey[];
+  message: string;
+}
+
+/** What an output validator says: the value to return (it may transform it), or what is wrong with it. */
+export type OutputValidation = { value: unknown } | { issues: readonly OutputIssue[] };
+
 /** Why `onTick` was called; BAML 0.226.2 has the one reason `"Unknown"`. */
 export type TickReason = "Unknown";
 
@@ -65,4 +75,11 @@ export interface CallOptions {
    * held back.
    */
   partialIntervalMs?: number | undefined;
+  /**
+   * Sapling addition: rules the parsed value must also meet (a Zod schema's refinements, say), run on each
+   * parsed answer. The value it returns is the call's value; issues fail the attempt as a
+   * `BamlValidationError` (raw answer kept, issues in `detail`), which `parseRecovery.reask` re-asks with
+   * the issues shown to the model. `extract` in `sapling-llm/zod` passes the schema's validation here.
+   */
+  validateOutput?: ((value: unknown) => OutputValidation | Promise<OutputValidation>) | undefined;
 }

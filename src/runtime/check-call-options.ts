@@ -14,6 +14,7 @@ const supported = new Set([
   "signal",
   "tags",
   "tb",
+  "validateOutput",
 ]);
 
 /**

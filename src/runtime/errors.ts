@@ -60,6 +60,30 @@ export class BamlInvalidArgumentError extends BamlError {
   }
 }
 
+/**
+ * A media argument given by URL could not be used: the server's media URL policy refused it, it is larger
+ * than the download limit, or its host failed or was too slow. The URL is the caller's, so this is an
+ * argument error (HTTP 400 in `sapling serve`), not the model provider's; the message names the media host
+ * and never carries what that host sent.
+ */
+export class BamlMediaUrlError extends BamlInvalidArgumentError {
+  override readonly code: string = "MEDIA_URL";
+  constructor(
+    message: string,
+    /** `refused`, `too_large`, `timeout`, `http_status` or `connection`. */
+    readonly reason: string,
+    /** The media URL's `host[:port]`. */
+    readonly host: string,
+  ) {
+    super(message);
+    this.name = "BamlMediaUrlError";
+    brand(this, "BamlMediaUrlError");
+  }
+  static override isInstance(value: unknown): value is BamlMediaUrlError {
+    return hasKind(value, "BamlMediaUrlError");
+  }
+}
+
 /** A client could not produce an answer (network, configuration, provider error). */
 export class BamlClientError extends BamlError {
   override readonly code: string = "CLIENT_ERROR";

@@ -4,6 +4,7 @@ import {
   BamlClientFinishReasonError,
   BamlClientOptionsError,
   BamlError,
+  BamlMediaUrlError,
   BamlMissingEnvVarError,
   BamlValidationError,
   type FailedAttempt,
@@ -63,7 +64,8 @@ export async function executePlan<T>(
       // client, so it ends the call unchanged.
       if (!BamlError.isInstance(caught)) throw caught;
       const error = caught;
-      if (BamlAbortError.isInstance(error)) throw error;
+      // An abort ends everything; so does a media URL that failed, which would fail the same on every client.
+      if (BamlAbortError.isInstance(error) || BamlMediaUrlError.isInstance(error)) throw error;
       const parseFailure =
         BamlValidationError.isInstance(error) || BamlClientFinishReasonError.isInstance(error);
       if (parseFailure && !options.nextClientOnParseFailure) throw error;

@@ -12,7 +12,14 @@ export { SAPLING_VERSION } from "../util/index.js";
 export type { AnswerCompleteness } from "./answer-completeness.js";
 export { answerCompleteness } from "./answer-completeness.js";
 export type { BamlSourceCompilation, BamlSourceCompiler } from "./baml-source-compiler.js";
-export type { CallOptions, ParseRecovery, SchemaExtension, TickReason } from "./call-options.js";
+export type {
+  CallOptions,
+  OutputIssue,
+  OutputValidation,
+  ParseRecovery,
+  SchemaExtension,
+  TickReason,
+} from "./call-options.js";
 export type { Clock } from "./call-recorder.js";
 export type { CallSummary } from "./call-summary.js";
 export {
@@ -49,6 +56,7 @@ export {
   BamlClientOptionsError,
   BamlError,
   BamlInvalidArgumentError,
+  BamlMediaUrlError,
   BamlMissingEnvVarError,
   BamlTimeoutError,
   BamlValidationError,

@@ -2,6 +2,7 @@ import {
   LlmAbortError,
   LlmError,
   LlmHttpError,
+  LlmMediaError,
   LlmOptionsError,
   LlmTimeoutError,
   redactText,
@@ -12,6 +13,7 @@ import {
   BamlClientHttpError,
   BamlClientOptionsError,
   BamlError,
+  BamlMediaUrlError,
   BamlTimeoutError,
 } from "./errors.js";
 
@@ -30,6 +32,10 @@ export function mapLlmError(
   const where = `Client "${clientName}" (${provider}): `;
   if (LlmAbortError.isInstance(error)) {
     return new BamlAbortError(`${where}the call was aborted through its AbortSignal.`, error.reason);
+  }
+  if (LlmMediaError.isInstance(error)) {
+    // The caller's URL failed, not this client: the message does not start with the client's name.
+    return new BamlMediaUrlError(clean(error.message), error.reason, error.host);
   }
   if (LlmHttpError.isInstance(error)) {
     return new BamlClientHttpError(

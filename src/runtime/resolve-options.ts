@@ -1,4 +1,5 @@
 import { type Client, type ConfigValue, configValueToPlain } from "../ir/index.js";
+import type { EnvOptionValue } from "../llm/index.js";
 import { BamlClientOptionsError, BamlMissingEnvVarError } from "./errors.js";
 
 /** Environment variables visible to a call: the runtime's env with the call's `env` merged over it. */
@@ -6,9 +7,14 @@ export type Environment = Record<string, string | undefined>;
 
 /**
  * A client's options as plain values, with `env.NAME` references read from `env` now (at call time), so a
- * variable is required only when a call actually uses a client that reads it.
+ * variable is required only when a call actually uses a client that reads it. Every value read from `env`
+ * is also pushed onto `fromEnv` (when given): those are secrets (`collectSecrets`), whatever the option.
  */
-export function resolveOptions(client: Client, env: Environment): Record<string, unknown> {
+export function resolveOptions(
+  client: Client,
+  env: Environment,
+  fromEnv?: EnvOptionValue[],
+): Record<string, unknown> {
   const result: Record<string, unknown> = {};
   for (const [key, value] of Object.entries(client.options)) {
     result[key] = configValueToPlain(
@@ -27,6 +33,7 @@ export function resolveOptions(client: Client, env: Environment): Record<string,
             option,
           );
         }
+        fromEnv?.push({ option, value: found });
         return found;
       },
       key,

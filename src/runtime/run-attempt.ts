@@ -2,8 +2,10 @@ import type { Client } from "../ir/index.js";
 import {
   collectSecrets,
   createLanguageModel,
+  type EnvOptionValue,
   type LanguageModel,
   LlmError,
+  type MediaUrlPolicy,
   type OutputMode,
   type ProviderExtension,
   providerDefinitions,
@@ -15,6 +17,7 @@ import { SapParseError } from "../sap/index.js";
 import type { ChatMessage } from "../util/index.js";
 import { answerCompleteness } from "./answer-completeness.js";
 import { type Answer, askModel } from "./ask-model.js";
+import type { CallOptions, OutputIssue } from "./call-options.js";
 import type { CallRecorder } from "./call-recorder.js";
 import {
   BamlClientFinishReasonError,
@@ -39,10 +42,14 @@ export interface AttemptContext {
   readTextFile?: ReadTextFile;
   /** Adapters from entry points of their own (`RuntimeOptions.providers`). */
   providers?: readonly ProviderExtension[];
+  /** Which media URLs may be used and the download limits (`RuntimeOptions.mediaUrls`). */
+  mediaUrls?: MediaUrlPolicy;
   recorder: CallRecorder;
   signal?: AbortSignal;
   /** Opt-in: how many times to re-ask the same client with the parse error before giving up (0: never). */
   reaskOnParseFailure: number;
+  /** The call's `validateOutput`: rules the parsed value must also meet (a failure is re-asked too). */
+  validateOutput?: CallOptions["validateOutput"];
   /**
    * Streams only: told after every text chunk that the partial may have changed. `read` builds the
    * partial value now (undefined: nothing new to show since the last read); whoever consumes the stream
@@ -76,14 +83,16 @@ export async function runAttempt(
 ): Promise<unknown> {
   const { recorder } = context;
   let secrets: string[] = [];
+  // Values read from env before a failure (a missing variable) are secrets of the error's message too.
+  const fromEnv: EnvOptionValue[] = [];
   let model: LanguageModel;
   let messages: ChatMessage[];
   let plan: OutputPlan;
   // The log entry of the HTTP call in flight; re-asks start new ones, and the fetch hook fills the current.
   let call = recorder.startAttempt(client.name, client.provider, streaming);
   try {
-    const options = resolveOptions(client, context.env);
-    secrets = [...collectSecrets(options), ...defaultKeySecret(client.provider, context.env)];
+    const options = resolveOptions(client, context.env, fromEnv);
+    secrets = clientSecrets(client.provider, options, fromEnv, context.env);
     model = createLanguageModel(client.provider, options, {
       fetch: recordingFetch(context.fetch, secrets, (request) => {
         call.httpRequest = request;
@@ -91,12 +100,14 @@ export async function runAttempt(
       env: context.env,
       ...(context.readTextFile === undefined ? {} : { readTextFile: context.readTextFile }),
       ...(context.providers === undefined ? {} : { providers: context.providers }),
+      ...(context.mediaUrls === undefined ? {} : { mediaUrls: context.mediaUrls }),
     });
     plan = outputPlanFor(model, client, context);
     messages = context.pipeline.render({ name: client.name, provider: client.provider }, plan);
   } catch (error) {
     // Missing env variables and invalid options become client errors (fallback may recover); a template
     // error or a bug is the same for every client, so it propagates unchanged and ends the call.
+    if (secrets.length === 0) secrets = collectSecrets({}, fromEnv);
     const reported =
       BamlError.isInstance(error) || LlmError.isInstance(error)
         ? mapLlmError(error, client.name, client.provider, secrets)
@@ -129,7 +140,8 @@ export async function runAttempt(
       const parsed = context.pipeline.parseFinal(answer, messages, plan);
       recorder.recordRepairs(parsed.repairs, answerCompleteness(answer.finishReason, parsed.repairs));
       recordToolCalls(parsed.toolCalls, answer, client, context);
-      return parsed.value;
+      if (context.validateOutput === undefined) return parsed.value;
+      return await validated(context.validateOutput, parsed.value, answer.text, messages);
     } catch (error) {
       if (!BamlValidationError.isInstance(error) || round >= context.reaskOnParseFailure) throw error;
       messages = [...messages, text("assistant", error.rawOutput), text("user", reaskMessage(error))];
@@ -214,9 +226,45 @@ function text(role: string, body: string): ChatMessage {
   return { role, parts: [{ type: "text", text: body }] };
 }
 
+/** The issues an output validator found, as a `BamlValidationError`'s detail. */
+class OutputIssues {
+  constructor(readonly issues: readonly OutputIssue[]) {}
+  describe(): string {
+    return this.issues.map((issue) => `${issuePathText(issue.path)}: ${issue.message}`).join("; ");
+  }
+}
+
+function issuePathText(path: readonly PropertyKey[]): string {
+  return `$${path.map((key) => (typeof key === "number" ? `[${key}]` : `.${String(key)}`)).join("")}`;
+}
+
+/** The value the call's validator returns, or a `BamlValidationError` listing what it found wrong. */
+async function validated(
+  validate: NonNullable<CallOptions["validateOutput"]>,
+  value: unknown,
+  raw: string,
+  messages: readonly ChatMessage[],
+): Promise<unknown> {
+  const outcome = await validate(value);
+  if ("value" in outcome) return outcome.value;
+  const issues = new OutputIssues(outcome.issues);
+  throw new BamlValidationError(
+    `The answer was read, but the value fails the output's validation: ${issues.describe()}.`,
+    promptToText(messages),
+    raw,
+    issues,
+  );
+}
+
 /** What the model is told when re-asked: where its answer failed, in the parser's terms, not the developer's. */
 function reaskMessage(error: BamlValidationError): string {
   const detail = error.detail;
+  if (detail instanceof OutputIssues) {
+    return (
+      `Your previous answer does not meet these rules: ${detail.describe()}.\n` +
+      "Answer again with the complete answer in the requested format, corrected, and nothing else."
+    );
+  }
   const problem = SapParseError.isInstance(detail)
     ? `at ${detail.path}, expected ${detail.expected} but found ${detail.found}${detail.detail ? ` (${detail.detail})` : ""}`
     : error.message;
@@ -224,6 +272,19 @@ function reaskMessage(error: BamlValidationError): string {
     `Your previous answer could not be read: ${problem}.\n` +
     "Answer again with the complete answer in the requested format, and nothing else."
   );
+}
+
+/**
+ * Every value a call must never show, by the package's one rule (`collectSecrets`: credential-named
+ * options, every option read from `env`, URL user info), plus the provider's default key.
+ */
+export function clientSecrets(
+  provider: string,
+  options: Record<string, unknown>,
+  fromEnv: readonly EnvOptionValue[],
+  env: Environment,
+): string[] {
+  return [...collectSecrets(options, fromEnv), ...defaultKeySecret(provider, env)];
 }
 
 /** The provider's default key (`OPENAI_API_KEY`, …) is a secret too when the options did not set one. */

@@ -1,11 +1,13 @@
 import { type Ir, IrIndex, type LlmFunction, loadIr } from "../ir/index.js";
 import {
-  collectSecrets,
   createLanguageModel,
+  type EnvOptionValue,
   LlmError,
+  type MediaUrlPolicy,
   type OutputMode,
   type ProviderExtension,
   type ReadTextFile,
+  withRequestSecrets,
 } from "../llm/index.js";
 import { explainFlags, type Flag } from "../sap/index.js";
 import { CallDeadline } from "./call-deadline.js";
@@ -32,7 +34,7 @@ import {
 } from "./plan-attempts.js";
 import { defaultPriceTable } from "./price-table.js";
 import { type Environment, resolveOptions } from "./resolve-options.js";
-import { runAttempt } from "./run-attempt.js";
+import { clientSecrets, runAttempt } from "./run-attempt.js";
 import { SaplingStream } from "./sapling-stream.js";
 import { Tracer } from "./tracing.js";
 import { validateArguments } from "./validate-arguments.js";
@@ -57,6 +59,13 @@ export interface RuntimeOptions {
    * `vertex-ai` clients (the generated client passes them when its .baml declares one). A client whose adapter is missing fails with a message saying what to pass.
    */
   providers?: readonly ProviderExtension[];
+  /**
+   * Which media URLs calls may use, and how much of one they may download. Without it every URL is used
+   * (as in BAML) within the default limits (32 MiB, 30 s, 5 redirects). A server that takes arguments from
+   * others sets `allowedHosts` (and `resolveHost`, so hosts matched by a pattern are checked against
+   * private addresses after DNS): `sapling serve` and `sapling dev` do, from `--allow-media-host`.
+   */
+  mediaUrls?: MediaUrlPolicy;
   /** Waits between retries (default: a timer; tests inject an instant one). */
   sleep?: Sleep;
   /** Wall clock for Collector timings (default `Date.now`). */
@@ -231,29 +240,31 @@ export class SaplingRuntime {
     const first = prepared.plan()[0];
     if (!first) throw new BamlInvalidArgumentError(`${functionName} has no client to build a request for.`);
     const client = first.client;
-    const clientOptions = resolveOptions(client, prepared.env);
+    const fromEnv: EnvOptionValue[] = [];
+    let secrets: string[] = [];
     try {
-      const model = createLanguageModel(client.provider, clientOptions, {
+      const resolved = resolveOptions(client, prepared.env, fromEnv);
+      secrets = clientSecrets(client.provider, resolved, fromEnv, prepared.env);
+      const model = createLanguageModel(client.provider, resolved, {
         fetch: this.#fetch,
         env: prepared.env,
         ...(this.#readTextFile === undefined ? {} : { readTextFile: this.#readTextFile }),
         ...(this.#options.providers === undefined ? {} : { providers: this.#options.providers }),
+        ...(this.#options.mediaUrls === undefined ? {} : { mediaUrls: this.#options.mediaUrls }),
       });
       const mode = options.outputMode ?? model.outputMode ?? "prompt";
       const plan = prepared.pipeline.outputPlan(mode);
       const messages = prepared.pipeline.render({ name: client.name, provider: client.provider }, plan);
-      return toHttpRequest(
-        await model.buildRequest(messages, {
-          stream: request.stream,
-          ...(plan.request === undefined ? {} : { output: plan.request }),
-        }),
-      );
+      const built = await model.buildRequest(messages, {
+        stream: request.stream,
+        ...(plan.request === undefined ? {} : { output: plan.request }),
+      });
+      // `redactRequest` masks this call's secrets by value, whatever the headers are called.
+      return withRequestSecrets(toHttpRequest(built), secrets);
     } catch (error) {
-      // The errors `b.Fn` throws for the same client (BamlClientOptionsError for media it cannot send…),
-      // never the llm room's own classes, which are not part of the public API.
-      throw LlmError.isInstance(error)
-        ? mapLlmError(error, client.name, client.provider, collectSecrets(clientOptions))
-        : error;
+      // The same errors as a call (`BamlClientOptionsError`, `BamlMediaUrlError`, …), secrets removed.
+      if (!LlmError.isInstance(error)) throw error;
+      throw mapLlmError(error, client.name, client.provider, secrets);
     }
   }
 
@@ -389,8 +400,10 @@ export class SaplingRuntime {
               fetch: this.#fetch,
               ...(this.#readTextFile === undefined ? {} : { readTextFile: this.#readTextFile }),
               ...(this.#options.providers === undefined ? {} : { providers: this.#options.providers }),
+              ...(this.#options.mediaUrls === undefined ? {} : { mediaUrls: this.#options.mediaUrls }),
               recorder,
               reaskOnParseFailure: Math.max(0, Math.floor(recovery.reask ?? 0)),
+              ...(options.validateOutput === undefined ? {} : { validateOutput: options.validateOutput }),
               ...(signal ? { signal } : {}),
               ...(onText ? { onText } : {}),
               ...(options.outputMode === undefined ? {} : { outputMode: options.outputMode }),

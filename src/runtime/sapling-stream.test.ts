@@ -186,6 +186,104 @@ describe("SaplingStream", () => {
     expect(waits).toEqual([70, 90]);
   });
 
+  it("by default keeps building partials within a fifth of the stream's time, after a 50 ms allowance", async () => {
+    let now = 0;
+    const waits: number[] = [];
+    let wake: (() => void) | undefined;
+    let sink!: StreamSink;
+    let finish!: (value: number) => void;
+    const builds: number[] = [];
+    const stream = new SaplingStream<number, number>(
+      (given) => {
+        sink = given;
+        return new Promise<number>((resolve) => {
+          finish = resolve;
+        });
+      },
+      {
+        clock: () => now,
+        measure: () => now,
+        sleep: (ms) => {
+          waits.push(ms);
+          return new Promise<void>((resolve) => {
+            wake = resolve;
+          });
+        },
+      },
+    );
+    /** A partial whose build costs 20 ms on the stream's clock (the partial of a large answer). */
+    const offer = (value: number) =>
+      sink.offer(() => {
+        now += 20;
+        builds.push(value);
+        return value;
+      });
+    const iterator = stream[Symbol.asyncIterator]();
+    // Four builds fit: 60 ms spent by 60 ms is within the 50 ms allowance plus a fifth of 60.
+    for (let value = 1; value <= 4; value += 1) {
+      const next = iterator.next();
+      await tick();
+      offer(value);
+      expect((await next).value).toBe(value);
+    }
+    expect(waits).toEqual([]);
+    // 80 ms spent by 80 ms: 14 ms over (80 − 50 − 16), so the next build waits until the fifth is met,
+    // 70 ms on; the chunks of that time are only offered, and one build reads the latest.
+    const fifth = iterator.next();
+    offer(5);
+    offer(6);
+    await tick();
+    expect(waits).toEqual([70]);
+    now = 150;
+    wake?.();
+    expect((await fifth).value).toBe(6);
+    expect(builds).toEqual([1, 2, 3, 4, 6]);
+    // 100 ms spent by 170 ms: 16 ms over (100 − 50 − 34), an 80 ms wait; the end of the call cuts it short.
+    const last = iterator.next();
+    offer(7);
+    await tick();
+    expect(waits).toEqual([70, 80]);
+    finish(8);
+    expect((await last).value).toBe(7);
+    expect((await iterator.next()).done).toBe(true);
+  });
+
+  it("with partialIntervalMs: 0 builds a partial whenever the consumer asks, whatever it costs", async () => {
+    let now = 0;
+    const waits: number[] = [];
+    let sink!: StreamSink;
+    let finish!: (value: number) => void;
+    const stream = new SaplingStream<number, number>(
+      (given) => {
+        sink = given;
+        return new Promise<number>((resolve) => {
+          finish = resolve;
+        });
+      },
+      {
+        partialIntervalMs: 0,
+        clock: () => now,
+        measure: () => now,
+        sleep: async (ms) => {
+          waits.push(ms);
+        },
+      },
+    );
+    const iterator = stream[Symbol.asyncIterator]();
+    for (let value = 1; value <= 3; value += 1) {
+      const next = iterator.next();
+      await tick();
+      sink.offer(() => {
+        now += 50;
+        return value;
+      });
+      expect((await next).value).toBe(value);
+    }
+    finish(4);
+    expect((await iterator.next()).done).toBe(true);
+    expect(waits).toEqual([]);
+  });
+
   it("calls onPartial again only after its promise settled, then with the latest partial", async () => {
     const { stream, started, chunk, end, state } = controlled();
     const calls: number[] = [];

@@ -18,12 +18,29 @@ export interface StreamSink {
 /** Runs the call: sends partial values to the sink and returns the final value when the call ends. */
 export type StreamProducer<Final> = (sink: StreamSink) => Promise<Final>;
 
+/**
+ * By default a partial is built whenever the consumer asks for one, as long as building partials has taken
+ * at most this share of the stream's time so far (after a first allowance): past it, the next build waits
+ * until the share is met again. A partial of a 20,000-entry map costs milliseconds, and one per chunk would
+ * block the event loop for minutes; an ordinary answer never spends the allowance and is never held back.
+ */
+export const PARTIAL_BUILD_SHARE = 0.2;
+
+/** Milliseconds of partial building a stream may spend before the share applies. */
+export const PARTIAL_BUILD_ALLOWANCE_MS = 50;
+
 /** How partials are paced; the clock and the timer are injected so tests never wait. */
 export interface StreamPacing {
-  /** Hand each consumer at most one partial per this many milliseconds (default 0: whenever it asks). */
+  /**
+   * Hand each consumer at most one partial per this many milliseconds; `0` hands one whenever it asks.
+   * Default (absent): whenever it asks, while building partials has taken at most `PARTIAL_BUILD_SHARE` of
+   * the stream's time so far, beyond `PARTIAL_BUILD_ALLOWANCE_MS`.
+   */
   partialIntervalMs?: number | undefined;
   /** Milliseconds now (default `Date.now`). */
   clock?: () => number;
+  /** A fine clock for what building partials costs, in milliseconds (default `performance.now`). */
+  measure?: () => number;
   /** Waits `ms` milliseconds, or until `signal` aborts (then it may reject; the rejection is ignored). */
   sleep?: (ms: number, signal?: AbortSignal) => Promise<void>;
 }
@@ -49,8 +66,10 @@ export interface StreamableOptions {
  */
 export class SaplingStream<Partial, Final> implements AsyncIterable<Partial> {
   readonly #produce: StreamProducer<Final>;
-  readonly #intervalMs: number;
+  /** The fixed interval, or `undefined` for the default pacing by the cost of the last build. */
+  readonly #intervalMs: number | undefined;
   readonly #clock: () => number;
+  readonly #measure: () => number;
   readonly #sleep: (ms: number, signal?: AbortSignal) => Promise<void>;
   readonly #controller = new AbortController();
   #final: Promise<Final> | undefined;
@@ -69,12 +88,17 @@ export class SaplingStream<Partial, Final> implements AsyncIterable<Partial> {
   /** Iterators still reading; the call is aborted when the last one stops early. */
   #readers = 0;
   #wake: Promise<void> | undefined;
+  /** When the call started, and what building partials has cost since (on `measure`'s clock). */
+  #startedAt = 0;
+  #buildCost = 0;
   #wakeUp: (() => void) | undefined;
 
   constructor(produce: StreamProducer<Final>, pacing: StreamPacing = {}) {
     this.#produce = produce;
-    this.#intervalMs = Math.max(0, pacing.partialIntervalMs ?? 0);
+    this.#intervalMs =
+      pacing.partialIntervalMs === undefined ? undefined : Math.max(0, pacing.partialIntervalMs);
     this.#clock = pacing.clock ?? Date.now;
+    this.#measure = pacing.measure ?? (() => performance.now());
     this.#sleep = pacing.sleep ?? timerSleep;
   }
 
@@ -91,25 +115,29 @@ export class SaplingStream<Partial, Final> implements AsyncIterable<Partial> {
     this.#readers++;
     let seen = 0;
     let notBefore = Number.NEGATIVE_INFINITY;
+    let waited = false;
     let completed = false;
     try {
       while (this.#failure === undefined) {
         const ended = this.#ended;
-        // Rate limit: wait out the interval before building (a partial built now would be stale then);
-        // the end of the call cuts the wait short, so the last partial is never held back.
-        if (this.#dirty && !ended && this.#intervalMs > 0) {
-          const wait = notBefore - this.#clock();
+        // Pacing: wait out the interval (or the last build's cost) before building, since a partial built
+        // now would be stale then; the end of the call cuts the wait short, so the last partial is never
+        // held back.
+        if (this.#dirty && !ended && !waited) {
+          const wait = Math.max(notBefore - this.#clock(), this.#overBudgetMs());
           if (wait > 0) {
             await this.#pause(wait);
             // Waited: build at once (re-reading the clock could wait again under a coarse clock).
-            notBefore = Number.NEGATIVE_INFINITY;
+            waited = true;
             continue;
           }
         }
+        waited = false;
         this.#refresh();
         if (this.#version > seen) {
           seen = this.#version;
-          if (this.#intervalMs > 0) notBefore = this.#clock() + this.#intervalMs;
+          if (this.#intervalMs !== undefined && this.#intervalMs > 0)
+            notBefore = this.#clock() + this.#intervalMs;
           yield this.#value as Partial;
           continue;
         }
@@ -168,6 +196,7 @@ export class SaplingStream<Partial, Final> implements AsyncIterable<Partial> {
 
   #start(): void {
     if (this.#final) return;
+    this.#startedAt = this.#measure();
     const sink: StreamSink = {
       offer: (read) => {
         this.#read = read;
@@ -196,6 +225,19 @@ export class SaplingStream<Partial, Final> implements AsyncIterable<Partial> {
     );
   }
 
+  /**
+   * Default pacing: how long to wait before the next build for building partials to be back within its
+   * share of the stream's time (0: build now). A fixed `partialIntervalMs` replaces this rule.
+   */
+  #overBudgetMs(): number {
+    if (this.#intervalMs !== undefined) return 0;
+    const over =
+      this.#buildCost -
+      PARTIAL_BUILD_ALLOWANCE_MS -
+      PARTIAL_BUILD_SHARE * (this.#measure() - this.#startedAt);
+    return over > 0 ? over / PARTIAL_BUILD_SHARE : 0;
+  }
+
   /** Builds the latest partial if new text arrived since the last build. */
   #refresh(): void {
     const read = this.#read;
@@ -204,6 +246,7 @@ export class SaplingStream<Partial, Final> implements AsyncIterable<Partial> {
     // Once the call has ended no text can arrive: the parser behind `read` is no longer needed.
     if (this.#ended) this.#read = undefined;
     let partial: unknown;
+    const started = this.#measure();
     try {
       partial = read();
     } catch (error) {
@@ -213,6 +256,7 @@ export class SaplingStream<Partial, Final> implements AsyncIterable<Partial> {
       this.#controller.abort(error);
       return;
     }
+    this.#buildCost += this.#measure() - started;
     if (partial === undefined) return;
     if (this.#version > 0 && samePartial(partial, this.#value)) return;
     this.#value = partial;

@@ -1,3 +1,4 @@
+import { readCappedBytes } from "../util/index.js";
 import { HttpError } from "./error-response.js";
 import { findInexactInteger } from "./find-inexact-integer.js";
 
@@ -7,28 +8,8 @@ import { findInexactInteger } from "./find-inexact-integer.js";
  * buffered whole.
  */
 export async function readRequestText(request: Request, maxBytes: number): Promise<string> {
-  const declared = Number(request.headers.get("content-length") ?? Number.NaN);
-  if (Number.isFinite(declared) && declared > maxBytes) throw tooLarge(maxBytes);
-  if (!request.body) return "";
-  const reader = request.body.getReader();
-  const chunks: Uint8Array[] = [];
-  let total = 0;
-  while (true) {
-    const { done, value } = await reader.read();
-    if (done) break;
-    total += value.byteLength;
-    if (total > maxBytes) {
-      await reader.cancel().catch(() => {});
-      throw tooLarge(maxBytes);
-    }
-    chunks.push(value);
-  }
-  const bytes = new Uint8Array(total);
-  let offset = 0;
-  for (const chunk of chunks) {
-    bytes.set(chunk, offset);
-    offset += chunk.byteLength;
-  }
+  const bytes = await readCappedBytes(request.body, request.headers.get("content-length"), maxBytes);
+  if (bytes === undefined) throw tooLarge(maxBytes);
   return new TextDecoder().decode(bytes);
 }
 

@@ -4,6 +4,14 @@
  * typed parse functions over it, and their errors.
  */
 
+export {
+  EXTRACT_FUNCTION,
+  type ExtractMessage,
+  type ExtractOptions,
+  type ExtractStream,
+  extractTyped,
+  extractTypedStream,
+} from "./extract.js";
 export { namedRoot, type TypeBuilderAdditions, type TypeBuilderConverter } from "./named-root.js";
 export type { PartialOf } from "./partial-of.js";
 export {

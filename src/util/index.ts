@@ -4,6 +4,7 @@ export type { ChatMessage, MediaKind, MediaValue, MessagePart } from "./chat-mes
 export { isMediaValue } from "./chat-message.js";
 export { docsUrl, REPOSITORY_URL } from "./docs-url.js";
 export { computeLineStarts, offsetToLineColumn } from "./line-starts.js";
+export { readCappedBytes } from "./read-capped-bytes.js";
 export { minorVersion, SAPLING_VERSION } from "./sapling-version.js";
 export { shellQuote } from "./shell-quote.js";
 export { stableStringify } from "./stable-stringify.js";

@@ -2,7 +2,8 @@
  * `sapling-llm/zod`: Sapling's parser for Zod 4 schemas. `parse(schema, answer)` reads a fenced, chatty or
  * truncated model answer into `z.infer<typeof schema>` (then Zod's own refinements, defaults and
  * transforms run); `parsePartial` and `createStreamParser` give typed partials while it streams;
- * `outputFormat` renders the compact schema text for a prompt. Zod is a peer dependency: this entry point
+ * `outputFormat` renders the compact schema text for a prompt; `extract` and `extractStream` call a model
+ * for a value of the schema in one call (the schema in the prompt, re-asked with Zod's issues). Zod is a peer dependency: this entry point
  * never imports it, it reads the schema objects the application passes in.
  */
 import type * as z from "zod/v4/core";
@@ -10,6 +11,10 @@ import type { OutputFormatOptions } from "../prompt/index.js";
 import { renderOutputFormat } from "../prompt/index.js";
 import {
   createTypedStreamParser,
+  type ExtractOptions,
+  type ExtractStream,
+  extractTyped,
+  extractTypedStream,
   type PartialOf,
   parsePartialTyped,
   parseTyped,
@@ -20,6 +25,9 @@ import {
 import { zodTypedSchema } from "./zod-schema.js";
 
 export {
+  type ExtractMessage,
+  type ExtractOptions,
+  type ExtractStream,
   type PartialOf,
   type SchemaIssue,
   SchemaParseError,
@@ -81,4 +89,32 @@ export function createStreamParser<Schema extends z.$ZodType>(
 export function outputFormat(schema: z.$ZodType, options: OutputFormatOptions = {}): string {
   const typed = zodTypedSchema(schema);
   return renderOutputFormat(typed.ir, typed.type, options);
+}
+
+/**
+ * One call from a Zod schema to a validated value (instructor's `create({ response_model, max_retries })`):
+ * the compact schema text goes into the prompt, the answer is read by the Schema-Aligned Parser, Zod's own
+ * rules run, and an answer they reject is sent back to the model with Zod's issues, up to `maxRetries`
+ * times (default 1). Sapling's clients, retries and Collector do the calling:
+ *
+ * ```ts
+ * const invoice = await extract(Invoice, { client: "openai/gpt-4o-mini", prompt: emailText });
+ * ```
+ *
+ * Fails with the runtime's errors: `BamlValidationError` (raw answer, and Zod's issues in `detail`) when
+ * no answer passed, `BamlClientHttpError` and the others when the model could not be reached.
+ */
+export function extract<Schema extends z.$ZodType>(
+  schema: Schema,
+  options: ExtractOptions,
+): Promise<z.output<Schema>> {
+  return extractTyped<z.output<Schema>>(zodTypedSchema(schema), options);
+}
+
+/** As `extract`, streamed: typed partials while the answer arrives, then `await stream.final()`. */
+export function extractStream<Schema extends z.$ZodType>(
+  schema: Schema,
+  options: ExtractOptions,
+): ExtractStream<z.output<Schema>> {
+  return extractTypedStream<z.output<Schema>>(zodTypedSchema(schema), options);
 }

@@ -21,6 +21,7 @@ import { ENCODINGS, loadTokenCounter, TOKENIZER_MISSING } from "../count-tokens.
 import { dotenvFlags, environmentFor } from "../dotenv.js";
 import { displayPath, loadProject, projectDirectory, renderProjectDiagnostics } from "../load-project.js";
 import { locateInsideFolder } from "../locate-inside-folder.js";
+import { mediaUrlFlags, mediaUrlPolicyFor } from "../media-url-flags.js";
 import { booleanFlag, parseFlags, portFlag, stringFlag } from "../parse-flags.js";
 import { providerExtensions } from "../provider-extensions.js";
 import { textFileReader } from "../text-file-reader.js";
@@ -47,12 +48,19 @@ const CONTENT_TYPES: Record<string, string> = {
 export async function runDevServer(argv: string[], context: CliContext): Promise<number> {
   const flags = parseFlags(
     argv,
-    { from: { type: "string" }, port: { type: "string" }, mock: { type: "boolean" }, ...dotenvFlags },
+    {
+      from: { type: "string" },
+      port: { type: "string" },
+      mock: { type: "boolean" },
+      ...mediaUrlFlags,
+      ...dotenvFlags,
+    },
     0,
   );
   const port = portFlag(flags, "port", DEV_DEFAULT_PORT);
   const sourceFolder = projectDirectory(context, stringFlag(flags, "from"));
   const env = await environmentFor(flags, context);
+  const mediaUrls = mediaUrlPolicyFor(flags);
   await loadProject(sourceFolder, context); // a missing folder ends the command here, with its message
   // Indexing the tokenizer's ranks takes seconds: the page comes up first, the counts when they are ready.
   const counter = loadTokenCounter();
@@ -84,6 +92,7 @@ export async function runDevServer(argv: string[], context: CliContext): Promise
     env,
     readTextFile: textFileReader(context.cwd),
     providers: providerExtensions,
+    mediaUrls,
     mock: mock.devMock,
     promptClient: resolvePromptClient,
     resolveArguments: (fn, args, testFile) =>

@@ -1,8 +1,10 @@
 import type { Command } from "../cli-context.js";
 import { dotenvUsage } from "../dotenv.js";
+import { mediaUrlUsage } from "../media-url-flags.js";
 import { runDevServer } from "./dev-server.js";
 
-const usage = `Usage: sapling dev [--from DIR] [--port N] [--mock] [--dotenv | --dotenv-path FILE]
+const usage = `Usage: sapling dev [--from DIR] [--port N] [--mock] [--allow-media-host HOST]... [--media-max-bytes N]
+                   [--dotenv | --dotenv-path FILE]
 
 Opens a playground for the project in the browser, at http://127.0.0.1:2024: functions and their tests
 (arguments editable as JSON), the prompt as it will be sent (roles, ctx.output_format marked, token counts,
@@ -23,6 +25,7 @@ Options:
   --mock                runs and tests answer from the built-in mock LLM server by default (no key, no
                         network); the page has a switch, edits what the mock answers, and can make the
                         first attempt fail
+${mediaUrlUsage(22)}
 ${dotenvUsage(22)}
 
 Token counts need the optional package js-tiktoken (npm install --save-dev js-tiktoken).

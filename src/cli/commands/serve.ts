@@ -1,9 +1,11 @@
+import { blockedAddressKind } from "../../llm/index.js";
 import { SaplingRuntime } from "../../runtime/index.js";
 import { createSaplingHandler, formatAccessEntry } from "../../server/index.js";
 import { type CliContext, CliError, type Command, UsageError } from "../cli-context.js";
 import { cliLogger } from "../cli-logger.js";
 import { dotenvFlags, dotenvUsage, environmentFor } from "../dotenv.js";
 import { loadCompiledProject, projectDirectory } from "../load-project.js";
+import { mediaUrlFlags, mediaUrlPolicyFor, mediaUrlUsage } from "../media-url-flags.js";
 import {
   booleanFlag,
   optionalWholeNumberFlag,
@@ -18,7 +20,7 @@ import { serveOverNodeHttp } from "./serve-over-node-http.js";
 
 const usage = `Usage: sapling serve [--from DIR] [--port N] [--host HOST] [--max-body-bytes N] [--timeout-ms N] [--quiet]
                      [--max-concurrent-requests N] [--allow-request-clients] [--cors-origin ORIGIN]...
-                     [--dotenv | --dotenv-path FILE]
+                     [--allow-media-host HOST]... [--media-max-bytes N] [--dotenv | --dotenv-path FILE]
 
 Serves the project's functions over HTTP until interrupted (Ctrl-C):
 
@@ -59,11 +61,14 @@ Options:
   --allow-request-clients
                         accept __baml_options__ without an API key. A request's client can then send the
                         server's provider keys (OPENAI_API_KEY, …) to any URL: only for trusted callers
+${mediaUrlUsage(22)}
 ${dotenvUsage(22)}
 
 Environment:
   SAPLING_API_KEY (or BAML_PASSWORD)  when set, requests must carry it in the x-sapling-api-key or
-                                      x-baml-api-key header, or as the HTTP Basic password
+                                      x-baml-api-key header, or as the HTTP Basic password. Without
+                                      it anyone who reaches the port can call the models with the
+                                      server's keys: set it before listening beyond 127.0.0.1
   Client options read env.NAME from the environment at call time.
 `;
 
@@ -83,6 +88,7 @@ export const serveCommand: Command = {
         quiet: { type: "boolean" },
         "allow-request-clients": { type: "boolean" },
         "cors-origin": { type: "string", multiple: true },
+        ...mediaUrlFlags,
         ...dotenvFlags,
       },
       0,
@@ -93,6 +99,7 @@ export const serveCommand: Command = {
     const timeout = stringFlag(flags, "timeout-ms");
     const host = stringFlag(flags, "host") ?? "127.0.0.1";
     const corsOrigins = corsOriginFlags(flags.values["cors-origin"]);
+    const mediaUrls = mediaUrlPolicyFor(flags);
     const { ir } = await loadCompiledProject(projectDirectory(context, stringFlag(flags, "from")), context);
     const env = await environmentFor(flags, context);
     const apiKey = env.SAPLING_API_KEY || env.BAML_PASSWORD || undefined;
@@ -102,6 +109,7 @@ export const serveCommand: Command = {
         env,
         readTextFile: textFileReader(context.cwd),
         providers: providerExtensions,
+        mediaUrls,
         ...cliLogger(env, context),
       }),
       ir,
@@ -123,6 +131,7 @@ export const serveCommand: Command = {
         `cannot listen on ${host}:${port}: ${error instanceof Error ? error.message : error}`,
       );
     });
+    if (!apiKey && !isLoopbackHost(host)) context.stderr(openServerWarning(host, server.url));
     const count = ir.functions.length;
     context.stdout(
       `Serving ${count} function${count === 1 ? "" : "s"} at ${server.url} (docs: ${server.url}/docs)` +
@@ -135,6 +144,24 @@ export const serveCommand: Command = {
     return 0;
   },
 };
+
+/** Whether `host` (the `--host` value) only takes connections from this machine. */
+function isLoopbackHost(host: string): boolean {
+  return host.toLowerCase() === "localhost" || blockedAddressKind(host) === "loopback";
+}
+
+/** The loud start-up warning of a server anyone on the network can call with the operator's keys. */
+function openServerWarning(host: string, url: string): string {
+  const rule = "!".repeat(78);
+  return (
+    `${rule}\n` +
+    `WARNING: sapling serve listens on ${host} (${url}) with no API key.\n` +
+    "Anyone who can reach this port can call your functions with this server's model keys and spend\n" +
+    "them. Set SAPLING_API_KEY (callers then send it in the x-sapling-api-key header), or listen on\n" +
+    "127.0.0.1 behind a proxy that authenticates.\n" +
+    `${rule}\n`
+  );
+}
 
 /** `--cors-origin` values: `*`, or origins as a browser sends them (`scheme://host[:port]`, no path). */
 function corsOriginFlags(values: unknown): string[] {
