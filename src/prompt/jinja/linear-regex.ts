@@ -284,7 +284,7 @@ class PatternParser {
   private readonly characters: string[];
   private position = 0;
 
-  constructor(private readonly pattern: string) {
+  constructor(pattern: string) {
     this.characters = Array.from(pattern);
   }
 
