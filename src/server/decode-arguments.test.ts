@@ -21,6 +21,11 @@ class Note {
   title string
 }
 
+function Banner(width: int) -> string {
+  client Mock
+  prompt #"{{ "=" * width }}"#
+}
+
 function Tally(counts: map<string, int>, notes: map<string, Note>) -> string {
   client Mock
   prompt #"
@@ -85,5 +90,22 @@ describe("a map argument with a __proto__ key", () => {
     expect(response.status).toBe(400);
     const body = (await response.json()) as { error: { message: string } };
     expect(body.error.message).toContain('notes["__proto__"].title');
+  });
+});
+
+describe("arguments that would make the prompt too long", () => {
+  it("are refused with 413, saying what grew, and no model is called", async () => {
+    const response = await handler(
+      new Request("http://sapling.test/call/Banner", {
+        method: "POST",
+        headers: { "content-type": "application/json" },
+        body: '{"width": 1000000000}',
+      }),
+    );
+    expect(response.status).toBe(413);
+    const body = (await response.json()) as { error: { code: string; message: string } };
+    expect(body.error.code).toBe("PROMPT_TOO_LARGE");
+    expect(body.error.message).toContain("would be 1000000000 characters");
+    expect(server.requests).toHaveLength(0);
   });
 });
