@@ -36,8 +36,8 @@ Serves the project's functions over HTTP until interrupted (Ctrl-C):
 the server requires an API key, or with --allow-request-clients; otherwise they are refused with 403.
 
 Errors are JSON {"error": {"status", "code", "message"}}: 400 bad body or arguments, 401 missing API key,
-404 unknown function, 413 body (or the prompt it makes) too large, 422 unparseable answer (with raw_output), 502 provider failure,
-503 too many requests at once (with retry-after), 504 provider timeout.
+404 unknown function, 413 body (or the prompt it makes) too large, 422 unparseable answer (with
+raw_output), 502 provider failure, 503 too many requests at once (with retry-after), 504 provider timeout.
 
 Bodies are BAML's. Every /call answer also carries x-sapling-finish-reason, x-sapling-truncated,
 x-sapling-incomplete (the paths a cut answer left unfinished) and x-sapling-repairs (/stream's final
