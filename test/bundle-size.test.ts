@@ -9,11 +9,12 @@ import {
   runtimeBundleBaseline,
   runtimeBundleBudget,
   runtimeEntry,
+  runtimeSafetyAllowance,
 } from "../bench/bundle/measure-entry-bundle.js";
 
 describe("the runtime entry's browser bundle", () => {
-  it("has the budget issue 16 sets: the baseline plus 10%", () => {
-    expect(runtimeBundleBudget).toBe(Math.round(runtimeBundleBaseline * 1.1));
+  it("has the budget issue 16 sets (the baseline plus 10%), plus issue 31's safety allowance", () => {
+    expect(runtimeBundleBudget).toBe(Math.round(runtimeBundleBaseline * 1.1) + runtimeSafetyAllowance);
   });
 
   it("stays within its gzipped budget (the baseline plus 10%)", async () => {

@@ -310,6 +310,14 @@ describe.skipIf(!chromiumPath && !required)("sapling dev in Chromium", () => {
     await page.locator("#parse").click();
     await page.waitForSelector("#parse-error");
     expect(await page.locator(".parse-error dl").textContent()).toMatch(/^path\$expectedint/);
+
+    // A type that does not parse: its code frame keeps its lines, the caret under the column it names.
+    await page.locator("#parse-type").fill("map<string, ");
+    await page.locator("#parse").click();
+    await page.waitForSelector("pre.error");
+    const frame = (await page.locator("pre.error").textContent()) ?? "";
+    expect(frame.split("\n").length).toBeGreaterThan(2);
+    expect(frame).toContain("\n1 | map<string,\n  |             ^\n");
   });
 
   it("runs the tests and shows each assert's outcome", async () => {
@@ -332,6 +340,9 @@ describe.skipIf(!chromiumPath && !required)("sapling dev in Chromium", () => {
     expect(await page.locator(".banner-error").textContent()).toContain(
       "has 1 error; the page shows the last state that compiled",
     );
+    // The header agrees with the banner: not "Up to date" while a file is broken.
+    await page.waitForSelector("#status[data-state='errors']");
+    expect(await page.locator("#status").textContent()).toBe("1 error: showing the last state that compiled");
     await page.getByRole("tab", { name: /Diagnostics/ }).click();
     const text = (await page.locator("#diagnostics-text").textContent()) ?? "";
     expect(text).toContain("baml_src/resume.baml:");
@@ -344,6 +355,7 @@ describe.skipIf(!chromiumPath && !required)("sapling dev in Chromium", () => {
     writeFileSync(file, good);
     await page.waitForSelector(".banner-error", { state: "detached", timeout: 60_000 });
     await page.waitForSelector("#no-diagnostics");
+    expect(await page.locator("#status").textContent()).toMatch(/^Up to date \(version \d+\)$/);
   });
 
   it("reaches every control by keyboard and runs a function with the keyboard alone", async () => {

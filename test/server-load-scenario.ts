@@ -114,7 +114,7 @@ export async function sendTicket(url: string, id: string, route: "call" | "strea
   let value: unknown;
   if (route === "call") value = response.ok ? JSON.parse(text) : text;
   else {
-    const final = /event: final\ndata: (.*)\n/.exec(text)?.[1];
+    const final = /event: final\n(?:x-sapling-.*\n)*data: (.*)\n/.exec(text)?.[1];
     value = final === undefined ? text : JSON.parse(final);
   }
   return { id, route, status: response.status, value, latencyMs: performance.now() - started };

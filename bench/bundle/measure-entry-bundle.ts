@@ -20,13 +20,21 @@ export const runtimeEntry = resolve(root, "src", "runtime", "index.ts");
  */
 export const runtimeBundleBaseline = 80_309;
 /**
+ * What issue 31 ("safe by default") adds on top of the 10% for features: code every user needs and no
+ * entry point can hold back. The entry measured 88,128 bytes gzipped before it; the media URL policy and
+ * the secrets scrubbed by value took it to 91,560, and the linear-time matcher of `regex_match` (3,440
+ * bytes; docs/decisions/0023-template-limits.md), the template limits and the own-table lookups to 95,472.
+ */
+export const runtimeSafetyAllowance = 7_500;
+
+/**
  * The baseline plus 10% (88,340 bytes), what the streaming issue (16) allows. Tool calls, reasoning,
  * observability and paced streams had grown the entry to 93,453 bytes (+16%); moving the `aws-bedrock`
  * adapter to `sapling-llm/aws-bedrock` (docs/decisions/0020-aws-bedrock-entry-point.md) brought it back
  * under, and moving `vertex-ai`'s to `sapling-llm/vertex-ai` (0021) made room again (docs/benchmarks.md,
- * "Bundle size").
+ * "Bundle size"). Issue 31's safety allowance comes on top.
  */
-export const runtimeBundleBudget = 88_340;
+export const runtimeBundleBudget = 88_340 + runtimeSafetyAllowance;
 
 export interface EntryBundleSize {
   /** Bytes of the minified bundle. */

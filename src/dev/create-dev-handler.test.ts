@@ -20,6 +20,15 @@ client<llm> Cloud {
   }
 }
 
+// As \`sapling init\` writes it: the URL comes from the environment.
+client<llm> Local {
+  provider "openai-generic"
+  options {
+    base_url env.LOCAL_LLM_BASE_URL
+    model "local-model"
+  }
+}
+
 function ExtractPerson(text: string) -> Person {
   client Cloud
   prompt #"
@@ -137,13 +146,18 @@ describe("createDevHandler", () => {
     });
   });
 
-  const runEvents = async (handler: (request: Request) => Promise<Response>, failFirstAttempt: boolean) => {
+  const runEvents = async (
+    handler: (request: Request) => Promise<Response>,
+    failFirstAttempt: boolean,
+    client?: string,
+  ) => {
     const response = await handler(
       post("/_dev/run", {
         function: "ExtractPerson",
         args: { text: "Ada" },
         mockAnswer: '{"name": "Ada Lovelace", "age": 36}',
         failFirstAttempt,
+        ...(client ? { client } : {}),
       }),
     );
     return [...(await response.text()).matchAll(/^event: (\w+)\ndata: (.*)$/gm)].map((match) => ({
@@ -174,6 +188,18 @@ describe("createDevHandler", () => {
     expect(final.data.raw).toBe('{"name": "Ada Lovelace", "age": 36}');
   });
 
+  it("runs a client whose base_url comes from env (sapling init's Local) against the mock", async () => {
+    const { handler } = handlerWith();
+    server.requests.length = 0;
+    const events = await runEvents(handler, false, "Local");
+    const final = events.at(-1)!;
+    expect(final.name, JSON.stringify(final.data)).toBe("final");
+    expect(final.data.attempts).toMatchObject([
+      { client: "Local", provider: "openai-generic", status: 200, selected: true },
+    ]);
+    expect(server.requests.map((request) => request.path)).toEqual(["/v1/chat/completions"]);
+  });
+
   it("fails the first attempt when asked: a client without fallback reports the 503 and its attempt", async () => {
     const { handler } = handlerWith();
     const events = await runEvents(handler, true);
@@ -191,6 +217,24 @@ describe("createDevHandler", () => {
     expect(((await response.json()) as { error: { code: string } }).error.code).toBe("CONFIRM_REQUIRED");
     const tests = await handler(post("/_dev/tests", { mock: false }));
     expect(tests.status).toBe(409);
+  });
+
+  it("needs confirmation for /call and /stream, which run the real clients, but not for /parse", async () => {
+    const { handler } = handlerWith();
+    server.requests.length = 0;
+    for (const path of ["/call/ExtractPerson", "/stream/ExtractPerson"]) {
+      const refused = await handler(post(path, { text: "Ada" }));
+      expect(refused.status, path).toBe(409);
+      const { error } = (await refused.json()) as { error: { code: string; message: string } };
+      expect(error.code).toBe("CONFIRM_REQUIRED");
+      expect(error.message).toContain('"x-sapling-dev-confirm: true"');
+      // Confirmed, the call goes on (and fails here for want of OPENAI_API_KEY, not for want of consent).
+      const confirmed = await handler(post(path, { text: "Ada" }, { "x-sapling-dev-confirm": "true" }));
+      expect(confirmed.status, path).not.toBe(409);
+    }
+    const parsed = await handler(post("/parse/ExtractPerson", { text: '{"name": "Ada", "age": 36}' }));
+    expect(parsed.status).toBe(200);
+    expect(server.requests).toHaveLength(0);
   });
 
   it("parses with repairs and spans, reports a failure's path, and replays chunk by chunk", async () => {

@@ -69,6 +69,13 @@ export interface DevHandlerOptions {
   heartbeatMs?: number;
 }
 
+/** The header that confirms a `/call` or `/stream` request to `sapling dev` may call a real model. */
+export const DEV_CONFIRM_HEADER = "x-sapling-dev-confirm";
+
+function confirmedByHeader(request: Request): boolean {
+  return request.headers.get(DEV_CONFIRM_HEADER)?.trim().toLowerCase() === "true";
+}
+
 /** Request bodies of the dev routes are small (arguments, an answer); 20 MiB leaves room for media. */
 const MAX_BODY_BYTES = 20 * 1024 * 1024;
 
@@ -78,7 +85,8 @@ const MAX_BODY_BYTES = 20 * 1024 * 1024;
  *
  * `sapling dev`'s web-standard handler: everything `sapling serve` answers (the same handler, rebuilt on
  * each good compile), plus the page and its `/_dev/*` routes. Every request passes the loopback Host and
- * Origin check first; a run or a test against a real model needs `confirm: true` (the page asks).
+ * Origin check first; a run or a test against a real model needs `confirm: true` (the page asks), and
+ * `/call` or `/stream` the header `x-sapling-dev-confirm: true`.
  */
 export function createDevHandler(options: DevHandlerOptions): SaplingHandler {
   const { session } = options;
@@ -285,6 +293,16 @@ export function createDevHandler(options: DevHandlerOptions): SaplingHandler {
   };
 
   const serveRoutes = (request: Request): Promise<Response> => {
+    // `/call` and `/stream` run the real clients with the developer's keys: the same consent as a run
+    // from the page, given as a header since their body is the function's arguments.
+    const path = new URL(request.url).pathname;
+    if (request.method === "POST" && /^\/(call|stream)\//.test(path) && !confirmedByHeader(request))
+      throw new HttpError(
+        409,
+        "CONFIRM_REQUIRED",
+        `POST ${path} calls a real model with your API keys; send the header "${DEV_CONFIRM_HEADER}: true" to ` +
+          "confirm it, or run the function from the page with the mock switch on.",
+      );
     const ir = currentIr();
     if (serve?.ir !== ir) serve = { ir, handler: createSaplingHandler({ runtime: runtimes.real(ir), ir }) };
     return serve.handler(request);

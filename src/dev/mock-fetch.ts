@@ -6,7 +6,7 @@
  */
 
 import type { ConfigValue, Ir } from "../ir/index.js";
-import { providerDefinitions } from "../llm/index.js";
+import { providerDefinitions, resolveProviderName } from "../llm/index.js";
 
 /** The header that tells the mock server which run a request belongs to. */
 export const DEV_RUN_HEADER = "x-sapling-dev-run";
@@ -56,6 +56,10 @@ export function mockFetch(mock: DevMock, runId: string): typeof fetch {
  */
 export function mockEnvironment(ir: Ir): Record<string, string> {
   const names = new Set<string>();
+  // A variable a client reads as its URL (`base_url env.LOCAL_LLM_BASE_URL`, as `sapling init` writes)
+  // stands for a URL: mockFetch keeps only its path, so the stand-in is the provider's own default URL
+  // (its path is what the mock answers), or an OpenAI-compatible `/v1` for providers without one.
+  const urls = new Map<string, string>();
   for (const definition of Object.values(providerDefinitions))
     if (definition.apiKeyEnv) names.add(definition.apiKeyEnv);
   const visit = (value: ConfigValue): void => {
@@ -63,6 +67,18 @@ export function mockEnvironment(ir: Ir): Record<string, string> {
     else if (value.kind === "array") value.items.forEach(visit);
     else if (value.kind === "map") Object.values(value.entries).forEach(visit);
   };
-  for (const client of ir.clients) Object.values(client.options).forEach(visit);
-  return Object.fromEntries([...names].map((name) => [name, `mock-${name.toLowerCase()}`]));
+  for (const client of ir.clients) {
+    for (const [key, value] of Object.entries(client.options)) {
+      visit(value);
+      if (value.kind === "env" && /url$/i.test(key)) urls.set(value.name, standInUrl(client.provider));
+    }
+  }
+  return Object.fromEntries([...names].map((name) => [name, urls.get(name) ?? `mock-${name.toLowerCase()}`]));
+}
+
+/** A URL whose path the mock answers for `provider` (its host is replaced by the mock's anyway). */
+function standInUrl(provider: string): string {
+  const name = resolveProviderName(provider);
+  const known = name === undefined ? undefined : providerDefinitions[name]?.defaultBaseUrl;
+  return known ?? "http://mock.sapling.invalid/v1";
 }

@@ -29,6 +29,10 @@ export type TemplateErrorCode =
   | "invalid_call"
   | "type_error"
   | "unknown_filter"
+  /** A string the template builds or prints is longer than it may be (docs/decisions/0023). */
+  | "limit_exceeded"
+  /** A `regex_match` pattern the linear-time matcher cannot run (a backreference, lookaround…). */
+  | "invalid_pattern"
   | OutputFormatErrorCode;
 
 /**

@@ -1,3 +1,4 @@
+import { docsUrl } from "../util/index.js";
 import { BamlInvalidArgumentError } from "./errors.js";
 
 /** The call options Sapling reads (`CallOptions`). */
@@ -39,7 +40,7 @@ export function checkCallOptions(options: object, warnOnce: (name: string, messa
     }
     throw new BamlInvalidArgumentError(
       `Unknown call option "${name}". Sapling's call options are: ${[...supported].sort().join(", ")} ` +
-        '(docs/runtime.md, "Call options"); remove it or check its spelling.',
+        `(${docsUrl("runtime.md", "call-options")}); remove it or check its spelling.`,
     );
   }
 }

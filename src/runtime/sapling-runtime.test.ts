@@ -25,6 +25,7 @@ import {
   BamlAbortError,
   BamlAllClientsFailedError,
   BamlClientFinishReasonError,
+  BamlClientOptionsError,
   BamlInvalidArgumentError,
   BamlMissingEnvVarError,
   BamlTimeoutError,
@@ -587,5 +588,43 @@ describe("SaplingRuntime modular API", () => {
     ]);
     expect(messy.explanation).toMatch(/StringToInt/);
     expect(instance.explain("ExtractPerson", PERSON).repairs).toEqual([]);
+  });
+});
+
+describe("media the client cannot send", () => {
+  const media = compile({
+    "main.baml": `
+client<llm> Chat {
+  provider openai
+  options {
+    model "gpt-4o"
+    api_key "sk-test-key-0000"
+  }
+}
+
+function Watch(clip: video) -> string {
+  client Chat
+  prompt #"{{ _.role("user") }} {{ clip }}"#
+}
+`,
+  });
+
+  it("is the same BamlClientOptionsError from b.request.Fn as from b.Fn", async () => {
+    if (!media.ir) throw new Error(JSON.stringify(media.diagnostics));
+    const instance = SaplingRuntime.fromIr(media.ir, {
+      fetch: async () => {
+        throw new Error("no request should be sent");
+      },
+    });
+    const args = { clip: { kind: "media", type: "video", base64: "AAAA", mediaType: "video/mp4" } };
+    const called = await instance.call("Watch", args).catch((error: unknown) => error);
+    const built = await instance
+      .buildRequest("Watch", args, { stream: false })
+      .catch((error: unknown) => error);
+    for (const error of [called, built]) {
+      expect(error).toBeInstanceOf(BamlClientOptionsError);
+      expect((error as BamlClientOptionsError).message).toContain('Client "Chat" (openai)');
+      expect((error as BamlClientOptionsError).message).toContain("do not accept video");
+    }
   });
 });

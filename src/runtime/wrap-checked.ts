@@ -86,10 +86,13 @@ function wrapChildren(
         : value;
     case "map": {
       if (!isRecord(value)) return value;
-      const result: Record<string, unknown> = {};
-      for (const [key, item] of Object.entries(value))
-        result[key] = wrapChecked(item, type.value, index, evaluate, memo);
-      return result;
+      // fromEntries keeps a `__proto__` key as data (an assignment would set the prototype instead).
+      return Object.fromEntries(
+        Object.entries(value).map(([key, item]) => [
+          key,
+          wrapChecked(item, type.value, index, evaluate, memo),
+        ]),
+      );
     }
     case "class": {
       if (!isRecord(value)) return value;

@@ -102,12 +102,26 @@ beforeEach(() => {
   server.requests.length = 0;
 });
 
-function post(path: string, body: unknown, headers: Record<string, string> = {}): Request {
+function post(
+  path: string,
+  body: unknown,
+  headers: Record<string, string> = {},
+  signal?: AbortSignal,
+): Request {
   return new Request(`http://sapling.test${path}`, {
     method: "POST",
     headers: { "content-type": "application/json", ...headers },
     body: typeof body === "string" ? body : JSON.stringify(body),
+    ...(signal ? { signal } : {}),
   });
+}
+
+/** Resolves once `condition` holds, checking on each turn of the event loop (no wall-clock wait). */
+async function waitFor(condition: () => boolean): Promise<void> {
+  for (let turn = 0; !condition(); turn++) {
+    if (turn > 10_000) throw new Error("waitFor: the condition never held");
+    await new Promise((resolve) => setImmediate(resolve));
+  }
 }
 
 async function errorOf(response: Response): Promise<Record<string, unknown>> {
@@ -242,7 +256,8 @@ describe("POST /stream/{Function}", () => {
     const text = await (await patient(post("/stream/ExtractPerson", { text: "Ada" }))).text();
     const beforeFirstPartial = text.slice(0, text.indexOf("event: partial"));
     expect(beforeFirstPartial.match(/^: keep-alive$/gm)?.length).toBeGreaterThanOrEqual(2);
-    expect(text.trimEnd().endsWith(`event: final\ndata: ${JSON.stringify(ADA_VALUE)}`)).toBe(true);
+    expect(text.trimEnd()).toMatch(/event: final\n(x-sapling-[a-z-]+: .*\n)+data: .*$/);
+    expect(text.trimEnd().endsWith(`\ndata: ${JSON.stringify(ADA_VALUE)}`)).toBe(true);
   });
 
   it("reports the server's deadline as a 504 error event", async () => {
@@ -378,6 +393,45 @@ describe("routing and limits", () => {
     const response = await handler(chunked);
     expect(response.status).toBe(413);
     expect((await errorOf(response)).code).toBe("PAYLOAD_TOO_LARGE");
+  });
+
+  it("answers 503 with retry-after beyond maxConcurrentRequests, and admits again when a slot frees", async () => {
+    const limited = createSaplingHandler({
+      runtime: SaplingRuntime.fromIr(ir, { env: { MOCK_URL: server.baseUrls.openai } }),
+      maxConcurrentRequests: 2,
+    });
+    // Two requests the model keeps waiting (an hour): a call, and a stream whose headers are out.
+    server.script(answer(ADA, { headersDelayMs: 60 * 60_000 }), answer(ADA, { headersDelayMs: 60 * 60_000 }));
+    const callGone = new AbortController();
+    const pendingCall = limited(post("/call/ExtractPerson", { text: "a" }, {}, callGone.signal));
+    const stream = await limited(post("/stream/ExtractPerson", { text: "b" }));
+    await waitFor(() => server.requests.length === 2);
+
+    const refused = await limited(post("/call/ExtractPerson", { text: "c" }));
+    expect(refused.status).toBe(503);
+    expect(refused.headers.get("retry-after")).toBe("1");
+    const error = await errorOf(refused);
+    expect(error.code).toBe("OVERLOADED");
+    expect(error.message).toContain("limit of 2 requests");
+    expect((await limited(post("/parse/ExtractPerson", { text: ADA }))).status).toBe(503);
+    // Not counted: the ping, and requests refused before a slot was taken.
+    expect((await limited(new Request("http://sapling.test/_debug/ping"))).status).toBe(200);
+    expect(server.requests).toHaveLength(2);
+
+    // The stream's reader leaves: its slot is free again.
+    await stream.body?.cancel();
+    expect((await limited(post("/parse/ExtractPerson", { text: ADA }))).status).toBe(200);
+    // The call's caller leaves: its slot too; with both free, two requests fit again.
+    callGone.abort();
+    expect((await pendingCall).status).not.toBe(200);
+    expect((await limited(post("/call/ExtractPerson", "{oops"))).status).toBe(400);
+    expect((await limited(post("/stream/ExtractPerson", { colour: "red" }))).status).toBe(400);
+    server.script(answer(ADA), answer(ADA));
+    const both = await Promise.all([
+      limited(post("/call/ExtractPerson", { text: "d" })),
+      limited(post("/call/ExtractPerson", { text: "e" })),
+    ]);
+    expect(both.map((response) => response.status)).toEqual([200, 200]);
   });
 
   it("answers /_debug/ping", async () => {

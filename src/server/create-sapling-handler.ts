@@ -44,6 +44,12 @@ export interface SaplingHandlerOptions {
    * is off. Preflights are answered before the API key is checked (browsers send none on a preflight).
    */
   corsOrigins?: readonly string[];
+  /**
+   * How many `/call`, `/stream` and `/parse` requests may be answered at once (a stream counts until its
+   * last event); beyond it a request is refused at once with 503 and `retry-after`, instead of queueing
+   * behind the others until callers time out. Default 512. `Infinity` turns the limit off.
+   */
+  maxConcurrentRequests?: number;
   /** Receives one access-log entry per request when it ends (streams too, abandoned ones included). */
   onAccess?: AccessListener;
   /** The clock of the access log's durations, in milliseconds (default `performance.now`). */
@@ -52,6 +58,12 @@ export interface SaplingHandlerOptions {
 
 /** A web-standard request handler: what Bun.serve, Deno.serve, Workers, Hono's `mount` and Next take. */
 export type SaplingHandler = (request: Request) => Promise<Response>;
+
+/**
+ * Enough for a busy service (the load test sends 500 at once), few enough that an overloaded server says
+ * so in milliseconds rather than letting connections wait in the accept queue.
+ */
+export const DEFAULT_MAX_CONCURRENT_REQUESTS = 512;
 
 /** `baml-cli serve`'s limit, measured: a 99 MiB body is served, a 101 MiB one refused with 413. */
 const DEFAULT_MAX_BODY_BYTES = 100 * 1024 * 1024;
@@ -77,6 +89,27 @@ export function createSaplingHandler(options: SaplingHandlerOptions): SaplingHan
   const secured = options.apiKey !== undefined && options.apiKey !== "";
   const cors = { origins: options.corsOrigins ?? [] };
   const now = options.now ?? (() => performance.now());
+  const maxConcurrent = options.maxConcurrentRequests ?? DEFAULT_MAX_CONCURRENT_REQUESTS;
+  let inFlight = 0;
+  /** Takes a slot for one request, or refuses it; the returned function gives the slot back once. */
+  const admit = (): (() => void) => {
+    if (inFlight >= maxConcurrent) {
+      throw new HttpError(
+        503,
+        "OVERLOADED",
+        `The server is answering its limit of ${maxConcurrent} requests at once; retry in a second. ` +
+          "(The operator raises the limit with --max-concurrent-requests, or maxConcurrentRequests.)",
+        { "retry-after": "1" },
+      );
+    }
+    inFlight++;
+    let released = false;
+    return () => {
+      if (released) return;
+      released = true;
+      inFlight--;
+    };
+  };
   // The access record of each request in flight, for the routes whose body outlives them (streams).
   const records = new WeakMap<Request, AccessRecord>();
   // Built once: the IR does not change while the handler lives.
@@ -113,9 +146,21 @@ export function createSaplingHandler(options: SaplingHandlerOptions): SaplingHan
     }
     const fn = findFunction(decodeName(match[2]));
     const action = match[1];
-    return allow(request, "POST", () => {
-      if (action === "parse") return parse(request, fn);
-      return action === "call" ? call(request, fn) : stream(request, fn);
+    return allow(request, "POST", async () => {
+      const release = admit();
+      if (action !== "stream") {
+        try {
+          return await (action === "parse" ? parse(request, fn) : call(request, fn));
+        } finally {
+          release();
+        }
+      }
+      // A stream gives its slot back when its last event is sent or its reader leaves; one refused
+      // before its first event (a bad body or argument) at once.
+      return stream(request, fn, release).catch((error: unknown) => {
+        release();
+        throw error;
+      });
     });
   };
 
@@ -198,7 +243,7 @@ export function createSaplingHandler(options: SaplingHandlerOptions): SaplingHan
     }
   };
 
-  const stream = async (request: Request, fn: LlmFunction): Promise<Response> => {
+  const stream = async (request: Request, fn: LlmFunction, release: () => void): Promise<Response> => {
     const { args, requestOptions } = await readCall(request, fn);
     const { callOptions, cancel, translate, log } = callControl(request);
     const running = options.runtime.stream(fn.name, args, { ...requestOptions, ...callOptions });
@@ -212,7 +257,9 @@ export function createSaplingHandler(options: SaplingHandlerOptions): SaplingHan
       translate,
       format: wantsDeltaStream(request) ? "delta" : "partial",
       ...(envelope ? { envelope: (value: unknown) => saplingEnvelope(value, log()) } : {}),
+      finalFields: () => saplingHeaders(log()),
       onEnd: ({ failure, aborted }) => {
+        release();
         log();
         if (failure) record?.fail(failure);
         record?.end(200, aborted);

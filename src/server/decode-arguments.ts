@@ -37,10 +37,14 @@ function decode(value: unknown, type: Type, index: IrIndex, path: string, depth:
         : value;
     case "map": {
       if (!isRecord(value)) return value;
-      const result: Record<string, unknown> = {};
-      for (const [key, item] of Object.entries(value))
-        result[key] = decode(item, type.value, index, `${path}[${JSON.stringify(key)}]`, depth + 1);
-      return result;
+      // fromEntries defines each key as data: assigning `result["__proto__"]` would replace the map's
+      // prototype instead, hiding the entry from the type check and the prompt.
+      return Object.fromEntries(
+        Object.entries(value).map(([key, item]) => [
+          key,
+          decode(item, type.value, index, `${path}[${JSON.stringify(key)}]`, depth + 1),
+        ]),
+      );
     }
     case "class": {
       const declared = index.classes.get(type.name);

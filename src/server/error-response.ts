@@ -74,9 +74,17 @@ export function describeFailure(error: unknown): ErrorBody {
     };
   }
   if (BamlClientError.isInstance(error)) return body(502, error);
+  // The arguments made a prompt longer than a template may build (docs/decisions/0023): the caller's to
+  // shorten, not a fault of the server. (Told by name and code: the server room does not import prompt.)
+  if (error instanceof Error && error.name === "TemplateError" && readCode(error) === "limit_exceeded")
+    return { status: 413, code: "PROMPT_TOO_LARGE", name: error.name, message: error.message };
   const name = error instanceof Error ? error.name : "Error";
   const message = error instanceof Error ? error.message : String(error);
   return { status: 500, code: "INTERNAL", name, message };
+}
+
+function readCode(error: Error): unknown {
+  return (error as Error & { code?: unknown }).code;
 }
 
 function body(status: number, error: { code: string; name: string; message: string }): ErrorBody {

@@ -1,4 +1,5 @@
 import { type Ir, IrIndex, type LlmFunction } from "../ir/index.js";
+import { docsUrl } from "../util/index.js";
 import { ApiSchemaBuilder, type JsonSchema } from "./api-schema.js";
 import { BAML_OPTIONS_KEY } from "./decode-baml-options.js";
 import {
@@ -153,7 +154,7 @@ export function createOpenApiDocument(ir: Ir, info: { title?: string; version?: 
 const BAML_OPTIONS_REF: JsonSchema = { $ref: "#/components/schemas/BamlOptions" };
 
 const STREAM_DESCRIPTION =
-  'Server-sent events, in one of two formats (docs/runtime.md, "The wire formats"). Default (BAML\'s): ' +
+  `Server-sent events, in one of two formats (${docsUrl("runtime.md", "the-wire-formats")}). Default (BAML's): ` +
   "`partial` events, each with the whole partial value (fields not written yet are null), then one `final` " +
   "(the value, as /call answers it) or one `error` (an Error object with its status). Delta format, when " +
   `Accept names ${SAPLING_DELTA_MEDIA_TYPE}: unnamed events (\`data:\` only) whose data is a ` +

@@ -1,5 +1,6 @@
 import { readCappedBytes } from "../util/index.js";
 import { HttpError } from "./error-response.js";
+import { findInexactInteger } from "./find-inexact-integer.js";
 
 /**
  * The request body as text, refusing more than `maxBytes` with 413 — from `content-length` before reading
@@ -29,6 +30,16 @@ export async function readJsonObject(request: Request, maxBytes: number): Promis
   } catch (error) {
     const reason = error instanceof Error ? error.message : String(error);
     throw new HttpError(400, "BAD_REQUEST", `The request body is not valid JSON (${reason}).`);
+  }
+  const inexact = findInexactInteger(text);
+  if (inexact) {
+    throw new HttpError(
+      400,
+      "BAD_REQUEST",
+      `The request body has the integer ${inexact.literal} (at character ${inexact.offset}), beyond 2^53 − 1 ` +
+        `where JavaScript numbers stop being exact: it would silently become ${Number(inexact.literal)}. ` +
+        "Send it as a string, or as a float (with an exponent) if an approximate value will do.",
+    );
   }
   if (typeof parsed !== "object" || parsed === null || Array.isArray(parsed)) {
     throw new HttpError(

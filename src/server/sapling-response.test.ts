@@ -165,13 +165,13 @@ describe("the response rule", () => {
   it("puts the envelope in a stream's final event when asked, and BAML's value otherwise", async () => {
     server.script(cutByLength(CUT, { chunkSize: 5 }), cutByLength(CUT, { chunkSize: 5 }));
     const plain = await (await handler()(post("/stream/MakeItem", { text: "x" }))).text();
-    expect(plain.trimEnd().endsWith('event: final\ndata: {"id":5,"name":"item-","tags":[]}')).toBe(true);
+    expect(plain.trimEnd().endsWith('\ndata: {"id":5,"name":"item-","tags":[]}')).toBe(true);
     const asked = await (
       await handler()(
         post("/stream/MakeItem", { text: "x" }, { accept: `text/event-stream, ${SAPLING_MEDIA_TYPE}` }),
       )
     ).text();
-    const final = JSON.parse(/event: final\ndata: (.*)/.exec(asked)?.[1] ?? "null");
+    const final = JSON.parse(/event: final\n(?:x-sapling-.*\n)*data: (.*)/.exec(asked)?.[1] ?? "null");
     expect(final).toMatchObject({
       value: { id: 5, name: "item-" },
       truncated: true,
@@ -181,6 +181,31 @@ describe("the response rule", () => {
       ["/stream/MakeItem", "ok", true],
       ["/stream/MakeItem", "ok", true],
     ]);
+  });
+
+  it("flags a cut answer in a stream's final event with the x-sapling-* fields /call sends as headers", async () => {
+    server.script(cutByLength(CUT, { chunkSize: 5 }), cutByLength(CUT));
+    const serve = handler();
+    const events = (await (await serve(post("/stream/MakeItem", { text: "x" }))).text()).split("\n\n");
+    const final = events.find((block) => block.startsWith("event: final\n")) ?? "";
+    const fields = Object.fromEntries(
+      final
+        .split("\n")
+        .filter((line) => line.startsWith("x-sapling-"))
+        .map((line) => [line.slice(0, line.indexOf(":")), line.slice(line.indexOf(":") + 2)]),
+    );
+    expect(fields).toMatchObject({
+      "x-sapling-finish-reason": "length",
+      "x-sapling-truncated": "true",
+      "x-sapling-incomplete": "$.name, $.tags",
+      "x-sapling-repairs": "3",
+    });
+    // The same names and values as the headers of the same answer from /call.
+    const called = await serve(post("/call/MakeItem", { text: "x" }));
+    for (const name of ["x-sapling-finish-reason", "x-sapling-truncated", "x-sapling-incomplete"])
+      expect(fields[name]).toBe(called.headers.get(name));
+    // The data line is BAML's value, and readStream (which skips unknown fields) reads it as before.
+    expect(final.endsWith('data: {"id":5,"name":"item-","tags":[]}')).toBe(true);
   });
 
   it("answers a cut answer refused by finish_reason_deny_list with its partial value and paths", async () => {
@@ -216,6 +241,47 @@ describe("the response rule", () => {
       "x-sapling-cost-usd",
     ]);
     expect(Object.keys(ok?.content ?? {})).toEqual(["application/json", SAPLING_MEDIA_TYPE]);
+  });
+});
+
+describe("a provider's finish reason the headers cannot carry as is", () => {
+  /** A fetch that answers every chat completion with `finishReason`, as a provider might. */
+  const replying =
+    (finishReason: string): typeof fetch =>
+    async () =>
+      Response.json({
+        id: "x",
+        object: "chat.completion",
+        model: "mock-model",
+        choices: [{ index: 0, message: { role: "assistant", content: WHOLE }, finish_reason: finishReason }],
+      });
+  const serveWith = (finishReason: string) =>
+    createSaplingHandler({
+      runtime: SaplingRuntime.fromIr(ir, {
+        env: { MOCK_URL: "http://llm.test/v1" },
+        fetch: replying(finishReason),
+      }),
+    });
+
+  it.each([
+    ["CR and LF", "stop\r\nx-injected: 1", "stop%0D%0Ax-injected: 1"],
+    ["characters beyond Latin-1", "完了 ✓", "%E5%AE%8C%E4%BA%86 %E2%9C%93"],
+    ["a percent sign", "stop 100%", "stop 100%25"],
+  ])("answers 200 with the reason percent-encoded when it holds %s", async (_label, reason, sent) => {
+    const response = await serveWith(reason)(post("/call/MakeItem", { text: "x" }));
+    expect(response.status).toBe(200);
+    expect(await response.json()).toEqual({ id: 5, name: "item-five", tags: ["a"] });
+    expect(response.headers.get("x-sapling-finish-reason")).toBe(sent);
+    expect(decodeURIComponent(sent)).toBe(reason);
+    expect(response.headers.has("x-injected")).toBe(false);
+  });
+
+  it("keeps a stream's final event whole when the reason holds CR and LF", async () => {
+    const text = await (
+      await serveWith("stop\r\n\r\ndata: 1")(post("/stream/MakeItem", { text: "x" }))
+    ).text();
+    expect(text).toContain("x-sapling-finish-reason: stop%0D%0A%0D%0Adata: 1\n");
+    expect(text).not.toContain("\ndata: 1");
   });
 });
 

@@ -6,8 +6,9 @@ import type { JsonSchema } from "./api-schema.js";
  * into (latency, tokens, cost…):
  *
  * - The body is BAML's by default: `/call` answers the parsed value, `/stream`'s `final` event carries it.
- * - `x-sapling-*` response headers are always sent on `/call` answers (a stream's headers leave before the
- *   answer exists, so there they are not sent).
+ * - `x-sapling-*` response headers are always sent on `/call` answers. A stream's headers leave before the
+ *   answer exists, so `/stream`'s `final` event carries the same `x-sapling-*: value` lines (fields that
+ *   event-stream readers skip unless they look for them).
  * - A Sapling envelope `{ value, finish_reason, truncated, incomplete_fields, repairs, usage, client }` is
  *   the body (or the `final` event's data) only when the request's `Accept` names
  *   `application/vnd.sapling+json`.
@@ -183,9 +184,26 @@ export function saplingHeaders(log: FunctionLog | null): Record<string, string> 
     const value = fact.read(log);
     if (value === undefined) continue;
     const text = fact.headerText ? fact.headerText(value) : String(value);
-    if (text !== undefined) headers[fact.header] = text;
+    if (text !== undefined) headers[fact.header] = headerSafe(text);
   }
   return headers;
+}
+
+/**
+ * A header value a provider's text cannot break: every character but visible ASCII and space (CR, LF,
+ * controls, anything beyond Latin-1, which `Headers` refuses) and `%` itself percent-encoded as UTF-8, so
+ * `decodeURIComponent` gives the text back. A finish reason of `"stop\r\nx-evil: 1"` is one header,
+ * `stop%0D%0Ax-evil: 1`, never a second header or a 500.
+ */
+export function headerSafe(text: string): string {
+  return text.replace(/[^\x20-\x24\x26-\x7e]/gu, (character) => {
+    try {
+      return encodeURIComponent(character);
+    } catch {
+      // A lone surrogate has no UTF-8 form: it stands for U+FFFD, as a decoder would read it.
+      return "%EF%BF%BD";
+    }
+  });
 }
 
 /** The Sapling envelope: the value plus every fact of the call. */

@@ -26,6 +26,12 @@ export function streamResponse(
     format?: StreamFormat;
     /** The Sapling envelope of the final value (default: the value itself, BAML's body). */
     envelope?: (value: unknown) => Record<string, unknown>;
+    /**
+     * Extra lines of the `final` event (`name: value`, in the order given): `sapling serve` sends the
+     * `x-sapling-*` facts a `/call` answer has as headers. Event-stream readers skip fields they do not
+     * know, so BAML's clients read the event as before. Values must be header-safe (no CR or LF).
+     */
+    finalFields?: () => Record<string, string>;
     /** Called once when the stream ends: after `final`, after `error` (its body), or when the reader left. */
     onEnd?: (outcome: { failure?: ErrorBody; aborted?: boolean }) => void;
   },
@@ -36,12 +42,16 @@ export function streamResponse(
     format: options.format ?? "partial",
     ...(options.envelope ? { envelope: options.envelope } : {}),
   });
-  const event = (name: string, value: unknown): Uint8Array =>
-    encoder.encode(`event: ${name}\ndata: ${JSON.stringify(value)}\n\n`);
-  const frame = (step: StreamEvent): Uint8Array =>
-    step.event === "delta"
-      ? encoder.encode(`data: ${JSON.stringify(step.data)}\n\n`)
-      : event(step.event, step.data);
+  const event = (name: string, value: unknown, fields = ""): Uint8Array =>
+    encoder.encode(`event: ${name}\n${fields}data: ${JSON.stringify(value)}\n\n`);
+  const finalFields = (): string =>
+    Object.entries(options.finalFields?.() ?? {})
+      .map(([name, value]) => `${name}: ${value}\n`)
+      .join("");
+  const frame = (step: StreamEvent): Uint8Array => {
+    if (step.event === "delta") return encoder.encode(`data: ${JSON.stringify(step.data)}\n\n`);
+    return event(step.event, step.data, step.event === "final" ? finalFields() : "");
+  };
   // A read that outlived a heartbeat is kept for the next pull, so no event is ever skipped.
   let pending: Promise<IteratorResult<StreamEvent>> | undefined;
   const body = new ReadableStream<Uint8Array>({

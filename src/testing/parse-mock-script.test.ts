@@ -76,6 +76,48 @@ describe("parseMockScript", () => {
     expect(() => parseMockScript(text)).toThrow(message);
   });
 
+  const deep = (depth: number): string => `${"[".repeat(depth)}${"]".repeat(depth)}`;
+
+  it.each([
+    [
+      "a 100k-deep answer",
+      deep(100_000),
+      "answers[0]: expected an answer",
+      "an array nested more than 20 levels deep",
+    ],
+    [
+      'a 100k-deep "json" answer',
+      `[{"json": ${deep(100_000)}}]`,
+      "answers[0].json: nested more than 1000 levels deep",
+      'give the answer as "text"',
+    ],
+    [
+      "100k-deep tool call arguments",
+      `[{"toolCalls": [{"name": "P", "arguments": ${deep(100_000)}}]}]`,
+      "answers[0].toolCalls[0].arguments: nested more than 1000 levels deep",
+      '"text"',
+    ],
+    ["a 100k-deep fault", `[{"fault": ${deep(100_000)}}]`, "answers[0].fault: expected a fault", "nested"],
+  ])("refuses %s with a clear error, not a stack overflow", (_label, text, where, how) => {
+    const failure = (() => {
+      try {
+        parseMockScript(text);
+      } catch (error) {
+        return error;
+      }
+    })();
+    expect(failure).toBeInstanceOf(MockScriptError);
+    expect((failure as Error).message).toContain(where);
+    expect((failure as Error).message).toContain(how);
+  });
+
+  it("serves JSON nested up to the limit, and shows long values cut", () => {
+    expect(parseMockScript(`[{"json": ${deep(1000)}}]`).answers[0]?.text?.length).toBeGreaterThan(2000);
+    expect(() => parseMockScript(`[{"finishReason": "${"x".repeat(500)}"}]`)).toThrow(
+      `got "${"x".repeat(199)}…`,
+    );
+  });
+
   it("reads tool calls, arguments as a JSON value or as text", () => {
     const script = parseMockScript(
       '[{"toolCalls": [{"name": "Person", "arguments": {"name": "Ada"}, "id": "call_1"}, {"name": "Person", "arguments": "{\\"name\\": \\"Bo"}]}]',

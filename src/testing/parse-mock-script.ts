@@ -86,7 +86,7 @@ function mockAnswer(value: unknown, path: string): MockAnswer {
   if (fields.text !== undefined && fields.json !== undefined)
     throw new MockScriptError(path, 'give "text" or "json", not both');
   if (fields.text !== undefined) result.text = string(fields.text, `${path}.text`);
-  if (fields.json !== undefined) result.text = JSON.stringify(fields.json, null, 2);
+  if (fields.json !== undefined) result.text = jsonText(fields.json, `${path}.json`);
   if (fields.reasoning !== undefined) result.reasoning = string(fields.reasoning, `${path}.reasoning`);
   if (fields.chunks !== undefined) {
     if (!Array.isArray(fields.chunks) || fields.chunks.some((chunk) => typeof chunk !== "string"))
@@ -144,7 +144,7 @@ function toolCalls(value: unknown, path: string): MockToolCall[] {
     const args = fields.arguments ?? {};
     return {
       name: string(fields.name, `${where}.name`),
-      arguments: typeof args === "string" ? args : JSON.stringify(args),
+      arguments: typeof args === "string" ? args : jsonText(args, `${where}.arguments`, 0),
       ...(fields.id !== undefined ? { id: string(fields.id, `${where}.id`) } : {}),
     };
   });
@@ -206,6 +206,44 @@ function whole(value: unknown, path: string, minimum: number): number {
   return value;
 }
 
+/**
+ * How deep a `json` value may nest. JSON.parse reads any depth, but JSON.stringify recurses and overflows
+ * the stack somewhere past a few thousand levels; a deeper answer can still be served as `text`.
+ */
+const MAX_JSON_DEPTH = 1000;
+
+/** A `json` field's value as indented text (`indent` 0: compact), or an error naming the field. */
+function jsonText(value: unknown, path: string, indent = 2): string {
+  const depth = nestingDepth(value, MAX_JSON_DEPTH);
+  if (depth > MAX_JSON_DEPTH)
+    throw new MockScriptError(
+      path,
+      `nested more than ${MAX_JSON_DEPTH} levels deep, more than the mock writes out as JSON; ` +
+        'give the answer as "text" (a string, sent as is) instead',
+    );
+  return JSON.stringify(value, null, indent);
+}
+
+/** How deeply arrays and objects nest in `value` (0 for a scalar), counting no further than `limit` + 1. */
+function nestingDepth(value: unknown, limit: number): number {
+  let deepest = 0;
+  // An explicit stack: the value may be deeper than the call stack allows.
+  const pending: [unknown, number][] = [[value, 0]];
+  while (pending.length > 0) {
+    const [item, depth] = pending.pop() as [unknown, number];
+    if (typeof item !== "object" || item === null) continue;
+    deepest = Math.max(deepest, depth + 1);
+    if (deepest > limit) return deepest;
+    for (const child of Object.values(item)) pending.push([child, depth + 1]);
+  }
+  return deepest;
+}
+
+/** A value as an error message shows it: JSON, cut after 200 characters; never a stack overflow. */
 function shown(value: unknown): string {
-  return value === undefined ? "nothing" : JSON.stringify(value);
+  if (value === undefined) return "nothing";
+  if (nestingDepth(value, 20) > 20)
+    return `${Array.isArray(value) ? "an array" : "an object"} nested more than 20 levels deep`;
+  const text = JSON.stringify(value);
+  return text.length > 200 ? `${text.slice(0, 200)}…` : text;
 }

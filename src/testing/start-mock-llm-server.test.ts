@@ -303,6 +303,24 @@ describe("mock LLM server", () => {
     }
   });
 
+  it("keeps only the latest maxRecordedRequests requests, and counts them all", async () => {
+    const local = await startMockLlmServer({ maxRecordedRequests: 3 });
+    try {
+      for (let index = 1; index <= 5; index++) {
+        const response = await fetch(`${local.baseUrls.openai}/chat/completions`, {
+          method: "POST",
+          body: JSON.stringify({ model: `m${index}`, messages: [] }),
+        });
+        // Numbered by every request received, not by the ones still kept.
+        expect(await response.text()).toContain(`request #${index}`);
+      }
+      expect(local.requests.map((request) => request.model)).toEqual(["m3", "m4", "m5"]);
+      expect(local.requestCount()).toBe(5);
+    } finally {
+      await local.close();
+    }
+  });
+
   it("serves route queues before the shared queue, then the respond function", async () => {
     const local = await startMockLlmServer({ respond: (request) => answer(`echo ${request.model}`) });
     try {

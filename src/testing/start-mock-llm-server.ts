@@ -5,7 +5,7 @@
  * first tokens, malformed events, length cuts, hangs). Google's token endpoint (`POST /token`) guards the
  * Vertex AI paths, which answer in the Gemini format (Claude's `:rawPredict`: Anthropic's). Bedrock's
  * Converse paths answer in JSON and binary event streams, and check each request's SigV4 signature. It
- * records every request, and `close()` destroys every socket it ever accepted.
+ * records the latest requests (`maxRecordedRequests`), and `close()` destroys every socket it ever accepted.
  */
 import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
 import type { Socket } from "node:net";
@@ -64,7 +64,15 @@ export interface MockLlmServerOptions {
   onRequest?: (request: RecordedRequest) => void;
   /** How the OpenAI Batch and Anthropic Message Batches APIs behave (polls until done, expiry). */
   batches?: MockBatchOptions;
+  /**
+   * How many requests `requests` keeps, the latest (default 10,000): a mock left running for days must
+   * not hold every request body it ever received. `Infinity` keeps all; `requestCount()` counts all.
+   */
+  maxRecordedRequests?: number;
 }
+
+/** Enough for any test's requests since its last reset, bounded for a mock that runs for days. */
+export const DEFAULT_MAX_RECORDED_REQUESTS = 10_000;
 
 export interface MockLlmServer {
   /** `http://127.0.0.1:<port>` */
@@ -75,8 +83,13 @@ export interface MockLlmServer {
    * root, Gemini `…/v1beta`, Bedrock root (an aws-bedrock client's `endpoint_url`).
    */
   readonly baseUrls: Readonly<Record<MockRoute, string>>;
-  /** Every request received, in order. */
+  /**
+   * The requests received, in order: the latest `maxRecordedRequests` (older ones are dropped). Tests may
+   * empty it (`requests.length = 0`).
+   */
   readonly requests: RecordedRequest[];
+  /** How many requests the server has received since it started, dropped ones included. */
+  requestCount(): number;
   /**
    * Google's OAuth token endpoint (`{url}/token`, a service-account key's `token_uri` in tests). Vertex AI
    * paths (`/v1/projects/{project}/locations/{location}/publishers/google/models/{model}:…`, answered in the
@@ -115,6 +128,8 @@ export async function startMockLlmServer(options: MockLlmServerOptions = {}): Pr
     [mockAwsCredentials.accessKeyId]: mockAwsCredentials.secretAccessKey,
   };
   const requests: RecordedRequest[] = [];
+  const maxRecorded = options.maxRecordedRequests ?? DEFAULT_MAX_RECORDED_REQUESTS;
+  let received = 0;
   const sockets = new Set<Socket>();
   const timers = new Set<ReturnType<typeof setTimeout>>();
   const active = new Set<ServerResponse>();
@@ -210,7 +225,9 @@ export async function startMockLlmServer(options: MockLlmServerOptions = {}): Pr
       model: wire.requestedModel(target.pathname, body),
       chunksSent: 0,
     };
+    received++;
     requests.push(recorded);
+    if (requests.length > maxRecorded) requests.splice(0, requests.length - maxRecorded);
     options.onRequest?.(recorded);
     if (isVertexPath(recorded.path) && !tokenEndpoint.authorizes(recorded.headers, recorded.query)) {
       sendJson(response, 401, vertexUnauthenticatedBody);
@@ -231,7 +248,7 @@ export async function startMockLlmServer(options: MockLlmServerOptions = {}): Pr
       sendJson(
         response,
         500,
-        wire.errorBody(500, `mock LLM server: no scripted answer for ${route} request #${requests.length}`),
+        wire.errorBody(500, `mock LLM server: no scripted answer for ${route} request #${received}`),
       );
       return;
     }
@@ -281,6 +298,7 @@ export async function startMockLlmServer(options: MockLlmServerOptions = {}): Pr
       bedrock: url,
     },
     requests,
+    requestCount: () => received,
     batches: batchApis.batches,
     tokenEndpoint,
     vertexModelsUrl: (projectId, location, publisher = "google") =>

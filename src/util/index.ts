@@ -2,6 +2,7 @@ export { anthropicErrorStatus, anthropicErrorTypes } from "./anthropic-error-typ
 export { assertNever } from "./assert-never.js";
 export type { ChatMessage, MediaKind, MediaValue, MessagePart } from "./chat-message.js";
 export { isMediaValue } from "./chat-message.js";
+export { docsUrl, REPOSITORY_URL } from "./docs-url.js";
 export { computeLineStarts, offsetToLineColumn } from "./line-starts.js";
 export { readCappedBytes } from "./read-capped-bytes.js";
 export { minorVersion, SAPLING_VERSION } from "./sapling-version.js";

@@ -2,6 +2,7 @@ import { fetchProject, watchProject } from "./api.js";
 import { renderDiagnosticsView } from "./diagnostics-view.js";
 import { h, json, render } from "./dom.js";
 import { renderParseView } from "./parse-view.js";
+import { projectStatus } from "./project-status.js";
 import { renderPromptView } from "./prompt-view.js";
 import { renderRunView } from "./run-view.js";
 import { renderCallSetup, renderSidebar } from "./sidebar.js";
@@ -142,7 +143,9 @@ async function reload(): Promise<void> {
     const test = fn.tests[0];
     pick(fn.name, test?.name);
   } else renderAll();
-  element("status").textContent = `Up to date (version ${state.project.version})`;
+  const status = projectStatus(state.project);
+  element("status").textContent = status.text;
+  element("status").dataset.state = status.state;
   document.body.dataset.version = String(state.project.version);
 }
 

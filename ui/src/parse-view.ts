@@ -84,8 +84,17 @@ async function parse(result: HTMLElement): Promise<void> {
     const parsed = await parseAnswer({ type: explorer.type, text: explorer.text });
     render(result, outcome(parsed, explorer.text));
   } catch (error) {
-    render(result, h("p", { class: "error" }, error instanceof Error ? error.message : String(error)));
+    render(result, errorMessage(error instanceof Error ? error.message : String(error)));
   }
+}
+
+/**
+ * An error message as the page shows it: one with several lines (a code frame, whose caret points at a
+ * column) keeps its lines and columns in a <pre>; a one-line message stays a paragraph.
+ */
+function errorMessage(text: string, id?: string): HTMLElement {
+  const attributes = { class: "error", ...(id ? { id } : {}) };
+  return text.includes("\n") ? h("pre", attributes, text) : h("p", attributes, text);
 }
 
 function outcome(parsed: DevParseResult, text: string): HTMLElement {
@@ -94,7 +103,7 @@ function outcome(parsed: DevParseResult, text: string): HTMLElement {
     return h(
       "div",
       { class: "parse-error" },
-      h("p", { class: "error", id: "parse-error" }, error.message),
+      errorMessage(error.message, "parse-error"),
       h(
         "dl",
         { class: "facts" },
@@ -136,7 +145,7 @@ async function replay(result: HTMLElement): Promise<void> {
       chunkSize: explorer.chunkSize,
     });
   } catch (error) {
-    return render(result, h("p", { class: "error" }, error instanceof Error ? error.message : String(error)));
+    return render(result, errorMessage(error instanceof Error ? error.message : String(error)));
   }
   const steps = replayed.steps;
   const slider = h("input", {

@@ -10,6 +10,7 @@ import {
   streamEvents,
   summarizeCall,
 } from "../../runtime/index.js";
+import { docsUrl } from "../../util/index.js";
 import { type CliContext, CliError, type Command, UsageError } from "../cli-context.js";
 import { cliLogger } from "../cli-logger.js";
 import { dotenvFlags, dotenvUsage, environmentFor } from "../dotenv.js";
@@ -35,7 +36,7 @@ Options:
   --stream            stream the answer: print partial values as JSON lines (the latest one, at most ten
                       a second), then the final value
   --delta             with --stream, print the delta format instead: {"delta": [...]} lines with only what
-                      changed, then {"final": {"delta": [...]}} (docs/runtime.md, "The wire formats")
+                      changed, then {"final": {"delta": [...]}} (${docsUrl("runtime.md", "the-wire-formats")})
   --client NAME       use this client (a declared name or "provider/model") instead of the function's own
 ${dotenvUsage(20)}
 

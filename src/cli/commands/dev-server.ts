@@ -20,6 +20,7 @@ import { type CliContext, CliError, UsageError } from "../cli-context.js";
 import { ENCODINGS, loadTokenCounter, TOKENIZER_MISSING } from "../count-tokens.js";
 import { dotenvFlags, environmentFor } from "../dotenv.js";
 import { displayPath, loadProject, projectDirectory, renderProjectDiagnostics } from "../load-project.js";
+import { locateInsideFolder } from "../locate-inside-folder.js";
 import { mediaUrlFlags, mediaUrlPolicyFor } from "../media-url-flags.js";
 import { booleanFlag, parseFlags, portFlag, stringFlag } from "../parse-flags.js";
 import { providerExtensions } from "../provider-extensions.js";
@@ -99,6 +100,8 @@ export async function runDevServer(argv: string[], context: CliContext): Promise
         baseDir: testFile ? dirname(resolve(sourceFolder, testFile)) : sourceFolder,
         where: "the arguments",
         relativeTo: testFile ? `the .baml file of the test (${testFile})` : "the baml_src folder",
+        // The project: baml_src and its parent, where tests keep their images (`../images/x.png`).
+        confineTo: dirname(sourceFolder),
       }),
     runTest: async (ir, id, runtime, signal) => {
       const [testCase] = selectTestCases(ir, { include: [id], exclude: [] });
@@ -211,6 +214,8 @@ async function compileAndGenerate(sourceFolder: string, context: CliContext): Pr
 async function startDevMock(): Promise<{ devMock: DevMock; close: () => Promise<void> }> {
   const queues = new Map<string, DevMockAnswer[]>();
   const server = await startMockLlmServer({
+    // Answered through `respond`, never read back: no request needs to stay in memory.
+    maxRecordedRequests: 0,
     respond: (request) => {
       const queue = queues.get(request.headers[DEV_RUN_HEADER] ?? "");
       const next = queue && (queue.length > 1 ? queue.shift() : queue[0]);
@@ -253,10 +258,14 @@ async function readPageAsset(path: string): Promise<DevAsset | undefined> {
   return undefined;
 }
 
-/** A file by its path inside `folder`; a path that leaves the folder (`..`, absolute) reads nothing. */
+/**
+ * A file by its path inside `folder`; a path that leaves the folder (`..`, absolute, a symlink leading
+ * out) reads nothing.
+ */
 async function readInside(folder: string, path: string): Promise<DevAsset | undefined> {
   const file = resolve(folder, path);
   if (!file.startsWith(resolve(folder) + sep)) return undefined;
+  if ((await locateInsideFolder(folder, file)).where !== "inside") return undefined;
   const body = await readFile(file).catch(() => undefined);
   if (!body) return undefined;
   const contentType = CONTENT_TYPES[extname(file).toLowerCase()] ?? "application/octet-stream";

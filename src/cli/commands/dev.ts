@@ -17,7 +17,8 @@ watches DIR, regenerates baml_client/ on every save as \`generate --watch\` does
 file that breaks shows its diagnostics in the page while the last good state stays usable.
 
 Only the page itself is answered: requests for another Host (DNS rebinding) or from another Origin are
-refused. A run or a test against a real model asks for confirmation first.
+refused. A run or a test against a real model asks for confirmation first; POST /call and /stream need
+the header x-sapling-dev-confirm: true. Media files ({"file": …}) are read only inside the project folder.
 
 Options:
   --from DIR            the baml_src folder (default ./baml_src)

@@ -100,7 +100,7 @@ test EvaluateJane {
       Staff engineer at Streamline (2019–2024): led the Kubernetes migration.
     "#
   }
-  @@assert({{ this.years_of_experience > 5 }})
+  @@assert({{ this.candidate_name|length > 0 and this.skills|length > 0 }})
 }
 `,
   };

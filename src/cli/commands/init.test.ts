@@ -2,9 +2,16 @@ import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, writeFil
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
+import { defaultMockAnswer } from "../../dev/index.js";
+import { IrIndex } from "../../ir/index.js";
 import { compile } from "../../language/index.js";
+import { SaplingRuntime } from "../../runtime/index.js";
+import { answer, startMockLlmServer } from "../../testing/index.js";
 import { captureContext } from "../cli-context.js";
 import { main } from "../main.js";
+import { initProjectFiles } from "./init-project-files.js";
+import { runTestCase } from "./run-test-case.js";
+import { selectTestCases } from "./test-cases.js";
 
 function emptyFolder(): string {
   return mkdtempSync(join(tmpdir(), "sapling-init-"));
@@ -81,6 +88,30 @@ describe("sapling init", () => {
     const second = captureContext({ cwd: join(installed, "app") });
     expect(await main(["init"], second)).toBe(0);
     expect(second.output().stdout).toContain("Next:\n  npx sapling generate");
+  });
+
+  it("scaffolds a test that passes against sapling dev's default mock answer, through the Local client", async () => {
+    const { ir } = compile(initProjectFiles("0.0.0"));
+    if (!ir) throw new Error("the scaffold does not compile");
+    const index = new IrIndex(ir);
+    const fn = ir.functions.find((item) => item.name === "EvaluateResume");
+    if (!fn) throw new Error("no EvaluateResume");
+    const server = await startMockLlmServer({ defaultAnswer: answer(defaultMockAnswer(fn, index)) });
+    try {
+      const runtime = SaplingRuntime.fromIr(ir, { env: { LOCAL_LLM_BASE_URL: server.baseUrls.openai } });
+      const cases = selectTestCases(ir, { include: [], exclude: [] });
+      expect(cases.map((item) => item.id)).toEqual(["EvaluateResume::EvaluateJane"]);
+      const result = await runTestCase(cases[0]!, runtime, index, {
+        projectDir: ".",
+        env: {},
+        signal: new AbortController().signal,
+        client: "Local",
+      });
+      expect(result.status, JSON.stringify(result)).toBe("passed");
+      expect(server.requestCount()).toBe(1);
+    } finally {
+      await server.close();
+    }
   });
 
   it("creates the project under --dest", async () => {

@@ -1,3 +1,4 @@
+import { docsUrl } from "../../util/index.js";
 import { type CliContext, CliError, type Command, UsageError } from "../cli-context.js";
 import { isPackageMissing } from "../is-package-missing.js";
 
@@ -6,7 +7,7 @@ const usage = `Usage: sapling lsp --stdio
 Runs the Language Server Protocol server on standard input and output, for editors: diagnostics as you
 type, hover, go to definition, find references, completion, rename, formatting, the outline, and a
 "Render prompt" lens over each test. Every baml_src folder is a project of its own. The VS Code extension
-in editors/vscode starts it; other editors run this command (docs/editors.md).
+in editors/vscode starts it; other editors run this command (${docsUrl("editors.md")}).
 
 Options:
   --stdio   talk over standard input and output (the only transport)

@@ -3,6 +3,7 @@ import { extname, resolve } from "node:path";
 import type { IrIndex, LlmFunction, Type } from "../../ir/index.js";
 import { isMediaValue, type MediaValue } from "../../util/index.js";
 import { CliError } from "../cli-context.js";
+import { locateInsideFolder } from "../locate-inside-folder.js";
 
 /** Media types by file extension, for media arguments read from files (and `sapling dev` serving them). */
 export const MEDIA_TYPES: Record<string, string> = {
@@ -25,6 +26,11 @@ export interface MediaSource {
   where: string;
   /** Says what `file` paths are relative to, in the "cannot read" message. */
   relativeTo: string;
+  /**
+   * When set, `{ file "…" }` must name a file inside this folder (symlinks followed): `sapling dev` reads
+   * files for requests, so a request must not read `/etc/passwd` or `../../.ssh/id_rsa` into a prompt.
+   */
+  confineTo?: string;
 }
 
 /**
@@ -90,6 +96,15 @@ async function readMedia(value: unknown, kind: MediaValue["type"], source: Media
   else if (typeof value.base64 === "string") media.base64 = value.base64;
   else if (typeof value.file === "string") {
     const path = resolve(source.baseDir, value.file);
+    if (source.confineTo !== undefined) {
+      const located = await locateInsideFolder(source.confineTo, path);
+      if (located.where === "outside")
+        throw new CliError(
+          `${source.where}: the ${kind} file ${JSON.stringify(value.file)} is outside the project folder ` +
+            `${source.confineTo}, and only files inside it are read. Move the file into the project, or send ` +
+            'the media as {"url": …} or {"base64": …, "media_type": …}.',
+        );
+    }
     const bytes = await readFile(path).catch(() => {
       throw new CliError(
         `${source.where}: cannot read ${kind} file ${path} (paths are relative to ${source.relativeTo}).`,

@@ -175,7 +175,18 @@ describe("sapling mock", () => {
     expect(await main(["mock", "--answers", "answers.json", "--port", "0"], context)).toBe(1);
     expect(context.output().stderr).toBe(
       'sapling mock: answers.json: answers[0].fault.status: expected a whole number of at least 400, got "429"\n' +
-        "The answer file's format: docs/mock-llm-server.md.\n",
+        "The answer file's format: https://github.com/sapling-llm/sapling/blob/main/docs/mock-llm-server.md.\n",
+    );
+  });
+
+  it("refuses a 100k-deep answer file with the field and the way out, not an internal error", async () => {
+    const root = project([]);
+    const depth = 100_000;
+    writeFileSync(join(root, "answers.json"), `[{"json": ${"[".repeat(depth)}${"]".repeat(depth)}}]`);
+    const context = captureContext({ cwd: root });
+    expect(await main(["mock", "--answers", "answers.json", "--port", "0"], context)).toBe(1);
+    expect(context.output().stderr).toMatch(
+      /^sapling mock: answers\.json: answers\[0\]\.json: nested more than 1000 levels deep.*"text"/,
     );
   });
 

@@ -9,6 +9,7 @@ import {
   type RecordedRequest,
   startMockLlmServer,
 } from "../../testing/index.js";
+import { docsUrl } from "../../util/index.js";
 import { type CliContext, CliError, type Command, UsageError } from "../cli-context.js";
 import { booleanFlag, parseFlags, portFlag, stringFlag } from "../parse-flags.js";
 
@@ -30,7 +31,7 @@ COMMAND's exit code.
 
 Options:
   --answers FILE  a JSON answer file: answers in order, per-route queues, a default answer, and faults
-                  (HTTP errors, resets, malformed streams, hangs, delays); see docs/mock-llm-server.md
+                  (HTTP errors, resets, malformed streams, hangs, delays); see ${docsUrl("mock-llm-server.md")}
   --answer TEXT   the default answer: sent for every request the file does not script
   --port N        the port (default ${MOCK_DEFAULT_PORT}; 0 picks a free one)
   --quiet         do not log requests (they are logged to stderr)
@@ -71,10 +72,12 @@ export const mockCommand: Command = {
     const quiet = booleanFlag(flags, "quiet");
     const server = await startMockLlmServer({
       port,
+      // Only counted and logged here: the bodies need not stay in memory while it runs.
+      maxRecordedRequests: 0,
       ...(script.defaultAnswer ? { defaultAnswer: script.defaultAnswer } : {}),
       ...(quiet
         ? {}
-        : { onRequest: (request) => context.stderr(requestLine(request, server.requests.length)) }),
+        : { onRequest: (request) => context.stderr(requestLine(request, server.requestCount())) }),
     }).catch((error: unknown) => {
       if ((error as { code?: unknown }).code === "EADDRINUSE")
         throw new CliError(
@@ -105,7 +108,7 @@ export const mockCommand: Command = {
     context.stdout(banner(server.url, server.baseUrls.openai, script));
     await context.interrupted;
     await server.close();
-    const count = server.requests.length;
+    const count = server.requestCount();
     context.stdout(`Stopped after ${count} request${count === 1 ? "" : "s"}.\n`);
     return 0;
   },
@@ -157,7 +160,9 @@ async function readScript(file: string, context: CliContext): Promise<MockScript
     return parseMockScript(text);
   } catch (error) {
     if (error instanceof MockScriptError)
-      throw new CliError(`${file}: ${error.message}\nThe answer file's format: docs/mock-llm-server.md.`);
+      throw new CliError(
+        `${file}: ${error.message}\nThe answer file's format: ${docsUrl("mock-llm-server.md")}.`,
+      );
     throw error;
   }
 }

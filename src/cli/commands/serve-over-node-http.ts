@@ -79,7 +79,23 @@ async function respond(handler: FetchHandler, incoming: IncomingMessage, outgoin
   outgoing.on("close", () => {
     if (!outgoing.writableFinished) controller.abort(new Error("the client closed the connection"));
   });
-  const response = await handler(toRequest(incoming, controller.signal));
+  let request: Request;
+  try {
+    request = toRequest(incoming, controller.signal);
+  } catch (error) {
+    // Only the request line and the Host header make the URL: a Host that names no host is the caller's
+    // mistake (400), not the server's (500).
+    const reason = error instanceof Error ? error.message : String(error);
+    const message = `The request's Host header (${JSON.stringify(incoming.headers.host ?? "")}) and path make no valid URL (${reason}). Send a host name, optionally with :port.`;
+    const body = JSON.stringify({ error: { status: 400, code: "BAD_REQUEST", name: "HttpError", message } });
+    outgoing.writeHead(400, {
+      "content-type": "application/json; charset=utf-8",
+      "content-length": Buffer.byteLength(body),
+    });
+    outgoing.end(body);
+    return;
+  }
+  const response = await handler(request);
   const headers: Record<string, string | string[]> = {};
   response.headers.forEach((value, name) => {
     headers[name] = value;

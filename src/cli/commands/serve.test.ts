@@ -111,7 +111,9 @@ describe("sapling serve", () => {
     expect(stream.headers.get("content-type")).toContain("text/event-stream");
     const events = await stream.text();
     expect(events.match(/^event: partial$/gm)?.length).toBeGreaterThan(2);
-    expect(events.trimEnd().endsWith(`event: final\ndata: {"name":"Ada Lovelace","age":36}`)).toBe(true);
+    expect(events.trimEnd()).toMatch(
+      /event: final\n(x-sapling-.*\n)*data: \{"name":"Ada Lovelace","age":36\}$/,
+    );
 
     expect(await serve.stop()).toBe(0);
     const output = serve.context.output().stdout;
@@ -267,6 +269,30 @@ describe("sapling serve", () => {
     });
     expect(response.status).toBe(413);
     await serve.stop();
+  });
+
+  it("answers 503 with retry-after beyond --max-concurrent-requests over HTTP", async () => {
+    const serve = await startServe(["--quiet", "--max-concurrent-requests", "1"]);
+    server.script(answer('{"name": "Ada", "age": 36}', { headersDelayMs: 60 * 60_000 }));
+    const gone = new AbortController();
+    const first = fetch(`${serve.url}/call/ExtractPerson`, {
+      method: "POST",
+      body: JSON.stringify({ text: "a" }),
+      signal: gone.signal,
+    }).catch(() => undefined);
+    while (server.requests.length === 0) await pause();
+    const second = await fetch(`${serve.url}/parse/ExtractPerson`, {
+      method: "POST",
+      body: '{"text": "{}"}',
+    });
+    expect(second.status).toBe(503);
+    expect(second.headers.get("retry-after")).toBe("1");
+    gone.abort();
+    await first;
+    await serve.stop();
+    const zero = captureContext({ cwd: root });
+    expect(await main(["serve", "--max-concurrent-requests", "0"], zero)).toBe(2);
+    expect(zero.output().stderr).toContain("--max-concurrent-requests must be a whole number of at least 1");
   });
 
   it("reports a port in use and a malformed port", async () => {

@@ -6,14 +6,21 @@ import { cliLogger } from "../cli-logger.js";
 import { dotenvFlags, dotenvUsage, environmentFor } from "../dotenv.js";
 import { loadCompiledProject, projectDirectory } from "../load-project.js";
 import { mediaUrlFlags, mediaUrlPolicyFor, mediaUrlUsage } from "../media-url-flags.js";
-import { booleanFlag, parseFlags, portFlag, stringFlag, wholeNumberFlag } from "../parse-flags.js";
+import {
+  booleanFlag,
+  optionalWholeNumberFlag,
+  parseFlags,
+  portFlag,
+  stringFlag,
+  wholeNumberFlag,
+} from "../parse-flags.js";
 import { providerExtensions } from "../provider-extensions.js";
 import { textFileReader } from "../text-file-reader.js";
 import { serveOverNodeHttp } from "./serve-over-node-http.js";
 
 const usage = `Usage: sapling serve [--from DIR] [--port N] [--host HOST] [--max-body-bytes N] [--timeout-ms N] [--quiet]
-                     [--allow-request-clients] [--cors-origin ORIGIN]... [--allow-media-host HOST]...
-                     [--media-max-bytes N] [--dotenv | --dotenv-path FILE]
+                     [--max-concurrent-requests N] [--allow-request-clients] [--cors-origin ORIGIN]...
+                     [--allow-media-host HOST]... [--media-max-bytes N] [--dotenv | --dotenv-path FILE]
 
 Serves the project's functions over HTTP until interrupted (Ctrl-C):
 
@@ -29,11 +36,12 @@ Serves the project's functions over HTTP until interrupted (Ctrl-C):
 the server requires an API key, or with --allow-request-clients; otherwise they are refused with 403.
 
 Errors are JSON {"error": {"status", "code", "message"}}: 400 bad body or arguments, 401 missing API key,
-404 unknown function, 413 body too large, 422 unparseable answer (with raw_output), 502 provider failure,
-504 provider timeout.
+404 unknown function, 413 body (or the prompt it makes) too large, 422 unparseable answer (with
+raw_output), 502 provider failure, 503 too many requests at once (with retry-after), 504 provider timeout.
 
 Bodies are BAML's. Every /call answer also carries x-sapling-finish-reason, x-sapling-truncated,
-x-sapling-incomplete (the paths a cut answer left unfinished) and x-sapling-repairs; a request with
+x-sapling-incomplete (the paths a cut answer left unfinished) and x-sapling-repairs (/stream's final
+event carries the same lines before its data line); a request with
 Accept: application/vnd.sapling+json gets the Sapling envelope {value, finish_reason, truncated,
 incomplete_fields, repairs, usage, client} instead of the bare value (on /stream, in the final event).
 
@@ -43,6 +51,9 @@ Options:
   --host HOST           the interface to listen on (default 127.0.0.1; 0.0.0.0 for every interface)
   --max-body-bytes N    refuse larger request bodies with 413 (default 104857600, BAML's 100 MiB)
   --timeout-ms N        answer 504 when a model call takes longer (default: the clients' own timeouts)
+  --max-concurrent-requests N
+                        answer 503 with retry-after to /call, /stream and /parse requests beyond N at once
+                        (a stream counts until it ends; default 512)
   --quiet               no access log (one line per request: status, time, error code and reason,
                         aborted streams, truncated answers)
   --cors-origin ORIGIN  let browser code from ORIGIN (e.g. http://localhost:5173, or *) call the server;
@@ -73,6 +84,7 @@ export const serveCommand: Command = {
         host: { type: "string" },
         "max-body-bytes": { type: "string" },
         "timeout-ms": { type: "string" },
+        "max-concurrent-requests": { type: "string" },
         quiet: { type: "boolean" },
         "allow-request-clients": { type: "boolean" },
         "cors-origin": { type: "string", multiple: true },
@@ -83,6 +95,7 @@ export const serveCommand: Command = {
     );
     const port = portFlag(flags, "port", 2024);
     const maxBodyBytes = wholeNumberFlag(flags, "max-body-bytes", 100 * 1024 * 1024);
+    const maxConcurrentRequests = optionalWholeNumberFlag(flags, "max-concurrent-requests", 1);
     const timeout = stringFlag(flags, "timeout-ms");
     const host = stringFlag(flags, "host") ?? "127.0.0.1";
     const corsOrigins = corsOriginFlags(flags.values["cors-origin"]);
@@ -101,6 +114,7 @@ export const serveCommand: Command = {
       }),
       ir,
       maxBodyBytes,
+      ...(maxConcurrentRequests !== undefined ? { maxConcurrentRequests } : {}),
       corsOrigins,
       ...(quiet ? {} : { onAccess: (entry) => context.stdout(`${formatAccessEntry(entry)}\n`) }),
       ...(apiKey ? { apiKey } : {}),

@@ -5,6 +5,7 @@ import { JinjaError } from "./jinja-error.js";
 import { findMethod } from "./methods.js";
 import { arithmetic, float, isFloat, isNumeric, toNumber } from "./numbers.js";
 import type { Scope } from "./scope.js";
+import { checkTextLength, ownEntry } from "./template-limits.js";
 import { contains, TESTS } from "./tests.js";
 import {
   Callable,
@@ -40,7 +41,11 @@ export class Evaluator {
 
   render(statements: Statement[], scope: Scope, templateName?: string): string {
     let output = "";
-    for (const statement of statements) output += this.execute(statement, scope, templateName);
+    for (const statement of statements) {
+      const piece = this.execute(statement, scope, templateName);
+      checkTextLength(output.length + piece.length, "The rendered template");
+      output += piece;
+    }
     return output;
   }
 
@@ -166,7 +171,9 @@ export class Evaluator {
         cycle: new Callable("cycle", ({ args }) => args[index % Math.max(args.length, 1)]),
       });
       try {
-        output += this.render(statement.body, iteration, templateName);
+        const piece = this.render(statement.body, iteration, templateName);
+        checkTextLength(output.length + piece.length, "The rendered template");
+        output += piece;
       } catch (error) {
         if (!(error instanceof LoopSignal)) throw error;
         if (error.kind === "break") break;
@@ -248,7 +255,7 @@ export class Evaluator {
     value: unknown,
     call: { args: unknown[]; kwargs: Record<string, unknown> },
   ): unknown {
-    const filter = FILTERS[name];
+    const filter = ownEntry(FILTERS, name);
     if (!filter) throw new JinjaError("unknown_filter", `Unknown filter \`${name}\`.`, undefined);
     return filter(value, call, this.filterEnvironment);
   }
@@ -307,7 +314,7 @@ export class Evaluator {
         );
       }
       case "test": {
-        const test = TESTS[expression.name];
+        const test = ownEntry(TESTS, expression.name);
         if (!test)
           throw new JinjaError("unknown_filter", `Unknown test \`${expression.name}\`.`, expression.offset);
         const value = this.evaluateMaybeUndefined(expression.value, scope);
@@ -361,15 +368,24 @@ export class Evaluator {
         return contains(right, left);
       case "not in":
         return !contains(right, left);
-      case "~":
-        return stringValue(left, this.media) + stringValue(right, this.media);
+      case "~": {
+        const [before, after] = [stringValue(left, this.media), stringValue(right, this.media)];
+        checkTextLength(before.length + after.length, "The joined string (`~`)");
+        return before + after;
+      }
       case "+":
-        if (typeof left === "string" && typeof right === "string") return left + right;
+        if (typeof left === "string" && typeof right === "string") {
+          checkTextLength(left.length + right.length, "The joined string (`+`)");
+          return left + right;
+        }
         if (Array.isArray(left) && Array.isArray(right)) return [...left, ...right];
         break;
       case "*":
-        if (typeof left === "string" && isNumeric(right) && !isFloat(right))
-          return left.repeat(Math.max(0, toNumber(right)));
+        if (typeof left === "string" && isNumeric(right) && !isFloat(right)) {
+          const count = Math.max(0, toNumber(right));
+          checkTextLength(left.length * count, `The repeated string (\`* ${count}\`)`);
+          return left.repeat(count);
+        }
         break;
     }
     if (isNumeric(left) && isNumeric(right)) {

@@ -1,5 +1,7 @@
 import { JinjaError } from "./jinja-error.js";
+import { LinearRegex, RegexPatternError } from "./linear-regex.js";
 import { float, isFloat, isNumeric, type Numeric, toNumber } from "./numbers.js";
+import { ownEntry } from "./template-limits.js";
 import { TESTS } from "./tests.js";
 import { toYaml } from "./to-yaml.js";
 import {
@@ -44,7 +46,7 @@ function selectBy(reject: boolean, byAttribute: boolean): Filter {
     const attribute = byAttribute ? first : undefined;
     const name = byAttribute ? testName : first;
     const extra = byAttribute ? rest : call.args.slice(1);
-    const test = typeof name === "string" ? TESTS[name] : undefined;
+    const test = typeof name === "string" ? ownEntry(TESTS, name) : undefined;
     if (name !== undefined && !test)
       throw new JinjaError("unknown_filter", `Unknown test \`${String(name)}\`.`, undefined);
     return list(value).filter((item) => {
@@ -158,7 +160,7 @@ export const FILTERS: Record<string, Filter> = {
     if (attribute !== undefined)
       return list(value).map((item) => attributePath(environment, item, attribute) ?? call.kwargs.default);
     const name = call.args[0];
-    const filter = typeof name === "string" ? FILTERS[name] : undefined;
+    const filter = typeof name === "string" ? ownEntry(FILTERS, name) : undefined;
     if (!filter)
       throw new JinjaError("unknown_filter", `map(): unknown filter ${JSON.stringify(name)}.`, undefined);
     const rest = { args: call.args.slice(1), kwargs: call.kwargs };
@@ -186,8 +188,9 @@ export const FILTERS: Record<string, Filter> = {
       throw new JinjaError("invalid_call", "regex_match needs a pattern string.", undefined);
     const text = value instanceof EnumValue ? value.value : value;
     if (typeof text !== "string") return false;
-    // Like Rust's `Regex::is_match`: a match anywhere; anchor with ^…$ for a full match.
-    return new RegExp(pattern, "u").test(text);
+    // Like Rust's `Regex::is_match`: a match anywhere; anchor with ^…$ for a full match. Linear in the
+    // text whatever the pattern (linear-regex.ts), since the text is often the model's answer.
+    return compiledPattern(pattern).test(text);
   },
   reject: selectBy(true, false),
   rejectattr: selectBy(true, true),
@@ -272,3 +275,29 @@ export const FILTERS: Record<string, Filter> = {
 };
 FILTERS.d = FILTERS.default as Filter;
 FILTERS.e = FILTERS.escape as Filter;
+
+/** Compiled patterns, most recently used last: an `@assert` runs the same pattern on every value. */
+const compiledPatterns = new Map<string, LinearRegex>();
+
+function compiledPattern(pattern: string): LinearRegex {
+  const cached = compiledPatterns.get(pattern);
+  if (cached) {
+    compiledPatterns.delete(pattern);
+    compiledPatterns.set(pattern, cached);
+    return cached;
+  }
+  let compiled: LinearRegex;
+  try {
+    compiled = LinearRegex.compile(pattern);
+  } catch (error) {
+    if (!(error instanceof RegexPatternError)) throw error;
+    throw new JinjaError(
+      "invalid_pattern",
+      `regex_match(${JSON.stringify(pattern)}): ${error.message} (at character ${error.offset} of the pattern)`,
+      undefined,
+    );
+  }
+  compiledPatterns.set(pattern, compiled);
+  if (compiledPatterns.size > 64) compiledPatterns.delete(compiledPatterns.keys().next().value as string);
+  return compiled;
+}

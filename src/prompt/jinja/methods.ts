@@ -1,5 +1,6 @@
 import { JinjaError } from "./jinja-error.js";
 import { isNumeric, toNumber } from "./numbers.js";
+import { ownEntry } from "./template-limits.js";
 import { type CallArguments, Callable, ClassInstance, isMap, stringValue, valuesEqual } from "./values.js";
 
 /**
@@ -8,16 +9,16 @@ import { type CallArguments, Callable, ClassInstance, isMap, stringValue, values
  */
 export function findMethod(target: unknown, name: string): Callable | undefined {
   if (typeof target === "string") {
-    const method = STRING_METHODS[name];
+    const method = ownEntry(STRING_METHODS, name);
     return method ? new Callable(name, (call) => method(target, call)) : undefined;
   }
   if (Array.isArray(target)) {
-    const method = LIST_METHODS[name];
+    const method = ownEntry(LIST_METHODS, name);
     return method ? new Callable(name, (call) => method(target, call)) : undefined;
   }
   if (isMap(target) || target instanceof ClassInstance) {
     const entries = target instanceof ClassInstance ? Object.fromEntries(target.fields) : target;
-    const method = MAP_METHODS[name];
+    const method = ownEntry(MAP_METHODS, name);
     return method ? new Callable(name, (call) => method(entries, call)) : undefined;
   }
   return undefined;

@@ -203,3 +203,63 @@ describe("errors carry the offset of what failed", () => {
     expect(failure("{{ x.y }}", { x: null }).message).toContain("Cannot read `y` of none");
   });
 });
+
+describe("limits and lookups a template cannot escape", () => {
+  const values = { s: "abc", l: [1], m: { a: 1 } };
+
+  it.each([
+    ["{{ s.constructor }}", ""],
+    ["{{ l.constructor }}", ""],
+    ["{{ m.__proto__ }}", ""],
+    ["{{ m.toString }}", ""],
+  ])("resolves %s from the method tables only, never Object.prototype", (template, rendered) => {
+    expect(render(template, values)).toBe(rendered);
+  });
+
+  it.each([
+    ["{{ s.constructor('x') }}", "not callable"],
+    ["{{ m.toString() }}", "not callable"],
+    ["{{ m.hasOwnProperty('a') }}", "not callable"],
+    ["{{ s | constructor }}", "Unknown filter `constructor`"],
+    ["{{ s is constructor }}", "Unknown test `constructor`"],
+    ["{{ l | map('toString') }}", "unknown filter"],
+    ["{{ l | select('valueOf') }}", "valueOf"],
+  ])("refuses %s", (template, message) => {
+    expect(failure(template, values).message).toContain(message);
+  });
+
+  it("repeats strings up to the limit and refuses longer ones, saying how long", () => {
+    expect(render("{{ 'ab' * 3 }}")).toBe("ababab");
+    const error = failure("{{ 'x' * 1000000000 }}");
+    expect(error.code).toBe("limit_exceeded");
+    expect(error.message).toContain("would be 1000000000 characters");
+    expect(error.offset).toBe(7);
+  });
+
+  it("bounds what a template prints and builds, loops and joins included", () => {
+    const long = "x".repeat(1000);
+    const printed = failure("{% for i in range(20000) %}{{ long }}{% endfor %}", { long });
+    expect(printed.code).toBe("limit_exceeded");
+    expect(printed.message).toContain("The rendered template");
+    const doubled = failure(
+      "{% set ns = namespace(s='x') %}{% for i in range(40) %}{% set ns.s = ns.s ~ ns.s %}{% endfor %}",
+    );
+    expect(doubled.code).toBe("limit_exceeded");
+    expect(doubled.message).toContain("`~`");
+    expect(render("{% for i in range(3) %}{{ long }}{% endfor %}", { long }).length).toBe(3000);
+  });
+
+  it("runs regex_match in linear time: a pattern that backtracks for minutes in JavaScript answers at once", () => {
+    const text = `${"a".repeat(31)}!`;
+    expect(render("{{ t | regex_match('^(a+)+$') }}", { t: text })).toBe("false");
+    expect(render("{{ t | regex_match('^(a+)+!$') }}", { t: text })).toBe("true");
+  });
+
+  it("refuses a regex_match pattern with a backreference or lookaround, naming it", () => {
+    const error = failure("{{ 'aa' | regex_match('(a)\\\\1') }}");
+    expect(error.code).toBe("invalid_pattern");
+    expect(error.message).toContain('regex_match("(a)\\\\1")');
+    expect(error.message).toContain("Backreferences");
+    expect(failure("{{ 'a' | regex_match('a(?=b)') }}").message).toContain("Lookaround");
+  });
+});
