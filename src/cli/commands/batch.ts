@@ -13,7 +13,7 @@ import {
   runBatch,
   runProviderBatch,
 } from "../../batch/index.js";
-import { formatCost, SaplingRuntime } from "../../runtime/index.js";
+import { formatCost, isBamlError, SaplingRuntime } from "../../runtime/index.js";
 import { type CliContext, CliError, type Command, UsageError } from "../cli-context.js";
 import { dotenvFlags, dotenvUsage, environmentFor } from "../dotenv.js";
 import { loadCompiledProject, projectDirectory } from "../load-project.js";
@@ -242,9 +242,11 @@ export const batchCommand: Command = {
         throw new CliError(
           `--max-cost: row ${JSON.stringify(error.rowId)} was answered by the model ${JSON.stringify(error.model ?? "(not reported)")}, which has no price, so the budget cannot be kept. Give its price in US dollars per million input and output tokens with --price ${error.model ?? "MODEL"}=INPUT/OUTPUT, or run without --max-cost. No new rows were started; the finished ones are in the checkpoint ${checkpointPath}.`,
         );
+      // A client's failure (a refused key, a server out of reach) is reported as `sapling call` reports it.
       throw error instanceof RangeError ||
         error instanceof BatchCheckpointError ||
-        error instanceof ProviderBatchError
+        error instanceof ProviderBatchError ||
+        isBamlError(error)
         ? new CliError(error.message)
         : error;
     } finally {
