@@ -22,6 +22,7 @@ import { providerExtensions } from "../provider-extensions.js";
 import { readPriceFlags } from "../read-price-flags.js";
 import { textFileReader } from "../text-file-reader.js";
 import { unknownFunction } from "../unknown-function.js";
+import { lockOutput } from "./batch-lock.js";
 import { digestRows, readBatchRows } from "./batch-rows.js";
 import { loadQueueRoom, redisUrl } from "./worker.js";
 
@@ -169,96 +170,113 @@ export const batchCommand: Command = {
       );
     }
     const rows = readBatchRows(inputText, inputFlag, fn, stringFlag(flags, "id-field") ?? "id");
-    const queue = stringFlag(flags, "queue");
-    if (queue !== undefined) {
-      for (const flag of [
-        "concurrency",
-        "rpm",
-        "tpm",
-        "timeout",
-        "max-rows",
-        "max-cost",
-        "price",
-        "mode",
-        "checkpoint",
-        "client",
-      ])
-        if (flags.values[flag] !== undefined)
-          throw new UsageError(
-            `--${flag} does not apply with --queue: the workers run the rows (see sapling worker --help)`,
-          );
-      return runOnQueue(functionName, rows, queue, redisUrl(stringFlag(flags, "redis"), context), {
-        output: outputFlag,
-        outputPath,
-        retryFailed: booleanFlag(flags, "retry-failed"),
-        progress: display,
-        context,
-      });
-    }
-    const client = stringFlag(flags, "client");
-    const runtime = SaplingRuntime.fromIr(ir, {
-      env: await environmentFor(flags, context),
-      readTextFile: textFileReader(context.cwd),
-      providers: providerExtensions,
-      prices,
-    });
-    const checkpoint = fileCheckpoint(checkpointPath, { function: functionName, rows: digestRows(rows) });
-    const controller = new AbortController();
-    void context.interrupted.then(() => controller.abort(new Error("interrupted")));
-    let report: BatchReport;
-    try {
-      const shared = {
-        checkpoint,
-        signal: controller.signal,
-        retryFailed: booleanFlag(flags, "retry-failed"),
-        callOptions: client ? { client } : {},
-        onProgress: display.update,
-      };
-      report =
-        runMode === "provider-batch"
-          ? await runProviderBatch(runtime, functionName, rows, {
-              ...shared,
-              ...(pollSeconds !== undefined ? { pollIntervalMs: pollSeconds * 1000 } : {}),
-              onPoll: (batch) => context.stderr(`${JSON.stringify({ providerBatch: batch })}\n`),
-            })
-          : await runBatch(runtime, functionName, rows, {
-              ...shared,
-              ...(concurrency !== undefined ? { concurrency } : {}),
-              ...(maxRows !== undefined ? { maxRows } : {}),
-              ...(maxCostUsd !== undefined ? { maxCostUsd } : {}),
-              ...(timeoutMs !== undefined ? { timeoutMs } : {}),
-              ...(rpm !== undefined || tpm !== undefined
-                ? { rateLimits: { [client ?? fn.client]: limit } }
-                : {}),
-            });
-    } catch (error) {
-      if (controller.signal.aborted && !(error instanceof BatchCheckpointError)) {
-        context.stderr(
-          `Interrupted. The checkpoint ${checkpointPath} is kept: rerun the same command to resume.\n`,
-        );
-        return 130;
+    // One run per output: a second would pay for every row again (docs/batch.md, "One run per output").
+    const lock = lockOutput(outputPath, `sapling batch ${argv.join(" ")}`);
+    if (lock.tookOverFrom !== undefined)
+      context.stderr(
+        `sapling batch: took over the lock of ${outputFlag} left by pid ${lock.tookOverFrom}, which is no longer running\n`,
+      );
+    const proceed = async (): Promise<number> => {
+      const queue = stringFlag(flags, "queue");
+      if (queue !== undefined) {
+        for (const flag of [
+          "concurrency",
+          "rpm",
+          "tpm",
+          "timeout",
+          "max-rows",
+          "max-cost",
+          "price",
+          "mode",
+          "checkpoint",
+          "client",
+        ])
+          if (flags.values[flag] !== undefined)
+            throw new UsageError(
+              `--${flag} does not apply with --queue: the workers run the rows (see sapling worker --help)`,
+            );
+        return runOnQueue(functionName, rows, queue, redisUrl(stringFlag(flags, "redis"), context), {
+          output: outputFlag,
+          outputPath,
+          retryFailed: booleanFlag(flags, "retry-failed"),
+          progress: display,
+          context,
+        });
       }
-      if (error instanceof BatchBudgetError)
-        throw new CliError(
-          `--max-cost: row ${JSON.stringify(error.rowId)} was answered by the model ${JSON.stringify(error.model ?? "(not reported)")}, which has no price, so the budget cannot be kept. Give its price in US dollars per million input and output tokens with --price ${error.model ?? "MODEL"}=INPUT/OUTPUT, or run without --max-cost. No new rows were started; the finished ones are in the checkpoint ${checkpointPath}.`,
-        );
-      // A client's failure (a refused key, a server out of reach) is reported as `sapling call` reports it.
-      throw error instanceof RangeError ||
-        error instanceof BatchCheckpointError ||
-        error instanceof ProviderBatchError ||
-        isBamlError(error)
-        ? new CliError(error.message)
-        : error;
+      const client = stringFlag(flags, "client");
+      const runtime = SaplingRuntime.fromIr(ir, {
+        env: await environmentFor(flags, context),
+        readTextFile: textFileReader(context.cwd),
+        providers: providerExtensions,
+        prices,
+      });
+      const checkpoint = fileCheckpoint(checkpointPath, { function: functionName, rows: digestRows(rows) });
+      const controller = new AbortController();
+      void context.interrupted.then(() => controller.abort(new Error("interrupted")));
+      let report: BatchReport;
+      try {
+        const shared = {
+          checkpoint,
+          signal: controller.signal,
+          retryFailed: booleanFlag(flags, "retry-failed"),
+          callOptions: client ? { client } : {},
+          onProgress: display.update,
+        };
+        report =
+          runMode === "provider-batch"
+            ? await runProviderBatch(runtime, functionName, rows, {
+                ...shared,
+                ...(pollSeconds !== undefined ? { pollIntervalMs: pollSeconds * 1000 } : {}),
+                onPoll: (batch) => context.stderr(`${JSON.stringify({ providerBatch: batch })}\n`),
+              })
+            : await runBatch(runtime, functionName, rows, {
+                ...shared,
+                ...(concurrency !== undefined ? { concurrency } : {}),
+                ...(maxRows !== undefined ? { maxRows } : {}),
+                ...(maxCostUsd !== undefined ? { maxCostUsd } : {}),
+                ...(timeoutMs !== undefined ? { timeoutMs } : {}),
+                ...(rpm !== undefined || tpm !== undefined
+                  ? { rateLimits: { [client ?? fn.client]: limit } }
+                  : {}),
+              });
+      } catch (error) {
+        if (controller.signal.aborted && !(error instanceof BatchCheckpointError)) {
+          context.stderr(
+            `Interrupted. The checkpoint ${checkpointPath} is kept: rerun the same command to resume.\n`,
+          );
+          return 130;
+        }
+        if (error instanceof BatchBudgetError)
+          throw new CliError(
+            `--max-cost: row ${JSON.stringify(error.rowId)} was answered by the model ${JSON.stringify(error.model ?? "(not reported)")}, which has no price, so the budget cannot be kept. Give its price in US dollars per million input and output tokens with --price ${error.model ?? "MODEL"}=INPUT/OUTPUT, or run without --max-cost. No new rows were started; the finished ones are in the checkpoint ${checkpointPath}.`,
+          );
+        // A client's failure (a refused key, a server out of reach) is reported as `sapling call` reports it.
+        throw error instanceof RangeError ||
+          error instanceof BatchCheckpointError ||
+          error instanceof ProviderBatchError ||
+          isBamlError(error)
+          ? new CliError(error.message)
+          : error;
+      } finally {
+        checkpoint.close();
+      }
+      display.end(report.progress);
+      await writeResults(outputPath, report.results);
+      return summarize(
+        report,
+        {
+          output: outputFlag,
+          checkpoint: checkpointPath,
+          ...(maxCostUsd !== undefined ? { maxCostUsd } : {}),
+        },
+        context,
+      );
+    };
+    try {
+      return await proceed();
     } finally {
-      checkpoint.close();
+      lock.release();
     }
-    display.end(report.progress);
-    await writeResults(outputPath, report.results);
-    return summarize(
-      report,
-      { output: outputFlag, checkpoint: checkpointPath, ...(maxCostUsd !== undefined ? { maxCostUsd } : {}) },
-      context,
-    );
   },
 };
 
