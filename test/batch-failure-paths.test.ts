@@ -149,3 +149,29 @@ describe("one sapling batch per output", () => {
     await expect(readFile(join(folder, "stale", "out.jsonl.lock"), "utf8")).rejects.toThrow(/ENOENT/);
   });
 });
+
+describe("a damaged checkpoint", () => {
+  it("one corrupt line is skipped and reported, and only its row runs again", async () => {
+    await project("damaged", server.baseUrls.openai, 4);
+    expect((await sapling("damaged", [...batchArgs, "--progress", "none"])).code).toBe(0);
+    const path = join(folder, "damaged", "out.jsonl.checkpoint");
+    const lines = (await readFile(path, "utf8")).split("\n");
+    const damaged = lines.findIndex((line) => line.startsWith('{"result":{"id":"r2"'));
+    // A line half overwritten, as a disk error or an editor leaves it, in the middle of the file.
+    lines[damaged] = (lines[damaged] as string).slice(0, 20);
+    await writeFile(path, lines.join("\n"));
+    await rm(join(folder, "damaged", "out.jsonl"));
+    const before = server.requests.length;
+    const rerun = await sapling("damaged", [...batchArgs, "--progress", "none"]);
+    expect(rerun.code).toBe(0);
+    expect(rerun.stderr).toContain(
+      `sapling batch: ${path}:${damaged + 1}: not JSON; skipped: the row it recorded runs again\n`,
+    );
+    expect(server.requests.slice(before).map((request) => /item-\d+/.exec(request.promptText)?.[0])).toEqual([
+      "item-2",
+    ]);
+    expect((await readFile(join(folder, "damaged", "out.jsonl"), "utf8")).trimEnd().split("\n")).toHaveLength(
+      4,
+    );
+  });
+});

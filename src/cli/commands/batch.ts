@@ -210,7 +210,14 @@ export const batchCommand: Command = {
         providers: providerExtensions,
         prices,
       });
-      const checkpoint = fileCheckpoint(checkpointPath, { function: functionName, rows: digestRows(rows) });
+      const checkpoint = fileCheckpoint(
+        checkpointPath,
+        { function: functionName, rows: digestRows(rows) },
+        {
+          onDamagedLine: (line) =>
+            context.stderr(`sapling batch: ${line}; skipped: the row it recorded runs again\n`),
+        },
+      );
       const controller = new AbortController();
       void context.interrupted.then(() => controller.abort(new Error("interrupted")));
       let report: BatchReport;
