@@ -3,6 +3,7 @@ import { type CallOptions, Collector } from "../runtime/index.js";
 import { BatchBudgetError, unpricedModel } from "./batch-budget-error.js";
 import { type BatchCheckpoint, memoryCheckpoint } from "./batch-checkpoint.js";
 import { type BatchClock, systemClock } from "./batch-clock.js";
+import { BatchCredentialsError, refusedCredentials } from "./batch-credentials-error.js";
 import {
   type BatchResult,
   type BatchRow,
@@ -157,6 +158,8 @@ export async function runBatch<T = unknown>(
   /** Known spend of this run (the progress's `costUsd` turns `null` when one row's cost is unknown). */
   let spentUsd = 0;
   let unpriced: BatchBudgetError | undefined;
+  /** The first row whose key the provider refused: no new row starts after it. */
+  let refused: BatchCredentialsError | undefined;
   const budgetReached = () =>
     maxCostUsd !== undefined && (unpriced !== undefined || progress.earlierCostUsd + spentUsd >= maxCostUsd);
   // One listener on each outside signal, however many rows are in flight: each row has its own
@@ -209,6 +212,12 @@ export async function runBatch<T = unknown>(
       progress.repairs += log?.repairs.length ?? 0;
     } catch (error) {
       if (options.signal?.aborted) return; // the caller stopped the batch: the row stays pending
+      const refusedStatus = refusedCredentials(error);
+      if (refusedStatus !== undefined) {
+        // Never retried and never recorded: the row stays pending for a run with a working key.
+        refused ??= new BatchCredentialsError(row.id, refusedStatus, error);
+        return;
+      }
       const retryAfter = rateLimitOf(error);
       const retries = rateLimitRetries.get(index) ?? 0;
       if (retryAfter !== undefined && retries < maxRateLimitRetries) {
@@ -255,7 +264,7 @@ export async function runBatch<T = unknown>(
   };
 
   const worker = async (): Promise<void> => {
-    while (!stopped && queue.length > 0 && started < maxRows && !budgetReached()) {
+    while (!stopped && refused === undefined && queue.length > 0 && started < maxRows && !budgetReached()) {
       const index = queue.shift() as number;
       started += 1;
       try {
@@ -273,6 +282,7 @@ export async function runBatch<T = unknown>(
     options.callOptions?.signal?.removeEventListener("abort", cancelRows);
   }
   const complete = results.every((result) => result !== null);
+  if (refused !== undefined) throw refused;
   if (unpriced !== undefined && maxCostUsd !== undefined) throw unpriced;
   return {
     results,

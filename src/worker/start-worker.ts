@@ -6,6 +6,7 @@ import {
   describeRowError,
   rateLimitOf,
   rawAnswerOf,
+  refusedCredentials,
 } from "../batch/index.js";
 import {
   BamlAllClientsFailedError,
@@ -44,6 +45,8 @@ export interface RunningWorker {
  */
 const transientCodes = new Set(["TIMEOUT", "CLIENT_ERROR"]);
 function isTransient(error: unknown): boolean {
+  // A refused key (401, 403) is refused again on every attempt.
+  if (refusedCredentials(error) !== undefined) return false;
   const cause = BamlAllClientsFailedError.isInstance(error) ? error.attempts.at(-1)?.error : error;
   if (rateLimitOf(cause) !== undefined) return true;
   if (!BamlError.isInstance(cause)) return false;

@@ -3,6 +3,7 @@ import { resolve } from "node:path";
 import {
   BatchBudgetError,
   BatchCheckpointError,
+  BatchCredentialsError,
   type BatchProgress,
   type BatchReport,
   type BatchResult,
@@ -261,6 +262,7 @@ export const batchCommand: Command = {
         throw error instanceof RangeError ||
           error instanceof BatchCheckpointError ||
           error instanceof ProviderBatchError ||
+          error instanceof BatchCredentialsError ||
           isBamlError(error)
           ? new CliError(error.message)
           : error;
