@@ -60,7 +60,7 @@ beforeAll(async () => {
 }, 30_000);
 
 afterAll(async () => {
-  redis?.stop();
+  await redis?.stop();
   await server?.close();
   if (folder) await rm(folder, { recursive: true, force: true });
 });

@@ -204,7 +204,7 @@ export async function runProviderBatch<T = unknown>(
             collector: collectors,
           });
           result = { id, ok: true, value: value as T, raw: collector.last?.rawLlmResponse ?? null };
-          progress.repairs += collector.last?.repairs.length ?? 0;
+          progress.repairs = (progress.repairs ?? 0) + (collector.last?.repairs.length ?? 0);
         } catch (error) {
           result = {
             id,
@@ -213,8 +213,8 @@ export async function runProviderBatch<T = unknown>(
             raw: rawAnswerOf(error) ?? collector.last?.rawLlmResponse ?? null,
           };
         }
-        progress.inputTokens += collector.usage.inputTokens ?? 0;
-        progress.outputTokens += collector.usage.outputTokens ?? 0;
+        progress.inputTokens = (progress.inputTokens ?? 0) + (collector.usage.inputTokens ?? 0);
+        progress.outputTokens = (progress.outputTokens ?? 0) + (collector.usage.outputTokens ?? 0);
         const listCost = collector.costUsd;
         rowCost = listCost === null ? null : listCost * batchPriceShare;
         progress.costUsd = progress.costUsd === null || rowCost === null ? null : progress.costUsd + rowCost;

@@ -67,12 +67,18 @@ export interface BatchProgress {
   pending: number;
   succeeded: number;
   failed: number;
-  /** Rows requested again because an earlier run was stopped while their request was in flight. */
+  /**
+   * Rows requested again because their request was in flight when it was cut off: an earlier run was
+   * stopped (calls mode), or the worker running it died (queue mode).
+   */
   resent: number;
   /** Times a row was put back in the queue after a 429. */
   rateLimited: number;
-  inputTokens: number;
-  outputTokens: number;
+  /** Queue mode: attempts BullMQ started again after a failure in transit (429, 5xx, a reset). */
+  retried: number;
+  /** Tokens as reported; `null` when unknown (queue mode: the workers do not report them). */
+  inputTokens: number | null;
+  outputTokens: number | null;
   /**
    * US dollars this run spent, from the runtime's price table (provider batches: at the batch price);
    * `null` once a row's model had no price, so that a sum is never understated.
@@ -80,8 +86,8 @@ export interface BatchProgress {
   costUsd: number | null;
   /** US dollars the checkpoint recorded for earlier runs (rows whose cost was known). */
   earlierCostUsd: number;
-  /** Parser repairs over every successful row. */
-  repairs: number;
+  /** Parser repairs over every successful row; `null` when unknown (queue mode). */
+  repairs: number | null;
   /** Milliseconds since the run started (by the injected clock). */
   elapsedMs: number;
 }
@@ -209,7 +215,7 @@ export async function runBatch<T = unknown>(
       });
       const log = collector.last;
       result = { id: row.id, ok: true, value: value as T, raw: log?.rawLlmResponse ?? null };
-      progress.repairs += log?.repairs.length ?? 0;
+      progress.repairs = (progress.repairs ?? 0) + (log?.repairs.length ?? 0);
     } catch (error) {
       if (options.signal?.aborted) return; // the caller stopped the batch: the row stays pending
       const refusedStatus = refusedCredentials(error);
@@ -247,8 +253,8 @@ export async function runBatch<T = unknown>(
       limiter.settle(entry, tokens);
       if (tokens !== null)
         tokensPerRow = tokensPerRow === null ? tokens : Math.ceil((tokensPerRow * 7 + tokens) / 8);
-      progress.inputTokens += usage.inputTokens ?? 0;
-      progress.outputTokens += usage.outputTokens ?? 0;
+      progress.inputTokens = (progress.inputTokens ?? 0) + (usage.inputTokens ?? 0);
+      progress.outputTokens = (progress.outputTokens ?? 0) + (usage.outputTokens ?? 0);
       rowCost = collector.costUsd;
       spentUsd += rowCost ?? 0;
       progress.costUsd = progress.costUsd === null || rowCost === null ? null : progress.costUsd + rowCost;

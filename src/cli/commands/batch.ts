@@ -107,6 +107,7 @@ export const batchCommand: Command = {
         "poll-interval": { type: "string" },
         queue: { type: "string" },
         redis: { type: "string" },
+        "connect-timeout": { type: "string" },
         ...dotenvFlags,
       },
       1,
@@ -178,6 +179,14 @@ export const batchCommand: Command = {
         `sapling batch: took over the lock of ${outputFlag} left by pid ${lock.tookOverFrom}, which is no longer running\n`,
       );
     const proceed = async (): Promise<number> => {
+      const checkpoint = fileCheckpoint(
+        checkpointPath,
+        { function: functionName, rows: digestRows(rows) },
+        {
+          onDamagedLine: (line) =>
+            context.stderr(`sapling batch: ${line}; skipped: the row it recorded runs again\n`),
+        },
+      );
       const queue = stringFlag(flags, "queue");
       if (queue !== undefined) {
         for (const flag of [
@@ -189,7 +198,6 @@ export const batchCommand: Command = {
           "max-cost",
           "price",
           "mode",
-          "checkpoint",
           "client",
         ])
           if (flags.values[flag] !== undefined)
@@ -199,6 +207,9 @@ export const batchCommand: Command = {
         return runOnQueue(functionName, rows, queue, redisUrl(stringFlag(flags, "redis"), context), {
           output: outputFlag,
           outputPath,
+          checkpoint,
+          checkpointPath,
+          connectTimeoutMs: optionalWholeNumberFlag(flags, "connect-timeout", 1) ?? 5000,
           retryFailed: booleanFlag(flags, "retry-failed"),
           progress: display,
           context,
@@ -211,14 +222,6 @@ export const batchCommand: Command = {
         providers: providerExtensions,
         prices,
       });
-      const checkpoint = fileCheckpoint(
-        checkpointPath,
-        { function: functionName, rows: digestRows(rows) },
-        {
-          onDamagedLine: (line) =>
-            context.stderr(`sapling batch: ${line}; skipped: the row it recorded runs again\n`),
-        },
-      );
       const controller = new AbortController();
       void context.interrupted.then(() => controller.abort(new Error("interrupted")));
       let report: BatchReport;
@@ -276,6 +279,7 @@ export const batchCommand: Command = {
         {
           output: outputFlag,
           checkpoint: checkpointPath,
+          resentBecause: "in flight when an earlier run stopped",
           ...(maxCostUsd !== undefined ? { maxCostUsd } : {}),
         },
         context,
@@ -308,11 +312,15 @@ async function runOnQueue(
   options: {
     output: string;
     outputPath: string;
+    checkpoint: ReturnType<typeof fileCheckpoint>;
+    checkpointPath: string;
+    connectTimeoutMs: number;
     retryFailed: boolean;
     progress: ProgressDisplay;
     context: CliContext;
   },
 ): Promise<number> {
+  const { context } = options;
   const room = await loadQueueRoom();
   let redis: ReturnType<typeof room.connectRedis>;
   try {
@@ -320,25 +328,42 @@ async function runOnQueue(
   } catch (error) {
     throw new UsageError(`--redis: ${(error as Error).message}`);
   }
-  redis.on("error", () => {});
+  const address = room.redisAddress(url);
   const controller = new AbortController();
-  void options.context.interrupted.then(() => controller.abort(new Error("interrupted")));
+  void context.interrupted.then(() => controller.abort(new Error("interrupted")));
+  room.watchRedis(redis, address, (line) => context.stderr(`sapling batch: ${line}\n`));
   try {
+    try {
+      await room.waitForRedis(redis, url, { timeoutMs: options.connectTimeoutMs, signal: controller.signal });
+    } catch (error) {
+      if (controller.signal.aborted) {
+        context.stderr("Interrupted before Redis answered; nothing was enqueued.\n");
+        return 130;
+      }
+      throw new CliError((error as Error).message);
+    }
     const report = await room.queueBatch(functionName, rows, {
       queue,
       redis,
+      checkpoint: options.checkpoint,
       retryFailed: options.retryFailed,
       signal: controller.signal,
       onProgress: options.progress.update,
+      onNotice: (message) => context.stderr(`sapling batch: ${message}\n`),
     });
     options.progress.end(report.progress);
     await writeResults(options.outputPath, report.results);
     return summarize(
       report,
-      { output: options.output, checkpoint: `Redis (queue ${queue})` },
-      options.context,
+      {
+        output: options.output,
+        checkpoint: `${options.checkpointPath} (and Redis, queue ${queue})`,
+        resentBecause: "the worker running them died or lost its hold",
+      },
+      context,
     );
   } finally {
+    options.checkpoint.close();
     redis.disconnect();
   }
 }
@@ -355,7 +380,7 @@ async function writeResults(path: string, results: readonly (BatchResult | null)
 
 function summarize(
   report: BatchReport,
-  paths: { output: string; checkpoint: string; maxCostUsd?: number },
+  paths: { output: string; checkpoint: string; maxCostUsd?: number; resentBecause: string },
   context: CliContext,
 ): number {
   const { progress } = report;
@@ -364,7 +389,8 @@ function summarize(
     `${progress.succeeded} succeeded`,
     `${progress.failed} failed`,
     ...(progress.skipped > 0 ? [`${progress.skipped} already done`] : []),
-    ...(progress.resent > 0 ? [`${progress.resent} re-sent (in flight when an earlier run stopped)`] : []),
+    ...(progress.resent > 0 ? [`${progress.resent} re-sent (${paths.resentBecause})`] : []),
+    ...(progress.retried > 0 ? [`${progress.retried} retried after a failure in transit`] : []),
     ...(progress.rateLimited > 0 ? [`${progress.rateLimited} rate-limited and retried`] : []),
     ...(progress.succeeded + progress.failed > 0 ? [`cost ${formatCost(progress.costUsd)}`] : []),
   ];
@@ -451,6 +477,7 @@ function progressFigures(progress: BatchProgress) {
     skipped: progress.skipped,
     resent: progress.resent,
     rateLimited: progress.rateLimited,
+    retried: progress.retried,
     rowsPerSecond: Math.round(rate * 10) / 10,
     etaSeconds: rate > 0 ? Math.ceil(left / rate) : null,
     inputTokens: progress.inputTokens,
@@ -469,13 +496,16 @@ function progressBar(progress: BatchProgress, maxCostUsd: number | undefined): s
   const width = 24;
   const filled = Math.round(share * width);
   const eta = figures.etaSeconds === null ? "--" : formatDuration(figures.etaSeconds);
-  const tokens = compact(figures.inputTokens + figures.outputTokens);
+  const tokens =
+    figures.inputTokens === null || figures.outputTokens === null
+      ? "unknown"
+      : compact(figures.inputTokens + figures.outputTokens);
   const cost =
     progress.costUsd === null
       ? "unknown"
       : formatCost(progress.costUsd + progress.earlierCostUsd) +
         (maxCostUsd === undefined ? "" : ` of ${formatCost(maxCostUsd)}`);
-  return `${"█".repeat(filled)}${"░".repeat(width - filled)} ${figures.done}/${figures.total} ${Math.floor(share * 100)}%  ${figures.rowsPerSecond} rows/s  ETA ${eta}  tokens ${tokens}  cost ${cost}  repairs ${figures.repairs}  failed ${figures.failed}`;
+  return `${"█".repeat(filled)}${"░".repeat(width - filled)} ${figures.done}/${figures.total} ${Math.floor(share * 100)}%  ${figures.rowsPerSecond} rows/s  ETA ${eta}  tokens ${tokens}  cost ${cost}  repairs ${figures.repairs ?? "unknown"}  failed ${figures.failed}`;
 }
 
 function formatDuration(seconds: number): string {
