@@ -167,3 +167,167 @@ describe("Redis out of reach", () => {
     expect(result.stderr).toContain("Interrupted.");
   }, 30_000);
 });
+
+describe("Redis restarted empty mid-run", () => {
+  it("the coordinator notices, enqueues the rows without a result again, and pays for no row twice", async () => {
+    const numbers = Array.from({ length: 24 }, (_, n) => 100 + n);
+    await writeRows("restart.jsonl", numbers);
+    const batch = sapling([
+      "batch",
+      "Categorize",
+      "--from",
+      ".",
+      "--input",
+      "restart.jsonl",
+      "--output",
+      "restart.out.jsonl",
+      "--queue",
+      "restart",
+      "--redis",
+      redis.url,
+      "--progress",
+      "json",
+    ]);
+    const workerArgs = [
+      "worker",
+      "--queue",
+      "restart",
+      "--redis",
+      redis.url,
+      "--from",
+      ".",
+      "--concurrency",
+      "1",
+    ];
+    const first = sapling(workerArgs);
+    const checkpoint = join(folder, "restart.out.jsonl.checkpoint");
+    const resultsIn = async () =>
+      (await readFile(checkpoint, "utf8").catch(() => ""))
+        .split("\n")
+        .filter((line) => line.startsWith('{"result"')).length;
+    // A third of the rows answered and in the coordinator's checkpoint; then the worker stops.
+    await until(async () => (await resultsIn()) >= 8, "8 results in the checkpoint");
+    first.stop();
+    expect((await first.done).code).toBe(0);
+    const watcher = connectRedis(redis.url);
+    const answered = Number(await watcher.hlen(queueKeys("restart", "Categorize").results));
+    watcher.disconnect();
+    await until(async () => (await resultsIn()) >= answered, "every answered row in the checkpoint");
+    await redis.restart();
+    await until(() => batch.output().stderr.includes("Redis lost this batch"), "the coordinator to notice");
+    const second = sapling(workerArgs);
+    const result = await batch.done;
+    second.stop();
+    await second.done;
+
+    expect(result.code, result.stderr).toBe(0);
+    expect(result.stderr).toContain(
+      `sapling batch: Redis lost this batch (no sapling:restart:Categorize:state: restarted without persistence, flushed or evicted); enqueueing the ${24 - answered} rows without a result again`,
+    );
+    const lines = (await readFile(join(folder, "restart.out.jsonl"), "utf8")).trimEnd().split("\n");
+    expect(lines.map((line) => JSON.parse(line).id)).toEqual(numbers.map((n) => `t${n}`));
+    // No row was asked twice: the rows answered before the restart were kept, not run again.
+    expect(numbers.map((n) => requestsOf.get(n))).toEqual(numbers.map(() => 1));
+    // Queue progress: what the workers do not report is unknown, not 0.
+    const last = progressLines(result.stderr).at(-1);
+    expect(last).toMatchObject({
+      done: 24,
+      inputTokens: null,
+      outputTokens: null,
+      repairs: null,
+      costUsd: null,
+    });
+  }, 60_000);
+});
+
+describe("sapling worker", () => {
+  it("logs each failed attempt, never retries a refused key, and stops cleanly at the first Ctrl-C", async () => {
+    await writeRows("log.jsonl", [12, 13, 14, 15]);
+    const batch = sapling([
+      "batch",
+      "Categorize",
+      "--from",
+      ".",
+      "--input",
+      "log.jsonl",
+      "--output",
+      "log.out.jsonl",
+      "--queue",
+      "log",
+      "--redis",
+      redis.url,
+      "--progress",
+      "none",
+    ]);
+    const worker = sapling(["worker", "--queue", "log", "--redis", redis.url, "--from", "."]);
+    const result = await batch.done;
+    worker.stop();
+    const logged = await worker.done;
+    expect(result.code).toBe(1); // rows 13 and 14 failed
+    expect(logged.code).toBe(0);
+    const lines = logged.stderr.split("\n");
+    expect(lines).toContainEqual(
+      expect.stringMatching(
+        /^sapling worker: row "t13" \(batch Categorize\) failed on attempt 1 of 5: BamlValidationError: .*; stored as its result$/,
+      ),
+    );
+    expect(lines).toContainEqual(
+      expect.stringMatching(
+        /^sapling worker: row "t14" \(batch Categorize\) failed on attempt 1 of 5: BamlClientHttpError: .*401.*; stored as its result$/,
+      ),
+    );
+    expect(lines).toContainEqual(
+      expect.stringMatching(
+        /^sapling worker: row "t15" \(batch Categorize\) failed on attempt 1 of 5: BamlClientHttpError: .*503.*; BullMQ retries it with backoff$/,
+      ),
+    );
+    expect(requestsOf.get(14)).toBe(1);
+    expect(requestsOf.get(15)).toBe(2);
+    expect(result.stderr).toContain("1 retried after a failure in transit");
+    expect(result.stderr).not.toContain("re-sent");
+    expect(lines).toContain("sapling worker: stopping");
+    expect(lines).toContain("sapling worker: stopped after 4 rows");
+  }, 30_000);
+
+  it("with a row in flight, the first SIGTERM lets it finish, a second stops the process at once", async () => {
+    await writeRows("signal.jsonl", [901]);
+    const batch = sapling([
+      "batch",
+      "Categorize",
+      "--from",
+      ".",
+      "--input",
+      "signal.jsonl",
+      "--output",
+      "signal.out.jsonl",
+      "--queue",
+      "signal",
+      "--redis",
+      redis.url,
+      "--progress",
+      "none",
+    ]);
+    let stderr = "";
+    const child: ChildProcess = spawn(
+      process.execPath,
+      // biome-ignore format: one flag and its value per pair
+      ["--import", "tsx", resolve("src/cli/bin.ts"), "worker", "--queue", "signal", "--redis", redis.url, "--from", folder],
+      { env: { ...process.env, MOCK_BASE_URL: `${server.url}/v1` }, stdio: ["ignore", "ignore", "pipe"] },
+    );
+    child.stderr?.on("data", (chunk: Buffer) => {
+      stderr += chunk.toString();
+    });
+    const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((done) =>
+      child.once("exit", (code, signal) => done({ code, signal })),
+    );
+    await until(() => (requestsOf.get(901) ?? 0) > 0, "the row in flight");
+    child.kill("SIGTERM");
+    await until(() => stderr.includes("stopping: letting the 1 rows in flight finish"), "the stopping line");
+    expect(child.exitCode).toBe(null);
+    child.kill("SIGTERM");
+    const end = await exited;
+    expect(end.code === null ? end.signal : end.code).toBe("SIGTERM");
+    batch.stop();
+    expect((await batch.done).code).toBe(130);
+  }, 30_000);
+});
