@@ -31,7 +31,7 @@ const usage = `Usage: sapling batch <Function> --input ROWS.jsonl --output RESUL
                      [--concurrency N] [--rpm N] [--tpm N] [--timeout MS] [--max-rows N]
                      [--max-cost USD [--price MODEL=INPUT/OUTPUT]…] [--retry-failed] [--checkpoint FILE] [--client NAME] [--id-field NAME]
                      [--progress auto|bar|json|none] [--mode calls|provider-batch]
-                     [--poll-interval SECONDS] [--queue NAME [--redis URL]]
+                     [--poll-interval SECONDS] [--queue NAME [--redis URL] [--connect-timeout MS]]
                      [--dotenv | --dotenv-path FILE]
 
 Runs a function over every row of a JSON-lines file and writes one result per row, in input order:
@@ -67,15 +67,22 @@ Options:
                       a rerun resumes polling instead of submitting again
   --poll-interval S   seconds between polls of a provider batch (default 30)
   --queue NAME        put the rows on a BullMQ queue in Redis for \`sapling worker --queue NAME\`s to run,
-                      then wait for their results (Redis is the checkpoint: rerun to resume). Needs the
-                      optional packages bullmq and ioredis
+                      then wait for their results, writing each to the checkpoint as it arrives (rerun
+                      to resume; a Redis restarted empty is noticed and the rows without a result are
+                      enqueued again). Needs the optional packages bullmq and ioredis
   --redis URL         the Redis for --queue (default: REDIS_URL, then redis://127.0.0.1:6379)
+  --connect-timeout MS  how long --queue waits for Redis at start before failing (default 5000)
   --progress MODE     bar (a live line on a terminal), json (a JSON line at most every second, and one
                       at the end), none; auto picks bar on a terminal and json otherwise (default auto)
 ${dotenvUsage(20)}
 
-Exit codes: 0 every row has a value; 1 some rows failed (their errors are in the results file);
-3 stopped by --max-rows or --max-cost; 130 interrupted (the checkpoint is kept).
+One run per output: a second run on the same --output is refused, naming the first (OUTPUT.lock; a lock
+left by a run that is no longer running is taken over). A damaged checkpoint line is skipped and
+reported (its row runs again). A key the provider refuses (401, 403) stops the batch: no new row starts.
+
+Exit codes: 0 every row has a value; 1 some rows failed (their errors are in the results file), or the
+run could not go on (the message says why); 3 stopped by --max-rows or --max-cost; 130 interrupted (the
+checkpoint is kept).
 
 Example:
   sapling batch ExtractResume --input resumes.jsonl --output resumes.results.jsonl --concurrency 16 --rpm 500
