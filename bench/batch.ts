@@ -242,7 +242,7 @@ parsing, the checkpoint), not a model's. The mock answers every 50th row's first
   } finally {
     for (const worker of workers) if (worker.exitCode === null) worker.kill("SIGKILL");
     await server.close();
-    redisServer.stop();
+    await redisServer.stop();
     await rm(folder, { recursive: true, force: true });
   }
 }

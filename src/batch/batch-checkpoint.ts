@@ -21,6 +21,11 @@ export interface CheckpointState {
    * against a budget (`maxCostUsd`). Absent: nothing recorded.
    */
   spentUsd?: number;
+  /**
+   * Lines of a checkpoint file that could not be read and were skipped, each as `file:line: why`. A
+   * skipped result's row runs again; nothing else is lost.
+   */
+  damagedLines?: string[];
 }
 
 /** What a finished row cost, recorded with its result so that a rerun's budget counts it. */
@@ -93,7 +98,9 @@ export type CheckpointLine =
 
 /**
  * Reads the lines of a checkpoint file into its state. A last line cut by a kill (no newline, or not
- * JSON) is ignored: its row counts as not finished. Any other bad line is an error naming its number.
+ * JSON) is ignored: its row counts as not finished. Any other line that cannot be read (a disk error, an
+ * edit by hand) is skipped and listed in `damagedLines` with its number: one bad line costs the re-run of
+ * its row, never the whole checkpoint.
  */
 export function readCheckpointLines(text: string, source: string): CheckpointState {
   const state: CheckpointState = {
@@ -101,6 +108,7 @@ export function readCheckpointLines(text: string, source: string): CheckpointSta
     inFlight: new Set(),
     providerBatches: [],
     spentUsd: 0,
+    damagedLines: [],
   };
   const lines = text.split("\n");
   // The text after the last newline is a line the writer never finished.
@@ -112,37 +120,47 @@ export function readCheckpointLines(text: string, source: string): CheckpointSta
     try {
       parsed = JSON.parse(line);
     } catch {
-      throw new BatchCheckpointError(
-        `${source}:${index + 1}: not a checkpoint line (not JSON). The file is damaged: delete it to start the batch over.`,
-      );
+      state.damagedLines?.push(`${source}:${index + 1}: not JSON`);
+      continue;
     }
-    applyLine(state, parsed, `${source}:${index + 1}`);
+    if (!applyLine(state, parsed))
+      state.damagedLines?.push(`${source}:${index + 1}: JSON, but not a line a checkpoint writes`);
   }
   return state;
 }
 
-function applyLine(state: CheckpointState, line: unknown, where: string): void {
-  if (line !== null && typeof line === "object") {
-    if ("started" in line && typeof line.started === "string") {
-      state.inFlight.add(line.started);
-      return;
-    }
-    if ("result" in line && isResult(line.result)) {
-      state.inFlight.delete(line.result.id);
-      state.results.set(line.result.id, line.result);
-      // Every line's cost counts, also a result replaced by a retry: that money was spent.
-      if ("costUsd" in line && typeof line.costUsd === "number")
-        state.spentUsd = (state.spentUsd ?? 0) + line.costUsd;
-      return;
-    }
-    if ("providerBatch" in line && line.providerBatch !== null && typeof line.providerBatch === "object") {
-      state.providerBatches.push(line.providerBatch as ProviderBatchRecord);
-      return;
-    }
-    if ("batch" in line) return; // the header line, checked by whoever wrote it
+/** Applies one line; `false` when it is not a line a checkpoint writes. */
+function applyLine(state: CheckpointState, line: unknown): boolean {
+  if (line === null || typeof line !== "object") return false;
+  if ("started" in line && typeof line.started === "string") {
+    state.inFlight.add(line.started);
+    return true;
   }
-  throw new BatchCheckpointError(
-    `${where}: not a checkpoint line. The file is damaged: delete it to start the batch over.`,
+  if ("result" in line && isResult(line.result)) {
+    state.inFlight.delete(line.result.id);
+    state.results.set(line.result.id, line.result);
+    // Every line's cost counts, also a result replaced by a retry: that money was spent.
+    if ("costUsd" in line && typeof line.costUsd === "number")
+      state.spentUsd = (state.spentUsd ?? 0) + line.costUsd;
+    return true;
+  }
+  if ("providerBatch" in line && isProviderBatch(line.providerBatch)) {
+    state.providerBatches.push(line.providerBatch);
+    return true;
+  }
+  return "batch" in line; // the header line, checked by whoever wrote it
+}
+
+function isProviderBatch(value: unknown): value is ProviderBatchRecord {
+  return (
+    value !== null &&
+    typeof value === "object" &&
+    "id" in value &&
+    typeof value.id === "string" &&
+    "url" in value &&
+    typeof value.url === "string" &&
+    "rows" in value &&
+    Array.isArray(value.rows)
   );
 }
 

@@ -42,11 +42,19 @@ export interface CheckpointIdentity {
 /**
  * A checkpoint in an append-only JSON-lines file. Each line is written with one `write` call before the
  * next row goes on, so a killed process leaves every finished result in the file (at worst a last line
- * cut short, which reading ignores). Rerun with the same file to resume.
+ * cut short, which reading ignores). Rerun with the same file to resume. A line damaged otherwise is
+ * skipped (its row runs again) and reported to `onDamagedLine`.
  */
 export function fileCheckpoint(
   path: string,
   identity: CheckpointIdentity,
+  options: {
+    /**
+     * Told of each damaged line `load` skipped (`file:line: why`); its row runs again. Default: none
+     * (the lines are in the loaded state's `damagedLines` as well).
+     */
+    onDamagedLine?: ((line: string) => void) | undefined;
+  } = {},
 ): BatchCheckpoint & { close(): void } {
   const { closeSync, existsSync, openSync, readFileSync, writeSync } = nodeFileSystem();
   let fd: number | undefined;
@@ -67,6 +75,7 @@ export function fileCheckpoint(
         const text = readFileSync(path, "utf8");
         checkIdentity(text, path, identity);
         state = readCheckpointLines(text, path);
+        for (const line of state.damagedLines ?? []) options.onDamagedLine?.(line);
       }
       fd = openSync(path, "a");
       // A last line cut by a kill gets its own line end, so that the next line is whole.

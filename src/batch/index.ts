@@ -12,6 +12,7 @@ export type {
 } from "./batch-checkpoint.js";
 export { BatchCheckpointError, memoryCheckpoint } from "./batch-checkpoint.js";
 export { type BatchClock, systemClock } from "./batch-clock.js";
+export { BatchCredentialsError, refusedCredentials } from "./batch-credentials-error.js";
 export type { BatchResult, BatchRow, BatchRowError } from "./batch-result.js";
 export { describeRowError, rateLimitOf, rawAnswerOf } from "./batch-result.js";
 export { type CheckpointIdentity, fileCheckpoint } from "./file-checkpoint.js";

@@ -5,7 +5,7 @@
  */
 import { afterEach, describe, expect, it } from "vitest";
 import { compile } from "../language/index.js";
-import { SaplingRuntime } from "../runtime/index.js";
+import { BamlClientError, BamlClientHttpError, SaplingRuntime } from "../runtime/index.js";
 import {
   answer,
   type MockLlmServer,
@@ -240,5 +240,54 @@ describe("runProviderBatch refuses", () => {
     await expect(
       runProviderBatch(SaplingRuntime.fromIr(compiled.ir), "Read", rows(["item-1"]), { clock }),
     ).rejects.toThrow(ProviderBatchError);
+  });
+});
+
+describe("runProviderBatch fails as a call fails", () => {
+  /** A port on 127.0.0.1 that nothing listens on (bound, then closed). */
+  async function closedPort(): Promise<number> {
+    const probe = await startMockLlmServer({ respond });
+    const port = Number(new URL(probe.url).port);
+    await probe.close();
+    return port;
+  }
+
+  it("an unreachable batch endpoint is a BamlClientError naming the client, the URL and what to check", async () => {
+    const port = await closedPort();
+    const compiled = compile({ "main.baml": source("openai", `http://127.0.0.1:${port}/v1`) });
+    if (!compiled.ir) throw new Error(JSON.stringify(compiled.diagnostics));
+    const failure = await runProviderBatch(SaplingRuntime.fromIr(compiled.ir), "Read", rows(["item-1"]), {
+      clock,
+    }).catch((error: unknown) => error);
+    expect(BamlClientError.isInstance(failure)).toBe(true);
+    expect((failure as Error).message).toMatch(
+      new RegExp(
+        `^Client "Batchable" \\(openai\\): uploading the batch file failed: the connection to http://127\\.0\\.0\\.1:${port}/v1/files failed: fetch failed \\(ECONNREFUSED.*Check base_url`,
+      ),
+    );
+  });
+
+  it("a batch endpoint refusing the key (no OPENAI_API_KEY) is a BamlClientHttpError 401, the key redacted", async () => {
+    server = await startMockLlmServer({ respond });
+    const compiled = compile({ "main.baml": source("openai", server.baseUrls.openai) });
+    if (!compiled.ir) throw new Error(JSON.stringify(compiled.diagnostics));
+    // OpenAI's answer to a wrong or missing key, which echoes the key it was given.
+    const refusing: typeof fetch = async (_input, init) => {
+      const key = new Headers(init?.headers).get("authorization") ?? "";
+      return new Response(
+        JSON.stringify({ error: { message: `Incorrect API key provided: ${key}`, code: "invalid_api_key" } }),
+        { status: 401, headers: { "content-type": "application/json" } },
+      );
+    };
+    const failure = await runProviderBatch(SaplingRuntime.fromIr(compiled.ir), "Read", rows(["item-1"]), {
+      clock,
+      fetch: refusing,
+    }).catch((error: unknown) => error);
+    expect(BamlClientHttpError.isInstance(failure)).toBe(true);
+    const error = failure as InstanceType<typeof BamlClientHttpError>;
+    expect(error.statusCode).toBe(401);
+    expect(error.message).toContain("uploading the batch file failed: HTTP 401");
+    expect(error.message).toContain("Check the client's API key");
+    expect(`${error.message} ${error.body}`).not.toContain("sk-batch-test-key");
   });
 });

@@ -6,6 +6,7 @@ import { memoryCheckpoint } from "./batch-checkpoint.js";
 import { type BatchClock, systemClock } from "./batch-clock.js";
 import { type BatchResult, type BatchRow, describeRowError, rawAnswerOf } from "./batch-result.js";
 import type { BatchProgress, BatchReport, BatchRuntime } from "./run-batch.js";
+import { type BatchEndpoint, sendToBatchEndpoint } from "./send-to-batch-endpoint.js";
 import {
   type ProviderBatchLimits,
   providerBatchLimits,
@@ -54,7 +55,11 @@ export interface ProviderBatchOptions {
   clock?: BatchClock | undefined;
 }
 
-/** A batch endpoint answered with an error, or a batch ended without results. */
+/**
+ * A provider batch that cannot go on: its client has no batch API, or the batch failed the provider's
+ * validation. (An endpoint's HTTP or connection failure is the error a call raises: `BamlClientHttpError`,
+ * `BamlClientError`.)
+ */
 export class ProviderBatchError extends Error {
   constructor(
     message: string,
@@ -88,6 +93,14 @@ export async function runProviderBatch<T = unknown>(
   if (!fn) throw new Error(`runProviderBatch: the project has no function named ${functionName}`);
   const clock = options.clock ?? systemClock;
   const fetcher = options.fetch ?? ((input, init) => globalThis.fetch(input, init));
+  const clientName = options.callOptions?.client ?? fn.client;
+  // Errors of the batch endpoints name the client as a call's errors do, without its credentials.
+  const endpointOf = (request: HttpRequest, provider: Provider): BatchEndpoint => ({
+    fetch: fetcher,
+    clientName,
+    provider,
+    secrets: Object.values(credentials(request)).flatMap((value) => [value, value.replace(/^Bearer /, "")]),
+  });
   const checkpoint = options.checkpoint ?? memoryCheckpoint();
   const pollIntervalMs = options.pollIntervalMs ?? 30_000;
   const maxWaitMs = options.maxWaitMs ?? 25 * 60 * 60_000;
@@ -134,7 +147,7 @@ export async function runProviderBatch<T = unknown>(
     const limits = { ...providerBatchLimits[provider], ...options.batchLimits };
     // Every batch is recorded before the first poll, so a stop while waiting never submits a row twice.
     for (const group of splitProviderBatches(entries, limits)) {
-      const record = await submit(provider, first, group, fetcher, options.signal);
+      const record = await submit(provider, first, group, endpointOf(first, provider), options.signal);
       await checkpoint.submitted?.(record);
       open.push(record);
     }
@@ -153,7 +166,7 @@ export async function runProviderBatch<T = unknown>(
     const answers = await waitAndDownload(
       record,
       credentials(first),
-      fetcher,
+      endpointOf(first, record.provider),
       clock,
       pollIntervalMs,
       maxWaitMs,
@@ -191,7 +204,7 @@ export async function runProviderBatch<T = unknown>(
             collector: collectors,
           });
           result = { id, ok: true, value: value as T, raw: collector.last?.rawLlmResponse ?? null };
-          progress.repairs += collector.last?.repairs.length ?? 0;
+          progress.repairs = (progress.repairs ?? 0) + (collector.last?.repairs.length ?? 0);
         } catch (error) {
           result = {
             id,
@@ -200,8 +213,8 @@ export async function runProviderBatch<T = unknown>(
             raw: rawAnswerOf(error) ?? collector.last?.rawLlmResponse ?? null,
           };
         }
-        progress.inputTokens += collector.usage.inputTokens ?? 0;
-        progress.outputTokens += collector.usage.outputTokens ?? 0;
+        progress.inputTokens = (progress.inputTokens ?? 0) + (collector.usage.inputTokens ?? 0);
+        progress.outputTokens = (progress.outputTokens ?? 0) + (collector.usage.outputTokens ?? 0);
         const listCost = collector.costUsd;
         rowCost = listCost === null ? null : listCost * batchPriceShare;
         progress.costUsd = progress.costUsd === null || rowCost === null ? null : progress.costUsd + rowCost;
@@ -239,23 +252,6 @@ function credentials(request: HttpRequest): Record<string, string> {
   return headers;
 }
 
-async function send(
-  fetcher: typeof globalThis.fetch,
-  url: string,
-  init: RequestInit,
-  what: string,
-): Promise<Response> {
-  const response = await fetcher(url, init);
-  if (!response.ok) {
-    const text = await response.text().catch(() => "");
-    throw new ProviderBatchError(
-      `${what} failed: HTTP ${response.status} from ${url}: ${text.slice(0, 500)}`,
-      response.status,
-    );
-  }
-  return response;
-}
-
 /** One row's entry in a batch: a line of OpenAI's input file, an element of Anthropic's `requests`. */
 function batchEntry(provider: Provider, id: string, request: HttpRequest): string {
   return provider === "openai"
@@ -272,7 +268,7 @@ async function submit(
   provider: Provider,
   first: HttpRequest,
   entries: { id: string; text: string }[],
-  fetcher: typeof globalThis.fetch,
+  endpoint: BatchEndpoint,
   signal: AbortSignal | undefined,
 ): Promise<ProviderBatchRecord> {
   const headers = credentials(first);
@@ -290,11 +286,11 @@ async function submit(
     form.set("purpose", "batch");
     form.set("file", new Blob(lines, { type: "application/jsonl" }), "batch.jsonl");
     const file = (await (
-      await send(fetcher, `${base}/files`, init(form), "uploading the batch file")
+      await sendToBatchEndpoint(endpoint, `${base}/files`, init(form), "uploading the batch file")
     ).json()) as { id: string };
     const batch = (await (
-      await send(
-        fetcher,
+      await sendToBatchEndpoint(
+        endpoint,
         `${base}/batches`,
         init(
           JSON.stringify({
@@ -312,8 +308,8 @@ async function submit(
     return { provider, id: batch.id, url: `${base}/batches/${batch.id}`, rows };
   }
   const batch = (await (
-    await send(
-      fetcher,
+    await sendToBatchEndpoint(
+      endpoint,
       `${first.url}/batches`,
       init(`{"requests":[${entries.map((entry) => entry.text).join(",")}]}`, {
         "content-type": "application/json",
@@ -327,7 +323,7 @@ async function submit(
 async function waitAndDownload(
   record: ProviderBatchRecord,
   headers: Record<string, string>,
-  fetcher: typeof globalThis.fetch,
+  endpoint: BatchEndpoint,
   clock: BatchClock,
   pollIntervalMs: number,
   maxWaitMs: number,
@@ -335,7 +331,12 @@ async function waitAndDownload(
 ): Promise<Map<string, RowAnswer>> {
   const started = clock.now();
   const get = (url: string, what: string) =>
-    send(fetcher, url, { headers, ...(options.signal ? { signal: options.signal } : {}) }, what);
+    sendToBatchEndpoint(
+      endpoint,
+      url,
+      { headers, ...(options.signal ? { signal: options.signal } : {}) },
+      what,
+    );
   for (;;) {
     const batch = (await (await get(record.url, `polling batch ${record.id}`)).json()) as Record<
       string,

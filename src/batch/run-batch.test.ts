@@ -11,9 +11,11 @@ import {
   type MockLlmServer,
   type RecordedRequest,
   rateLimited,
+  serverError,
   startMockLlmServer,
 } from "../testing/index.js";
 import { memoryCheckpoint } from "./batch-checkpoint.js";
+import { BatchCredentialsError } from "./batch-credentials-error.js";
 import type { BatchResult, BatchRow } from "./batch-result.js";
 import { runBatch } from "./run-batch.js";
 
@@ -52,6 +54,8 @@ function respond(request: RecordedRequest) {
     return rateLimited(0);
   }
   if (request.promptText.includes("silent")) return hang();
+  if (request.promptText.includes("unauthorized")) return serverError(401, "Incorrect API key provided");
+  if (request.promptText.includes("forbidden")) return serverError(403, "not allowed to use this model");
   if (request.promptText.includes("garbage")) return answer("I cannot help with that.");
   // $1 a row at the test price (half a million input tokens at $1, an eighth of a million output at $4).
   return answer(`Sure! \`\`\`json\n{"n": "${id}", "label": "row ${id}",}\n\`\`\``, {
@@ -256,4 +260,31 @@ describe("runBatch", () => {
     ).rejects.toThrow('rows 1 and 3 have the same id "r0"');
     await expect(runBatch(runtime(), "Nope", rows(1))).rejects.toThrow("no function named Nope");
   });
+});
+
+describe("runBatch with a key the provider refuses", () => {
+  it.each([
+    ["unauthorized", 401],
+    ["forbidden", 403],
+  ])(
+    "a %s row stops the batch: no retry, no new row, nothing recorded as its result",
+    async (word, status) => {
+      const runtime = SaplingRuntime.fromIr(ir, { env: { MOCK_BASE_URL: `${server.url}/v1` } });
+      const checkpoint = memoryCheckpoint();
+      const before = requested.length;
+      const rows = Array.from({ length: 20 }, (_, n) => ({
+        id: `k${n}`,
+        args: { text: `row-${n} ${word}` },
+      }));
+      const failure = await runBatch(runtime, "Extract", rows, { concurrency: 2, checkpoint }).catch(
+        (error: unknown) => error,
+      );
+      expect(failure).toBeInstanceOf(BatchCredentialsError);
+      expect(failure).toMatchObject({ rowId: expect.stringMatching(/^k[01]$/), status });
+      expect((failure as Error).message).toContain(`was refused with HTTP ${status}`);
+      // At most the rows already in flight were sent, each once.
+      expect(requested.length - before).toBeLessThanOrEqual(2);
+      expect(checkpoint.state.results.size).toBe(0);
+    },
+  );
 });

@@ -3,6 +3,7 @@ import { type CallOptions, Collector } from "../runtime/index.js";
 import { BatchBudgetError, unpricedModel } from "./batch-budget-error.js";
 import { type BatchCheckpoint, memoryCheckpoint } from "./batch-checkpoint.js";
 import { type BatchClock, systemClock } from "./batch-clock.js";
+import { BatchCredentialsError, refusedCredentials } from "./batch-credentials-error.js";
 import {
   type BatchResult,
   type BatchRow,
@@ -66,12 +67,18 @@ export interface BatchProgress {
   pending: number;
   succeeded: number;
   failed: number;
-  /** Rows requested again because an earlier run was stopped while their request was in flight. */
+  /**
+   * Rows requested again because their request was in flight when it was cut off: an earlier run was
+   * stopped (calls mode), or the worker running it died (queue mode).
+   */
   resent: number;
   /** Times a row was put back in the queue after a 429. */
   rateLimited: number;
-  inputTokens: number;
-  outputTokens: number;
+  /** Queue mode: attempts BullMQ started again after a failure in transit (429, 5xx, a reset). */
+  retried: number;
+  /** Tokens as reported; `null` when unknown (queue mode: the workers do not report them). */
+  inputTokens: number | null;
+  outputTokens: number | null;
   /**
    * US dollars this run spent, from the runtime's price table (provider batches: at the batch price);
    * `null` once a row's model had no price, so that a sum is never understated.
@@ -79,8 +86,8 @@ export interface BatchProgress {
   costUsd: number | null;
   /** US dollars the checkpoint recorded for earlier runs (rows whose cost was known). */
   earlierCostUsd: number;
-  /** Parser repairs over every successful row. */
-  repairs: number;
+  /** Parser repairs over every successful row; `null` when unknown (queue mode). */
+  repairs: number | null;
   /** Milliseconds since the run started (by the injected clock). */
   elapsedMs: number;
 }
@@ -157,6 +164,8 @@ export async function runBatch<T = unknown>(
   /** Known spend of this run (the progress's `costUsd` turns `null` when one row's cost is unknown). */
   let spentUsd = 0;
   let unpriced: BatchBudgetError | undefined;
+  /** The first row whose key the provider refused: no new row starts after it. */
+  let refused: BatchCredentialsError | undefined;
   const budgetReached = () =>
     maxCostUsd !== undefined && (unpriced !== undefined || progress.earlierCostUsd + spentUsd >= maxCostUsd);
   // One listener on each outside signal, however many rows are in flight: each row has its own
@@ -206,9 +215,15 @@ export async function runBatch<T = unknown>(
       });
       const log = collector.last;
       result = { id: row.id, ok: true, value: value as T, raw: log?.rawLlmResponse ?? null };
-      progress.repairs += log?.repairs.length ?? 0;
+      progress.repairs = (progress.repairs ?? 0) + (log?.repairs.length ?? 0);
     } catch (error) {
       if (options.signal?.aborted) return; // the caller stopped the batch: the row stays pending
+      const refusedStatus = refusedCredentials(error);
+      if (refusedStatus !== undefined) {
+        // Never retried and never recorded: the row stays pending for a run with a working key.
+        refused ??= new BatchCredentialsError(row.id, refusedStatus, error);
+        return;
+      }
       const retryAfter = rateLimitOf(error);
       const retries = rateLimitRetries.get(index) ?? 0;
       if (retryAfter !== undefined && retries < maxRateLimitRetries) {
@@ -238,8 +253,8 @@ export async function runBatch<T = unknown>(
       limiter.settle(entry, tokens);
       if (tokens !== null)
         tokensPerRow = tokensPerRow === null ? tokens : Math.ceil((tokensPerRow * 7 + tokens) / 8);
-      progress.inputTokens += usage.inputTokens ?? 0;
-      progress.outputTokens += usage.outputTokens ?? 0;
+      progress.inputTokens = (progress.inputTokens ?? 0) + (usage.inputTokens ?? 0);
+      progress.outputTokens = (progress.outputTokens ?? 0) + (usage.outputTokens ?? 0);
       rowCost = collector.costUsd;
       spentUsd += rowCost ?? 0;
       progress.costUsd = progress.costUsd === null || rowCost === null ? null : progress.costUsd + rowCost;
@@ -255,7 +270,7 @@ export async function runBatch<T = unknown>(
   };
 
   const worker = async (): Promise<void> => {
-    while (!stopped && queue.length > 0 && started < maxRows && !budgetReached()) {
+    while (!stopped && refused === undefined && queue.length > 0 && started < maxRows && !budgetReached()) {
       const index = queue.shift() as number;
       started += 1;
       try {
@@ -273,6 +288,7 @@ export async function runBatch<T = unknown>(
     options.callOptions?.signal?.removeEventListener("abort", cancelRows);
   }
   const complete = results.every((result) => result !== null);
+  if (refused !== undefined) throw refused;
   if (unpriced !== undefined && maxCostUsd !== undefined) throw unpriced;
   return {
     results,

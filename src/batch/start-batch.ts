@@ -59,6 +59,7 @@ export function startBatch<T>(
     failed: 0,
     resent: 0,
     rateLimited: 0,
+    retried: 0,
     inputTokens: 0,
     outputTokens: 0,
     costUsd: 0,

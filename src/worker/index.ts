@@ -5,5 +5,11 @@
  */
 export { type QueueBatchOptions, queueBatch } from "./queue-batch.js";
 export { queueKeys, type RowJob, rowJobId } from "./queue-keys.js";
-export { connectRedis } from "./redis-connection.js";
-export { type RunningWorker, startWorker, type WorkerOptions } from "./start-worker.js";
+export {
+  connectRedis,
+  RedisUnreachableError,
+  redisAddress,
+  waitForRedis,
+  watchRedis,
+} from "./redis-connection.js";
+export { type RowFailure, type RunningWorker, startWorker, type WorkerOptions } from "./start-worker.js";

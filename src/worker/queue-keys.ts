@@ -6,8 +6,17 @@ export function queueKeys(queue: string, batch: string) {
     results: `${prefix}:results`,
     /** Hash: row id → how many times a worker started it. */
     starts: `${prefix}:starts`,
-    /** Counter: starts beyond the first (a worker died with the row in flight, or a retry). */
+    /** Hash: `rowId:attempt` → how many times that attempt was started (more than once: a worker died). */
+    attemptStarts: `${prefix}:attempt-starts`,
+    /** Counter: attempts started again because the worker running them died (or lost its lock). */
     resent: `${prefix}:resent`,
+    /** Counter: new attempts after a failure in transit (429, 5xx, a reset), BullMQ's retries. */
+    retried: `${prefix}:retried`,
+    /**
+     * String: written when the rows are enqueued. Its absence while the batch waits means Redis lost
+     * the batch (restarted without persistence, flushed, evicted): the coordinator enqueues again.
+     */
+    state: `${prefix}:state`,
   };
 }
 

@@ -6,6 +6,7 @@ import {
   describeRowError,
   rateLimitOf,
   rawAnswerOf,
+  refusedCredentials,
 } from "../batch/index.js";
 import {
   BamlAllClientsFailedError,
@@ -31,11 +32,26 @@ export interface WorkerOptions {
   callOptions?: CallOptions | undefined;
   /** Called with each result after it is stored. */
   onResult?: ((result: BatchResult, job: RowJob) => void) | undefined;
+  /** Called with each failed attempt of a row: stored as its result, or handed back for a retry. */
+  onFailure?: ((failure: RowFailure) => void) | undefined;
+}
+
+/** A failed attempt of a row, for a worker's log. */
+export interface RowFailure {
+  job: RowJob;
+  error: unknown;
+  /** 1 for the first attempt. */
+  attempt: number;
+  attempts: number;
+  /** `true`: a failure in transit handed back to BullMQ for another attempt; `false`: stored. */
+  retrying: boolean;
 }
 
 export interface RunningWorker {
   /** Stops taking rows; rows in flight finish first (`force` abandons them to another worker). */
   close(force?: boolean): Promise<void>;
+  /** Rows this worker is running now. */
+  readonly inFlight: number;
 }
 
 /**
@@ -44,6 +60,8 @@ export interface RunningWorker {
  */
 const transientCodes = new Set(["TIMEOUT", "CLIENT_ERROR"]);
 function isTransient(error: unknown): boolean {
+  // A refused key (401, 403) is refused again on every attempt.
+  if (refusedCredentials(error) !== undefined) return false;
   const cause = BamlAllClientsFailedError.isInstance(error) ? error.attempts.at(-1)?.error : error;
   if (rateLimitOf(cause) !== undefined) return true;
   if (!BamlError.isInstance(cause)) return false;
@@ -62,33 +80,48 @@ export function startWorker(options: WorkerOptions): RunningWorker {
     await options.redis.hset(queueKeys(options.queue, job.batch).results, job.id, JSON.stringify(result));
     options.onResult?.(result, job);
   };
+  let inFlight = 0;
+  const runRow = async (job: Job<RowJob>): Promise<void> => {
+    const row = job.data;
+    const keys = queueKeys(options.queue, row.batch);
+    await options.redis.hincrby(keys.starts, row.id, 1);
+    // The same attempt started twice means a worker died holding it (a re-send); a later attempt after
+    // a failure in transit is BullMQ's retry. Progress reports the two apart.
+    const attemptStarts = await options.redis.hincrby(keys.attemptStarts, `${row.id}:${job.attemptsMade}`, 1);
+    if (attemptStarts > 1) await options.redis.incr(keys.resent);
+    else if (job.attemptsMade > 0) await options.redis.incr(keys.retried);
+    const collector = new Collector(`worker:${row.id}`);
+    const collectors = [collector, ...[options.callOptions?.collector ?? []].flat()];
+    try {
+      const value = await options.runtime.call(row.function, row.args, {
+        ...options.callOptions,
+        collector: collectors,
+      });
+      await store(row, { id: row.id, ok: true, value, raw: collector.last?.rawLlmResponse ?? null });
+    } catch (error) {
+      const attempts = job.opts.attempts ?? 1;
+      const retrying = isTransient(error) && job.attemptsMade + 1 < attempts;
+      options.onFailure?.({ job: row, error, attempt: job.attemptsMade + 1, attempts, retrying });
+      if (retrying) throw error;
+      await store(row, {
+        id: row.id,
+        ok: false,
+        error: describeRowError(error),
+        raw: rawAnswerOf(error) ?? collector.last?.rawLlmResponse ?? null,
+      });
+    }
+  };
   // BullMQ leaves a connection it was given open on close: this one is ours to close.
   const connection = options.redis.duplicate({ maxRetriesPerRequest: null });
   connection.on("error", () => {});
   const worker = new Worker<RowJob>(
     options.queue,
     async (job: Job<RowJob>) => {
-      const row = job.data;
-      const keys = queueKeys(options.queue, row.batch);
-      const starts = await options.redis.hincrby(keys.starts, row.id, 1);
-      if (starts > 1) await options.redis.incr(keys.resent);
-      const collector = new Collector(`worker:${row.id}`);
-      const collectors = [collector, ...[options.callOptions?.collector ?? []].flat()];
+      inFlight += 1;
       try {
-        const value = await options.runtime.call(row.function, row.args, {
-          ...options.callOptions,
-          collector: collectors,
-        });
-        await store(row, { id: row.id, ok: true, value, raw: collector.last?.rawLlmResponse ?? null });
-      } catch (error) {
-        const last = job.attemptsMade + 1 >= (job.opts.attempts ?? 1);
-        if (isTransient(error) && !last) throw error;
-        await store(row, {
-          id: row.id,
-          ok: false,
-          error: describeRowError(error),
-          raw: rawAnswerOf(error) ?? collector.last?.rawLlmResponse ?? null,
-        });
+        await runRow(job);
+      } finally {
+        inFlight -= 1;
       }
     },
     {
@@ -113,6 +146,9 @@ export function startWorker(options: WorkerOptions): RunningWorker {
     close: async (force = false) => {
       await worker.close(force);
       connection.disconnect();
+    },
+    get inFlight() {
+      return inFlight;
     },
   };
 }

@@ -3,6 +3,7 @@ import { resolve } from "node:path";
 import {
   BatchBudgetError,
   BatchCheckpointError,
+  BatchCredentialsError,
   type BatchProgress,
   type BatchReport,
   type BatchResult,
@@ -13,7 +14,7 @@ import {
   runBatch,
   runProviderBatch,
 } from "../../batch/index.js";
-import { formatCost, SaplingRuntime } from "../../runtime/index.js";
+import { formatCost, isBamlError, SaplingRuntime } from "../../runtime/index.js";
 import { type CliContext, CliError, type Command, UsageError } from "../cli-context.js";
 import { dotenvFlags, dotenvUsage, environmentFor } from "../dotenv.js";
 import { loadCompiledProject, projectDirectory } from "../load-project.js";
@@ -22,6 +23,7 @@ import { providerExtensions } from "../provider-extensions.js";
 import { readPriceFlags } from "../read-price-flags.js";
 import { textFileReader } from "../text-file-reader.js";
 import { unknownFunction } from "../unknown-function.js";
+import { lockOutput } from "./batch-lock.js";
 import { digestRows, readBatchRows } from "./batch-rows.js";
 import { loadQueueRoom, redisUrl } from "./worker.js";
 
@@ -29,7 +31,7 @@ const usage = `Usage: sapling batch <Function> --input ROWS.jsonl --output RESUL
                      [--concurrency N] [--rpm N] [--tpm N] [--timeout MS] [--max-rows N]
                      [--max-cost USD [--price MODEL=INPUT/OUTPUT]…] [--retry-failed] [--checkpoint FILE] [--client NAME] [--id-field NAME]
                      [--progress auto|bar|json|none] [--mode calls|provider-batch]
-                     [--poll-interval SECONDS] [--queue NAME [--redis URL]]
+                     [--poll-interval SECONDS] [--queue NAME [--redis URL] [--connect-timeout MS]]
                      [--dotenv | --dotenv-path FILE]
 
 Runs a function over every row of a JSON-lines file and writes one result per row, in input order:
@@ -65,15 +67,22 @@ Options:
                       a rerun resumes polling instead of submitting again
   --poll-interval S   seconds between polls of a provider batch (default 30)
   --queue NAME        put the rows on a BullMQ queue in Redis for \`sapling worker --queue NAME\`s to run,
-                      then wait for their results (Redis is the checkpoint: rerun to resume). Needs the
-                      optional packages bullmq and ioredis
+                      then wait for their results, writing each to the checkpoint as it arrives (rerun
+                      to resume; a Redis restarted empty is noticed and the rows without a result are
+                      enqueued again). Needs the optional packages bullmq and ioredis
   --redis URL         the Redis for --queue (default: REDIS_URL, then redis://127.0.0.1:6379)
+  --connect-timeout MS  how long --queue waits for Redis at start before failing (default 5000)
   --progress MODE     bar (a live line on a terminal), json (a JSON line at most every second, and one
                       at the end), none; auto picks bar on a terminal and json otherwise (default auto)
 ${dotenvUsage(20)}
 
-Exit codes: 0 every row has a value; 1 some rows failed (their errors are in the results file);
-3 stopped by --max-rows or --max-cost; 130 interrupted (the checkpoint is kept).
+One run per output: a second run on the same --output is refused, naming the first (OUTPUT.lock; a lock
+left by a run that is no longer running is taken over). A damaged checkpoint line is skipped and
+reported (its row runs again). A key the provider refuses (401, 403) stops the batch: no new row starts.
+
+Exit codes: 0 every row has a value; 1 some rows failed (their errors are in the results file), or the
+run could not go on (the message says why); 3 stopped by --max-rows or --max-cost; 130 interrupted (the
+checkpoint is kept).
 
 Example:
   sapling batch ExtractResume --input resumes.jsonl --output resumes.results.jsonl --concurrency 16 --rpm 500
@@ -105,6 +114,7 @@ export const batchCommand: Command = {
         "poll-interval": { type: "string" },
         queue: { type: "string" },
         redis: { type: "string" },
+        "connect-timeout": { type: "string" },
         ...dotenvFlags,
       },
       1,
@@ -169,94 +179,124 @@ export const batchCommand: Command = {
       );
     }
     const rows = readBatchRows(inputText, inputFlag, fn, stringFlag(flags, "id-field") ?? "id");
-    const queue = stringFlag(flags, "queue");
-    if (queue !== undefined) {
-      for (const flag of [
-        "concurrency",
-        "rpm",
-        "tpm",
-        "timeout",
-        "max-rows",
-        "max-cost",
-        "price",
-        "mode",
-        "checkpoint",
-        "client",
-      ])
-        if (flags.values[flag] !== undefined)
-          throw new UsageError(
-            `--${flag} does not apply with --queue: the workers run the rows (see sapling worker --help)`,
-          );
-      return runOnQueue(functionName, rows, queue, redisUrl(stringFlag(flags, "redis"), context), {
-        output: outputFlag,
-        outputPath,
-        retryFailed: booleanFlag(flags, "retry-failed"),
-        progress: display,
-        context,
-      });
-    }
-    const client = stringFlag(flags, "client");
-    const runtime = SaplingRuntime.fromIr(ir, {
-      env: await environmentFor(flags, context),
-      readTextFile: textFileReader(context.cwd),
-      providers: providerExtensions,
-      prices,
-    });
-    const checkpoint = fileCheckpoint(checkpointPath, { function: functionName, rows: digestRows(rows) });
-    const controller = new AbortController();
-    void context.interrupted.then(() => controller.abort(new Error("interrupted")));
-    let report: BatchReport;
-    try {
-      const shared = {
-        checkpoint,
-        signal: controller.signal,
-        retryFailed: booleanFlag(flags, "retry-failed"),
-        callOptions: client ? { client } : {},
-        onProgress: display.update,
-      };
-      report =
-        runMode === "provider-batch"
-          ? await runProviderBatch(runtime, functionName, rows, {
-              ...shared,
-              ...(pollSeconds !== undefined ? { pollIntervalMs: pollSeconds * 1000 } : {}),
-              onPoll: (batch) => context.stderr(`${JSON.stringify({ providerBatch: batch })}\n`),
-            })
-          : await runBatch(runtime, functionName, rows, {
-              ...shared,
-              ...(concurrency !== undefined ? { concurrency } : {}),
-              ...(maxRows !== undefined ? { maxRows } : {}),
-              ...(maxCostUsd !== undefined ? { maxCostUsd } : {}),
-              ...(timeoutMs !== undefined ? { timeoutMs } : {}),
-              ...(rpm !== undefined || tpm !== undefined
-                ? { rateLimits: { [client ?? fn.client]: limit } }
-                : {}),
-            });
-    } catch (error) {
-      if (controller.signal.aborted && !(error instanceof BatchCheckpointError)) {
-        context.stderr(
-          `Interrupted. The checkpoint ${checkpointPath} is kept: rerun the same command to resume.\n`,
-        );
-        return 130;
+    // One run per output: a second would pay for every row again (docs/batch.md, "One run per output").
+    const lock = lockOutput(outputPath, `sapling batch ${argv.join(" ")}`);
+    if (lock.tookOverFrom !== undefined)
+      context.stderr(
+        `sapling batch: took over the lock of ${outputFlag} left by pid ${lock.tookOverFrom}, which is no longer running\n`,
+      );
+    const proceed = async (): Promise<number> => {
+      const checkpoint = fileCheckpoint(
+        checkpointPath,
+        { function: functionName, rows: digestRows(rows) },
+        {
+          onDamagedLine: (line) =>
+            context.stderr(`sapling batch: ${line}; skipped: the row it recorded runs again\n`),
+        },
+      );
+      const queue = stringFlag(flags, "queue");
+      if (queue !== undefined) {
+        for (const flag of [
+          "concurrency",
+          "rpm",
+          "tpm",
+          "timeout",
+          "max-rows",
+          "max-cost",
+          "price",
+          "mode",
+          "client",
+        ])
+          if (flags.values[flag] !== undefined)
+            throw new UsageError(
+              `--${flag} does not apply with --queue: the workers run the rows (see sapling worker --help)`,
+            );
+        return runOnQueue(functionName, rows, queue, redisUrl(stringFlag(flags, "redis"), context), {
+          output: outputFlag,
+          outputPath,
+          checkpoint,
+          checkpointPath,
+          connectTimeoutMs: optionalWholeNumberFlag(flags, "connect-timeout", 1) ?? 5000,
+          retryFailed: booleanFlag(flags, "retry-failed"),
+          progress: display,
+          context,
+        });
       }
-      if (error instanceof BatchBudgetError)
-        throw new CliError(
-          `--max-cost: row ${JSON.stringify(error.rowId)} was answered by the model ${JSON.stringify(error.model ?? "(not reported)")}, which has no price, so the budget cannot be kept. Give its price in US dollars per million input and output tokens with --price ${error.model ?? "MODEL"}=INPUT/OUTPUT, or run without --max-cost. No new rows were started; the finished ones are in the checkpoint ${checkpointPath}.`,
-        );
-      throw error instanceof RangeError ||
-        error instanceof BatchCheckpointError ||
-        error instanceof ProviderBatchError
-        ? new CliError(error.message)
-        : error;
+      const client = stringFlag(flags, "client");
+      const runtime = SaplingRuntime.fromIr(ir, {
+        env: await environmentFor(flags, context),
+        readTextFile: textFileReader(context.cwd),
+        providers: providerExtensions,
+        prices,
+      });
+      const controller = new AbortController();
+      void context.interrupted.then(() => controller.abort(new Error("interrupted")));
+      let report: BatchReport;
+      try {
+        const shared = {
+          checkpoint,
+          signal: controller.signal,
+          retryFailed: booleanFlag(flags, "retry-failed"),
+          callOptions: client ? { client } : {},
+          onProgress: display.update,
+        };
+        report =
+          runMode === "provider-batch"
+            ? await runProviderBatch(runtime, functionName, rows, {
+                ...shared,
+                ...(pollSeconds !== undefined ? { pollIntervalMs: pollSeconds * 1000 } : {}),
+                onPoll: (batch) => context.stderr(`${JSON.stringify({ providerBatch: batch })}\n`),
+              })
+            : await runBatch(runtime, functionName, rows, {
+                ...shared,
+                ...(concurrency !== undefined ? { concurrency } : {}),
+                ...(maxRows !== undefined ? { maxRows } : {}),
+                ...(maxCostUsd !== undefined ? { maxCostUsd } : {}),
+                ...(timeoutMs !== undefined ? { timeoutMs } : {}),
+                ...(rpm !== undefined || tpm !== undefined
+                  ? { rateLimits: { [client ?? fn.client]: limit } }
+                  : {}),
+              });
+      } catch (error) {
+        if (controller.signal.aborted && !(error instanceof BatchCheckpointError)) {
+          context.stderr(
+            `Interrupted. The checkpoint ${checkpointPath} is kept: rerun the same command to resume.\n`,
+          );
+          return 130;
+        }
+        if (error instanceof BatchBudgetError)
+          throw new CliError(
+            `--max-cost: row ${JSON.stringify(error.rowId)} was answered by the model ${JSON.stringify(error.model ?? "(not reported)")}, which has no price, so the budget cannot be kept. Give its price in US dollars per million input and output tokens with --price ${error.model ?? "MODEL"}=INPUT/OUTPUT, or run without --max-cost. No new rows were started; the finished ones are in the checkpoint ${checkpointPath}.`,
+          );
+        // A client's failure (a refused key, a server out of reach) is reported as `sapling call` reports it.
+        throw error instanceof RangeError ||
+          error instanceof BatchCheckpointError ||
+          error instanceof ProviderBatchError ||
+          error instanceof BatchCredentialsError ||
+          isBamlError(error)
+          ? new CliError(error.message)
+          : error;
+      } finally {
+        checkpoint.close();
+      }
+      display.end(report.progress);
+      await writeResults(outputPath, report.results);
+      return summarize(
+        report,
+        {
+          output: outputFlag,
+          checkpoint: checkpointPath,
+          resentBecause: "in flight when an earlier run stopped",
+          ...(maxCostUsd !== undefined ? { maxCostUsd } : {}),
+        },
+        context,
+      );
+    };
+    try {
+      return await proceed();
     } finally {
-      checkpoint.close();
+      lock.release();
     }
-    display.end(report.progress);
-    await writeResults(outputPath, report.results);
-    return summarize(
-      report,
-      { output: outputFlag, checkpoint: checkpointPath, ...(maxCostUsd !== undefined ? { maxCostUsd } : {}) },
-      context,
-    );
   },
 };
 
@@ -279,11 +319,15 @@ async function runOnQueue(
   options: {
     output: string;
     outputPath: string;
+    checkpoint: ReturnType<typeof fileCheckpoint>;
+    checkpointPath: string;
+    connectTimeoutMs: number;
     retryFailed: boolean;
     progress: ProgressDisplay;
     context: CliContext;
   },
 ): Promise<number> {
+  const { context } = options;
   const room = await loadQueueRoom();
   let redis: ReturnType<typeof room.connectRedis>;
   try {
@@ -291,25 +335,42 @@ async function runOnQueue(
   } catch (error) {
     throw new UsageError(`--redis: ${(error as Error).message}`);
   }
-  redis.on("error", () => {});
+  const address = room.redisAddress(url);
   const controller = new AbortController();
-  void options.context.interrupted.then(() => controller.abort(new Error("interrupted")));
+  void context.interrupted.then(() => controller.abort(new Error("interrupted")));
+  room.watchRedis(redis, address, (line) => context.stderr(`sapling batch: ${line}\n`));
   try {
+    try {
+      await room.waitForRedis(redis, url, { timeoutMs: options.connectTimeoutMs, signal: controller.signal });
+    } catch (error) {
+      if (controller.signal.aborted) {
+        context.stderr("Interrupted before Redis answered; nothing was enqueued.\n");
+        return 130;
+      }
+      throw new CliError((error as Error).message);
+    }
     const report = await room.queueBatch(functionName, rows, {
       queue,
       redis,
+      checkpoint: options.checkpoint,
       retryFailed: options.retryFailed,
       signal: controller.signal,
       onProgress: options.progress.update,
+      onNotice: (message) => context.stderr(`sapling batch: ${message}\n`),
     });
     options.progress.end(report.progress);
     await writeResults(options.outputPath, report.results);
     return summarize(
       report,
-      { output: options.output, checkpoint: `Redis (queue ${queue})` },
-      options.context,
+      {
+        output: options.output,
+        checkpoint: `${options.checkpointPath} (and Redis, queue ${queue})`,
+        resentBecause: "the worker running them died or lost its hold",
+      },
+      context,
     );
   } finally {
+    options.checkpoint.close();
     redis.disconnect();
   }
 }
@@ -326,7 +387,7 @@ async function writeResults(path: string, results: readonly (BatchResult | null)
 
 function summarize(
   report: BatchReport,
-  paths: { output: string; checkpoint: string; maxCostUsd?: number },
+  paths: { output: string; checkpoint: string; maxCostUsd?: number; resentBecause: string },
   context: CliContext,
 ): number {
   const { progress } = report;
@@ -335,7 +396,8 @@ function summarize(
     `${progress.succeeded} succeeded`,
     `${progress.failed} failed`,
     ...(progress.skipped > 0 ? [`${progress.skipped} already done`] : []),
-    ...(progress.resent > 0 ? [`${progress.resent} re-sent (in flight when an earlier run stopped)`] : []),
+    ...(progress.resent > 0 ? [`${progress.resent} re-sent (${paths.resentBecause})`] : []),
+    ...(progress.retried > 0 ? [`${progress.retried} retried after a failure in transit`] : []),
     ...(progress.rateLimited > 0 ? [`${progress.rateLimited} rate-limited and retried`] : []),
     ...(progress.succeeded + progress.failed > 0 ? [`cost ${formatCost(progress.costUsd)}`] : []),
   ];
@@ -422,6 +484,7 @@ function progressFigures(progress: BatchProgress) {
     skipped: progress.skipped,
     resent: progress.resent,
     rateLimited: progress.rateLimited,
+    retried: progress.retried,
     rowsPerSecond: Math.round(rate * 10) / 10,
     etaSeconds: rate > 0 ? Math.ceil(left / rate) : null,
     inputTokens: progress.inputTokens,
@@ -440,13 +503,16 @@ function progressBar(progress: BatchProgress, maxCostUsd: number | undefined): s
   const width = 24;
   const filled = Math.round(share * width);
   const eta = figures.etaSeconds === null ? "--" : formatDuration(figures.etaSeconds);
-  const tokens = compact(figures.inputTokens + figures.outputTokens);
+  const tokens =
+    figures.inputTokens === null || figures.outputTokens === null
+      ? "unknown"
+      : compact(figures.inputTokens + figures.outputTokens);
   const cost =
     progress.costUsd === null
       ? "unknown"
       : formatCost(progress.costUsd + progress.earlierCostUsd) +
         (maxCostUsd === undefined ? "" : ` of ${formatCost(maxCostUsd)}`);
-  return `${"█".repeat(filled)}${"░".repeat(width - filled)} ${figures.done}/${figures.total} ${Math.floor(share * 100)}%  ${figures.rowsPerSecond} rows/s  ETA ${eta}  tokens ${tokens}  cost ${cost}  repairs ${figures.repairs}  failed ${figures.failed}`;
+  return `${"█".repeat(filled)}${"░".repeat(width - filled)} ${figures.done}/${figures.total} ${Math.floor(share * 100)}%  ${figures.rowsPerSecond} rows/s  ETA ${eta}  tokens ${tokens}  cost ${cost}  repairs ${figures.repairs ?? "unknown"}  failed ${figures.failed}`;
 }
 
 function formatDuration(seconds: number): string {

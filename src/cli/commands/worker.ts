@@ -24,7 +24,12 @@ Options:
   --rpm N             requests per minute for the whole queue, shared by every worker
   --lock-duration MS  how long a worker's hold on a row lasts without renewal (default 30000)
   --client NAME       use this client instead of each function's own
+  --connect-timeout MS  how long to wait for Redis at start before failing (default 5000)
 ${dotenvUsage(20)}
+
+Each failed attempt of a row is logged on stderr (stored as the row's result, or retried), and so is a
+lost connection to Redis and its return. The first Ctrl-C (or SIGTERM) stops taking rows and lets the
+rows in flight finish; a second stops at once (BullMQ hands those rows to another worker).
 `;
 
 /** Loads the queue room only when a queue is used: bullmq and ioredis are optional peers. */
@@ -59,6 +64,7 @@ export const workerCommand: Command = {
         rpm: { type: "string" },
         "lock-duration": { type: "string" },
         client: { type: "string" },
+        "connect-timeout": { type: "string" },
         ...dotenvFlags,
       },
       0,
@@ -69,6 +75,7 @@ export const workerCommand: Command = {
     const concurrency = optionalWholeNumberFlag(flags, "concurrency", 1);
     const rpm = optionalWholeNumberFlag(flags, "rpm", 1);
     const lockDurationMs = optionalWholeNumberFlag(flags, "lock-duration", 100);
+    const connectTimeoutMs = optionalWholeNumberFlag(flags, "connect-timeout", 1) ?? 5000;
     const { ir } = await loadCompiledProject(projectDirectory(context, stringFlag(flags, "from")), context);
     const runtime = SaplingRuntime.fromIr(ir, {
       env: await environmentFor(flags, context),
@@ -76,13 +83,28 @@ export const workerCommand: Command = {
       providers: providerExtensions,
     });
     const room = await loadQueueRoom();
+    const url = redisUrl(stringFlag(flags, "redis"), context);
     let redis: ReturnType<typeof room.connectRedis>;
     try {
-      redis = room.connectRedis(redisUrl(stringFlag(flags, "redis"), context));
+      redis = room.connectRedis(url);
     } catch (error) {
       throw new UsageError(`--redis: ${(error as Error).message}`);
     }
-    redis.on("error", () => {});
+    const address = room.redisAddress(url);
+    const log = (line: string) => context.stderr(`sapling worker: ${line}\n`);
+    room.watchRedis(redis, address, log);
+    const interrupted = new AbortController();
+    void context.interrupted.then(() => interrupted.abort(new Error("interrupted")));
+    try {
+      await room.waitForRedis(redis, url, { timeoutMs: connectTimeoutMs, signal: interrupted.signal });
+    } catch (error) {
+      redis.disconnect();
+      if (interrupted.signal.aborted) {
+        log("stopped before Redis answered");
+        return 0;
+      }
+      throw new CliError((error as Error).message);
+    }
     const client = stringFlag(flags, "client");
     let done = 0;
     const worker = room.startWorker({
@@ -96,12 +118,22 @@ export const workerCommand: Command = {
       onResult: () => {
         done += 1;
       },
+      onFailure: (failure) =>
+        log(
+          `row ${JSON.stringify(failure.job.id)} (batch ${failure.job.batch}) failed on attempt ${failure.attempt} of ${failure.attempts}: ${failure.error instanceof Error ? `${failure.error.name}: ${failure.error.message}` : String(failure.error)}; ${failure.retrying ? "BullMQ retries it with backoff" : "stored as its result"}`,
+        ),
     });
-    context.stderr(`sapling worker: taking rows from queue ${queue}; Ctrl-C stops\n`);
+    log(`taking rows from queue ${queue} at ${address}; Ctrl-C stops`);
     await context.interrupted;
+    // A second signal ends the process (the CLI listens for the first only); say so while rows finish.
+    log(
+      worker.inFlight > 0
+        ? `stopping: letting the ${worker.inFlight} rows in flight finish (Ctrl-C again stops at once; another worker takes them over)`
+        : "stopping",
+    );
     await worker.close();
     redis.disconnect();
-    context.stderr(`sapling worker: stopped after ${done} rows\n`);
+    log(`stopped after ${done} rows`);
     return 0;
   },
 };
