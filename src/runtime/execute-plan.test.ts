@@ -81,6 +81,37 @@ describe("executePlan", () => {
     expect(tried).toEqual(["A", "B"]);
   });
 
+  it("does not retry a client whose key was refused (401, 403), but still falls back; 500s are retried", async () => {
+    for (const status of [401, 403]) {
+      const { sleep } = recorder();
+      const tried: string[] = [];
+      const result = await executePlan(
+        plan(["A", 0], ["A", 100], ["A", 100], ["B", 0]),
+        async (attempt) => {
+          tried.push(attempt.client.name);
+          if (attempt.client.name === "A") {
+            throw new BamlClientHttpError(`HTTP ${status}`, "A", "openai", status, "invalid key");
+          }
+          return 7;
+        },
+        { sleep },
+      );
+      expect(result).toBe(7);
+      expect(tried).toEqual(["A", "B"]);
+    }
+    const tried: string[] = [];
+    await executePlan(
+      plan(["A", 0], ["A", 100], ["B", 0]),
+      async (attempt) => {
+        tried.push(attempt.client.name);
+        if (attempt.client.name === "A") throw http500("A");
+        return 7;
+      },
+      recorder(),
+    );
+    expect(tried).toEqual(["A", "A", "B"]);
+  });
+
   it("stops at a parse failure by default (BAML), and moves to the next client when opted in", async () => {
     const { sleep } = recorder();
     const invalid = () => new BamlValidationError("no int", "prompt", "hello", undefined);

@@ -2,6 +2,7 @@ import {
   BamlAbortError,
   BamlAllClientsFailedError,
   BamlClientFinishReasonError,
+  BamlClientHttpError,
   BamlClientOptionsError,
   BamlError,
   BamlMediaUrlError,
@@ -36,7 +37,8 @@ export interface RetryAfterHint {
 /**
  * Runs the planned attempts in order until one succeeds (BAML's orchestrator). `run` returns the value or
  * throws a `BamlError`. An abort ends everything at once; a configuration failure (missing env variable,
- * invalid options) skips the remaining attempts of that client, since retrying cannot fix it; a parse or
+ * invalid options, a key the provider refused with 401 or 403) skips the remaining attempts of that client,
+ * since retrying cannot fix it; a parse or
  * finish-reason failure ends the call, as in BAML, unless `nextClientOnParseFailure` is on. When every
  * attempt failed, the error is the single attempt's own error, or `BamlAllClientsFailedError` listing all.
  */
@@ -71,7 +73,7 @@ export async function executePlan<T>(
       if (parseFailure && !options.nextClientOnParseFailure) throw error;
       failures.push({ clientName: name, provider: attempt.client.provider, error });
       options.onFailure?.(attempt, error);
-      if (parseFailure || isConfigurationError(error)) skipped.add(name);
+      if (parseFailure || isConfigurationError(error) || isRefusedCredential(error)) skipped.add(name);
       previousClient = name;
       const hinted = (error as RetryAfterHint).retryAfterMs;
       extraWaitMs = typeof hinted === "number" ? Math.min(hinted, options.maxRetryAfterMs ?? 60_000) : 0;
@@ -84,6 +86,14 @@ export async function executePlan<T>(
 
 function isConfigurationError(error: BamlError): boolean {
   return BamlMissingEnvVarError.isInstance(error) || BamlClientOptionsError.isInstance(error);
+}
+
+/**
+ * A 401 or 403: the provider refused the key (or its rights), and asking again with the same key gets the
+ * same answer, so the client's remaining retries are skipped (a fallback to another client still runs).
+ */
+function isRefusedCredential(error: BamlError): boolean {
+  return BamlClientHttpError.isInstance(error) && (error.statusCode === 401 || error.statusCode === 403);
 }
 
 /** Throws `BamlAbortError` when `signal` has fired. */
