@@ -42,6 +42,7 @@ const allowed: Record<string, readonly string[]> = {
     "stream-client",
     "aws-bedrock",
     "vertex-ai",
+    "eval",
   ],
   root: ["util", "diagnostics", "language", "ir", "sap", "prompt", "llm", "runtime", "codegen"],
   "typed-schema": ["ir", "sap"],
@@ -52,6 +53,7 @@ const allowed: Record<string, readonly string[]> = {
   worker: ["runtime", "batch"],
   lsp: ["diagnostics", "language", "llm"],
   opentelemetry: ["runtime"],
+  eval: ["util", "ir", "runtime", "batch"],
 };
 
 /** Rooms that must run in browsers and edge workers: no Node built-ins. */
@@ -76,6 +78,7 @@ const browserSafe = new Set([
   "stream-client",
   "aws-bedrock",
   "vertex-ai",
+  "eval",
 ]);
 
 const srcRoot = resolve(import.meta.dirname, "..", "src");
