@@ -74,8 +74,8 @@ export class CellAggregate {
       this.#fieldCount += 1;
       this.#perField.set(field.field, (this.#perField.get(field.field) ?? 0) + field.credit);
     }
-    if (record.flags.length > 0) this.#repairedRows += 1;
-    for (const flag of record.flags) this.#repairs.set(flag, (this.#repairs.get(flag) ?? 0) + 1);
+    if (record.repairs.length > 0) this.#repairedRows += 1;
+    for (const { kind } of record.repairs) this.#repairs.set(kind, (this.#repairs.get(kind) ?? 0) + 1);
     this.#retries += Math.max(0, record.calls - 1);
     this.#sums.schema.add(record.schemaTokens);
     this.#sums.input.add(record.inputTokens);

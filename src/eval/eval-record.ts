@@ -19,6 +19,13 @@ export function cellKey(cell: EvalCell): string {
   return `${cell.client} · ${cell.mode}`;
 }
 
+/** A parser repair: its kind, the value path, and the characters of the answer it read (when known). */
+export interface EvalRepair {
+  kind: string;
+  path: string;
+  span?: { start: number; end: number };
+}
+
 export interface EvalRecord {
   client: string;
   mode: EvalMode;
@@ -33,8 +40,8 @@ export interface EvalRecord {
   text: string | null;
   /** The answer's native tool calls (tools mode, or a forced tool in native mode). */
   toolCalls: { name: string; arguments: string }[];
-  /** Every repair the parser made, by kind (`FromFence`, `StringToInt`, …). */
-  flags: string[];
+  /** Every repair the parser made (`FromFence`, `StringToInt`, …), with where it applies. */
+  repairs: EvalRepair[];
   /** Whether the first model call's answer parsed; `null` when the first call brought no answer. */
   firstCallParsed: boolean | null;
   /** Model calls made for the row (retries and fallbacks included). */

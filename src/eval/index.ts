@@ -10,9 +10,11 @@ export {
   type EvalCell,
   type EvalMode,
   type EvalRecord,
+  type EvalRepair,
   evalModes,
 } from "./eval-record.js";
 export { type EvalReport, renderEvalJson, renderEvalMarkdown, renderEvalTable } from "./eval-report.js";
+export { type EvalFailure, renderEvalHtml } from "./render-eval-html.js";
 export { measureSchemaTokens, type RequestBuilder } from "./measure-schema-tokens.js";
 export { normalizeText, textSimilarity } from "./normalize-text.js";
 export { recordCheckpoint } from "./record-checkpoint.js";

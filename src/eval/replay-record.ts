@@ -1,4 +1,9 @@
-import type { EvalRecord } from "./eval-record.js";
+import type { EvalRecord, EvalRepair } from "./eval-record.js";
+
+/** A parser flag as a record keeps it. */
+export function toRepair(flag: { kind: string; path: string; span?: { start: number; end: number } }): EvalRepair {
+  return flag.span ? { kind: flag.kind, path: flag.path, span: { start: flag.span.start, end: flag.span.end } } : { kind: flag.kind, path: flag.path };
+}
 
 /** What replaying needs of a runtime: `SaplingRuntime.explain`. */
 export interface ReplayRuntime {
@@ -6,7 +11,7 @@ export interface ReplayRuntime {
     functionName: string,
     answer: { text: string; toolCalls: { id: string | undefined; name: string; arguments: string }[] },
     options: { outputMode: EvalRecord["mode"] },
-  ): { value: unknown; repairs: readonly { kind: string }[] };
+  ): { value: unknown; repairs: readonly { kind: string; path: string; span?: { start: number; end: number } }[] };
 }
 
 /**
@@ -28,7 +33,7 @@ export function replayRecord(runtime: ReplayRuntime, functionName: string, recor
       ...rest,
       ok: true,
       value,
-      flags: repairs.map((repair) => repair.kind),
+      repairs: repairs.map(toRepair),
       firstCallParsed: record.calls === 1 ? true : record.firstCallParsed,
     };
   } catch (error) {
@@ -36,7 +41,7 @@ export function replayRecord(runtime: ReplayRuntime, functionName: string, recor
       ...rest,
       ok: false,
       error: { type: error instanceof Error ? error.name : "Error", message: error instanceof Error ? error.message : String(error) },
-      flags: [],
+      repairs: [],
       firstCallParsed: record.calls === 1 ? false : record.firstCallParsed,
     };
   }

@@ -20,6 +20,7 @@ import {
   type FunctionLog,
 } from "../runtime/index.js";
 import type { EvalCell, EvalRecord } from "./eval-record.js";
+import { toRepair } from "./replay-record.js";
 
 export interface EvalCellOptions {
   /** Rows recorded by an earlier run of this cell are skipped (see `recordCheckpoint`). */
@@ -110,7 +111,7 @@ function toRecord(
       : { error: { type: result.error.type, message: result.error.message } }),
     text: answered?.rawText ?? result.raw,
     toolCalls: (answered?.toolCalls ?? []).map((call) => ({ name: call.name, arguments: call.arguments })),
-    flags: (log?.repairs ?? []).map((flag) => flag.kind),
+    repairs: (log?.repairs ?? []).map(toRepair),
     firstCallParsed: firstAnswered ? (first?.selected ?? false) && result.ok : null,
     calls: log?.calls.length ?? 0,
     inputTokens: log?.usage.inputTokens ?? null,

@@ -30,3 +30,5 @@ export type { ReplayCall, ReplayFetch, ReplayResponse } from "./replay-fetch.js"
 export { createReplayFetch, randomSplitPoints } from "./replay-fetch.js";
 export type { MockLlmServer, MockLlmServerOptions, RecordedRequest } from "./start-mock-llm-server.js";
 export { startMockLlmServer } from "./start-mock-llm-server.js";
+export type { MockAnswerProfile, ProfileRow } from "./mock-answer-profiles.js";
+export { mockAnswerProfiles, profileAnswerKey, respondWithProfiles } from "./mock-answer-profiles.js";
