@@ -119,7 +119,9 @@ export class CellAggregate {
       costUsd: this.#cost,
       strict: { parseRate: share(this.#strict.parsed), rowAccuracy: share(this.#strict.correct) },
       repaired:
-        repaired === null ? null : { parseRate: share(repaired.parsed), rowAccuracy: share(repaired.correct) },
+        repaired === null
+          ? null
+          : { parseRate: share(repaired.parsed), rowAccuracy: share(repaired.correct) },
     };
   }
 }

@@ -36,7 +36,10 @@ const columns: Column[] = [
     title: "jsonrepair acc",
     value: (cell) => (cell.repaired === null ? "unavailable" : percent(cell.repaired.rowAccuracy)),
   },
-  { title: "tokens in/out", value: (cell) => `${whole(cell.meanInputTokens)}/${whole(cell.meanOutputTokens)}` },
+  {
+    title: "tokens in/out",
+    value: (cell) => `${whole(cell.meanInputTokens)}/${whole(cell.meanOutputTokens)}`,
+  },
   { title: "p50", value: (cell) => milliseconds(cell.latencyP50Ms) },
   { title: "p95", value: (cell) => milliseconds(cell.latencyP95Ms) },
   { title: "cost", value: (cell) => formatCost(cell.costUsd) },
@@ -49,13 +52,15 @@ function grid(report: EvalReport): { header: string[]; rows: string[][] } {
   };
 }
 
+/** Accuracy per field: one line per cell, one column per field (fields are fewer than cells, usually). */
 function fieldGrid(report: EvalReport): { header: string[]; rows: string[][] } {
   const names = report.cells[0]?.fields.map((field) => field.field) ?? [];
   return {
-    header: ["field", ...report.cells.map((cell) => cell.cell)],
-    rows: names.map((name) => [
-      name,
-      ...report.cells.map((cell) => percent(cell.fields.find((field) => field.field === name)?.accuracy ?? 0)),
+    header: ["client", "mode", ...names],
+    rows: report.cells.map((cell) => [
+      cell.client,
+      cell.mode,
+      ...names.map((name) => percent(cell.fields.find((field) => field.field === name)?.accuracy ?? 0)),
     ]),
   };
 }
@@ -71,9 +76,11 @@ function aligned(table: { header: string[]; rows: string[][] }): string {
       )
       .join("  ")
       .trimEnd();
-  return [line(table.header), widths.map((width) => "─".repeat(width)).join("  "), ...table.rows.map(line)].join(
-    "\n",
-  );
+  return [
+    line(table.header),
+    widths.map((width) => "─".repeat(width)).join("  "),
+    ...table.rows.map(line),
+  ].join("\n");
 }
 
 /** The terminal table: one line per cell, then accuracy per field, then notes. */
@@ -117,7 +124,7 @@ export function renderEvalMarkdown(report: EvalReport): string {
     "",
     "Field accuracy (mean credit, partial credit counted):",
     "",
-    table({ header: fieldTable.header, rows: fieldTable.rows.map((row) => row.map((cell, at) => (at === 0 ? `\`${cell}\`` : cell))) }),
+    table(fieldTable),
     "",
     notes(report),
     "",

@@ -14,10 +14,10 @@ export {
   evalModes,
 } from "./eval-record.js";
 export { type EvalReport, renderEvalJson, renderEvalMarkdown, renderEvalTable } from "./eval-report.js";
-export { type EvalFailure, renderEvalHtml } from "./render-eval-html.js";
 export { measureSchemaTokens, type RequestBuilder } from "./measure-schema-tokens.js";
 export { normalizeText, textSimilarity } from "./normalize-text.js";
 export { recordCheckpoint } from "./record-checkpoint.js";
+export { type EvalFailure, renderEvalHtml } from "./render-eval-html.js";
 export { type ReplayRuntime, replayRecord } from "./replay-record.js";
 export { type EvalCellOptions, runEvalCell } from "./run-eval-cell.js";
 export { EvalConfigError, type FieldRule, parseScoreConfig, type ScoreConfig } from "./score-config.js";

@@ -3,9 +3,10 @@
  * accuracy per field, and the rows that failed with their raw answers, each repair marked on the text
  * the way the `sapling dev` parse explorer marks it.
  */
+
+import type { CellSummary } from "./cell-summary.js";
 import { answerText, type EvalRecord } from "./eval-record.js";
 import type { EvalReport } from "./eval-report.js";
-import type { CellSummary } from "./cell-summary.js";
 import type { FieldScore } from "./score-value.js";
 
 /** A row that was not right in a cell, as the report shows it. */
@@ -16,7 +17,7 @@ export interface EvalFailure {
   fields: FieldScore[];
 }
 
-const escape = (text: string): string =>
+const escapeHtml = (text: string): string =>
   text.replace(/&/g, "&amp;").replace(/</g, "&lt;").replace(/>/g, "&gt;").replace(/"/g, "&quot;");
 
 const percent = (share: number): string => `${(share * 100).toFixed(1)}%`;
@@ -33,15 +34,69 @@ interface Chart {
 
 const charts: Chart[] = [
   { title: "Row accuracy", value: (cell) => cell.rowAccuracy, label: percent, scale: "rate", tone: "good" },
-  { title: "Field accuracy", value: (cell) => cell.fieldAccuracy, label: percent, scale: "rate", tone: "good" },
-  { title: "JSON.parse + validation accuracy", value: (cell) => cell.strict.rowAccuracy, label: percent, scale: "rate", tone: "neutral" },
-  { title: "Fence strip + jsonrepair accuracy", value: (cell) => cell.repaired?.rowAccuracy ?? null, label: percent, scale: "rate", tone: "neutral" },
-  { title: "First-call parse failures", value: (cell) => cell.firstCallParseFailureRate, label: percent, scale: "rate", tone: "bad" },
-  { title: "Final failures", value: (cell) => cell.finalFailureRate, label: percent, scale: "rate", tone: "bad" },
-  { title: "Schema tokens", value: (cell) => cell.meanSchemaTokens, label: (value) => String(Math.round(value)), scale: "largest", tone: "neutral" },
-  { title: "Input tokens (mean)", value: (cell) => cell.meanInputTokens, label: (value) => String(Math.round(value)), scale: "largest", tone: "neutral" },
-  { title: "Latency p50", value: (cell) => cell.latencyP50Ms, label: (value) => `${Math.round(value)} ms`, scale: "largest", tone: "neutral" },
-  { title: "Latency p95", value: (cell) => cell.latencyP95Ms, label: (value) => `${Math.round(value)} ms`, scale: "largest", tone: "neutral" },
+  {
+    title: "Field accuracy",
+    value: (cell) => cell.fieldAccuracy,
+    label: percent,
+    scale: "rate",
+    tone: "good",
+  },
+  {
+    title: "JSON.parse + validation accuracy",
+    value: (cell) => cell.strict.rowAccuracy,
+    label: percent,
+    scale: "rate",
+    tone: "neutral",
+  },
+  {
+    title: "Fence strip + jsonrepair accuracy",
+    value: (cell) => cell.repaired?.rowAccuracy ?? null,
+    label: percent,
+    scale: "rate",
+    tone: "neutral",
+  },
+  {
+    title: "First-call parse failures",
+    value: (cell) => cell.firstCallParseFailureRate,
+    label: percent,
+    scale: "rate",
+    tone: "bad",
+  },
+  {
+    title: "Final failures",
+    value: (cell) => cell.finalFailureRate,
+    label: percent,
+    scale: "rate",
+    tone: "bad",
+  },
+  {
+    title: "Schema tokens",
+    value: (cell) => cell.meanSchemaTokens,
+    label: (value) => String(Math.round(value)),
+    scale: "largest",
+    tone: "neutral",
+  },
+  {
+    title: "Input tokens (mean)",
+    value: (cell) => cell.meanInputTokens,
+    label: (value) => String(Math.round(value)),
+    scale: "largest",
+    tone: "neutral",
+  },
+  {
+    title: "Latency p50",
+    value: (cell) => cell.latencyP50Ms,
+    label: (value) => `${Math.round(value)} ms`,
+    scale: "largest",
+    tone: "neutral",
+  },
+  {
+    title: "Latency p95",
+    value: (cell) => cell.latencyP95Ms,
+    label: (value) => `${Math.round(value)} ms`,
+    scale: "largest",
+    tone: "neutral",
+  },
 ];
 
 function chart(definition: Chart, cells: readonly CellSummary[]): string {
@@ -51,11 +106,17 @@ function chart(definition: Chart, cells: readonly CellSummary[]): string {
     .map((cell, at) => {
       const value = values[at] ?? null;
       const width =
-        value === null ? 0 : definition.scale === "rate" ? value * 100 : largest === 0 ? 0 : (value / largest) * 100;
-      return `<div class="bar-row"><span class="bar-name">${escape(cell.cell)}</span><span class="bar-track"><span class="bar ${definition.tone}" style="width:${width.toFixed(1)}%"></span></span><span class="bar-value">${value === null ? "n/a" : escape(definition.label(value))}</span></div>`;
+        value === null
+          ? 0
+          : definition.scale === "rate"
+            ? value * 100
+            : largest === 0
+              ? 0
+              : (value / largest) * 100;
+      return `<div class="bar-row"><span class="bar-name">${escapeHtml(cell.cell)}</span><span class="bar-track"><span class="bar ${definition.tone}" style="width:${width.toFixed(1)}%"></span></span><span class="bar-value">${value === null ? "n/a" : escapeHtml(definition.label(value))}</span></div>`;
     })
     .join("");
-  return `<section class="chart"><h3>${escape(definition.title)}</h3>${bars}</section>`;
+  return `<section class="chart"><h3>${escapeHtml(definition.title)}</h3>${bars}</section>`;
 }
 
 /** The raw answer with each repair's span marked (`<mark title="kind at path">`). */
@@ -64,29 +125,38 @@ function markedAnswer(record: EvalRecord): string {
   if (text === null) return '<p class="muted">No answer arrived.</p>';
   const spans = record.repairs
     .filter((repair) => repair.span !== undefined && repair.span.end > repair.span.start)
-    .map((repair) => ({ ...(repair.span as { start: number; end: number }), label: `${repair.kind} at ${repair.path}` }))
+    .map((repair) => ({
+      ...(repair.span as { start: number; end: number }),
+      label: `${repair.kind} at ${repair.path}`,
+    }))
     .sort((left, right) => left.start - right.start);
   let html = "";
   let at = 0;
   for (const span of spans) {
     if (span.start < at) continue; // overlapping marks: the first one is shown
-    html += escape(text.slice(at, span.start));
-    html += `<mark class="repair" title="${escape(span.label)}">${escape(text.slice(span.start, span.end))}</mark>`;
+    html += escapeHtml(text.slice(at, span.start));
+    html += `<mark class="repair" title="${escapeHtml(span.label)}">${escapeHtml(text.slice(span.start, span.end))}</mark>`;
     at = span.end;
   }
-  html += escape(text.slice(at));
+  html += escapeHtml(text.slice(at));
   return `<pre class="answer">${html}</pre>`;
 }
 
 function failure(item: EvalFailure): string {
   const { record } = item;
-  const wrong = item.fields.filter((field) => field.credit < 1).map((field) => `${field.field} (${percent(field.credit)})`);
-  const repairs = record.repairs.map((repair) => `<li><code>${escape(repair.kind)}</code> at <code>${escape(repair.path)}</code></li>`).join("");
-  return `<details class="failure"><summary><code>${escape(item.cell)}</code> row <code>${escape(record.id)}</code>: ${
-    record.ok ? `wrong fields: ${escape(wrong.join(", "))}` : `<span class="error">${escape(record.error?.type ?? "Error")}</span>`
-  }</summary>${record.ok ? "" : `<p class="error">${escape(record.error?.message ?? "")}</p>`}<div class="columns"><div><h4>Raw answer, repairs marked</h4>${markedAnswer(record)}${
+  const wrong = item.fields
+    .filter((field) => field.credit < 1)
+    .map((field) => `${field.field} (${percent(field.credit)})`);
+  const repairs = record.repairs
+    .map((repair) => `<li><code>${escapeHtml(repair.kind)}</code> at <code>${escapeHtml(repair.path)}</code></li>`)
+    .join("");
+  return `<details class="failure"><summary><code>${escapeHtml(item.cell)}</code> row <code>${escapeHtml(record.id)}</code>: ${
+    record.ok
+      ? `wrong fields: ${escapeHtml(wrong.join(", "))}`
+      : `<span class="error">${escapeHtml(record.error?.type ?? "Error")}</span>`
+  }</summary>${record.ok ? "" : `<p class="error">${escapeHtml(record.error?.message ?? "")}</p>`}<div class="columns"><div><h4>Raw answer, repairs marked</h4>${markedAnswer(record)}${
     repairs === "" ? "" : `<ul class="repairs">${repairs}</ul>`
-  }</div><div><h4>Value</h4><pre>${escape(record.ok ? JSON.stringify(record.value, null, 2) : "(none)")}</pre><h4>Expected</h4><pre>${escape(JSON.stringify(item.expected, null, 2))}</pre></div></div></details>`;
+  }</div><div><h4>Value</h4><pre>${escapeHtml(record.ok ? JSON.stringify(record.value, null, 2) : "(none)")}</pre><h4>Expected</h4><pre>${escapeHtml(JSON.stringify(item.expected, null, 2))}</pre></div></div></details>`;
 }
 
 const style = `
@@ -115,22 +185,26 @@ export function renderEvalHtml(report: EvalReport, failures: readonly EvalFailur
   const fieldRows = fieldNames
     .map(
       (name) =>
-        `<tr><td><code>${escape(name)}</code></td>${cells
-          .map((cell) => `<td>${percent(cell.fields.find((field) => field.field === name)?.accuracy ?? 0)}</td>`)
+        `<tr><td><code>${escapeHtml(name)}</code></td>${cells
+          .map(
+            (cell) => `<td>${percent(cell.fields.find((field) => field.field === name)?.accuracy ?? 0)}</td>`,
+          )
           .join("")}</tr>`,
     )
     .join("");
   return `<!doctype html>
-<html lang="en"><head><meta charset="utf-8"><title>sapling eval ${escape(report.function)}</title><style>${style}</style></head>
+<html lang="en"><head><meta charset="utf-8"><title>sapling eval ${escapeHtml(report.function)}</title><style>${style}</style></head>
 <body>
-<h1>sapling eval ${escape(report.function)}: ${report.rows} rows × ${cells.length} cells</h1>
+<h1>sapling eval ${escapeHtml(report.function)}: ${report.rows} rows × ${cells.length} cells</h1>
 <div class="charts">${charts.map((definition) => chart(definition, cells)).join("")}</div>
 <h2>Accuracy per field</h2>
-<table><tr><th>field</th>${cells.map((cell) => `<th>${escape(cell.cell)}</th>`).join("")}</tr>${fieldRows}</table>
+<table><tr><th>field</th>${cells.map((cell) => `<th>${escapeHtml(cell.cell)}</th>`).join("")}</tr>${fieldRows}</table>
 <h2>Rows that were not right (${failures.length} shown)</h2>
 ${failures.length === 0 ? '<p class="muted">Every row was right in every cell.</p>' : failures.map(failure).join("\n")}
 <p class="muted">Baselines read the same recorded answers: JSON.parse + schema validation, and ${
-    report.repairBaseline === null ? "fence strip + jsonrepair (unavailable: jsonrepair is not installed)" : `fence strip + ${escape(report.repairBaseline)}`
+    report.repairBaseline === null
+      ? "fence strip + jsonrepair (unavailable: jsonrepair is not installed)"
+      : `fence strip + ${escapeHtml(report.repairBaseline)}`
   } + schema validation.</p>
 </body></html>
 `;

@@ -1,8 +1,14 @@
 import type { EvalRecord, EvalRepair } from "./eval-record.js";
 
 /** A parser flag as a record keeps it. */
-export function toRepair(flag: { kind: string; path: string; span?: { start: number; end: number } }): EvalRepair {
-  return flag.span ? { kind: flag.kind, path: flag.path, span: { start: flag.span.start, end: flag.span.end } } : { kind: flag.kind, path: flag.path };
+export function toRepair(flag: {
+  kind: string;
+  path: string;
+  span?: { start: number; end: number };
+}): EvalRepair {
+  return flag.span
+    ? { kind: flag.kind, path: flag.path, span: { start: flag.span.start, end: flag.span.end } }
+    : { kind: flag.kind, path: flag.path };
 }
 
 /** What replaying needs of a runtime: `SaplingRuntime.explain`. */
@@ -11,7 +17,10 @@ export interface ReplayRuntime {
     functionName: string,
     answer: { text: string; toolCalls: { id: string | undefined; name: string; arguments: string }[] },
     options: { outputMode: EvalRecord["mode"] },
-  ): { value: unknown; repairs: readonly { kind: string; path: string; span?: { start: number; end: number } }[] };
+  ): {
+    value: unknown;
+    repairs: readonly { kind: string; path: string; span?: { start: number; end: number } }[];
+  };
 }
 
 /**
@@ -24,7 +33,11 @@ export function replayRecord(runtime: ReplayRuntime, functionName: string, recor
   if (record.text === null && record.toolCalls.length === 0) return record; // no answer to read again
   const answer = {
     text: record.text ?? "",
-    toolCalls: record.toolCalls.map((call) => ({ id: undefined, name: call.name, arguments: call.arguments })),
+    toolCalls: record.toolCalls.map((call) => ({
+      id: undefined,
+      name: call.name,
+      arguments: call.arguments,
+    })),
   };
   const { value: _value, error: _error, ...rest } = record;
   try {
@@ -40,7 +53,10 @@ export function replayRecord(runtime: ReplayRuntime, functionName: string, recor
     return {
       ...rest,
       ok: false,
-      error: { type: error instanceof Error ? error.name : "Error", message: error instanceof Error ? error.message : String(error) },
+      error: {
+        type: error instanceof Error ? error.name : "Error",
+        message: error instanceof Error ? error.message : String(error),
+      },
       repairs: [],
       firstCallParsed: record.calls === 1 ? false : record.firstCallParsed,
     };

@@ -13,12 +13,7 @@ import {
   type RateLimit,
   runBatch,
 } from "../batch/index.js";
-import {
-  type CallOptions,
-  type ClientRegistry,
-  Collector,
-  type FunctionLog,
-} from "../runtime/index.js";
+import { type CallOptions, type ClientRegistry, Collector, type FunctionLog } from "../runtime/index.js";
 import type { EvalCell, EvalRecord } from "./eval-record.js";
 import { toRepair } from "./replay-record.js";
 

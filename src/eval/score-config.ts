@@ -36,15 +36,20 @@ const scorers = new Set(["exact", "number", "text", "ignore"]);
 /** Reads a scoring file's JSON value (already parsed), checking every rule; `source` names it in errors. */
 export function parseScoreConfig(value: unknown, source: string): ScoreConfig {
   if (value === null || typeof value !== "object" || Array.isArray(value))
-    throw new EvalConfigError(`${source}: expected a JSON object like {"fields": {"skills": {"list": "set"}}}`);
+    throw new EvalConfigError(
+      `${source}: expected a JSON object like {"fields": {"skills": {"list": "set"}}}`,
+    );
   const unknown = Object.keys(value).filter((key) => key !== "fields");
   if (unknown.length > 0)
-    throw new EvalConfigError(`${source}: unknown key ${JSON.stringify(unknown[0])}; the file has one key, "fields"`);
+    throw new EvalConfigError(
+      `${source}: unknown key ${JSON.stringify(unknown[0])}; the file has one key, "fields"`,
+    );
   const fields = (value as { fields?: unknown }).fields ?? {};
   if (fields === null || typeof fields !== "object" || Array.isArray(fields))
     throw new EvalConfigError(`${source}: "fields" must be an object keyed by field path`);
   const result: Record<string, FieldRule> = {};
-  for (const [path, rule] of Object.entries(fields)) result[path] = parseRule(rule, `${source}: fields.${path}`);
+  for (const [path, rule] of Object.entries(fields))
+    result[path] = parseRule(rule, `${source}: fields.${path}`);
   return { fields: result };
 }
 
@@ -60,17 +65,23 @@ function parseRule(rule: unknown, where: string): FieldRule {
   const parsed: FieldRule = {};
   if (scorer !== undefined) {
     if (typeof scorer !== "string" || !scorers.has(scorer))
-      throw new EvalConfigError(`${where}.scorer: must be "exact", "number", "text" or "ignore", got ${JSON.stringify(scorer)}`);
+      throw new EvalConfigError(
+        `${where}.scorer: must be "exact", "number", "text" or "ignore", got ${JSON.stringify(scorer)}`,
+      );
     parsed.scorer = scorer as FieldRule["scorer"] & string;
   }
   if (tolerance !== undefined) {
     if (typeof tolerance !== "number" || !(tolerance >= 0))
-      throw new EvalConfigError(`${where}.tolerance: must be a number of at least 0, got ${JSON.stringify(tolerance)}`);
+      throw new EvalConfigError(
+        `${where}.tolerance: must be a number of at least 0, got ${JSON.stringify(tolerance)}`,
+      );
     parsed.tolerance = tolerance;
   }
   if (similarity !== undefined) {
     if (typeof similarity !== "number" || !(similarity > 0 && similarity <= 1))
-      throw new EvalConfigError(`${where}.similarity: must be a number in (0, 1], got ${JSON.stringify(similarity)}`);
+      throw new EvalConfigError(
+        `${where}.similarity: must be a number in (0, 1], got ${JSON.stringify(similarity)}`,
+      );
     parsed.similarity = similarity;
   }
   if (caseSensitive !== undefined) {

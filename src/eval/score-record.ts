@@ -26,7 +26,8 @@ export class RecordScorer {
   ) {
     this.values = new ValueScorer(index, type, config);
     let root = type;
-    while (root.kind === "alias") root = index.aliases.get(root.name)?.type ?? { kind: "primitive", name: "null" };
+    while (root.kind === "alias")
+      root = index.aliases.get(root.name)?.type ?? { kind: "primitive", name: "null" };
     // Tools and native modes wrap a root that is not a class as {"value": …} (docs/decisions/0013).
     this.#wrappedRoot = root.kind !== "class";
   }

@@ -56,7 +56,11 @@ function scorer(fields: Record<string, unknown> = {}) {
 }
 
 function credits(actual: unknown, rules: Record<string, unknown> = {}) {
-  return Object.fromEntries(scorer(rules).score(actual, expected).fields.map((f) => [f.field, f.credit]));
+  return Object.fromEntries(
+    scorer(rules)
+      .score(actual, expected)
+      .fields.map((f) => [f.field, f.credit]),
+  );
 }
 
 describe("ValueScorer", () => {
@@ -65,12 +69,26 @@ describe("ValueScorer", () => {
     const score = scorer().score(withoutManager, expected);
     expect(score.correct).toBe(true);
     expect(score.fields.map((field) => field.field)).toEqual([
-      "name", "level", "remote", "kind", "score", "tags", "jobs", "manager", "extra",
+      "name",
+      "level",
+      "remote",
+      "kind",
+      "score",
+      "tags",
+      "jobs",
+      "manager",
+      "extra",
     ]);
   });
 
   it("compares enums, bools and literals exactly and normalises strings", () => {
-    const result = credits({ ...expected, name: "  jane   DOE. ", level: "SENIOR", remote: false, kind: "Person" });
+    const result = credits({
+      ...expected,
+      name: "  jane   DOE. ",
+      level: "SENIOR",
+      remote: false,
+      kind: "Person",
+    });
     expect(result.name).toBe(1);
     expect(result.level).toBe(0);
     expect(result.remote).toBe(0);
@@ -92,7 +110,9 @@ describe("ValueScorer", () => {
     expect(credits({ ...expected, tags: ["go", "rust", "k8s"] }).tags).toBeCloseTo(1 / 3, 12);
     expect(credits({ ...expected, tags: ["go", "rust", "k8s"] }, { tags: { list: "set" } }).tags).toBe(1);
     // set: 2 of 3 expected found, 4 items written → 2 / max(4, 3) = 0.5
-    expect(credits({ ...expected, tags: ["Go", "rust", "java", "c"] }, { tags: { list: "set" } }).tags).toBe(0.5);
+    expect(credits({ ...expected, tags: ["Go", "rust", "java", "c"] }, { tags: { list: "set" } }).tags).toBe(
+      0.5,
+    );
     // a missing item in an ordered list costs its share: 2/3
     expect(credits({ ...expected, tags: ["rust", "go"] }).tags).toBeCloseTo(2 / 3, 12);
     // one job written of two: the first is right (1), the second missing (0) → 1/2

@@ -80,7 +80,13 @@ export class ValueScorer {
     return current;
   }
 
-  #credit(type: Type, actual: unknown, expected: unknown, path: string, inherited: FieldRule | undefined): number {
+  #credit(
+    type: Type,
+    actual: unknown,
+    expected: unknown,
+    path: string,
+    inherited: FieldRule | undefined,
+  ): number {
     const rule = this.#rules[path] ?? inherited;
     if (rule?.scorer === "ignore") return 1;
     const resolved = this.#resolve(type);
@@ -107,7 +113,9 @@ export class ValueScorer {
         return this.#mapCredit(resolved.value, actual, expected, path, rule);
       case "union":
         // The option that fits the expected value best: a union is as right as its closest reading.
-        return Math.max(...resolved.options.map((option) => this.#credit(option, actual, expected, path, rule)));
+        return Math.max(
+          ...resolved.options.map((option) => this.#credit(option, actual, expected, path, rule)),
+        );
       default:
         return deepEqual(actual, expected) ? 1 : 0;
     }
@@ -122,11 +130,23 @@ export class ValueScorer {
     if (fields.length === 0) return 1;
     let total = 0;
     for (const field of fields)
-      total += this.#credit(field.type, actual[field.name], expected[field.name], `${prefix}${field.name}`, undefined);
+      total += this.#credit(
+        field.type,
+        actual[field.name],
+        expected[field.name],
+        `${prefix}${field.name}`,
+        undefined,
+      );
     return total / fields.length;
   }
 
-  #listCredit(item: Type, actual: unknown, expected: unknown, path: string, rule: FieldRule | undefined): number {
+  #listCredit(
+    item: Type,
+    actual: unknown,
+    expected: unknown,
+    path: string,
+    rule: FieldRule | undefined,
+  ): number {
     if (!Array.isArray(actual) || !Array.isArray(expected)) return 0;
     const longer = Math.max(actual.length, expected.length);
     if (longer === 0) return 1;
@@ -138,7 +158,9 @@ export class ValueScorer {
       const unmatched = [...actual];
       let matched = 0;
       for (const wanted of expected) {
-        const at = unmatched.findIndex((candidate) => this.#credit(item, candidate, wanted, itemPath, itemRule) === 1);
+        const at = unmatched.findIndex(
+          (candidate) => this.#credit(item, candidate, wanted, itemPath, itemRule) === 1,
+        );
         if (at === -1) continue;
         unmatched.splice(at, 1);
         matched += 1;
@@ -151,13 +173,20 @@ export class ValueScorer {
     return total / longer;
   }
 
-  #mapCredit(value: Type, actual: unknown, expected: unknown, path: string, rule: FieldRule | undefined): number {
+  #mapCredit(
+    value: Type,
+    actual: unknown,
+    expected: unknown,
+    path: string,
+    rule: FieldRule | undefined,
+  ): number {
     if (!isRecord(actual) || !isRecord(expected)) return 0;
     const keys = new Set([...Object.keys(actual), ...Object.keys(expected)]);
     if (keys.size === 0) return 1;
     let total = 0;
     for (const key of keys)
-      if (key in actual && key in expected) total += this.#credit(value, actual[key], expected[key], `${path}{}`, rule);
+      if (key in actual && key in expected)
+        total += this.#credit(value, actual[key], expected[key], `${path}{}`, rule);
     return total / keys.size;
   }
 }
@@ -183,10 +212,17 @@ function isRecord(value: unknown): value is Record<string, unknown> {
 export function deepEqual(left: unknown, right: unknown): boolean {
   if (left === right) return true;
   if (Array.isArray(left))
-    return Array.isArray(right) && left.length === right.length && left.every((item, at) => deepEqual(item, right[at]));
+    return (
+      Array.isArray(right) &&
+      left.length === right.length &&
+      left.every((item, at) => deepEqual(item, right[at]))
+    );
   if (isRecord(left) && isRecord(right)) {
     const keys = Object.keys(left);
-    return keys.length === Object.keys(right).length && keys.every((key) => key in right && deepEqual(left[key], right[key]));
+    return (
+      keys.length === Object.keys(right).length &&
+      keys.every((key) => key in right && deepEqual(left[key], right[key]))
+    );
   }
   return false;
 }
@@ -200,16 +236,19 @@ function typePaths(index: IrIndex, type: Type): Set<string> {
       case "alias": {
         const target = index.aliases.get(current.name);
         if (target) visit(target.type, path, depth + 1);
-        return;
+        break;
       }
       case "optional":
-        return visit(current.inner, path, depth);
+        visit(current.inner, path, depth);
+        break;
       case "list":
         paths.add(`${path}[]`);
-        return visit(current.item, `${path}[]`, depth);
+        visit(current.item, `${path}[]`, depth);
+        break;
       case "map":
         paths.add(`${path}{}`);
-        return visit(current.value, `${path}{}`, depth);
+        visit(current.value, `${path}{}`, depth);
+        break;
       case "union":
         for (const option of current.options) visit(option, path, depth);
         return;

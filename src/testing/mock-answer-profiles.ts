@@ -58,13 +58,16 @@ export const mockAnswerProfiles: Record<string, MockAnswerProfile> = {
   },
   "loose-types": {
     description: 'ints as strings half a unit below ("7.5" for 8) and enum values in words ("Strong Hire")',
-    answer: (expected, mode) => (mode === "prompt" ? { text: pretty(loosen(expected)) } : constrained(expected)),
+    answer: (expected, mode) =>
+      mode === "prompt" ? { text: pretty(loosen(expected)) } : constrained(expected),
   },
   "cut-by-max-tokens": {
     description: "the fenced prose answer cut between 50% and 90% of its length (finish reason length)",
     answer: (expected, mode, draw) => ({
       text: cut(
-        mode === "prompt" ? `Here is the evaluation:\n\n\`\`\`json\n${pretty(expected)}\n\`\`\`` : compact(expected),
+        mode === "prompt"
+          ? `Here is the evaluation:\n\n\`\`\`json\n${pretty(expected)}\n\`\`\``
+          : compact(expected),
         draw,
       ),
       finishReason: "length",
@@ -102,13 +105,18 @@ export interface ProfileRow {
  * up line by line in the prompt, then confirmed by the whole argument appearing in it (linear in the
  * prompt's lines, not in the dataset). Rows without a text argument cannot be found.
  */
-export function profileAnswerKey(rows: readonly ProfileRow[]): (promptText: string) => ProfileRow | undefined {
+export function profileAnswerKey(
+  rows: readonly ProfileRow[],
+): (promptText: string) => ProfileRow | undefined {
   const byLine = new Map<string, { row: ProfileRow; text: string }[]>();
   for (const row of rows) {
     const text = Object.values(row.args)
       .filter((value): value is string => typeof value === "string")
       .reduce((longest, value) => (value.trim().length > longest.length ? value.trim() : longest), "");
-    const line = text.split("\n").find((candidate) => candidate.trim() !== "")?.trim();
+    const line = text
+      .split("\n")
+      .find((candidate) => candidate.trim() !== "")
+      ?.trim();
     if (!line) continue;
     const entries = byLine.get(line) ?? [];
     entries.push({ row, text });
@@ -157,15 +165,24 @@ export function respondWithProfiles(
         fault: {
           type: "http-error",
           status: 400,
-          message: "mock profiles: the prompt contains no dataset row's text, so there is no expected value to answer with",
+          message:
+            "mock profiles: the prompt contains no dataset row's text, so there is no expected value to answer with",
         },
       };
     const tools = request.body.tools;
     const mode: RequestMode =
-      Array.isArray(tools) && tools.length > 0 ? "tools" : request.body.response_format !== undefined ? "native" : "prompt";
+      Array.isArray(tools) && tools.length > 0
+        ? "tools"
+        : request.body.response_format !== undefined
+          ? "native"
+          : "prompt";
     const expected = mode !== "prompt" && isWrapped(request.body) ? { value: row.expected } : row.expected;
     const { text, finishReason } = profile.answer(expected, mode, drawFor(compact(row.expected)));
-    const options = finishReason ? { finishReason } : {};
+    // The mock counts output tokens from the text; tool arguments are output too.
+    const options = {
+      ...(finishReason ? { finishReason } : {}),
+      usage: { outputTokens: Math.ceil(text.length / 4) },
+    };
     if (mode === "tools") {
       const name = toolName(tools as unknown[]);
       return { ...options, toolCalls: [{ name, arguments: text }] };

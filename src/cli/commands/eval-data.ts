@@ -14,13 +14,18 @@ export interface EvalRow {
  * names the line and how to fix it, before any model is called.
  */
 export function readEvalRows(text: string, source: string, fn: LlmFunction): EvalRow[] {
-  const rows = source.toLowerCase().endsWith(".csv") ? readCsvRows(text, source, fn) : readJsonRows(text, source, fn);
-  if (rows.length === 0) throw new CliError(`${source}: no rows. Each row needs the arguments and "expected".`);
+  const rows = source.toLowerCase().endsWith(".csv")
+    ? readCsvRows(text, source, fn)
+    : readJsonRows(text, source, fn);
+  if (rows.length === 0)
+    throw new CliError(`${source}: no rows. Each row needs the arguments and "expected".`);
   const seen = new Map<string, string>();
   for (const row of rows) {
     const earlier = seen.get(row.id);
     if (earlier !== undefined)
-      throw new CliError(`${source}: two rows have the id ${JSON.stringify(row.id)} (${earlier} and another); ids must be unique`);
+      throw new CliError(
+        `${source}: two rows have the id ${JSON.stringify(row.id)} (${earlier} and another); ids must be unique`,
+      );
     seen.set(row.id, row.id);
   }
   return rows;
@@ -42,11 +47,19 @@ function readJsonRows(text: string, source: string, fn: LlmFunction): EvalRow[] 
         `${where}: a row is {"args": {…${fn.name}'s arguments by name…}, "expected": …}, with an optional "id"`,
       );
     if (!("expected" in parsed))
-      throw new CliError(`${where}: the row has no "expected": the value ${fn.name} should return for these args`);
+      throw new CliError(
+        `${where}: the row has no "expected": the value ${fn.name} should return for these args`,
+      );
     const unknown = Object.keys(parsed).filter((key) => !["id", "args", "expected"].includes(key));
     if (unknown.length > 0)
-      throw new CliError(`${where}: unknown key ${JSON.stringify(unknown[0])}; a row has "id", "args" and "expected"`);
-    rows.push({ id: rowId(parsed.id, index + 1, where), args: checkArgs(parsed.args, fn, where), expected: parsed.expected });
+      throw new CliError(
+        `${where}: unknown key ${JSON.stringify(unknown[0])}; a row has "id", "args" and "expected"`,
+      );
+    rows.push({
+      id: rowId(parsed.id, index + 1, where),
+      args: checkArgs(parsed.args, fn, where),
+      expected: parsed.expected,
+    });
   }
   return rows;
 }
@@ -74,7 +87,10 @@ function readCsvRows(text: string, source: string, fn: LlmFunction): EvalRow[] {
       const cell = record.cells[at] as string;
       if (column === "id") id = cell;
       else if (column === "expected") expected = parseJsonCell(cell, `${where} (expected)`);
-      else args[column] = isStringType(parameters.get(column)) ? cell : parseJsonCell(cell, `${where} (${column})`);
+      else
+        args[column] = isStringType(parameters.get(column))
+          ? cell
+          : parseJsonCell(cell, `${where} (${column})`);
     });
     return { id: rowId(id, record.line - 1, where), args: checkArgs(args, fn, where), expected };
   });
@@ -84,7 +100,9 @@ function parseJsonCell(cell: string, where: string): unknown {
   try {
     return JSON.parse(cell);
   } catch {
-    throw new CliError(`${where}: not JSON: ${JSON.stringify(cell.slice(0, 60))}. Cells of non-string parameters and "expected" are JSON`);
+    throw new CliError(
+      `${where}: not JSON: ${JSON.stringify(cell.slice(0, 60))}. Cells of non-string parameters and "expected" are JSON`,
+    );
   }
 }
 
@@ -102,7 +120,9 @@ function checkArgs(args: Record<string, unknown>, fn: LlmFunction, where: string
   const names = new Set(fn.params.map((parameter) => parameter.name));
   for (const name of Object.keys(args))
     if (!names.has(name))
-      throw new CliError(`${where}: ${fn.name} has no parameter ${JSON.stringify(name)}; its parameters: ${[...names].join(", ")}`);
+      throw new CliError(
+        `${where}: ${fn.name} has no parameter ${JSON.stringify(name)}; its parameters: ${[...names].join(", ")}`,
+      );
   for (const parameter of fn.params)
     if (!(parameter.name in args) && parameter.type.kind !== "optional")
       throw new CliError(`${where}: the argument ${JSON.stringify(parameter.name)} of ${fn.name} is missing`);

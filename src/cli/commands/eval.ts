@@ -6,11 +6,11 @@ import {
   CellAggregate,
   cellKey,
   type EvalCell,
+  EvalConfigError,
   type EvalFailure,
   type EvalMode,
   type EvalRecord,
   type EvalReport,
-  EvalConfigError,
   evalModes,
   type JsonRepair,
   measureSchemaTokens,
@@ -27,7 +27,12 @@ import {
 } from "../../eval/index.js";
 import { IrIndex, type LlmFunction } from "../../ir/index.js";
 import { ClientRegistry, SaplingRuntime } from "../../runtime/index.js";
-import { mockAnswerProfiles, profileAnswerKey, respondWithProfiles, startMockLlmServer } from "../../testing/index.js";
+import {
+  mockAnswerProfiles,
+  profileAnswerKey,
+  respondWithProfiles,
+  startMockLlmServer,
+} from "../../testing/index.js";
 import { type CliContext, CliError, type Command, UsageError } from "../cli-context.js";
 import { loadTokenCounter } from "../count-tokens.js";
 import { dotenvFlags, dotenvUsage, environmentFor } from "../dotenv.js";
@@ -119,7 +124,9 @@ export const evalCommand: Command = {
     );
     const functionName = flags.positionals[0];
     if (!functionName)
-      throw new UsageError("name the function to evaluate, e.g. `sapling eval ExtractResume --data rows.jsonl`");
+      throw new UsageError(
+        "name the function to evaluate, e.g. `sapling eval ExtractResume --data rows.jsonl`",
+      );
     const dataFlag = stringFlag(flags, "data");
     if (!dataFlag) throw new UsageError("--data FILE is required: the rows with their expected values");
     if (booleanFlag(flags, "json") && booleanFlag(flags, "markdown"))
@@ -151,7 +158,9 @@ export const evalCommand: Command = {
     const clients = listFlag(stringFlag(flags, "client")) ?? [fn.client];
     const modes = (listFlag(stringFlag(flags, "mode")) ?? ["prompt"]).map((mode) => {
       if (!(evalModes as readonly string[]).includes(mode))
-        throw new UsageError(`--mode: "${mode}" is not an output mode; the modes are ${evalModes.join(", ")}`);
+        throw new UsageError(
+          `--mode: "${mode}" is not an output mode; the modes are ${evalModes.join(", ")}`,
+        );
       return mode as EvalMode;
     });
     const matrix: EvalCell[] | null =
@@ -165,10 +174,23 @@ export const evalCommand: Command = {
       recordsPath = join(resolve(context.cwd, replayFlag), "records.jsonl");
       await checkHeader(recordsPath, functionName, digest, context, "--replay");
     } else {
-      const directory = resolve(context.cwd, stringFlag(flags, "record") ?? join(".sapling", "eval", functionName));
+      const directory = resolve(
+        context.cwd,
+        stringFlag(flags, "record") ?? join(".sapling", "eval", functionName),
+      );
       recordsPath = join(directory, "records.jsonl");
       if (booleanFlag(flags, "fresh")) await rm(recordsPath, { force: true });
-      const interrupted = await runMatrix(ir, matrix ?? [], fn, rows, recordsPath, digest, flags, context, progressMode);
+      const interrupted = await runMatrix(
+        ir,
+        matrix ?? [],
+        fn,
+        rows,
+        recordsPath,
+        digest,
+        flags,
+        context,
+        progressMode,
+      );
       if (interrupted) {
         context.stderr(
           `Interrupted. The records in ${displayPath(context, recordsPath)} are kept: rerun the same command to resume.\n`,
@@ -180,7 +202,10 @@ export const evalCommand: Command = {
     const expected = new Map(rows.map((row) => [row.id, row.expected]));
     const replayRuntime = replayFlag === undefined ? undefined : SaplingRuntime.fromIr(ir);
     const { report, failures } = await summarize(recordsPath, matrix, functionName, expected, scorer, {
-      replay: replayRuntime === undefined ? undefined : (record) => replayRecord(replayRuntime, functionName, record),
+      replay:
+        replayRuntime === undefined
+          ? undefined
+          : (record) => replayRecord(replayRuntime, functionName, record),
       repairName: repair === undefined ? null : "jsonrepair",
       rows: rows.length,
     });
@@ -209,7 +234,9 @@ async function readText(path: string, flag: string, shown: string): Promise<stri
   try {
     return await readFile(path, "utf8");
   } catch (error) {
-    throw new CliError(`cannot read ${flag} ${shown}: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}`);
+    throw new CliError(
+      `cannot read ${flag} ${shown}: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}`,
+    );
   }
 }
 
@@ -262,7 +289,9 @@ async function checkHeader(
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code === "ENOENT") {
       if (flag === "--replay")
-        throw new CliError(`--replay: ${displayPath(context, path)} does not exist; record an eval first (--record DIR)`);
+        throw new CliError(
+          `--replay: ${displayPath(context, path)} does not exist; record an eval first (--record DIR)`,
+        );
       return false;
     }
     throw error;
@@ -274,9 +303,13 @@ async function checkHeader(
   } catch {}
   const where = displayPath(context, path);
   if (header?.eval?.version !== 1)
-    throw new CliError(`${where}: not the records of a sapling eval. Choose another --record DIR, or delete the file.`);
+    throw new CliError(
+      `${where}: not the records of a sapling eval. Choose another --record DIR, or delete the file.`,
+    );
   if (header.eval.function !== functionName)
-    throw new CliError(`${where} holds an eval of ${header.eval.function}, not ${functionName}. Choose another directory.`);
+    throw new CliError(
+      `${where} holds an eval of ${header.eval.function}, not ${functionName}. Choose another directory.`,
+    );
   if (header.eval.rows !== digest)
     throw new CliError(
       `${where} was recorded over other rows (ids or arguments differ from --data). ${flag === "--replay" ? "Replay it with the dataset it was recorded with" : "Use --fresh to start over, or another --record DIR"}; expected values may change freely.`,
@@ -287,7 +320,10 @@ async function checkHeader(
 /** Reads the records file line by line (a last line cut by a kill is ignored), header skipped. */
 async function* readRecords(path: string): AsyncGenerator<EvalRecord> {
   const size = (await stat(path)).size;
-  const lines = createInterface({ input: createReadStream(path, { encoding: "utf8" }), crlfDelay: Number.POSITIVE_INFINITY });
+  const lines = createInterface({
+    input: createReadStream(path, { encoding: "utf8" }),
+    crlfDelay: Number.POSITIVE_INFINITY,
+  });
   let offset = 0;
   let number = 0;
   for await (const line of lines) {
@@ -299,9 +335,33 @@ async function* readRecords(path: string): AsyncGenerator<EvalRecord> {
       record = JSON.parse(line) as EvalRecord;
     } catch {
       if (offset > size) return; // the last line, cut by a kill
-      throw new CliError(`${path}:${number}: not a record (not JSON). The file is damaged: rerun with --fresh.`);
+      throw new CliError(
+        `${path}:${number}: not a record (not JSON). The file is damaged: rerun with --fresh.`,
+      );
     }
     yield record;
+  }
+}
+
+/**
+ * A run killed while writing leaves a last line without its newline: cut it off before appending, so the
+ * next record starts on a line of its own (that row runs again).
+ */
+async function dropCutLine(path: string): Promise<void> {
+  const handle = await open(path, "r+");
+  try {
+    const { size } = await handle.stat();
+    const tail = Buffer.alloc(Math.min(size, 1 << 20));
+    await handle.read(tail, 0, tail.length, size - tail.length);
+    if (tail.length === 0 || tail[tail.length - 1] === 0x0a) return;
+    const lastNewline = tail.lastIndexOf(0x0a);
+    if (lastNewline === -1)
+      throw new CliError(
+        `${path}: its last line is longer than 1 MB and cut; rerun with --fresh to start over.`,
+      );
+    await handle.truncate(size - tail.length + lastNewline + 1);
+  } finally {
+    await handle.close();
   }
 }
 
@@ -321,6 +381,7 @@ async function runMatrix(
   await mkdir(resolve(recordsPath, ".."), { recursive: true });
   const finished = new Map<string, Set<string>>();
   if (resuming) {
+    await dropCutLine(recordsPath);
     for await (const record of readRecords(recordsPath)) {
       const key = cellKey(record);
       const ids = finished.get(key) ?? new Set<string>();
@@ -333,14 +394,22 @@ async function runMatrix(
   }
 
   const registry = new ClientRegistry();
-  const profiles = matrix.filter((cell) => cell.client.startsWith("mock/")).map((cell) => cell.client.slice(5));
+  const profiles = matrix
+    .filter((cell) => cell.client.startsWith("mock/"))
+    .map((cell) => cell.client.slice(5));
   for (const profile of profiles)
     if (!(profile in mockAnswerProfiles))
       throw new UsageError(
-        `--client: mock/${profile} is not an answer profile; the profiles are ${Object.keys(mockAnswerProfiles).map((name) => `mock/${name}`).join(", ")}`,
+        `--client: mock/${profile} is not an answer profile; the profiles are ${Object.keys(
+          mockAnswerProfiles,
+        )
+          .map((name) => `mock/${name}`)
+          .join(", ")}`,
       );
   const mock =
-    profiles.length === 0 ? undefined : await startMockLlmServer({ respond: respondWithProfiles(profileAnswerKey(rows)) });
+    profiles.length === 0
+      ? undefined
+      : await startMockLlmServer({ respond: respondWithProfiles(profileAnswerKey(rows)) });
   for (const profile of new Set(profiles))
     registry.addLlmClient(`mock/${profile}`, "openai-generic", {
       base_url: mock?.baseUrls.openai,
@@ -369,7 +438,14 @@ async function runMatrix(
     for (const [position, cell] of matrix.entries()) {
       const done = finished.get(cellKey(cell)) ?? new Set<string>();
       const batchRows = rows.map((row) => ({ id: row.id, args: row.args }));
-      const schemaTokens = await measureSchemaTokens(runtime, fn.name, rows[0]?.args ?? {}, cell, countTokens, registry);
+      const schemaTokens = await measureSchemaTokens(
+        runtime,
+        fn.name,
+        rows[0]?.args ?? {},
+        cell,
+        countTokens,
+        registry,
+      );
       let count = done.size;
       let drawnAt = 0;
       const draw = (final: boolean) => {
@@ -391,7 +467,10 @@ async function runMatrix(
         rateLimit:
           rpm === undefined && tpm === undefined
             ? undefined
-            : { ...(rpm !== undefined ? { requestsPerMinute: rpm } : {}), ...(tpm !== undefined ? { tokensPerMinute: tpm } : {}) },
+            : {
+                ...(rpm !== undefined ? { requestsPerMinute: rpm } : {}),
+                ...(tpm !== undefined ? { tokensPerMinute: tpm } : {}),
+              },
         clientRegistry: registry,
         signal: controller.signal,
         onRecord: (record) => {
@@ -423,10 +502,15 @@ async function summarize(
   functionName: string,
   expected: ReadonlyMap<string, unknown>,
   scorer: RecordScorer,
-  options: { replay: ((record: EvalRecord) => EvalRecord) | undefined; repairName: string | null; rows: number },
+  options: {
+    replay: ((record: EvalRecord) => EvalRecord) | undefined;
+    repairName: string | null;
+    rows: number;
+  },
 ): Promise<{ report: EvalReport; failures: EvalFailure[] }> {
   const aggregates = new Map<string, CellAggregate>();
-  for (const cell of matrix ?? []) aggregates.set(cellKey(cell), new CellAggregate(cell, scorer.values.fieldNames));
+  for (const cell of matrix ?? [])
+    aggregates.set(cellKey(cell), new CellAggregate(cell, scorer.values.fieldNames));
   const seen = new Set<string>();
   const failures: EvalFailure[] = [];
   const failuresPerCell = new Map<string, number>();
@@ -436,7 +520,10 @@ async function summarize(
     let aggregate = aggregates.get(key);
     if (!aggregate) {
       if (matrix !== null) continue;
-      aggregate = new CellAggregate({ client: recorded.client, mode: recorded.mode }, scorer.values.fieldNames);
+      aggregate = new CellAggregate(
+        { client: recorded.client, mode: recorded.mode },
+        scorer.values.fieldNames,
+      );
       aggregates.set(key, aggregate);
     }
     const rowKey = `${key}\u0000${recorded.id}`;
