@@ -148,7 +148,10 @@ function failure(item: EvalFailure): string {
     .filter((field) => field.credit < 1)
     .map((field) => `${field.field} (${percent(field.credit)})`);
   const repairs = record.repairs
-    .map((repair) => `<li><code>${escapeHtml(repair.kind)}</code> at <code>${escapeHtml(repair.path)}</code></li>`)
+    .map(
+      (repair) =>
+        `<li><code>${escapeHtml(repair.kind)}</code> at <code>${escapeHtml(repair.path)}</code></li>`,
+    )
     .join("");
   return `<details class="failure"><summary><code>${escapeHtml(item.cell)}</code> row <code>${escapeHtml(record.id)}</code>: ${
     record.ok
@@ -162,9 +165,9 @@ function failure(item: EvalFailure): string {
 const style = `
 body{font:14px/1.45 system-ui,sans-serif;margin:24px;color:#1d2330;background:#fafbfc}
 h1{font-size:20px}h2{font-size:16px;margin-top:28px}h3{font-size:13px;margin:0 0 6px}
-.charts{display:grid;grid-template-columns:repeat(auto-fill,minmax(330px,1fr));gap:14px}
+.charts{display:grid;grid-template-columns:repeat(auto-fill,minmax(400px,1fr));gap:14px}
 .chart{background:#fff;border:1px solid #dde1e7;border-radius:6px;padding:10px 12px}
-.bar-row{display:grid;grid-template-columns:150px 1fr 70px;gap:6px;align-items:center;font-size:12px;margin:3px 0}
+.bar-row{display:grid;grid-template-columns:205px 1fr 64px;gap:6px;align-items:center;font-size:12px;margin:3px 0}
 .bar-name{overflow:hidden;text-overflow:ellipsis;white-space:nowrap}
 .bar-track{background:#eef0f3;border-radius:3px;height:12px;position:relative}
 .bar{position:absolute;left:0;top:0;bottom:0;border-radius:3px}

@@ -79,10 +79,13 @@ export const mockAnswerProfiles: Record<string, MockAnswerProfile> = {
   },
 };
 
-/** `8` → `"7.5"`, `STRONG_HIRE` → `"Strong Hire"`, recursively; other values unchanged. */
+/**
+ * `8` → `"7.5"`, `STRONG_HIRE` → `"Strong Hire"` (upper-case names joined by `_`, the shape of enum values;
+ * a one-word value like `HIRE` stays, so that `AWS` in a list of skills is not taken for one), recursively.
+ */
 function loosen(value: unknown): unknown {
   if (Number.isInteger(value) && (value as number) >= 1) return String((value as number) - 0.5);
-  if (typeof value === "string" && /^[A-Z][A-Z0-9]*(?:_[A-Z0-9]+)+$|^[A-Z]{2,}$/.test(value))
+  if (typeof value === "string" && /^[A-Z][A-Z0-9]*(?:_[A-Z0-9]+)+$/.test(value))
     return value
       .toLowerCase()
       .split("_")
