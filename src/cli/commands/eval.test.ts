@@ -109,6 +109,42 @@ describe("sapling eval", () => {
     expect(recordLines(directory).filter((line) => line.startsWith("{")).length).toBe(11);
   });
 
+  it("stops on Ctrl-C with exit code 130 and the records kept, and the rerun completes them", async () => {
+    const { directory, data } = dataset(50);
+    const args = ["--data", data, "--client", "mock/clean-json", "--record", "records", "--concurrency", "1"];
+    const records = join(directory, "records", "records.jsonl");
+    const interrupted = new Promise<void>((resolve) => {
+      const poll = setInterval(() => {
+        let lines = 0;
+        try {
+          lines = readFileSync(records, "utf8").split("\n").length - 1;
+        } catch {}
+        if (lines >= 1 + 5) {
+          clearInterval(poll);
+          resolve();
+        }
+      }, 5);
+    });
+    const context = captureContext({ cwd: directory, interrupted });
+    const code = await main(
+      ["eval", "EvaluateResume", "--from", join(example, "baml_src"), "--progress", "none", ...args],
+      context,
+    );
+    expect(code).toBe(130);
+    expect(context.output().stderr).toContain("are kept: rerun the same command to resume");
+    const stopped = recordLines(directory).length - 1;
+    expect(stopped).toBeGreaterThanOrEqual(5);
+    expect(stopped).toBeLessThan(50);
+    const resumed = await evaluate(args, directory);
+    expect(resumed.code).toBe(0);
+    expect(resumed.stderr).toContain(`(${stopped} recorded by an earlier run)`);
+    const ids = recordLines(directory)
+      .slice(1)
+      .map((line) => (JSON.parse(line) as { id: string }).id);
+    expect(new Set(ids).size).toBe(50);
+    expect(ids).toHaveLength(50);
+  });
+
   it("refuses bad input with a message that says how to fix it", async () => {
     const { directory, data } = dataset(2);
     const unknownProfile = await evaluate(["--data", data, "--client", "mock/typo"], directory);
