@@ -136,6 +136,10 @@ for the batch engine and one latency per row. Source: \`bench/eval.ts\`.
 ${line(small)}
 ${line(large)}
 
+Over its start, the kept heap grew by ${(small.peakLiveHeapMb - small.baseHeapMb).toFixed(0)} MB for ${small.rows.toLocaleString("en-US")} rows and by ${(large.peakLiveHeapMb - large.baseHeapMb).toFixed(0)} MB for ${large.rows.toLocaleString("en-US")} (the
+dataset and the latencies; the first run's start excludes js-tiktoken's rank tables, loaded during it and
+kept by the second), while the records file grew tenfold; peak RSS stayed the same.
+
 The ${rows.toLocaleString("en-US")}-row table (every profile answer is right by construction; the figures that matter
 here are memory and throughput):
 
