@@ -1,5 +1,6 @@
 import type { LlmFunction, Type } from "../../ir/index.js";
 import { CliError } from "../cli-context.js";
+import { jsonLines } from "../json-lines.js";
 
 /** One dataset row: an id, the function's arguments, and the value the function should return. */
 export interface EvalRow {
@@ -33,15 +34,7 @@ export function readEvalRows(text: string, source: string, fn: LlmFunction): Eva
 
 function readJsonRows(text: string, source: string, fn: LlmFunction): EvalRow[] {
   const rows: EvalRow[] = [];
-  for (const [index, line] of text.split(/\r?\n/).entries()) {
-    if (line.trim() === "") continue;
-    const where = `${source}:${index + 1}`;
-    let parsed: unknown;
-    try {
-      parsed = JSON.parse(line);
-    } catch (error) {
-      throw new CliError(`${where}: not JSON (${(error as Error).message}). Each line is one JSON object.`);
-    }
+  for (const { value: parsed, where, line } of jsonLines(text, source)) {
     if (!isRecord(parsed) || !isRecord(parsed.args))
       throw new CliError(
         `${where}: a row is {"args": {…${fn.name}'s arguments by name…}, "expected": …}, with an optional "id"`,
@@ -56,7 +49,7 @@ function readJsonRows(text: string, source: string, fn: LlmFunction): EvalRow[] 
         `${where}: unknown key ${JSON.stringify(unknown[0])}; a row has "id", "args" and "expected"`,
       );
     rows.push({
-      id: rowId(parsed.id, index + 1, where),
+      id: rowId(parsed.id, line, where),
       args: checkArgs(parsed.args, fn, where),
       expected: parsed.expected,
     });
