@@ -26,13 +26,14 @@ const areas = [
   "compare",
   "fuzz",
   "batch",
+  "eval",
 ] as const;
 
 /**
  * Areas run only when named (`npm run bench -- fuzz`): the fuzz run takes a quarter of an hour, the batch
  * run (100,000 rows twice, with a redis-server) several minutes.
  */
-const namedOnly = new Set<string>(["fuzz", "batch"]);
+const namedOnly = new Set<string>(["fuzz", "batch", "eval"]);
 
 /** A section of docs/benchmarks.md between its markers, so one area can be re-run alone. */
 function wrapSection(area: string, command: string, body: string): string {

@@ -50,6 +50,11 @@ export interface BatchOptions {
   checkpoint?: BatchCheckpoint | undefined;
   /** Run the rows whose recorded result is a failure again. */
   retryFailed?: boolean | undefined;
+  /**
+   * `false`: once `onResult` has a row's result, the report keeps only its id and outcome (the value and
+   * the raw answer are dropped), so that a long batch whose caller streams results holds no answers.
+   */
+  keepResults?: boolean | undefined;
   /** Called with each result as it is known (in completion order). */
   onResult?: ((result: BatchResult, index: number) => void | Promise<void>) | undefined;
   /** Called after each result and once at the start, with counts so far. */
@@ -261,7 +266,12 @@ export async function runBatch<T = unknown>(
       if (rowCost === null && unpriced === undefined)
         unpriced = new BatchBudgetError(row.id, unpricedModel(collector));
     }
-    results[index] = result;
+    results[index] =
+      options.keepResults === false
+        ? result.ok
+          ? { id: result.id, ok: true, value: undefined as T, raw: null }
+          : { id: result.id, ok: false, error: result.error, raw: null }
+        : result;
     if (result.ok) progress.succeeded += 1;
     else progress.failed += 1;
     await checkpoint.finished(result, { costUsd: rowCost });

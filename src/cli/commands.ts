@@ -48,6 +48,11 @@ export const commands: readonly CommandEntry[] = [
     load: async () => (await import("./commands/batch.js")).batchCommand,
   },
   {
+    name: "eval",
+    summary: "score a function on a dataset per client × output mode: accuracy, parse failures, tokens, cost",
+    load: async () => (await import("./commands/eval.js")).evalCommand,
+  },
+  {
     name: "worker",
     summary: "run the rows of a queued batch (BullMQ on Redis), on any number of machines",
     load: async () => (await import("./commands/worker.js")).workerCommand,

@@ -22,7 +22,7 @@ import { createFunctionPipeline } from "./create-function-pipeline.js";
 import { defaultReadTextFile } from "./default-read-text-file.js";
 import { BamlInvalidArgumentError } from "./errors.js";
 import { defaultSleep, executePlan, type Sleep } from "./execute-plan.js";
-import type { FunctionPipeline } from "./function-pipeline.js";
+import type { AnswerContent, FunctionPipeline } from "./function-pipeline.js";
 import { type HttpRequest, toHttpRequest } from "./http-request.js";
 import { isLogged, type LineLevel, type LogFields, type LogLevel, type RuntimeLogger } from "./log.js";
 import { mapLlmError } from "./map-llm-error.js";
@@ -276,15 +276,19 @@ export class SaplingRuntime {
 
   /**
    * Like `parse`, and also says how the answer was read: every repair with its path, and a readable
-   * account of them (a Sapling addition; `sapling parse --explain` prints the same text).
+   * account of them (a Sapling addition; `sapling parse --explain` prints the same text). A whole answer
+   * with its tool calls and an `outputMode` read a recorded answer as a call in that mode did.
    */
   explain(
     functionName: string,
-    text: string,
-    options: Pick<CallOptions, "tb"> = {},
+    answer: string | AnswerContent,
+    options: Pick<CallOptions, "tb" | "outputMode"> = {},
   ): { value: unknown; repairs: readonly Flag[]; explanation: string } {
     const { ir, index, fn } = this.#resolveFunction(functionName, options);
-    const { value, repairs } = createFunctionPipeline(ir, index, fn, {}).parseFinal(text, []);
+    const pipeline = createFunctionPipeline(ir, index, fn, {});
+    // An answer recorded in tools or native mode is read as that mode reads it (tool calls, the wrapper).
+    const plan = options.outputMode === undefined ? undefined : pipeline.outputPlan(options.outputMode);
+    const { value, repairs } = pipeline.parseFinal(answer, [], plan);
     return { value, repairs, explanation: explainFlags({ flags: repairs }) };
   }
 

@@ -20,6 +20,8 @@ export {
   slowFirstToken,
   toolCallAnswer,
 } from "./mock-answer.js";
+export type { MockAnswerProfile, ProfileRow } from "./mock-answer-profiles.js";
+export { mockAnswerProfiles, profileAnswerKey, respondWithProfiles } from "./mock-answer-profiles.js";
 export { mockAwsCredentials } from "./mock-bedrock-auth.js";
 export type { MockTokenEndpointOptions, RecordedTokenRequest } from "./mock-google-token-endpoint.js";
 export { MockGoogleTokenEndpoint } from "./mock-google-token-endpoint.js";

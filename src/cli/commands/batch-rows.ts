@@ -2,6 +2,7 @@ import { createHash } from "node:crypto";
 import type { BatchRow } from "../../batch/index.js";
 import type { LlmFunction } from "../../ir/index.js";
 import { CliError } from "../cli-context.js";
+import { jsonLines } from "../json-lines.js";
 
 /**
  * Reads the rows of `sapling batch` from JSON lines. A line is the function's arguments by name, with an
@@ -12,18 +13,7 @@ import { CliError } from "../cli-context.js";
 export function readBatchRows(text: string, source: string, fn: LlmFunction, idField: string): BatchRow[] {
   const parameters = new Set(fn.params.map((parameter) => parameter.name));
   const rows: BatchRow[] = [];
-  const lines = text.split(/\r?\n/);
-  for (const [index, line] of lines.entries()) {
-    if (line.trim() === "") continue;
-    const where = `${source}:${index + 1}`;
-    let parsed: unknown;
-    try {
-      parsed = JSON.parse(line);
-    } catch (error) {
-      throw new CliError(
-        `${where}: not JSON (${(error as Error).message}). Each line of --input is one JSON object.`,
-      );
-    }
+  for (const { value: parsed, where, line } of jsonLines(text, source)) {
     if (parsed === null || typeof parsed !== "object" || Array.isArray(parsed))
       throw new CliError(
         `${where}: a row must be a JSON object of ${fn.name}'s arguments by name, got ${JSON.stringify(parsed).slice(0, 60)}`,
@@ -34,7 +24,7 @@ export function readBatchRows(text: string, source: string, fn: LlmFunction, idF
       throw new CliError(
         `${where}: the row's "${idField}" must be a string or a number, got ${JSON.stringify(rawId)}`,
       );
-    const id = rawId === undefined ? String(index + 1) : String(rawId);
+    const id = rawId === undefined ? String(line) : String(rawId);
     let args: Record<string, unknown>;
     const envelope = record.args;
     if (
