@@ -52,6 +52,8 @@ const allowed: Record<string, readonly string[]> = {
   worker: ["runtime", "batch"],
   lsp: ["diagnostics", "language", "llm"],
   opentelemetry: ["runtime"],
+  react: ["stream-client"],
+  "object-stream": ["typed-schema"],
 };
 
 /** Rooms that must run in browsers and edge workers: no Node built-ins. */
@@ -76,6 +78,8 @@ const browserSafe = new Set([
   "stream-client",
   "aws-bedrock",
   "vertex-ai",
+  "react",
+  "object-stream",
 ]);
 
 const srcRoot = resolve(import.meta.dirname, "..", "src");
@@ -132,6 +136,16 @@ function findViolations(): string[] {
 describe("room table", () => {
   it("every cross-room import follows docs/architecture.md", () => {
     expect(findViolations()).toEqual([]);
+  });
+
+  it("only src/react imports react (an optional peer, loaded by sapling-llm/react alone)", () => {
+    const importers = listSources(srcRoot)
+      .filter((file) =>
+        importsOf(readFileSync(file, "utf8")).some((specifier) => /^react(-dom)?(\/|$)/.test(specifier)),
+      )
+      .map((file) => roomOf(file));
+    expect(importers.length).toBeGreaterThan(0);
+    expect([...new Set(importers)]).toEqual(["react"]);
   });
 
   it("detects a forbidden import", () => {
