@@ -32,7 +32,7 @@ export function generateClient(ir: Ir, generator: Generator): Record<string, str
   const signatures = byName(ir.functions).map((declaration) =>
     functionSignature(declaration, generation.index),
   );
-  const react =
+  const react: Record<string, string> =
     generator.outputType === "typescript/react"
       ? {
           "react/hook_types.ts": emitReactHookTypes(generation, signatures),
