@@ -5,7 +5,7 @@ import { hookFunction, hookTypeExports, REACT_MODULE, siblingModule } from "./re
 
 /**
  * `react/http_hooks.tsx` (Sapling's): the same `use{Fn}()` hooks as `hooks.tsx`, reaching the functions
- * over HTTP — `sapling serve`'s `/call` and `/stream` routes, or `createSaplingHandler` in a route handler —
+ * over HTTP — `sapling serve`'s `/call` and `/stream` routes, or the same routes of the application's server —
  * for React apps without server actions (Vite, Remix, a plain SPA). It imports no server code, so the
  * page's bundle holds neither the runtime nor the prompts.
  */

@@ -4,8 +4,8 @@ import { isRecord, SaplingActionError } from "./sapling-action-error.js";
 
 /**
  * Where the HTTP hooks (`baml_client/react/http_hooks`) send their calls: a server with `sapling serve`'s
- * routes (`POST {baseUrl}/call/{Fn}` and `POST {baseUrl}/stream/{Fn}`), which `sapling serve` itself, or
- * `createSaplingHandler` mounted in a route handler (Remix, Hono, a Next route), answers.
+ * routes (`POST {baseUrl}/call/{Fn}` and `POST {baseUrl}/stream/{Fn}`): `sapling serve` itself, or routes of
+ * the application's own server returning `b.Fn(...)` and `b.stream.Fn(...).toStreamable()` (docs/react.md).
  */
 export interface SaplingHttpOptions {
   /** Prefix of the routes (default `""`: the page's own origin, e.g. behind a dev-server proxy). */
