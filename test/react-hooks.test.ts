@@ -200,7 +200,8 @@ describe.skipIf(!chromiumPath && !required)("generated React hooks in Chromium",
       reportUnder: [scratch],
     });
     expect(diagnostics).toEqual([]);
-  }, 60_000);
+    // One compiler program over the app, its client and the runtime's sources: seconds, more when loaded.
+  }, 180_000);
 
   it("shows partials of a fenced, chatty answer before the answer ends, then the final value", async () => {
     await page.locator("#run").click();

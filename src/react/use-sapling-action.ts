@@ -1,4 +1,4 @@
-import { useCallback, useEffect, useMemo, useReducer, useRef } from "react";
+import { useCallback, useMemo, useReducer, useRef } from "react";
 import { readStream } from "../stream-client/index.js";
 import type {
   ActionHookInput,
@@ -8,6 +8,7 @@ import type {
   StreamChoice,
 } from "./action-hook-types.js";
 import { type HookError, toHookError } from "./sapling-action-error.js";
+import { useCallSlot } from "./use-call-slot.js";
 
 interface ActionState {
   status: "idle" | "pending" | "streaming" | "success" | "error";
@@ -64,29 +65,19 @@ export function useSaplingAction<Arguments extends unknown[], Partial, Final>(
   // The latest options, read when a call reports: callbacks passed inline need not be memoized.
   const latest = useRef(props);
   latest.current = props;
-  const current = useRef<AbortController | undefined>(undefined);
-
-  useEffect(
-    () => () => {
-      current.current?.abort();
-      current.current = undefined;
-    },
-    [],
-  );
+  const slot = useCallSlot();
 
   const mutate = useCallback(
     async (...args: Arguments): Promise<Final | undefined> => {
-      current.current?.abort();
-      const controller = new AbortController();
-      current.current = controller;
-      const live = () => current.current === controller && !controller.signal.aborted;
+      const call = slot.start();
+      const live = call.live;
       dispatch({ type: "start" });
       try {
         let final: Final;
         if (!streaming) {
-          final = await source.call(args, controller.signal);
+          final = await source.call(args, call.signal);
         } else {
-          const response = await source.stream(args, controller.signal);
+          const response = await source.stream(args, call.signal);
           const reader = readStream<Partial, Final>(
             response instanceof Response ? response : new Response(response),
           );
@@ -112,17 +103,16 @@ export function useSaplingAction<Arguments extends unknown[], Partial, Final>(
         latest.current.onError?.(reported);
         return undefined;
       } finally {
-        if (current.current === controller) current.current = undefined;
+        call.end();
       }
     },
-    [source, streaming],
+    [source, streaming, slot],
   );
 
   const reset = useCallback(() => {
-    current.current?.abort();
-    current.current = undefined;
+    slot.abort();
     dispatch({ type: "reset" });
-  }, []);
+  }, [slot]);
 
   return useMemo(() => {
     const status = state.status as HookStatus<StreamChoice>;

@@ -1,6 +1,7 @@
-import { useCallback, useEffect, useRef, useState } from "react";
+import { useCallback, useRef, useState } from "react";
 import { readStream } from "../stream-client/index.js";
 import { type HookError, toHookError } from "./sapling-action-error.js";
+import { useCallSlot } from "./use-call-slot.js";
 
 /** The type a schema describes: Zod's output type (read from `_zod`), otherwise what the caller says. */
 export type SchemaOutput<Schema> = Schema extends { _zod: { output: infer Output } } ? Output : unknown;
@@ -62,60 +63,49 @@ export function useSaplingObject<Schema, Result = SchemaOutput<Schema>, Input = 
   const [error, setError] = useState<HookError | undefined>(undefined);
   const latest = useRef(options);
   latest.current = options;
-  const current = useRef<AbortController | undefined>(undefined);
+  const slot = useCallSlot();
 
-  useEffect(
-    () => () => {
-      current.current?.abort();
-      current.current = undefined;
+  const submit = useCallback(
+    async (input: Input): Promise<void> => {
+      const call = slot.start();
+      const live = call.live;
+      const settings = latest.current;
+      setError(undefined);
+      setLoading(true);
+      try {
+        const response = await (settings.fetch ?? fetch)(settings.api, {
+          method: "POST",
+          headers: { "content-type": "application/json", ...settings.headers },
+          body: JSON.stringify(input),
+          signal: call.signal,
+        });
+        const reader = readStream<DeepPartialValue<Result>, Result>(response);
+        for await (const partial of reader) {
+          if (!live()) break;
+          setObject(partial);
+        }
+        if (!live()) return;
+        const final = await reader.getFinalResponse();
+        if (!live()) return;
+        setObject(final as DeepPartialValue<Result>);
+        latest.current.onFinish?.({ object: final, error: undefined });
+      } catch (failure) {
+        if (!live()) return;
+        const reported = toHookError(failure);
+        setError(reported);
+        latest.current.onError?.(reported);
+        latest.current.onFinish?.({ object: undefined, error: reported });
+      } finally {
+        if (call.end()) setLoading(false);
+      }
     },
-    [],
+    [slot],
   );
 
-  const submit = useCallback(async (input: Input): Promise<void> => {
-    current.current?.abort();
-    const controller = new AbortController();
-    current.current = controller;
-    const live = () => current.current === controller && !controller.signal.aborted;
-    const settings = latest.current;
-    setError(undefined);
-    setLoading(true);
-    try {
-      const response = await (settings.fetch ?? fetch)(settings.api, {
-        method: "POST",
-        headers: { "content-type": "application/json", ...settings.headers },
-        body: JSON.stringify(input),
-        signal: controller.signal,
-      });
-      const reader = readStream<DeepPartialValue<Result>, Result>(response);
-      for await (const partial of reader) {
-        if (!live()) break;
-        setObject(partial);
-      }
-      if (!live()) return;
-      const final = await reader.getFinalResponse();
-      if (!live()) return;
-      setObject(final as DeepPartialValue<Result>);
-      latest.current.onFinish?.({ object: final, error: undefined });
-    } catch (failure) {
-      if (!live()) return;
-      const reported = toHookError(failure);
-      setError(reported);
-      latest.current.onError?.(reported);
-      latest.current.onFinish?.({ object: undefined, error: reported });
-    } finally {
-      if (current.current === controller) {
-        current.current = undefined;
-        setLoading(false);
-      }
-    }
-  }, []);
-
   const stop = useCallback(() => {
-    current.current?.abort();
-    current.current = undefined;
+    slot.abort();
     setLoading(false);
-  }, []);
+  }, [slot]);
 
   const clear = useCallback(() => {
     stop();
