@@ -24,6 +24,7 @@ import { type AccessEntry, createSaplingHandler } from "../src/server/index.js";
 import { type MockLlmServer, startMockLlmServer } from "../src/testing/index.js";
 import { createStreamParser } from "../src/zod/index.js";
 import { chromiumPath, launchChromium, chromiumRequired as required } from "./browser/launch-chromium.js";
+import { splitIntoChunks, textOf, waitUntil } from "./browser/page-waits.js";
 import { typeCheck } from "./codegen-typecheck.js";
 
 const root = resolve(import.meta.dirname, "..");
@@ -58,14 +59,6 @@ const RECIPE = `Happy to help! Pancakes it is:
 /** The route's schema (Zod); the page names the same shape in JSON Schema for its types. */
 const recipeSchema = z.object({ title: z.string(), steps: z.array(z.string()) });
 
-/** `text` in `count` pieces of nearly equal length. */
-function split(text: string, count: number): string[] {
-  const size = Math.ceil(text.length / count);
-  return Array.from({ length: Math.ceil(text.length / size) }, (_, index) =>
-    text.slice(index * size, (index + 1) * size),
-  );
-}
-
 let scratch: string;
 let mock: MockLlmServer;
 let server: NodeHttpServer;
@@ -73,18 +66,6 @@ let browser: Browser;
 let page: Page;
 const access: AccessEntry[] = [];
 const pageErrors: string[] = [];
-
-async function until<T>(probe: () => Promise<T | undefined> | T | undefined, what: string): Promise<T> {
-  const deadline = Date.now() + 60_000;
-  for (;;) {
-    const value = await probe();
-    if (value !== undefined) return value;
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((done) => setTimeout(done, 25));
-  }
-}
-
-const text = async (selector: string): Promise<string> => (await page.locator(selector).textContent()) ?? "";
 
 function compileApp(): Ir {
   const sources = { "baml_src/main.baml": readFileSync(join(appSource, "baml_src", "main.baml"), "utf8") };
@@ -117,11 +98,13 @@ describe.skipIf(!chromiumPath && !required)("generated React hooks in Chromium",
 
     mock = await startMockLlmServer({
       respond: (request) => {
-        if (request.promptText.includes("pancakes")) return { chunks: split(RECIPE, 30), chunkDelayMs: 40 };
-        if (request.promptText.includes("REFUSE")) return { chunks: split(REFUSAL, 6), chunkDelayMs: 10 };
+        if (request.promptText.includes("pancakes"))
+          return { chunks: splitIntoChunks(RECIPE, 30), chunkDelayMs: 40 };
+        if (request.promptText.includes("REFUSE"))
+          return { chunks: splitIntoChunks(REFUSAL, 6), chunkDelayMs: 10 };
         if (request.promptText.includes("LONG"))
-          return { chunks: split(LONG, LONG_CHUNKS), chunkDelayMs: 25 };
-        return { chunks: split(CHATTY, CHATTY_CHUNKS), chunkDelayMs: 40 };
+          return { chunks: splitIntoChunks(LONG, LONG_CHUNKS), chunkDelayMs: 25 };
+        return { chunks: splitIntoChunks(CHATTY, CHATTY_CHUNKS), chunkDelayMs: 40 };
       },
     });
     const runtime = SaplingRuntime.fromIr(ir, { env: { MOCK_BASE_URL: `${mock.url}/v1` } });
@@ -205,58 +188,70 @@ describe.skipIf(!chromiumPath && !required)("generated React hooks in Chromium",
 
   it("shows partials of a fenced, chatty answer before the answer ends, then the final value", async () => {
     await page.locator("#run").click();
-    const shown = await until(async () => {
-      const data = JSON.parse(await text("#data")) as { name?: string | null } | null;
-      return (await text("#status")) === "streaming" && data?.name ? data : undefined;
+    const shown = await waitUntil(async () => {
+      const data = JSON.parse(await textOf(page, "#data")) as { name?: string | null } | null;
+      return (await textOf(page, "#status")) === "streaming" && data?.name ? data : undefined;
     }, "a partial with the name");
     const request = mock.requests.at(-1);
     // The partial came while the mock was still sending: the answer had not ended.
     expect(request?.chunksSent).toBeLessThan(CHATTY_CHUNKS);
     expect("Jane Doe".startsWith(shown.name ?? "-")).toBe(true);
-    await until(async () => ((await text("#status")) === "success" ? true : undefined), "the final value");
-    expect(JSON.parse(await text("#final"))).toEqual({
+    await waitUntil(
+      async () => ((await textOf(page, "#status")) === "success" ? true : undefined),
+      "the final value",
+    );
+    expect(JSON.parse(await textOf(page, "#final"))).toEqual({
       name: "Jane Doe",
       skills: ["Rust", "Go", "Kubernetes", "PostgreSQL"],
       years: 8,
     });
-    expect(JSON.parse(await text("#data"))).toEqual(JSON.parse(await text("#final")));
-    expect(Number(await text("#partials"))).toBeGreaterThan(1);
-    expect(await text("#loading")).toBe("false");
+    expect(JSON.parse(await textOf(page, "#data"))).toEqual(JSON.parse(await textOf(page, "#final")));
+    expect(Number(await textOf(page, "#partials"))).toBeGreaterThan(1);
+    expect(await textOf(page, "#loading")).toBe("false");
   });
 
   it("sets isError with the model's raw text on a refusal", async () => {
     await page.locator("#input").fill("REFUSE this one");
     await page.locator("#run").click();
-    await until(async () => ((await text("#status")) === "error" ? true : undefined), "the error");
-    expect(await text("#error-name")).toBe("BamlValidationError");
-    expect(await text("#error-raw")).toBe(REFUSAL);
-    expect(await text("#loading")).toBe("false");
+    await waitUntil(
+      async () => ((await textOf(page, "#status")) === "error" ? true : undefined),
+      "the error",
+    );
+    expect(await textOf(page, "#error-name")).toBe("BamlValidationError");
+    expect(await textOf(page, "#error-raw")).toBe(REFUSAL);
+    expect(await textOf(page, "#loading")).toBe("false");
   });
 
   it("streams a Zod or JSON Schema object with useSaplingObject", async () => {
     await page.locator("#object-run").click();
-    const partial = await until(async () => {
-      const object = JSON.parse(await text("#object")) as { title?: string | null } | null;
-      return (await text("#object-loading")) === "true" && object?.title ? object : undefined;
+    const partial = await waitUntil(async () => {
+      const object = JSON.parse(await textOf(page, "#object")) as { title?: string | null } | null;
+      return (await textOf(page, "#object-loading")) === "true" && object?.title ? object : undefined;
     }, "an object partial");
     expect("Pancakes".startsWith(partial.title ?? "-")).toBe(true);
-    await until(async () => ((await text("#object-loading")) === "false" ? true : undefined), "the object");
-    expect(JSON.parse(await text("#object"))).toEqual({
+    await waitUntil(
+      async () => ((await textOf(page, "#object-loading")) === "false" ? true : undefined),
+      "the object",
+    );
+    expect(JSON.parse(await textOf(page, "#object"))).toEqual({
       title: "Pancakes",
       steps: ["Whisk flour, milk and eggs", "Rest the batter", "Fry in butter"],
     });
-    expect(await text("#object-error")).toBe("");
+    expect(await textOf(page, "#object-error")).toBe("");
   });
 
   it("aborts the call when the component unmounts", async () => {
     await page.locator("#input").fill("LONG answer please");
     await page.locator("#run").click();
-    await until(async () => ((await text("#status")) === "streaming" ? true : undefined), "streaming");
+    await waitUntil(
+      async () => ((await textOf(page, "#status")) === "streaming" ? true : undefined),
+      "streaming",
+    );
     const before = access.length;
     await page.locator("#unmount").click();
-    expect(await text("#mounted")).toBe("false");
+    expect(await textOf(page, "#mounted")).toBe("false");
     // The server sees the caller leave: the stream ends as aborted, which stops the model call.
-    const entry = await until(
+    const entry = await waitUntil(
       () => access.slice(before).find((candidate) => candidate.path === "/stream/ExtractResume"),
       "the stream's access entry",
     );

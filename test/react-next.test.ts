@@ -20,6 +20,7 @@ import { generateClient } from "../src/codegen/index.js";
 import { compile, renderDiagnostics } from "../src/language/index.js";
 import { type MockLlmServer, startMockLlmServer } from "../src/testing/index.js";
 import { chromiumPath, launchChromium, chromiumRequired as required } from "./browser/launch-chromium.js";
+import { splitIntoChunks, textOf, waitUntil } from "./browser/page-waits.js";
 
 const root = resolve(import.meta.dirname, "..");
 const nextBin = join(root, "node_modules", "next", "dist", "bin", "next");
@@ -34,13 +35,6 @@ Let me know if you need anything else!`;
 const CHATTY_CHUNKS = 40;
 const REFUSAL = "I'm sorry, but I can't help with that request.";
 
-function split(text: string, count: number): string[] {
-  const size = Math.ceil(text.length / count);
-  return Array.from({ length: Math.ceil(text.length / size) }, (_, index) =>
-    text.slice(index * size, (index + 1) * size),
-  );
-}
-
 let scratch: string;
 let mock: MockLlmServer;
 let next: ChildProcess | undefined;
@@ -48,17 +42,8 @@ let nextOutput = "";
 let browser: Browser;
 let page: Page;
 
-async function until<T>(probe: () => Promise<T | undefined> | T | undefined, what: string): Promise<T> {
-  const deadline = Date.now() + 60_000;
-  for (;;) {
-    const value = await probe();
-    if (value !== undefined) return value;
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}; next said:\n${nextOutput}`);
-    await new Promise((done) => setTimeout(done, 25));
-  }
-}
-
-const text = async (selector: string): Promise<string> => (await page.locator(selector).textContent()) ?? "";
+/** What Next printed, for a timeout's message. */
+const nextSaid = (): string => `; next said:\n${nextOutput}`;
 
 function freePort(): Promise<number> {
   return new Promise((resolvePort, reject) => {
@@ -140,7 +125,7 @@ describe.skipIf(!chromiumPath && !required)("generated React hooks in a Next.js 
       respond: (request) =>
         request.promptText.includes("REFUSE")
           ? { text: REFUSAL }
-          : { chunks: split(CHATTY, CHATTY_CHUNKS), chunkDelayMs: 40 },
+          : { chunks: splitIntoChunks(CHATTY, CHATTY_CHUNKS), chunkDelayMs: 40 },
     });
 
     const builder = run(["build"], {});
@@ -154,14 +139,18 @@ describe.skipIf(!chromiumPath && !required)("generated React hooks in a Next.js 
     });
     browser = await launchChromium();
     page = await browser.newPage();
-    await until(async () => {
-      try {
-        await page.goto(`http://127.0.0.1:${port}/`);
-        return true;
-      } catch {
-        return undefined;
-      }
-    }, "next start");
+    await waitUntil(
+      async () => {
+        try {
+          await page.goto(`http://127.0.0.1:${port}/`);
+          return true;
+        } catch {
+          return undefined;
+        }
+      },
+      "next start",
+      nextSaid,
+    );
     await page.locator("#run").waitFor();
   }, 300_000);
 
@@ -174,30 +163,40 @@ describe.skipIf(!chromiumPath && !required)("generated React hooks in a Next.js 
 
   it("streams partials of a fenced, chatty answer through the server action before it ends", async () => {
     await page.locator("#run").click();
-    const shown = await until(async () => {
-      const data = JSON.parse(await text("#data")) as { name?: string | null } | null;
-      return (await text("#status")) === "streaming" && data?.name ? data : undefined;
-    }, "a partial with the name");
+    const shown = await waitUntil(
+      async () => {
+        const data = JSON.parse(await textOf(page, "#data")) as { name?: string | null } | null;
+        return (await textOf(page, "#status")) === "streaming" && data?.name ? data : undefined;
+      },
+      "a partial with the name",
+      nextSaid,
+    );
     // The partial came while the mock was still sending, over server_streaming.ts's stream.
     expect(mock.requests.at(-1)?.stream).toBe(true);
     expect(mock.requests.at(-1)?.chunksSent).toBeLessThan(CHATTY_CHUNKS);
     expect("Jane Doe".startsWith(shown.name ?? "-")).toBe(true);
-    await until(async () => ((await text("#status")) === "success" ? true : undefined), "the final value");
-    expect(JSON.parse(await text("#final"))).toEqual({
+    await waitUntil(
+      async () => ((await textOf(page, "#status")) === "success" ? true : undefined),
+      "the final value",
+    );
+    expect(JSON.parse(await textOf(page, "#final"))).toEqual({
       name: "Jane Doe",
       skills: ["Rust", "Go", "Kubernetes"],
       years: 8,
     });
-    expect(Number(await text("#partials"))).toBeGreaterThan(1);
+    expect(Number(await textOf(page, "#partials"))).toBeGreaterThan(1);
   });
 
   it("stream: false calls the other server action and shows the final value only", async () => {
     await page.locator("#stream").uncheck();
     await page.locator("#run").click();
-    await until(async () => ((await text("#status")) === "success" ? true : undefined), "the final value");
+    await waitUntil(
+      async () => ((await textOf(page, "#status")) === "success" ? true : undefined),
+      "the final value",
+    );
     // server.ts ran `b.ExtractResume`: one non-streaming model request.
     expect(mock.requests.at(-1)?.stream).toBe(false);
-    expect(JSON.parse(await text("#data"))).toEqual({
+    expect(JSON.parse(await textOf(page, "#data"))).toEqual({
       name: "Jane Doe",
       skills: ["Rust", "Go", "Kubernetes"],
       years: 8,
@@ -208,8 +207,11 @@ describe.skipIf(!chromiumPath && !required)("generated React hooks in a Next.js 
   it("sets isError with the model's raw text on a refusal", async () => {
     await page.locator("#input").fill("REFUSE this one");
     await page.locator("#run").click();
-    await until(async () => ((await text("#status")) === "error" ? true : undefined), "the error");
-    expect(await text("#error-name")).toBe("BamlValidationError");
-    expect(await text("#error-raw")).toBe(REFUSAL);
+    await waitUntil(
+      async () => ((await textOf(page, "#status")) === "error" ? true : undefined),
+      "the error",
+    );
+    expect(await textOf(page, "#error-name")).toBe("BamlValidationError");
+    expect(await textOf(page, "#error-raw")).toBe(REFUSAL);
   });
 });

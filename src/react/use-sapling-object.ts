@@ -1,5 +1,8 @@
 import { useCallback, useRef, useState } from "react";
 import { readStream } from "../stream-client/index.js";
+// Types only: the schema rooms' partial type. A value import would load the parser into the page
+// (test/entry-import-graph.test.ts holds sapling-llm/react to `react` alone).
+import type { PartialOf } from "../typed-schema/index.js";
 import { type HookError, toHookError } from "./sapling-action-error.js";
 import { useCallSlot } from "./use-call-slot.js";
 
@@ -10,13 +13,7 @@ export type SchemaOutput<Schema> = Schema extends { _zod: { output: infer Output
  * A partial value of `T` as Sapling streams it: fields not written yet are missing or `null`, lists hold the
  * items so far, strings the text so far (the `PartialOf` of `sapling-llm/zod`).
  */
-export type DeepPartialValue<T> = T extends string | number | boolean | bigint | symbol | null | undefined
-  ? T | null
-  : T extends readonly (infer Item)[]
-    ? DeepPartialValue<Item>[]
-    : T extends object
-      ? { [Key in keyof T]?: DeepPartialValue<T[Key]> | null }
-      : T | null;
+export type DeepPartialValue<T> = PartialOf<T>;
 
 /** Options of `useSaplingObject`, as the AI SDK's `useObject` takes them. */
 export interface SaplingObjectOptions<Schema, Result> {
