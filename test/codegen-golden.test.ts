@@ -5,7 +5,7 @@
  * type-checked under strict settings together with its assertions.
  */
 import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
-import { join, resolve } from "node:path";
+import { dirname, join, relative, resolve } from "node:path";
 import { describe, expect, it } from "vitest";
 import { generateClient } from "../src/codegen/index.js";
 import type { Ir } from "../src/ir/index.js";
@@ -49,6 +49,14 @@ function generate(fixture: Fixture): Record<string, string> {
   return generateClient(fixture.ir, generator);
 }
 
+/** Every file under `folder` (the `react/` subfolder of a React client too), relative, with `/`, sorted. */
+function filesUnder(folder: string): string[] {
+  return readdirSync(folder, { recursive: true, withFileTypes: true })
+    .filter((entry) => entry.isFile())
+    .map((entry) => relative(folder, join(entry.parentPath, entry.name)).split("\\").join("/"))
+    .sort();
+}
+
 /** Shared helpers for the type-level assertions in `typeChecks`. */
 const prelude = `
 type Equal<A, B> = (<T>() => T extends A ? 1 : 2) extends <T>() => T extends B ? 1 : 2 ? true : false;
@@ -68,9 +76,12 @@ describe("golden generated clients", () => {
       if (update) {
         rmSync(clientFolder, { recursive: true, force: true });
         mkdirSync(clientFolder, { recursive: true });
-        for (const [file, text] of Object.entries(files)) writeFileSync(join(clientFolder, file), text);
+        for (const [file, text] of Object.entries(files)) {
+          mkdirSync(dirname(join(clientFolder, file)), { recursive: true });
+          writeFileSync(join(clientFolder, file), text);
+        }
       }
-      const expectedNames = existsSync(clientFolder) ? readdirSync(clientFolder).sort() : [];
+      const expectedNames = existsSync(clientFolder) ? filesUnder(clientFolder) : [];
       expect(Object.keys(files).sort()).toEqual(expectedNames);
       for (const [file, text] of Object.entries(files)) {
         expect(text, `${fixture.name}/baml_client/${file} (rerun with UPDATE_EXPECT=1 if intended)`).toBe(

@@ -3,7 +3,8 @@
  * (`sapling-llm`, `sapling-llm/runtime`, `sapling-llm/testing`) never reaches `zod`, `ai` or
  * `@opentelemetry/api`, and the Zod and JSON Schema entry points load none of them either (they read the
  * schema objects passed in; Zod appears there only in `import type`, which compiles away). Only
- * `sapling-llm/ai-sdk` loads `ai`, and only `sapling-llm/opentelemetry` loads `@opentelemetry/api`.
+ * `sapling-llm/ai-sdk` loads `ai`, only `sapling-llm/opentelemetry` loads `@opentelemetry/api`, and only
+ * `sapling-llm/react` loads `react`.
  *
  * Cold start: fresh processes record every module they load (test/module-loads/), and the counts are held
  * to budgets — `sapling --version` loads no command, `sapling check` only the compiler, the runtime's parse
@@ -74,6 +75,27 @@ describe("entry point import graphs", () => {
     expect([...packagesLoadedBy("opentelemetry/index.ts")].filter((name) => optional.has(name))).toEqual([
       "@opentelemetry/api",
     ]);
+  });
+
+  it.each([
+    "index.ts",
+    "runtime/index.ts",
+    "testing/index.ts",
+    "stream-client/index.ts",
+    "zod/index.ts",
+    "json-schema/index.ts",
+    "ai-sdk/index.ts",
+    "object-stream/index.ts",
+  ])("%s never loads react: only sapling-llm/react does", (entry) => {
+    const loaded = packagesLoadedBy(entry);
+    expect([...loaded].filter((name) => name === "react" || name === "react-dom" || name === "next")).toEqual(
+      [],
+    );
+  });
+
+  it("sapling-llm/react loads react and no runtime (a page ships only the hooks and the stream reader)", () => {
+    const loaded = packagesLoadedBy("react/index.ts");
+    expect([...loaded].sort()).toEqual(["react"]);
   });
 
   it.each(["index.ts", "runtime/index.ts", "testing/index.ts", "batch/index.ts"])(

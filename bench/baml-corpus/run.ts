@@ -82,7 +82,7 @@ async function generateAndTypeCheck(dir: string): Promise<NonNullable<Outcome["g
     cpSync(dir, source, { recursive: true });
     const texts = listBaml(source).map((path) => readFileSync(path, "utf8"));
     const hasTypeScript = texts.some((text) =>
-      /^\s*generator\b[^{]*\{[^}]*output_type\s+"?typescript"?\s*$/m.test(text),
+      /^\s*generator\b[^{]*\{[^}]*output_type\s+"?typescript(\/react)?"?\s*$/m.test(text),
     );
     if (!hasTypeScript) writeFileSync(join(source, "sapling_corpus_generator.baml"), addedGenerator);
     const context = captureContext({ cwd: work });
@@ -98,7 +98,8 @@ async function generateAndTypeCheck(dir: string): Promise<NonNullable<Outcome["g
     }
     const generated = readdirSync(work, { recursive: true, withFileTypes: true })
       .filter(
-        (entry) => entry.isFile() && entry.name.endsWith(".ts") && entry.parentPath.includes("baml_client"),
+        // `.tsx` too: the hooks of a `typescript/react` generator.
+        (entry) => entry.isFile() && /\.tsx?$/.test(entry.name) && entry.parentPath.includes("baml_client"),
       )
       .map((entry) => join(entry.parentPath, entry.name));
     const cjs = texts.some((text) => /module_format\s+"?cjs"?/.test(text));

@@ -15,6 +15,10 @@ export interface FunctionSignature {
   docs: string | undefined;
   /** `resume: string, note?: string | null` (without the trailing options parameter). */
   parameters: Printed;
+  /** The parameters' local names in order (`class_` for a parameter named `class`), to pass them on. */
+  parameterLocals: string[];
+  /** The parameters' names as declared in `.baml` (the keys of the named arguments). */
+  parameterNames: string[];
   /** `{ resume, note: note ?? null }`: the named arguments the runtime takes. */
   argumentsObject: string;
   /** `{ resume: string; note?: string | null }`: the type of the named arguments (one row of a batch). */
@@ -45,10 +49,12 @@ export function functionSignature(declaration: LlmFunction, index: IrIndex): Fun
   const parameters: string[] = [];
   const entries: string[] = [];
   const properties: string[] = [];
+  const locals: string[] = [];
   declaration.params.forEach((parameter, position) => {
     const members = types[position] ?? [];
     const local = reservedWords.has(parameter.name) ? `${parameter.name}_` : parameter.name;
     const optional = position >= optionalFrom;
+    locals.push(local);
     parameters.push(`${local}${optional ? "?" : ""}: ${joinMembers(members)}`);
     const value = optional ? `${local} ?? null` : local;
     entries.push(value === parameter.name ? parameter.name : `${parameter.name}: ${value}`);
@@ -65,6 +71,8 @@ export function functionSignature(declaration: LlmFunction, index: IrIndex): Fun
     name: declaration.name,
     docs: declaration.docs,
     parameters: { text: parameters.join(", "), uses: parameterContext.used },
+    parameterLocals: locals,
+    parameterNames: declaration.params.map((parameter) => parameter.name),
     argumentsObject: entries.length === 0 ? "{}" : `{ ${entries.join(", ")} }`,
     argumentsType: {
       text: properties.length === 0 ? "Record<string, never>" : `{ ${properties.join("; ")} }`,

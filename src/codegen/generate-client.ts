@@ -6,6 +6,12 @@ import { emitIndex } from "./emit-index.js";
 import { emitIr } from "./emit-ir.js";
 import { emitParser } from "./emit-parser.js";
 import { emitPartialTypes } from "./emit-partial-types.js";
+import { emitReactHookTypes } from "./emit-react-hook-types.js";
+import { emitReactHooks } from "./emit-react-hooks.js";
+import { emitReactHttpHooks } from "./emit-react-http-hooks.js";
+import { emitReactServer } from "./emit-react-server.js";
+import { emitReactServerStreaming } from "./emit-react-server-streaming.js";
+import { emitReactStreamingTypes } from "./emit-react-streaming-types.js";
 import { emitSyncClient } from "./emit-sync-client.js";
 import { emitTracing } from "./emit-tracing.js";
 import { emitTypeBuilder } from "./emit-type-builder.js";
@@ -18,12 +24,25 @@ import { byName } from "./module-text.js";
  * The TypeScript client for a project: file name (relative to `baml_client/`) → text. Pure and
  * deterministic — the same IR and generator give the same bytes — so callers decide where to write, and
  * golden tests compare strings. Throws `CodegenError` when a declared name would break the generated code.
+ * `output_type "typescript/react"` adds BAML's React files under `react/` (hooks, server actions) and
+ * Sapling's HTTP hooks for apps without server actions.
  */
 export function generateClient(ir: Ir, generator: Generator): Record<string, string> {
   const generation = createGenerationContext(ir, generator);
   const signatures = byName(ir.functions).map((declaration) =>
     functionSignature(declaration, generation.index),
   );
+  const react: Record<string, string> =
+    generator.outputType === "typescript/react"
+      ? {
+          "react/hook_types.ts": emitReactHookTypes(generation, signatures),
+          "react/hooks.tsx": emitReactHooks(generation, signatures),
+          "react/http_hooks.tsx": emitReactHttpHooks(generation, signatures),
+          "react/server.ts": emitReactServer(generation, signatures),
+          "react/server_streaming.ts": emitReactServerStreaming(generation, signatures),
+          "react/server_streaming_types.ts": emitReactStreamingTypes(generation, signatures),
+        }
+      : {};
   return {
     "async_client.ts": emitAsyncClient(generation, signatures),
     "async_request.ts": emitAsyncRequest(generation, signatures),
@@ -36,5 +55,6 @@ export function generateClient(ir: Ir, generator: Generator): Record<string, str
     "tracing.ts": emitTracing(generation),
     "type_builder.ts": emitTypeBuilder(generation),
     "types.ts": emitTypes(generation),
+    ...react,
   };
 }

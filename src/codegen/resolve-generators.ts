@@ -17,9 +17,9 @@ const otherLanguages = new Set([
 ]);
 
 /**
- * The project's generator blocks in name order, each marked runnable (`output_type "typescript"`) or
- * skipped with a reason: other languages are BAML's generators, not Sapling's, and `typescript/react` is
- * not generated yet.
+ * The project's generator blocks in name order, each marked runnable (`output_type "typescript"`, and
+ * `"typescript/react"`, which adds the React hooks) or skipped with a reason: other languages are BAML's
+ * generators, not Sapling's.
  */
 export function resolveGenerators(ir: Ir): ResolvedGenerator[] {
   return [...ir.generators]
@@ -28,12 +28,9 @@ export function resolveGenerators(ir: Ir): ResolvedGenerator[] {
 }
 
 function skipReason(generator: Generator): string | null {
-  if (generator.outputType === "typescript") return null;
-  if (generator.outputType === "typescript/react") {
-    return `generator ${generator.name}: output_type "typescript/react" is not supported by Sapling; use "typescript" (the React hooks are not generated).`;
-  }
+  if (generator.outputType === "typescript" || generator.outputType === "typescript/react") return null;
   if (otherLanguages.has(generator.outputType)) {
-    return `generator ${generator.name}: output_type "${generator.outputType}" is for BAML's own generator; Sapling generates "typescript" only.`;
+    return `generator ${generator.name}: output_type "${generator.outputType}" is for BAML's own generator; Sapling generates "typescript" and "typescript/react" only.`;
   }
-  return `generator ${generator.name}: unknown output_type "${generator.outputType}"; Sapling generates "typescript".`;
+  return `generator ${generator.name}: unknown output_type "${generator.outputType}"; Sapling generates "typescript" and "typescript/react".`;
 }

@@ -16,6 +16,9 @@ export const outputTypes = [
   "rest/openapi",
 ];
 
+/** The output types Sapling generates; the others are BAML's generators for other languages (W0604). */
+const generatedOutputTypes = new Set(["typescript", "typescript/react"]);
+
 /** Fields with a closed set of values; the others take any string. */
 const choices: Record<string, string[]> = {
   output_type: outputTypes,
@@ -65,7 +68,7 @@ export function checkGenerator(declaration: GeneratorDecl, report: Reporter): vo
         },
         entry.value.span,
       );
-    } else if (entry.key.name === "output_type" && value !== "typescript") {
+    } else if (entry.key.name === "output_type" && !generatedOutputTypes.has(value)) {
       report("unsupported-output-type", { found: value }, entry.value.span);
     }
   }

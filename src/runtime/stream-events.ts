@@ -60,9 +60,25 @@ export function ndjsonLine(event: StreamEvent): string {
   return `${JSON.stringify({ [event.event]: event.data })}\n`;
 }
 
-/** A call's error as the streams report it: name, code and message; never a stack. */
-export function describeStreamError(error: unknown): { name: string; code?: string; message: string } {
-  if (BamlError.isInstance(error)) return { name: error.name, code: error.code, message: error.message };
+/**
+ * A call's error as the streams report it: name, code and message, and the model's answer (`raw_output`)
+ * when it answered but the answer could not be used, so a page can show what the model said; never a stack.
+ */
+export function describeStreamError(error: unknown): {
+  name: string;
+  code?: string;
+  message: string;
+  raw_output?: string;
+} {
+  if (BamlError.isInstance(error)) {
+    const rawOutput = (error as { rawOutput?: unknown }).rawOutput;
+    return {
+      name: error.name,
+      code: error.code,
+      message: error.message,
+      ...(typeof rawOutput === "string" ? { raw_output: rawOutput } : {}),
+    };
+  }
   if (error instanceof Error) return { name: error.name, message: error.message };
   return { name: "Error", message: String(error) };
 }

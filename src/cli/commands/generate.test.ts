@@ -108,6 +108,31 @@ describe("sapling generate", () => {
     expect(context.output().stderr).toContain("asks for version 0.226.2, but this is Sapling");
   });
 
+  it('writes the React files under baml_client/react/ for output_type "typescript/react", with no warning', async () => {
+    const root = await initialized();
+    const generators = join(root, "baml_src", "generators.baml");
+    writeFileSync(
+      generators,
+      readFileSync(generators, "utf8").replace('output_type "typescript"', 'output_type "typescript/react"'),
+    );
+    const context = captureContext({ cwd: root });
+    expect(await main(["generate"], context)).toBe(0);
+    expect(context.output().stderr).not.toContain("W0604");
+    expect(readdirSync(join(root, "baml_client", "react")).sort()).toEqual([
+      "hook_types.ts",
+      "hooks.tsx",
+      "http_hooks.tsx",
+      "server.ts",
+      "server_streaming.ts",
+      "server_streaming_types.ts",
+    ]);
+    expect(
+      readdirSync(join(root, "baml_client"))
+        .filter((name) => name.endsWith(".ts"))
+        .sort(),
+    ).toEqual(clientFiles);
+  });
+
   it('explains that default_client_mode "sync" leaves b async', async () => {
     const root = await initialized();
     const generators = join(root, "baml_src", "generators.baml");

@@ -1,5 +1,5 @@
 import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
-import { join } from "node:path";
+import { dirname, join } from "node:path";
 
 /** How a write went: files whose text changed, files already up to date, stale generated files removed. */
 export interface WriteSummary {
@@ -24,6 +24,8 @@ export function writeClientFiles(folder: string, files: Record<string, string>):
       summary.unchanged.push(file);
       continue;
     }
+    // `react/hooks.tsx` and its siblings live in a subfolder of the client.
+    mkdirSync(dirname(path), { recursive: true });
     writeFileSync(path, text);
     summary.written.push(file);
   }
