@@ -33,6 +33,7 @@ import {
   respondWithProfiles,
   startMockLlmServer,
 } from "../../testing/index.js";
+import { docsUrl } from "../../util/index.js";
 import { type CliContext, CliError, type Command, UsageError } from "../cli-context.js";
 import { loadTokenCounter } from "../count-tokens.js";
 import { dotenvFlags, dotenvUsage, environmentFor } from "../dotenv.js";
@@ -56,7 +57,7 @@ Runs a function over a dataset with expected values, for every client × output 
 cell: first-call parse failures, final failures, row and field accuracy, schema tokens, tokens, latency
 p50/p95 and cost, beside two baselines over the same answers (JSON.parse + schema validation; fence
 strip + jsonrepair + validation). Rows run on the batch engine: an interrupted eval resumes where it
-stopped, never calling the model again for a recorded row. See docs/eval.md.
+stopped, never calling the model again for a recorded row. See ${docsUrl("eval.md")}.
 
 Options:
   --data FILE       the rows: JSON lines {"id"?, "args": {…}, "expected": …}, or a .csv file with a
