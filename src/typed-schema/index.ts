@@ -4,6 +4,7 @@
  * typed parse functions over it, and their errors.
  */
 
+export type { Flag, FlagKind } from "../sap/index.js";
 export { namedRoot, type TypeBuilderAdditions, type TypeBuilderConverter } from "./named-root.js";
 export type { PartialOf } from "./partial-of.js";
 export {
