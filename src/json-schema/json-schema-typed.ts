@@ -28,7 +28,15 @@ function compile(schema: object): CompiledJsonSchema {
     ir,
     index: new IrIndex(ir),
     type: root.type,
-    adaptFinal: final ? (value, flags) => final(value, "$", indexFlags(flags)) : undefined,
+    adaptFinal: (value, flags, text) => {
+      // The whole answer read as a string although it is an object or a list in JSON (an object that
+      // failed its arm of `anyOf [string, object]`): the validator judges what the model wrote.
+      if (typeof value === "string" && value.trim() === text.trim() && flags.length === 0) {
+        const written = structuredJson(text);
+        if (written !== undefined) return written;
+      }
+      return final ? final(value, "$", indexFlags(flags)) : value;
+    },
     validate: (value) => {
       const issues = validate(value);
       return issues.length === 0 ? { value } : { issues };
@@ -37,6 +45,17 @@ function compile(schema: object): CompiledJsonSchema {
   const result = { typed, warnings };
   compiled.set(schema, result);
   return result;
+}
+
+/** An object or a list written as strict JSON, else `undefined`. */
+function structuredJson(text: string): unknown {
+  const trimmed = text.trim();
+  if (!trimmed.startsWith("{") && !trimmed.startsWith("[")) return undefined;
+  try {
+    return JSON.parse(trimmed);
+  } catch {
+    return undefined;
+  }
 }
 
 /**

@@ -37,7 +37,7 @@ export function parseTyped<T>(schema: TypedSchema, text: string): SchemaParseRes
 /** As `parseTyped`, awaiting async refinements. */
 export async function parseTypedAsync<T>(schema: TypedSchema, text: string): Promise<SchemaParseResult<T>> {
   const result = readFinal(schema, text);
-  const adapted = schema.adaptFinal ? schema.adaptFinal(result.value, result.flags) : result.value;
+  const adapted = schema.adaptFinal ? schema.adaptFinal(result.value, result.flags, text) : result.value;
   return outcomeToResult<T>(await schema.validate(adapted), result.flags, text);
 }
 
@@ -92,7 +92,7 @@ function readFinal(schema: TypedSchema, text: string): ParseResult {
 }
 
 function complete<T>(schema: TypedSchema, result: ParseResult, text: string): SchemaParseResult<T> {
-  const adapted = schema.adaptFinal ? schema.adaptFinal(result.value, result.flags) : result.value;
+  const adapted = schema.adaptFinal ? schema.adaptFinal(result.value, result.flags, text) : result.value;
   const outcome = schema.validate(adapted);
   if (outcome instanceof Promise) {
     // Nothing awaits it here; keep an unhandled rejection from surfacing later.

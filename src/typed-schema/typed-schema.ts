@@ -22,9 +22,10 @@ export interface TypedSchema {
    * Final values: a field the model left out is `null` to the parser, but `undefined` to a Zod
    * `.optional()` / `.default()` that does not accept null; enum names the model wrote become the enum's
    * values. Absent when the parser's value is already what validation expects. `flags` are the parser's
-   * repairs, for an adapter that must tell a field left out from one written and rejected.
+   * repairs and `text` the answer, for an adapter that must tell a field left out from one written and
+   * rejected, or a whole answer read as text from the JSON it is.
    */
-  readonly adaptFinal?: ((value: unknown, flags: readonly Flag[]) => unknown) | undefined;
+  readonly adaptFinal?: ((value: unknown, flags: readonly Flag[], text: string) => unknown) | undefined;
   /** Partial values: only the enum mapping (a missing field stays `null`: not written yet). */
   readonly adaptPartial?: ValueAdapter | undefined;
   /**
