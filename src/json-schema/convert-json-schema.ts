@@ -410,9 +410,9 @@ interface ObjectField {
 /**
  * A class's final value. The parser gives `null` for a field the model left out (flagged
  * `DefaultFromMissing`): it is left out again, or takes its `default`. A field the model wrote but that
- * did not fit (`DefaultFromInvalid`) stays `null` — never the default — for the validator to judge. An
- * explicit `null` for an optional field that does not allow null means "none": left out. A required
- * list left out (`EmptyFromMissing`) is left out, and the validator reports it missing.
+ * did not fit (`DefaultFromInvalid`) stays `null` — never the default — for the validator to judge, as
+ * does an explicit `null` the model wrote. A required list left out (`EmptyFromMissing`) is left out, and
+ * the validator reports it missing.
  */
 function adaptObject(fields: readonly ObjectField[], value: unknown, at: string, flags: FlagIndex): unknown {
   if (!isRecord(value)) return value;
@@ -425,7 +425,6 @@ function adaptObject(fields: readonly ObjectField[], value: unknown, at: string,
     if (flagged?.has("DefaultFromMissing") || flagged?.has("EmptyFromMissing") || before === undefined)
       after = fallback === undefined || required ? undefined : structuredClone(fallback);
     else if (flagged?.has("DefaultFromInvalid")) after = null;
-    else if (before === null && !required && !property.acceptsNull) after = undefined;
     else after = property.final ? property.final(before, path, flags) : before;
     if (after === before && Object.hasOwn(value, key)) continue;
     copy ??= { ...value };
