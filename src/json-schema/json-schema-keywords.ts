@@ -56,6 +56,8 @@ export const KEYWORD_ROLES: Readonly<Record<string, KeywordRole>> = {
   propertyNames: "validation",
   unevaluatedProperties: "validation",
   unevaluatedItems: "validation",
+  // 2020-12's dynamic reference: the validator follows it; the parser reads the schema beside it.
+  $dynamicRef: "validation",
   $schema: "annotation",
   $id: "annotation",
   id: "annotation",
