@@ -221,7 +221,10 @@ function benchSet(
           coercions.set(kinds, (coercions.get(kinds) ?? 0) + 1);
         }
       } catch (error) {
-        if (!SchemaParseError.isInstance(error)) throw error;
+        if (!SchemaParseError.isInstance(error)) {
+          const construct = `parse crash: ${String(error).slice(0, 80)}`;
+          refusals.set(construct, (refusals.get(construct) ?? 0) + 1);
+        }
         read = { ok: false };
       }
       report.parseMs += performance.now() - parseStart;

@@ -7,7 +7,13 @@
  * naming the construct and where it is.
  */
 import { type Class, type Type, unionOf } from "../ir/index.js";
-import { itemHint, type SchemaIssue, TypeCollector, UnsupportedSchemaError } from "../typed-schema/index.js";
+import {
+  itemHint,
+  type SchemaIssue,
+  setEntry,
+  TypeCollector,
+  UnsupportedSchemaError,
+} from "../typed-schema/index.js";
 import { constraintNote } from "./constraint-note.js";
 import { type FinalAdapter, type FlagIndex, fieldStep, isRecord } from "./final-adapter.js";
 import {
@@ -222,12 +228,7 @@ export class JsonSchemaConverter {
                 const after = adapt(entry, at + fieldStep(key), flags);
                 if (after === entry) continue;
                 copy ??= { ...entries };
-                Object.defineProperty(copy, key, {
-                  value: after,
-                  enumerable: true,
-                  writable: true,
-                  configurable: true,
-                });
+                setEntry(copy, key, after);
               }
               return copy ?? entries;
             }
@@ -426,17 +427,10 @@ function adaptObject(fields: readonly ObjectField[], value: unknown, at: string,
       after = fallback === undefined || required ? undefined : structuredClone(fallback);
     else if (flagged?.has("DefaultFromInvalid")) after = null;
     else after = property.final ? property.final(before, path, flags) : before;
-    if (after === before && Object.hasOwn(value, key)) continue;
+    if (after === before && (after === undefined || Object.hasOwn(value, key))) continue;
     copy ??= { ...value };
     if (after === undefined) delete copy[key];
-    // defineProperty: a `__proto__` key is data here, never the prototype.
-    else
-      Object.defineProperty(copy, key, {
-        value: after,
-        enumerable: true,
-        writable: true,
-        configurable: true,
-      });
+    else setEntry(copy, key, after);
   }
   return copy ?? value;
 }

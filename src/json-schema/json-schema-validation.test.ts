@@ -222,6 +222,15 @@ describe("real schemas", () => {
     expect(error.message).toMatch(/outputFormat\(schema\)/);
   });
 
+  it("reads patterns with escapes the u flag refuses, and refuses a pattern that is no expression", () => {
+    const quoted = { type: "string", pattern: "^[a-z\\'\\#]+$" };
+    expect(parse(quoted, '"it\'s"').value).toBe("it's");
+    expect(failure(quoted, '"IT"').issues.map((issue) => issue.code)).toEqual(["pattern"]);
+    expect(() => parse({ type: "string", pattern: "(" }, '"x"')).toThrow(
+      /the pattern "\(" at \$ is not supported/,
+    );
+  });
+
   it("leaves the caller's schema untouched", () => {
     const schema = { type: "object", properties: { a: { type: "string", nullable: true } }, required: ["a"] };
     const before = JSON.stringify(schema);

@@ -5,7 +5,7 @@
  * toward and what the schema allows can never drift apart.
  */
 import { type OutputUnit, type SchemaDraft, Validator } from "@cfworker/json-schema";
-import type { SchemaIssue } from "../typed-schema/index.js";
+import { type SchemaIssue, UnsupportedSchemaError } from "../typed-schema/index.js";
 
 /** Checks a value against the whole schema; an empty list when it is valid. */
 export type SchemaValidator = (value: unknown) => SchemaIssue[];
@@ -35,9 +35,18 @@ export function draftOf(schema: Record<string, unknown>): SchemaDraft {
  */
 export function createSchemaValidator(schema: Record<string, unknown>): SchemaValidator {
   const copy = withNullable(structuredClone(schema)) as Record<string, unknown>;
+  unicodePatterns(copy, "$");
   const validator = new Validator(copy, draftOf(schema), false);
   return (value) => {
-    const result = validator.validate(value);
+    let result: ReturnType<Validator["validate"]>;
+    try {
+      result = validator.validate(value);
+    } catch (error) {
+      // The validator met something in the schema it cannot evaluate: the value is not known to be valid.
+      return [
+        { path: [], message: `the validator could not check the value: ${String(error)}`, code: "validator" },
+      ];
+    }
     return result.valid ? [] : issuesOf(result.errors, value);
   };
 }
@@ -107,4 +116,56 @@ function withNullable(node: unknown): unknown {
     record.anyOf = [rest, { type: "null" }];
   }
   return record;
+}
+
+/**
+ * The validator compiles `pattern`s with the `u` flag, as JSON Schema says (ECMA-262 with Unicode), where
+ * an escape of a character that needs none (`\'`, `\"`, `\#`) is a syntax error although
+ * plain JavaScript accepts it. Such escapes are dropped on the copy (the pattern means the same); a
+ * pattern that is still no regular expression is refused, named, before any answer is read.
+ */
+function unicodePatterns(node: unknown, path: string): void {
+  if (typeof node !== "object" || node === null) return;
+  if (Array.isArray(node)) {
+    node.forEach((item, index) => unicodePatterns(item, `${path}[${index}]`));
+    return;
+  }
+  const record = node as Record<string, unknown>;
+  for (const [key, child] of Object.entries(record)) {
+    if (key === "enum" || key === "const" || key === "default" || key === "examples") continue;
+    if (key === "pattern" && typeof child === "string") record.pattern = unicodePattern(child, path);
+    else if (key === "patternProperties" && typeof child === "object" && child !== null) {
+      const renamed: Record<string, unknown> = {};
+      for (const [pattern, schema] of Object.entries(child)) {
+        renamed[unicodePattern(pattern, `${path}.patternProperties`)] = schema;
+        unicodePatterns(schema, `${path}.patternProperties`);
+      }
+      record.patternProperties = renamed;
+    } else unicodePatterns(child, `${path}.${key}`);
+  }
+}
+
+function unicodePattern(pattern: string, path: string): string {
+  if (compiles(pattern)) return pattern;
+  // Outside a character class, `\` before a character with no meaning (not a letter, digit or syntax
+  // character) only stands for that character.
+  const unescaped = pattern.replace(
+    /\\([^A-Za-z0-9^$\\.*+?()[\]{}|/-])/g,
+    (_, character: string) => character,
+  );
+  if (compiles(unescaped)) return unescaped;
+  throw new UnsupportedSchemaError(
+    `the pattern ${JSON.stringify(pattern)}`,
+    path,
+    "it is not a regular expression in JSON Schema's dialect (ECMA-262 with the u flag); fix its escapes.",
+  );
+}
+
+function compiles(pattern: string): boolean {
+  try {
+    new RegExp(pattern, "u");
+    return true;
+  } catch {
+    return false;
+  }
 }

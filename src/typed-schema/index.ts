@@ -25,4 +25,4 @@ export {
 export { itemHint, TypeCollector, toIdentifier } from "./type-collector.js";
 export type { TypedSchema, ValidationOutcome, ValueAdapter } from "./typed-schema.js";
 export { UnsupportedSchemaError } from "./unsupported-schema-error.js";
-export { adaptEntries, adaptFields, adaptItems } from "./value-adapters.js";
+export { adaptEntries, adaptFields, adaptItems, setEntry } from "./value-adapters.js";
