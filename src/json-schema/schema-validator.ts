@@ -127,7 +127,7 @@ function withNullable(node: unknown): unknown {
 function unicodePatterns(node: unknown, path: string): void {
   if (typeof node !== "object" || node === null) return;
   if (Array.isArray(node)) {
-    node.forEach((item, index) => unicodePatterns(item, `${path}[${index}]`));
+    for (const [index, item] of node.entries()) unicodePatterns(item, `${path}[${index}]`);
     return;
   }
   const record = node as Record<string, unknown>;
