@@ -310,7 +310,7 @@ export async function benchJsonschema(): Promise<string> {
     "single quotes, trailing commas). *exact+* counts values whose only difference is a property the",
     "schema does not declare, left out (a class keeps declared properties only). *invalid → value*: an",
     "invalid instance read into a value the schema accepts (a flagged coercion: rounding, a dropped",
-    "item, an explicit null for an optional property left out); *breaks schema* must be 0. Instances the",
+    "item, an undeclared key dropped); *breaks schema* must be 0. Instances the",
     "validator judges differently from MaskBench's label are set apart. Times per schema (compile) and",
     "per instance (parse, validation included). Tokens: o200k_base, `outputFormat` / minified schema.",
     "",
