@@ -36,7 +36,17 @@ export function draftOf(schema: Record<string, unknown>): SchemaDraft {
 export function createSchemaValidator(schema: Record<string, unknown>): SchemaValidator {
   const copy = withNullable(structuredClone(schema)) as Record<string, unknown>;
   unicodePatterns(copy, "$");
-  const validator = new Validator(copy, draftOf(schema), false);
+  let validator: Validator;
+  try {
+    validator = new Validator(copy, draftOf(schema), false);
+  } catch (error) {
+    // Two sub-schemas with one `$id`, say: the validator cannot tell which a reference means.
+    throw new UnsupportedSchemaError(
+      `a schema the validator cannot load (${error instanceof Error ? error.message : String(error)})`,
+      "$",
+      "make every $id in the schema unique.",
+    );
+  }
   return (value) => {
     let result: ReturnType<Validator["validate"]>;
     try {
