@@ -27,13 +27,18 @@ const areas = [
   "fuzz",
   "batch",
   "eval",
+  "jsonschema",
 ] as const;
 
 /**
  * Areas run only when named (`npm run bench -- fuzz`): the fuzz run takes a quarter of an hour, the batch
- * run (100,000 rows twice, with a redis-server) several minutes.
+ * run (100,000 rows twice, with a redis-server) several minutes, and jsonschema needs a copy of
+ * JSONSchemaBench (`JSONSCHEMABENCH=/path/to/clone`).
  */
-const namedOnly = new Set<string>(["fuzz", "batch", "eval"]);
+const namedOnly = new Set<string>(["fuzz", "batch", "eval", "jsonschema"]);
+
+/** Areas whose file is not `bench/<area>.ts`. */
+const areaFiles: Record<string, string> = { jsonschema: "json-schema-bench" };
 
 /** A section of docs/benchmarks.md between its markers, so one area can be re-run alone. */
 function wrapSection(area: string, command: string, body: string): string {
@@ -66,7 +71,7 @@ async function main(): Promise<void> {
   // Re-running some areas keeps the other areas' sections (each says which command produced it).
   const sections = only.length > 0 ? readSections(target) : new Map<string, string>();
   for (const area of selected) {
-    if (!existsSync(join(import.meta.dirname, `${area}.ts`))) continue;
+    if (!existsSync(join(import.meta.dirname, `${areaFiles[area] ?? area}.ts`))) continue;
     process.stderr.write(`bench: ${area}…\n`);
     // The same Node and loader flags (tsx) as this process, with the area's name as the only argument.
     const markdown = execFileSync(
@@ -107,7 +112,7 @@ async function main(): Promise<void> {
 
 /** Child mode: run one area and print its markdown. */
 async function runArea(area: string): Promise<void> {
-  const module = (await import(`./${area}.js`)) as Record<string, unknown>;
+  const module = (await import(`./${areaFiles[area] ?? area}.js`)) as Record<string, unknown>;
   const name = `bench${area[0]?.toUpperCase()}${area.slice(1)}`;
   const run = module[name];
   if (typeof run !== "function") throw new Error(`bench/${area}.ts must export ${name}()`);

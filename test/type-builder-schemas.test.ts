@@ -93,8 +93,8 @@ describe("TypeBuilder.addZod / addJsonSchema", () => {
     expect(() => tb.addZod("When", z.object({ at: z.date() }))).toThrow(
       /addZod\("When"\): z\.date\(\) at \$\.at/,
     );
-    expect(() => tb.addJsonSchema("Free", { type: "object" })).toThrow(
-      /addJsonSchema\("Free"\): an object without properties/,
+    expect(() => tb.addJsonSchema("Free", { $ref: "https://example.com/free.json" })).toThrow(
+      /addJsonSchema\("Free"\): the remote \$ref "https:\/\/example.com\/free.json"/,
     );
     // Nothing was added by the failures.
     expect(tb.applyTo(ir).classes.map((item) => item.name)).toEqual(["Person"]);

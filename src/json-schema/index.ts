@@ -1,7 +1,10 @@
 /**
- * `sapling-llm/json-schema`: Sapling's parser for JSON Schemas — the subset OpenAI structured outputs, MCP
- * tool schemas and OpenAPI use. The same four functions as `sapling-llm/zod`: `parse`, `parsePartial`,
- * `createStreamParser`, `outputFormat`. Values are `unknown` unless a type is given (`parse<Recipe>(…)`).
+ * `sapling-llm/json-schema`: Sapling's parser for JSON Schemas (draft-04 to 2020-12, OpenAPI's
+ * `nullable`): MCP tool schemas, OpenAPI components, JSON Schema Store, function definitions. The same
+ * four functions as `sapling-llm/zod`: `parse`, `parsePartial`, `createStreamParser`, `outputFormat`.
+ * Values are `unknown` unless a type is given (`parse<Recipe>(…)`). Every final value is validated
+ * against the whole schema by @cfworker/json-schema (an optional peer dependency this entry needs);
+ * docs/json-schema.md says what each keyword does.
  */
 import type { OutputFormatOptions } from "../prompt/index.js";
 import { renderOutputFormat } from "../prompt/index.js";
@@ -32,12 +35,19 @@ export {
   UnsupportedSchemaError,
 } from "../typed-schema/index.js";
 export type { JsonSchemaInput } from "./convert-json-schema.js";
-export { fromJsonSchema, jsonSchemaTypeConverter, jsonSchemaTypedSchema } from "./json-schema-typed.js";
+export {
+  fromJsonSchema,
+  jsonSchemaTypeConverter,
+  jsonSchemaTypedSchema,
+  jsonSchemaWarnings,
+} from "./json-schema-typed.js";
 
 /**
- * Reads a model's answer into a value of the JSON Schema: missing optional properties are left out (or
- * take their `default`), bounds (`minimum`, `maxLength`, `pattern`, …) are checked. Throws
- * `SchemaParseError` with the raw answer; `UnsupportedSchemaError` for keywords outside the subset.
+ * Reads a model's answer into a value of the JSON Schema: optional properties the model left out are left
+ * out (or take their `default`), and the value is validated against the whole schema (formats, bounds,
+ * `not`, every union arm). Throws `SchemaParseError` with the raw answer (and the validator's `issues`
+ * when the value breaks the schema); `UnsupportedSchemaError` for a schema no answer can be read toward
+ * (a remote `$ref`, a `false` schema). Keywords outside JSON Schema are ignored: `jsonSchemaWarnings`.
  */
 export function parse<T = unknown>(schema: object, text: string): SchemaParseResult<T> {
   return parseTyped(jsonSchemaTypedSchema(schema), text);

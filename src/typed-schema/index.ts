@@ -12,6 +12,7 @@ export {
   extractTyped,
   extractTypedStream,
 } from "./extract.js";
+export type { Flag, FlagKind } from "../sap/index.js";
 export { namedRoot, type TypeBuilderAdditions, type TypeBuilderConverter } from "./named-root.js";
 export type { PartialOf } from "./partial-of.js";
 export {
@@ -32,4 +33,4 @@ export {
 export { itemHint, TypeCollector, toIdentifier } from "./type-collector.js";
 export type { TypedSchema, ValidationOutcome, ValueAdapter } from "./typed-schema.js";
 export { UnsupportedSchemaError } from "./unsupported-schema-error.js";
-export { adaptEntries, adaptFields, adaptItems } from "./value-adapters.js";
+export { adaptEntries, adaptFields, adaptItems, setEntry } from "./value-adapters.js";

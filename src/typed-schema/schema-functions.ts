@@ -37,7 +37,7 @@ export function parseTyped<T>(schema: TypedSchema, text: string): SchemaParseRes
 /** As `parseTyped`, awaiting async refinements. */
 export async function parseTypedAsync<T>(schema: TypedSchema, text: string): Promise<SchemaParseResult<T>> {
   const result = readFinal(schema, text);
-  const adapted = schema.adaptFinal ? schema.adaptFinal(result.value) : result.value;
+  const adapted = schema.adaptFinal ? schema.adaptFinal(result.value, result.flags, text) : result.value;
   return outcomeToResult<T>(await schema.validate(adapted), result.flags, text);
 }
 
@@ -92,7 +92,7 @@ function readFinal(schema: TypedSchema, text: string): ParseResult {
 }
 
 function complete<T>(schema: TypedSchema, result: ParseResult, text: string): SchemaParseResult<T> {
-  const adapted = schema.adaptFinal ? schema.adaptFinal(result.value) : result.value;
+  const adapted = schema.adaptFinal ? schema.adaptFinal(result.value, result.flags, text) : result.value;
   const outcome = schema.validate(adapted);
   if (outcome instanceof Promise) {
     // Nothing awaits it here; keep an unhandled rejection from surfacing later.
@@ -128,9 +128,25 @@ function fromSapError(error: unknown, text: string): unknown {
   if (!SapParseError.isInstance(error)) return error;
   return new SchemaParseError({
     code: error.code,
-    message: error.message,
+    message: inSchemaTerms(error),
     raw: text,
     path: error.path,
     cause: error,
   });
+}
+
+/**
+ * The parser's message in the words of someone who wrote a Zod or JSON Schema, not a `.baml` file: no
+ * `class Output` (the schema's objects have no class names of their own), no `{{ ctx.output_format }}`.
+ */
+function inSchemaTerms(error: SapParseError): string {
+  const reword = (text: string): string =>
+    text
+      .replace(/\ban object for class (\w+)/g, "an object ($1)")
+      .replace(/\bclass (\w+)/g, "an object ($1)")
+      .replace(/\benum (\w+)/g, "one of the values of $1");
+  return reword(error.message).replace(
+    "Check that the prompt asks for this shape ({{ ctx.output_format }}), or relax the type.",
+    "Check that the prompt shows the schema (outputFormat(schema) gives its text), or relax the schema.",
+  );
 }

@@ -1,4 +1,5 @@
 import type { Ir, IrIndex, Type } from "../ir/index.js";
+import type { Flag } from "../sap/index.js";
 import type { SchemaIssue } from "./schema-parse-error.js";
 
 /** Turns a value as the parser gives it into the value the schema's validation expects. */
@@ -20,9 +21,11 @@ export interface TypedSchema {
   /**
    * Final values: a field the model left out is `null` to the parser, but `undefined` to a Zod
    * `.optional()` / `.default()` that does not accept null; enum names the model wrote become the enum's
-   * values. Absent when the parser's value is already what validation expects.
+   * values. Absent when the parser's value is already what validation expects. `flags` are the parser's
+   * repairs and `text` the answer, for an adapter that must tell a field left out from one written and
+   * rejected, or a whole answer read as text from the JSON it is.
    */
-  readonly adaptFinal?: ValueAdapter | undefined;
+  readonly adaptFinal?: ((value: unknown, flags: readonly Flag[], text: string) => unknown) | undefined;
   /** Partial values: only the enum mapping (a missing field stays `null`: not written yet). */
   readonly adaptPartial?: ValueAdapter | undefined;
   /**

@@ -15,15 +15,8 @@ export function adaptFields(adapters: readonly (readonly [string, ValueAdapter])
       const after = adapt(before);
       if (after === before) continue;
       copy ??= { ...(value as Record<string, unknown>) };
-      // defineProperty: a `__proto__` key is data here, never the prototype.
       if (after === undefined) delete copy[key];
-      else
-        Object.defineProperty(copy, key, {
-          value: after,
-          enumerable: true,
-          writable: true,
-          configurable: true,
-        });
+      else setEntry(copy, key, after);
     }
     return copy ?? value;
   };
@@ -51,4 +44,9 @@ export function adaptEntries(adapt: ValueAdapter): ValueAdapter {
     typeof value === "object" && value !== null && !Array.isArray(value)
       ? adaptFields(Object.keys(value).map((key) => [key, adapt] as const))(value)
       : value;
+}
+
+/** Sets an own data property: a `__proto__` key is data here, never the prototype. */
+export function setEntry(target: Record<string, unknown>, key: string, value: unknown): void {
+  Object.defineProperty(target, key, { value, enumerable: true, writable: true, configurable: true });
 }

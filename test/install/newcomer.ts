@@ -5,7 +5,7 @@
  * tarball's contents and that the program prints what the README says it prints.
  *
  * No network: the one README line that installs from the registry is replaced by an offline install of
- * the tarball (it has no dependencies) and links to this repository's typescript and @types/node. Slow
+ * the tarball (its one dependency, @cfworker/json-schema, comes from the npm cache `npm ci` filled) and links to this repository's typescript and @types/node. Slow
  * (`npm pack` builds), so `.ci/run` runs it as its own step: `npx tsx test/install/newcomer.ts`.
  */
 import { execFileSync, spawnSync } from "node:child_process";
