@@ -1,5 +1,6 @@
 import type { Ir } from "../ir/index.js";
 import type { OutputMode } from "../llm/index.js";
+import type { Flag } from "../sap/index.js";
 import type { ClientRegistry } from "./client-registry.js";
 import type { Collector, FunctionLog } from "./collector.js";
 import type { Environment } from "./resolve-options.js";
@@ -19,6 +20,12 @@ export interface ParseRecovery {
 /** Anything that can change the schema for one call; the runtime's `TypeBuilder` is one. */
 export interface SchemaExtension {
   applyTo(ir: Ir): Ir;
+}
+
+/** What a validator is told of the answer behind the value: its text and the parser's repairs. */
+export interface ValidatedAnswer {
+  text: string;
+  repairs: readonly Flag[];
 }
 
 /** One problem an output validator found in the parsed value. */
@@ -81,5 +88,7 @@ export interface CallOptions {
    * `BamlValidationError` (raw answer kept, issues in `detail`), which `parseRecovery.reask` re-asks with
    * the issues shown to the model. `extract` in `sapling-llm/zod` passes the schema's validation here.
    */
-  validateOutput?: ((value: unknown) => OutputValidation | Promise<OutputValidation>) | undefined;
+  validateOutput?:
+    | ((value: unknown, answer: ValidatedAnswer) => OutputValidation | Promise<OutputValidation>)
+    | undefined;
 }

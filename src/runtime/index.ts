@@ -19,6 +19,7 @@ export type {
   ParseRecovery,
   SchemaExtension,
   TickReason,
+  ValidatedAnswer,
 } from "./call-options.js";
 export type { Clock } from "./call-recorder.js";
 export type { CallSummary } from "./call-summary.js";

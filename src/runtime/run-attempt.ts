@@ -13,7 +13,7 @@ import {
   redactText,
   resolveProviderName,
 } from "../llm/index.js";
-import { SapParseError } from "../sap/index.js";
+import { type Flag, SapParseError } from "../sap/index.js";
 import type { ChatMessage } from "../util/index.js";
 import { answerCompleteness } from "./answer-completeness.js";
 import { type Answer, askModel } from "./ask-model.js";
@@ -141,7 +141,7 @@ export async function runAttempt(
       recorder.recordRepairs(parsed.repairs, answerCompleteness(answer.finishReason, parsed.repairs));
       recordToolCalls(parsed.toolCalls, answer, client, context);
       if (context.validateOutput === undefined) return parsed.value;
-      return await validated(context.validateOutput, parsed.value, answer.text, messages);
+      return await validated(context.validateOutput, parsed.value, answer.text, parsed.repairs, messages);
     } catch (error) {
       if (!BamlValidationError.isInstance(error) || round >= context.reaskOnParseFailure) throw error;
       messages = [...messages, text("assistant", error.rawOutput), text("user", reaskMessage(error))];
@@ -243,9 +243,10 @@ async function validated(
   validate: NonNullable<CallOptions["validateOutput"]>,
   value: unknown,
   raw: string,
+  repairs: readonly Flag[],
   messages: readonly ChatMessage[],
 ): Promise<unknown> {
-  const outcome = await validate(value);
+  const outcome = await validate(value, { text: raw, repairs });
   if ("value" in outcome) return outcome.value;
   const issues = new OutputIssues(outcome.issues);
   throw new BamlValidationError(

@@ -150,8 +150,10 @@ async function prepare(
     signal: options.signal,
     outputMode: options.outputMode,
     parseRecovery: { reask: maxRetries },
-    validateOutput: async (value) =>
-      schema.validate(schema.adaptFinal === undefined ? value : schema.adaptFinal(value)),
+    validateOutput: async (value, answer) =>
+      schema.validate(
+        schema.adaptFinal === undefined ? value : schema.adaptFinal(value, answer.repairs, answer.text),
+      ),
   };
   return {
     runtime,

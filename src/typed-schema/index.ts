@@ -4,6 +4,7 @@
  * typed parse functions over it, and their errors.
  */
 
+export type { Flag, FlagKind } from "../sap/index.js";
 export {
   EXTRACT_FUNCTION,
   type ExtractMessage,
@@ -12,7 +13,6 @@ export {
   extractTyped,
   extractTypedStream,
 } from "./extract.js";
-export type { Flag, FlagKind } from "../sap/index.js";
 export { namedRoot, type TypeBuilderAdditions, type TypeBuilderConverter } from "./named-root.js";
 export type { PartialOf } from "./partial-of.js";
 export {
