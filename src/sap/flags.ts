@@ -63,6 +63,11 @@ export const FLAG_PENALTIES = {
   EnumEditDistance: 3,
   /** A key that matches no field (ignored). */
   ExtraKey: 1,
+  /**
+   * Two keys written differently read as the same map key (a name and its alias): the last one's value
+   * is kept, the first one's lost.
+   */
+  KeyCollision: 1,
   /** A key matched its field ignoring case, spacing and punctuation. */
   KeyCaseFold: 1,
   /** An object with a single entry where its value was expected (`{"answer": 42}` for an int). */

@@ -26,7 +26,13 @@
  * so the output for any split of the input into chunks, is the same as a one-character-per-step reading.
  */
 import type { WorkCounter } from "../work-counter.js";
-import type { ArrayNode, JsonishNode, ObjectNode, StringNode } from "./jsonish-node.js";
+import {
+  type ArrayNode,
+  isOpenedEmptyString,
+  type JsonishNode,
+  type ObjectNode,
+  type StringNode,
+} from "./jsonish-node.js";
 
 /** One top-level container found in the text. */
 export interface ParsedRoot {
@@ -927,6 +933,11 @@ export class FixingParser {
     if (next === "u") {
       const hex = buffer.slice(this.position + 2, this.position + 6);
       if (hex.length < 4 && !this.ended) return false;
+      if (hex.length < 4 && /^[0-9a-fA-F]*$/.test(hex)) {
+        // The answer was cut inside the escape: half a character is no text (`"bar\u20` is `bar`).
+        this.position = buffer.length;
+        return true;
+      }
       if (/^[0-9a-fA-F]{4}$/.test(hex)) {
         // `\uXXXX` decoded (a surrogate pair arrives as two escapes and joins naturally).
         this.appendText(frame, String.fromCharCode(Number.parseInt(hex, 16)));
@@ -1293,6 +1304,9 @@ export class FixingParser {
           if (frame.pendingBreak) this.appendText(frame, "\n");
           if (frame.lineBlanks !== "") this.appendText(frame, frame.lineBlanks);
           this.finishString(frame, false);
+          // A list cut right after an item's opening quote has no item there yet (`["a", "`).
+          if (frame.role === "item" && frame.node && isOpenedEmptyString(frame.node) && !frame.triple)
+            this.dropLastItem(frame.node);
           break;
         case "unquoted":
           this.finishUnquoted(frame, false);
@@ -1306,6 +1320,14 @@ export class FixingParser {
           this.repair("unclosed container");
           this.closeContainer(false);
       }
+    }
+  }
+
+  /** Remove `node`, the last item of the list on top of the stack. */
+  private dropLastItem(node: JsonishNode): void {
+    const parent = this.stack[this.stack.length - 1];
+    if (parent?.kind === "array" && parent.node.items[parent.node.items.length - 1] === node) {
+      parent.node.items.pop();
     }
   }
 

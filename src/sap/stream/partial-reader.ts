@@ -16,7 +16,7 @@ import {
   type ObjectNode,
   type StringNode,
 } from "../lenient/jsonish-node.js";
-import { parseStrictJson } from "../lenient/parse-strict-json.js";
+import { parseJsonInString, parseStrictJson } from "../lenient/parse-strict-json.js";
 import { LabelLines } from "../lenient/read-label-lines.js";
 import { ReasoningBlocks } from "../lenient/reasoning-blocks.js";
 import { blankBetween, structureBeatsText } from "../structure-beats-text.js";
@@ -71,7 +71,7 @@ export interface PartialReaderOptions {
 const COMBINED_ORDER = Number.MAX_SAFE_INTEGER - 1;
 const TEXT_ORDER = Number.MAX_SAFE_INTEGER;
 /** Where the spine's nodes start in the shape list (`compareShape`). */
-const SPINE_START = 4;
+const SPINE_START = 5;
 
 /**
  * Reads the prefix of an answer into the best partial value, keeping everything between chunks. Readings
@@ -225,9 +225,10 @@ export class PartialReader {
       }
     }
     // The whole text is a reading only for plain-text targets; others need not keep a copy.
+    // (A quoted answer is read for every target: its text may hold the answer as JSON, `parseJsonInString`.)
+    this.quoted.push(text);
     if (this.plainText !== "never") {
       this.text += text;
-      this.quoted.push(text);
       this.scalar.push(text);
     }
     this.scanner.push(text);
@@ -391,6 +392,11 @@ export class PartialReader {
       const node = this.quotedString(this.quotedNode, quoted);
       best = node && this.evaluate(node, ORIGIN_RANK.json, TEXT_ORDER, false, node.complete);
     }
+    // A closed string holding the answer as JSON text is read as that JSON too (final mode's rule).
+    const inner = quoted.state === "closed" ? parseJsonInString(quoted.value) : undefined;
+    if (inner !== undefined) {
+      best = pick(this.evaluate(nodeFromJson(inner.value), ORIGIN_RANK.json, TEXT_ORDER, false, true), best);
+    }
     const before = this.choice;
     // Another reading won, or the one shown is offered no more (the answer stopped being one quoted
     // string, a fence opened after plain text, an unclosed list whose item was read closed): announced.
@@ -502,6 +508,8 @@ export class PartialReader {
         : this.labelsOpen
           ? this.labels.lines * 2 + (this.labels.node() ? 1 : 0)
           : -1;
+    // A quoted answer closing may make its text a reading of its own (`parseJsonInString`).
+    shape[length++] = this.quoted.state === "closed" ? 1 : 0;
     let node: JsonishNode | undefined = roots[roots.length - 1]?.node;
     let level = 0;
     while (node !== undefined) {

@@ -24,7 +24,6 @@ export class QuotedAnswer {
 
   push(text: string): void {
     if (this.state === "no") return;
-    workMeter.steps += text.length;
     let from = 0;
     let index = 0;
     const length = text.length;
@@ -38,7 +37,7 @@ export class QuotedAnswer {
         }
         const closer = OPENERS.get(char);
         if (closer === undefined) {
-          this.giveUp();
+          this.giveUp(index);
           return;
         }
         this.closer = closer;
@@ -55,7 +54,7 @@ export class QuotedAnswer {
           continue;
         }
         if (!isBlank(char)) {
-          this.giveUp();
+          this.giveUp(index);
           return;
         }
         this.afterClose = true;
@@ -68,7 +67,7 @@ export class QuotedAnswer {
         index++;
         const done = this.readEscape();
         if (done === undefined) {
-          this.giveUp();
+          this.giveUp(index);
           return;
         }
         if (done === "") continue;
@@ -94,6 +93,7 @@ export class QuotedAnswer {
     }
     if (this.state === "open" && this.escape === "") decoded += text.slice(from);
     this.value += decoded;
+    workMeter.steps += length;
   }
 
   /** The escape read so far: its character, "" while it needs more, undefined when JSON has no such one. */
@@ -112,7 +112,9 @@ export class QuotedAnswer {
       : undefined;
   }
 
-  private giveUp(): void {
+  private giveUp(scanned: number): void {
+    // (The characters read before giving up are the work done: not the rest of a long chunk.)
+    workMeter.steps += scanned + 1;
     this.state = "no";
     this.value = "";
   }
