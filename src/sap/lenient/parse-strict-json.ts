@@ -33,5 +33,7 @@ export function parseJsonInString(value: string): StrictJson | undefined {
   const first = value.trimStart()[0];
   if (first !== "{" && first !== "[") return undefined;
   const strict = parseStrictJson(value);
-  return strict !== undefined && typeof strict.value === "object" && strict.value !== null ? strict : undefined;
+  return strict !== undefined && typeof strict.value === "object" && strict.value !== null
+    ? strict
+    : undefined;
 }

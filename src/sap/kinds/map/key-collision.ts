@@ -25,4 +25,3 @@ export function keyCollision(
     detail: `the keys "${before}" and "${rawKey}" both read as "${key}"; kept the value of "${rawKey}"`,
   };
 }
-

@@ -3,7 +3,6 @@ import type { KindCoercer } from "../../coerce/coerce-context.js";
 import { type CheckResult, type CoerceResult, childPath, failure } from "../../coerce/coerce-result.js";
 import { setOwn } from "../../coerce/set-own.js";
 import { FLAG_PENALTIES, type Flag } from "../../flags.js";
-import { keyCollision } from "./key-collision.js";
 import { type ObjectNode, stringNode } from "../../lenient/jsonish-node.js";
 import { stableObject } from "../../stream/slot-store.js";
 import {
@@ -13,6 +12,7 @@ import {
   shownButWillFail,
 } from "../../stream/stream-coerce-context.js";
 import { mapCoercer } from "./coerce-map.js";
+import { keyCollision } from "./key-collision.js";
 
 /** The entries of a growing object already coerced (all but the one being written). */
 interface EntriesState {
