@@ -2,11 +2,13 @@ import type { IrIndex, Type } from "../../ir/index.js";
 import type { ConstraintEvaluator, PlainTextUse } from "../coerce/coerce-context.js";
 import type { CoerceResult, CoerceSuccess } from "../coerce/coerce-result.js";
 import { TooDeep, withKnownNames } from "../coerce/create-coerce-context.js";
+import { gatheredScore } from "../coerce/gathered-score.js";
 import { NOT_EXACT } from "../coerce/read-exact.js";
 import { FLAG_PENALTIES } from "../flags.js";
 import { QuotedAnswer } from "../kinds/primitive/quoted-answer.js";
 import { ScalarAnswer } from "../kinds/primitive/scalar-answer.js";
 import { ORIGIN_RANK } from "../lenient/extract-candidates.js";
+import { FinalAnswerMarker } from "../lenient/final-answer-marker.js";
 import type { ParsedRoot } from "../lenient/fixing-parser.js";
 import {
   type ArrayNode,
@@ -42,8 +44,10 @@ export interface PartialReading {
   /** As in final mode: a fence beats prose, which beats plain text. */
   rank: number;
   nested: boolean;
-  /** Position in the answer; later wins a tie (final answers follow drafts). */
+  /** Position in the answer; the earlier wins a tie, unless the later follows a final-answer marker. */
   order: number;
+  /** Where the answer's final-answer marker ends, as known when the reading was made (`Infinity`: none). */
+  markerEnd: number;
   /** Where the reading came from, for the flags of a one-shot partial parse. */
   source: ReadingSource;
 }
@@ -107,6 +111,10 @@ export class PartialReader {
   base = 0;
   /** The answer as one JSON string, decoded (final mode reads `"solo"` as `solo`), while it may be one. */
   private readonly quoted = new QuotedAnswer();
+  /** The quoted answer has been read as the answer (for a target that does not read text: once closed). */
+  private quotedWon = false;
+  /** Where a final-answer marker ends: a reading after it beats an earlier one (`earlierOrMarked`). */
+  private readonly marker = new FinalAnswerMarker();
   private readonly quotedNode: StringNode = { kind: "string", value: "", complete: false };
   /** Whether the answer so far may be one JSON scalar (final mode reads `1`, `null` as such, not as text). */
   private readonly scalar = new ScalarAnswer();
@@ -227,6 +235,7 @@ export class PartialReader {
     // The whole text is a reading only for plain-text targets; others need not keep a copy.
     // (A quoted answer is read for every target: its text may hold the answer as JSON, `parseJsonInString`.)
     this.quoted.push(text);
+    this.marker.push(text);
     if (this.plainText !== "never") {
       this.text += text;
       this.scalar.push(text);
@@ -358,6 +367,8 @@ export class PartialReader {
       const penalty = FLAG_PENALTIES.CombinedCandidates;
       const source = { combined: true };
       const reading = this.evaluate(combined, 2, COMBINED_ORDER, false, combined.complete, penalty, source);
+      // Ranked by its score per object, as in final mode (`gatheredScore`); so are the fields to come.
+      if (reading) reading.distance = gatheredScore(reading.distance, objects);
       best = pick(reading, best);
     }
     const labels = this.labelsOpen ? this.labels.node() : undefined;
@@ -386,7 +397,12 @@ export class PartialReader {
       }
     }
     const quoted = this.quoted;
-    if (this.plainText !== "never" && (quoted.state === "open" || quoted.state === "closed")) {
+    // (For a target that does not read text, only once closed: final mode coerces the string then, an
+    // object's only field taking it, say, and never reads a bracket inside it as a container.)
+    if (quoted.state === "closed" || (this.plainText !== "never" && quoted.state === "open")) {
+      // The readings of brackets inside the string shown so far give way to the string: announced.
+      if (this.plainText === "never" && this.choice !== undefined && !this.quotedWon) this.context.restarts++;
+      this.quotedWon = true;
       // As in final mode: an answer that is one quoted string is that string (ranked as JSON), and a
       // bracket inside it is text, not a reading. A lone opening quote shows nothing yet.
       const node = this.quotedString(this.quotedNode, quoted);
@@ -553,7 +569,7 @@ export class PartialReader {
         const order = orderOf(region, root.start);
         if (region.whole !== undefined) {
           // A fence that arrived whole, valid JSON exactly of the type: its value, as final mode reads it.
-          this.fold(wholeReading(region.whole.value, rank, order, { region, root }));
+          this.fold(wholeReading(region.whole.value, rank, order, { region, root }, this.marker.end));
           this.rootCursor++;
           continue;
         }
@@ -771,6 +787,7 @@ export class PartialReader {
       value: result.value,
       result,
       distance: result.score + penalty + pendingOf(result),
+      markerEnd: this.marker.end,
       empty: undefined,
       complete,
       rank,
@@ -790,9 +807,26 @@ function shownText(node: StringNode, context: StreamCoerceContext): string {
 }
 
 /** The reading of a finished container that is exactly a value of the type: no flag, nothing pending. */
-function wholeReading(value: unknown, rank: number, order: number, source: ReadingSource): PartialReading {
+function wholeReading(
+  value: unknown,
+  rank: number,
+  order: number,
+  source: ReadingSource,
+  markerEnd: number,
+): PartialReading {
   const result: CoerceSuccess = { ok: true, value, flags: [], score: 0, checks: [] };
-  return { value, result, distance: 0, empty: undefined, complete: true, rank, nested: false, order, source };
+  return {
+    value,
+    result,
+    distance: 0,
+    empty: undefined,
+    complete: true,
+    rank,
+    nested: false,
+    order,
+    markerEnd,
+    source,
+  };
 }
 
 /** Whether two readings come from the same text (the same container, fence or whole answer). */
