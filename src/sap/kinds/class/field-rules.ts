@@ -115,3 +115,12 @@ export function missingPenalty(field: Field, context: CoerceContext): number {
   if (fallback?.reason === "optional") return FLAG_PENALTIES.DefaultFromMissing;
   return fallback ? FLAG_PENALTIES.EmptyFromMissing : FLAG_PENALTIES.WillFail;
 }
+
+/**
+ * A list put into a single-field class's only field as its JSON text (`Title: My [draft] post` read as
+ * `{"title": "[\"draft\"]"}`): no reading of the answer, since a bracketed fragment of prose would beat
+ * the text around it. The class fails on it and other readings (the label line, the text) decide.
+ */
+export function listAsFieldText(node: JsonishNode, fieldValue: unknown): boolean {
+  return node.kind === "array" && typeof fieldValue === "string" && fieldValue.startsWith("[");
+}
