@@ -111,8 +111,6 @@ export class PartialReader {
   base = 0;
   /** The answer as one JSON string, decoded (final mode reads `"solo"` as `solo`), while it may be one. */
   private readonly quoted = new QuotedAnswer();
-  /** The quoted answer has been read as the answer (for a target that does not read text: once closed). */
-  private quotedWon = false;
   /** Where a final-answer marker ends: a reading after it beats an earlier one (`earlierOrMarked`). */
   private readonly marker = new FinalAnswerMarker();
   private readonly quotedNode: StringNode = { kind: "string", value: "", complete: false };
@@ -397,16 +395,16 @@ export class PartialReader {
       }
     }
     const quoted = this.quoted;
-    // (For a target that does not read text, only once closed: final mode coerces the string then, an
-    // object's only field taking it, say, and never reads a bracket inside it as a container.)
-    if (quoted.state === "closed" || (this.plainText !== "never" && quoted.state === "open")) {
-      // The readings of brackets inside the string shown so far give way to the string: announced.
-      if (this.plainText === "never" && this.choice !== undefined && !this.quotedWon) this.context.restarts++;
-      this.quotedWon = true;
+    if (this.plainText !== "never" && (quoted.state === "open" || quoted.state === "closed")) {
       // As in final mode: an answer that is one quoted string is that string (ranked as JSON), and a
       // bracket inside it is text, not a reading. A lone opening quote shows nothing yet.
       const node = this.quotedString(this.quotedNode, quoted);
       best = node && this.evaluate(node, ORIGIN_RANK.json, TEXT_ORDER, false, node.complete);
+    } else if (quoted.state === "closed") {
+      // A target that does not read text: once closed, the string is one more reading (an object's only
+      // field taking it), competing with the containers inside it as final mode's candidates do.
+      const node = this.quotedString(this.quotedNode, quoted);
+      best = pick(node && this.evaluate(node, ORIGIN_RANK.json, TEXT_ORDER, false, true), best);
     }
     // A closed string holding the answer as JSON text is read as that JSON too (final mode's rule).
     const inner = quoted.state === "closed" ? parseJsonInString(quoted.value) : undefined;
