@@ -74,15 +74,8 @@ function coerceClass(
 function intoSoleField(field: Field, node: JsonishNode, path: string, context: CoerceContext): CoerceResult {
   const result = context.coerce(field.type, node, childPath(path, field.name));
   if (!result.ok) return result;
-  if (listAsFieldText(node, result.value)) {
-    return failure(
-      "type-mismatch",
-      path,
-      `an object with "${field.alias ?? field.name}"`,
-      node,
-      `A list is not the text of "${field.alias ?? field.name}".`,
-    );
-  }
+  const listAsText = listAsFieldText(field, node, result.value, path);
+  if (listAsText) return listAsText;
   const value = setOwn({}, field.name, result.value);
   return addFlag(
     { ...result, value },

@@ -127,15 +127,8 @@ function intoSoleField(
 ): CoerceResult {
   const result = context.coerce(field.type, node, childPath(path, field.name));
   if (!result.ok) return result;
-  if (listAsFieldText(node, result.value)) {
-    return failure(
-      "type-mismatch",
-      path,
-      `an object with "${field.alias ?? field.name}"`,
-      node,
-      `A list is not the text of "${field.alias ?? field.name}".`,
-    );
-  }
+  const listAsText = listAsFieldText(field, node, result.value, path);
+  if (listAsText) return listAsText;
   const slot = context.slot(node, field.type, `${path}#sole`);
   const value = stableObject(slot.last, setOwn({}, field.name, result.value));
   slot.last = value;
