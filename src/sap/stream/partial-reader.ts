@@ -403,8 +403,12 @@ export class PartialReader {
     } else if (quoted.state === "closed") {
       // A target that does not read text: once closed, the string is one more reading (an object's only
       // field taking it), competing with the containers inside it as final mode's candidates do.
+      // (Valid JSON as a whole is only that string, as final mode's one JSON candidate.)
       const node = this.quotedString(this.quotedNode, quoted);
-      best = pick(node && this.evaluate(node, ORIGIN_RANK.json, TEXT_ORDER, false, true), best);
+      const reading = node && this.evaluate(node, ORIGIN_RANK.json, TEXT_ORDER, false, true);
+      // (The containers inside it shown so far give way to it: announced when that drops what was shown.)
+      if (!quoted.repaired && reading === undefined && this.choice !== undefined) this.context.restarts++;
+      best = quoted.repaired ? pick(reading, best) : reading;
     }
     // A closed string holding the answer as JSON text is read as that JSON too (final mode's rule).
     const inner = quoted.state === "closed" ? parseJsonInString(quoted.value) : undefined;

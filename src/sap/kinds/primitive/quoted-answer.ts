@@ -15,6 +15,11 @@ export class QuotedAnswer {
   state: "maybe" | "open" | "closed" | "no" = "maybe";
   /** The decoded text so far (while `open` or `closed`). */
   value = "";
+  /**
+   * JSON would not take it as written (another quote than `"`, an inner quote, a raw control character):
+   * final mode then reads it beside the containers inside it rather than instead of them.
+   */
+  repaired = false;
   /** An escape cut by the end of a chunk (`\`, `\u00`). */
   private escape = "";
   /** The quote that closes the string, known once it opened (`"`, `'` or `”`). */
@@ -41,6 +46,7 @@ export class QuotedAnswer {
           return;
         }
         this.closer = closer;
+        if (char !== QUOTE) this.repaired = true;
         this.state = "open";
         from = ++index;
         continue;
@@ -48,6 +54,7 @@ export class QuotedAnswer {
       if (this.state === "closed") {
         if (!this.afterClose && isWordCharacter(char)) {
           // The quote was an inner one (`it's`): it belongs to the value, which goes on.
+          this.repaired = true;
           decoded += String.fromCharCode(this.closer);
           this.state = "open";
           from = index;
@@ -89,6 +96,7 @@ export class QuotedAnswer {
         from = index;
         continue;
       }
+      if (char < 0x20) this.repaired = true;
       index++;
     }
     if (this.state === "open" && this.escape === "") decoded += text.slice(from);
