@@ -11,8 +11,11 @@ export const FLAG_PENALTIES = {
   FromProse: 0,
   /** The JSON was repaired (detail lists the repairs). */
   FixedJson: 0,
-  /** Several candidates fitted; the detail says which one was chosen and why. */
-  ChoseCandidate: 0,
+  /**
+   * Several readings fitted with different values; the detail says which one was chosen, why, and how
+   * many were dropped. A penalty, since the choice may be wrong (the value is not certain).
+   */
+  ChoseCandidate: 1,
   /** A `@check` evaluated to false (the value is kept; see `checks`). */
   CheckFailed: 0,
   /** In prefix (partial) mode: a field not seen yet. */
@@ -63,6 +66,11 @@ export const FLAG_PENALTIES = {
   EnumEditDistance: 3,
   /** A key that matches no field (ignored). */
   ExtraKey: 1,
+  /**
+   * Two keys written differently read as the same map key (a name and its alias): the last one's value
+   * is kept, the first one's lost.
+   */
+  KeyCollision: 1,
   /** A key matched its field ignoring case, spacing and punctuation. */
   KeyCaseFold: 1,
   /** An object with a single entry where its value was expected (`{"answer": 42}` for an int). */

@@ -12,6 +12,7 @@ import {
 import { coercers } from "./coerce/coercer-table.js";
 import { createCoerceContext, TooDeep } from "./coerce/create-coerce-context.js";
 import { findConstraint } from "./coerce/find-constraint.js";
+import { gatheredScore } from "./coerce/gathered-score.js";
 import { NOT_EXACT, readExact } from "./coerce/read-exact.js";
 import { type Flag, placeFlags } from "./flags.js";
 import {
@@ -20,6 +21,7 @@ import {
   ORIGIN_RANK,
   parseStrictJson,
 } from "./lenient/extract-candidates.js";
+import { earlierOrMarked, finalAnswerMarkerEnd } from "./lenient/final-answer-marker.js";
 import { stringNode } from "./lenient/jsonish-node.js";
 import { SapConfigurationError, SapParseError } from "./sap-parse-error.js";
 import { parsePartial } from "./stream/parse-partial.js";
@@ -116,6 +118,7 @@ export function parseValue(
     plainText !== "never" && candidates.some((candidate) => candidate.wholeString && !candidate.reasoning);
   const parsedAny = candidates.some((candidate) => candidate.origin !== "text" && !candidate.reasoning);
   const fittedCandidates = new Set<Candidate>();
+  const markerEnd = finalAnswerMarkerEnd(text);
   for (const candidate of candidates) {
     // Readings that include the reasoning come last, and only count when the answer after it has none.
     if (candidate.reasoning && chosen) break;
@@ -153,7 +156,8 @@ export function parseValue(
     const result = withOriginFlags(coerced, candidate);
     fitted.push({ result, candidate });
     fittedCandidates.add(candidate);
-    if (!chosen || better(result, candidate, chosen.result, chosen.candidate)) chosen = { result, candidate };
+    if (!chosen || better(result, candidate, chosen.result, chosen.candidate, markerEnd))
+      chosen = { result, candidate };
     // Valid JSON that fits exactly: nothing else can do better.
     if (candidate.origin === "json" && result.score === 0) break;
   }
@@ -165,7 +169,7 @@ export function parseValue(
         result,
         "ChoseCandidate",
         "$",
-        `${differing + 1} readings of the answer gave different values; chose ${describeOrigin(chosen.candidate)} (lowest score)`,
+        `${differing + 1} readings of the answer gave different values; chose ${describeOrigin(chosen.candidate)} (${whyChosen(chosen, fitted, markerEnd)}) and dropped ${differing === 1 ? "the other" : `the ${differing} others`}`,
       );
     }
     // Flags about where the value came from, and those of nodes not read from text, point at the reading.
@@ -227,12 +231,21 @@ function better(
   candidate: Candidate,
   best: CoerceSuccess,
   bestCandidate: Candidate,
+  markerEnd: number,
 ): boolean {
-  if (result.score !== best.score) return result.score < best.score;
+  const score = rankingScore(result, candidate);
+  const bestScore = rankingScore(best, bestCandidate);
+  if (score !== bestScore) return score < bestScore;
   if (rank(candidate) !== rank(bestCandidate)) return rank(candidate) > rank(bestCandidate);
   // A container found inside an unclosed one is a fallback reading, not a better one.
   if (Boolean(candidate.parent) !== Boolean(bestCandidate.parent)) return !candidate.parent;
-  return candidate.order >= bestCandidate.order;
+  return earlierOrMarked(candidate.order, bestCandidate.order, markerEnd);
+}
+
+/** The score a candidate is ranked by: a list gathered from several objects, per object. */
+function rankingScore(result: CoerceSuccess, candidate: Candidate): number {
+  if (candidate.origin !== "combined" || candidate.node.kind !== "array") return result.score;
+  return gatheredScore(result.score, candidate.node.items.length);
 }
 
 function withOriginFlags(result: CoerceSuccess, candidate: Candidate): CoerceSuccess {
@@ -252,6 +265,22 @@ function withOriginFlags(result: CoerceSuccess, candidate: Candidate): CoerceSuc
   const repairs = candidate.repairs.filter((repair) => repair !== "several objects gathered into a list");
   if (repairs.length > 0) flagged = addFlag(flagged, "FixedJson", "$", `repaired: ${repairs.join(", ")}`);
   return flagged;
+}
+
+/** Why the chosen reading won: a lower score, a better origin, or its place in the answer. */
+function whyChosen(
+  chosen: { result: CoerceSuccess; candidate: Candidate },
+  fitted: { result: CoerceSuccess; candidate: Candidate }[],
+  markerEnd: number,
+): string {
+  const score = rankingScore(chosen.result, chosen.candidate);
+  const tied = fitted.filter(
+    ({ result, candidate }) =>
+      result !== chosen.result && candidate.origin !== "text" && rankingScore(result, candidate) === score,
+  );
+  if (tied.length === 0) return "lowest score";
+  if (chosen.candidate.order >= markerEnd) return "equally good; it follows the final-answer marker";
+  return "equally good; a fence beats prose, else the first wins";
 }
 
 function describeOrigin(candidate: Candidate): string {

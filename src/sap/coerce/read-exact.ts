@@ -115,6 +115,8 @@ const readers: ExactTable = {
       const readKey = context.read(type.key, key, depth + 1);
       const readValue = context.read(type.value, item, depth + 1);
       if (readKey === NOT_EXACT || readValue === NOT_EXACT) return NOT_EXACT;
+      // Two keys naming one map key (a name and its alias) lose an entry: the lenient path flags it.
+      if (Object.hasOwn(result, String(readKey))) return NOT_EXACT;
       setOwn(result, String(readKey), readValue);
     }
     return result;

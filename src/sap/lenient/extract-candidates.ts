@@ -4,7 +4,7 @@ import { beginsLine, opensFence } from "./fence-rule.js";
 import { findFences } from "./find-fences.js";
 import { FixingParser, type ParsedRoot } from "./fixing-parser.js";
 import { type JsonishNode, nodeFromJson, stringNode } from "./jsonish-node.js";
-import { parseStrictJson, type StrictJson } from "./parse-strict-json.js";
+import { parseJsonInString, parseStrictJson, type StrictJson } from "./parse-strict-json.js";
 import { readFenceLabelLines, readLabelLines } from "./read-label-lines.js";
 import { afterReasoning } from "./reasoning-blocks.js";
 
@@ -111,7 +111,17 @@ function readCandidates(
     // stream reads it, and as a quoted answer JSON would not take is read: `quotedAnswer`).
     if (typeof strict.value === "string") {
       json.wholeString = true;
-      return [json];
+      const inner = parseJsonInString(strict.value);
+      if (inner === undefined) return [json];
+      // The string holds the answer as JSON text: its value is a reading too.
+      const decoded = jsonCandidate(inner, strict.value, offset, {
+        origin: "json",
+        repairs: ["JSON inside a JSON string"],
+        order: offset + 1,
+        span: whole,
+        wholeString: true,
+      });
+      return [json, decoded];
     }
     return [json, { node: stringNode(text), origin: "text", repairs: [], order: offset + 1, span: whole }];
   }

@@ -26,7 +26,13 @@
  * so the output for any split of the input into chunks, is the same as a one-character-per-step reading.
  */
 import type { WorkCounter } from "../work-counter.js";
-import type { ArrayNode, JsonishNode, ObjectNode, StringNode } from "./jsonish-node.js";
+import {
+  type ArrayNode,
+  isOpenedEmptyString,
+  type JsonishNode,
+  type ObjectNode,
+  type StringNode,
+} from "./jsonish-node.js";
 
 /** One top-level container found in the text. */
 export interface ParsedRoot {
@@ -482,8 +488,7 @@ export class FixingParser {
             this.repair("extra comma");
             this.position++;
           } else if (code === 93 /* ] */) {
-            this.mismatchedCloser(code);
-            return true;
+            return this.mismatchedCloser(code);
           } else if (code === 58 /* : */) {
             // A colon with no key before it.
             this.repair("missing key");
@@ -523,8 +528,7 @@ export class FixingParser {
             frame.afterComma = false;
             if (code === 44) this.position++;
           } else if (code === 93 /* ] */) {
-            this.mismatchedCloser(code);
-            return true;
+            return this.mismatchedCloser(code);
           } else if (code === 58 /* : */) {
             // Doubled colon: `{"a":: 1}`.
             this.repair("extra colon");
@@ -544,8 +548,7 @@ export class FixingParser {
             this.closeContainer(true);
             return true;
           } else if (code === 93 /* ] */) {
-            this.mismatchedCloser(code);
-            return true;
+            return this.mismatchedCloser(code);
           } else if (code === 58 /* : */) {
             this.repair("extra colon");
             this.position++;
@@ -584,8 +587,7 @@ export class FixingParser {
           continue;
         }
         if (code === 125 /* } */) {
-          this.mismatchedCloser(code);
-          return true;
+          return this.mismatchedCloser(code);
         }
         const read = this.openValue(code, "item");
         if (read !== undefined) return read;
@@ -600,8 +602,7 @@ export class FixingParser {
         this.closeContainer(true);
         return true;
       } else if (code === 125 /* } */) {
-        this.mismatchedCloser(code);
-        return true;
+        return this.mismatchedCloser(code);
       } else {
         // Missing comma between items: `[1 2]`, or items on separate lines.
         this.repair("missing comma");
@@ -704,19 +705,36 @@ export class FixingParser {
     }
   }
 
-  /** A `}` inside an array or `]` inside an object (`code` is the closer's char code). */
-  private mismatchedCloser(code: number): void {
+  /**
+   * A `}` inside an array or `]` inside an object (`code` is the closer's char code). Returns false while
+   * the look-ahead waits for more input.
+   */
+  private mismatchedCloser(code: number): boolean {
+    // A typo right before the closer that does fit (`[1}]`): skip it, rather than close up to the
+    // container it matches and drop what follows (`[{"a":[1}]},{"a":[2]}]` keeps both items).
+    const buffer = this.buffer;
+    let next = this.position + 1;
+    while (next < buffer.length && isWhitespaceCode(buffer.charCodeAt(next))) next++;
+    if (next >= buffer.length && !this.ended) return false;
+    const top = this.stack[this.stack.length - 1];
+    const fitting = top?.kind === "array" ? 93 /* ] */ : 125; /* } */
+    if (next < buffer.length && buffer.charCodeAt(next) === fitting) {
+      this.position++;
+      this.repair("stray bracket");
+      return true;
+    }
     this.position++;
     const wanted = code === 125 /* } */ ? "object" : "array";
     if ((wanted === "object" ? this.openObjects : this.openArrays) === 0) {
       // Stray closer with nothing to close: ignore it.
       this.repair("stray bracket");
-      return;
+      return true;
     }
     // Wrong closer: close the inner containers up to the one it matches.
     this.repair("mismatched bracket");
     while (this.stack[this.stack.length - 1]?.kind !== wanted) this.closeContainer(true);
     this.closeContainer(true);
+    return true;
   }
 
   /** Add a finished or opening value to the container on top of the stack. */
@@ -927,6 +945,11 @@ export class FixingParser {
     if (next === "u") {
       const hex = buffer.slice(this.position + 2, this.position + 6);
       if (hex.length < 4 && !this.ended) return false;
+      if (hex.length < 4 && /^[0-9a-fA-F]*$/.test(hex)) {
+        // The answer was cut inside the escape: half a character is no text (`"bar\u20` is `bar`).
+        this.position = buffer.length;
+        return true;
+      }
       if (/^[0-9a-fA-F]{4}$/.test(hex)) {
         // `\uXXXX` decoded (a surrogate pair arrives as two escapes and joins naturally).
         this.appendText(frame, String.fromCharCode(Number.parseInt(hex, 16)));
@@ -1293,6 +1316,9 @@ export class FixingParser {
           if (frame.pendingBreak) this.appendText(frame, "\n");
           if (frame.lineBlanks !== "") this.appendText(frame, frame.lineBlanks);
           this.finishString(frame, false);
+          // A list cut right after an item's opening quote has no item there yet (`["a", "`).
+          if (frame.role === "item" && frame.node && isOpenedEmptyString(frame.node) && !frame.triple)
+            this.dropLastItem(frame.node);
           break;
         case "unquoted":
           this.finishUnquoted(frame, false);
@@ -1306,6 +1332,14 @@ export class FixingParser {
           this.repair("unclosed container");
           this.closeContainer(false);
       }
+    }
+  }
+
+  /** Remove `node`, the last item of the list on top of the stack. */
+  private dropLastItem(node: JsonishNode): void {
+    const parent = this.stack[this.stack.length - 1];
+    if (parent?.kind === "array" && parent.node.items[parent.node.items.length - 1] === node) {
+      parent.node.items.pop();
     }
   }
 

@@ -172,3 +172,8 @@ export function nodeToJsonText(node: JsonishNode, limit = Number.POSITIVE_INFINI
   }
   return out.length > limit ? `${out.slice(0, limit)}…` : out;
 }
+
+/** A string cut right after its opening quote: nothing of it written yet. */
+export function isOpenedEmptyString(node: JsonishNode): boolean {
+  return node.kind === "string" && !node.complete && node.value === "";
+}

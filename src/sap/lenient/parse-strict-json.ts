@@ -22,3 +22,18 @@ export function parseStrictJson(text: string): StrictJson | undefined {
     return undefined;
   }
 }
+
+/**
+ * The JSON object or list a string holds as its whole text (`"{\"city\": \"Paris\"}"`: the model
+ * encoded its answer once too often), or `undefined`. Offered as one more reading of an answer that is
+ * one quoted string, in final mode (`extractCandidates`) and streams (`PartialReader`) alike; a target
+ * that reads text keeps the string, since its exact reading needs no repair.
+ */
+export function parseJsonInString(value: string): StrictJson | undefined {
+  const first = value.trimStart()[0];
+  if (first !== "{" && first !== "[") return undefined;
+  const strict = parseStrictJson(value);
+  return strict !== undefined && typeof strict.value === "object" && strict.value !== null
+    ? strict
+    : undefined;
+}

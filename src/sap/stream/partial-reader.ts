@@ -2,11 +2,13 @@ import type { IrIndex, Type } from "../../ir/index.js";
 import type { ConstraintEvaluator, PlainTextUse } from "../coerce/coerce-context.js";
 import type { CoerceResult, CoerceSuccess } from "../coerce/coerce-result.js";
 import { TooDeep, withKnownNames } from "../coerce/create-coerce-context.js";
+import { gatheredScore } from "../coerce/gathered-score.js";
 import { NOT_EXACT } from "../coerce/read-exact.js";
 import { FLAG_PENALTIES } from "../flags.js";
 import { QuotedAnswer } from "../kinds/primitive/quoted-answer.js";
 import { ScalarAnswer } from "../kinds/primitive/scalar-answer.js";
 import { ORIGIN_RANK } from "../lenient/extract-candidates.js";
+import { FinalAnswerMarker } from "../lenient/final-answer-marker.js";
 import type { ParsedRoot } from "../lenient/fixing-parser.js";
 import {
   type ArrayNode,
@@ -16,7 +18,7 @@ import {
   type ObjectNode,
   type StringNode,
 } from "../lenient/jsonish-node.js";
-import { parseStrictJson } from "../lenient/parse-strict-json.js";
+import { parseJsonInString, parseStrictJson } from "../lenient/parse-strict-json.js";
 import { LabelLines } from "../lenient/read-label-lines.js";
 import { ReasoningBlocks } from "../lenient/reasoning-blocks.js";
 import { blankBetween, structureBeatsText } from "../structure-beats-text.js";
@@ -42,8 +44,10 @@ export interface PartialReading {
   /** As in final mode: a fence beats prose, which beats plain text. */
   rank: number;
   nested: boolean;
-  /** Position in the answer; later wins a tie (final answers follow drafts). */
+  /** Position in the answer; the earlier wins a tie, unless the later follows a final-answer marker. */
   order: number;
+  /** Where the answer's final-answer marker ends, as known when the reading was made (`Infinity`: none). */
+  markerEnd: number;
   /** Where the reading came from, for the flags of a one-shot partial parse. */
   source: ReadingSource;
 }
@@ -71,7 +75,7 @@ export interface PartialReaderOptions {
 const COMBINED_ORDER = Number.MAX_SAFE_INTEGER - 1;
 const TEXT_ORDER = Number.MAX_SAFE_INTEGER;
 /** Where the spine's nodes start in the shape list (`compareShape`). */
-const SPINE_START = 4;
+const SPINE_START = 5;
 
 /**
  * Reads the prefix of an answer into the best partial value, keeping everything between chunks. Readings
@@ -107,6 +111,8 @@ export class PartialReader {
   base = 0;
   /** The answer as one JSON string, decoded (final mode reads `"solo"` as `solo`), while it may be one. */
   private readonly quoted = new QuotedAnswer();
+  /** Where a final-answer marker ends: a reading after it beats an earlier one (`earlierOrMarked`). */
+  private readonly marker = new FinalAnswerMarker();
   private readonly quotedNode: StringNode = { kind: "string", value: "", complete: false };
   /** Whether the answer so far may be one JSON scalar (final mode reads `1`, `null` as such, not as text). */
   private readonly scalar = new ScalarAnswer();
@@ -225,9 +231,11 @@ export class PartialReader {
       }
     }
     // The whole text is a reading only for plain-text targets; others need not keep a copy.
+    // (A quoted answer is read for every target: its text may hold the answer as JSON, `parseJsonInString`.)
+    this.quoted.push(text);
+    this.marker.push(text);
     if (this.plainText !== "never") {
       this.text += text;
-      this.quoted.push(text);
       this.scalar.push(text);
     }
     this.scanner.push(text);
@@ -357,6 +365,8 @@ export class PartialReader {
       const penalty = FLAG_PENALTIES.CombinedCandidates;
       const source = { combined: true };
       const reading = this.evaluate(combined, 2, COMBINED_ORDER, false, combined.complete, penalty, source);
+      // Ranked by its score per object, as in final mode (`gatheredScore`); so are the fields to come.
+      if (reading) reading.distance = gatheredScore(reading.distance, objects);
       best = pick(reading, best);
     }
     const labels = this.labelsOpen ? this.labels.node() : undefined;
@@ -390,6 +400,20 @@ export class PartialReader {
       // bracket inside it is text, not a reading. A lone opening quote shows nothing yet.
       const node = this.quotedString(this.quotedNode, quoted);
       best = node && this.evaluate(node, ORIGIN_RANK.json, TEXT_ORDER, false, node.complete);
+    } else if (quoted.state === "closed") {
+      // A target that does not read text: once closed, the string is one more reading (an object's only
+      // field taking it), competing with the containers inside it as final mode's candidates do.
+      // (Valid JSON as a whole is only that string, as final mode's one JSON candidate.)
+      const node = this.quotedString(this.quotedNode, quoted);
+      const reading = node && this.evaluate(node, ORIGIN_RANK.json, TEXT_ORDER, false, true);
+      // (The containers inside it shown so far give way to it: announced when that drops what was shown.)
+      if (!quoted.repaired && reading === undefined && this.choice !== undefined) this.context.restarts++;
+      best = quoted.repaired ? pick(reading, best) : reading;
+    }
+    // A closed string holding the answer as JSON text is read as that JSON too (final mode's rule).
+    const inner = quoted.state === "closed" ? parseJsonInString(quoted.value) : undefined;
+    if (inner !== undefined) {
+      best = pick(this.evaluate(nodeFromJson(inner.value), ORIGIN_RANK.json, TEXT_ORDER, false, true), best);
     }
     const before = this.choice;
     // Another reading won, or the one shown is offered no more (the answer stopped being one quoted
@@ -502,6 +526,8 @@ export class PartialReader {
         : this.labelsOpen
           ? this.labels.lines * 2 + (this.labels.node() ? 1 : 0)
           : -1;
+    // A quoted answer closing may make its text a reading of its own (`parseJsonInString`).
+    shape[length++] = this.quoted.state === "closed" ? 1 : 0;
     let node: JsonishNode | undefined = roots[roots.length - 1]?.node;
     let level = 0;
     while (node !== undefined) {
@@ -545,7 +571,7 @@ export class PartialReader {
         const order = orderOf(region, root.start);
         if (region.whole !== undefined) {
           // A fence that arrived whole, valid JSON exactly of the type: its value, as final mode reads it.
-          this.fold(wholeReading(region.whole.value, rank, order, { region, root }));
+          this.fold(wholeReading(region.whole.value, rank, order, { region, root }, this.marker.end));
           this.rootCursor++;
           continue;
         }
@@ -763,6 +789,7 @@ export class PartialReader {
       value: result.value,
       result,
       distance: result.score + penalty + pendingOf(result),
+      markerEnd: this.marker.end,
       empty: undefined,
       complete,
       rank,
@@ -782,9 +809,26 @@ function shownText(node: StringNode, context: StreamCoerceContext): string {
 }
 
 /** The reading of a finished container that is exactly a value of the type: no flag, nothing pending. */
-function wholeReading(value: unknown, rank: number, order: number, source: ReadingSource): PartialReading {
+function wholeReading(
+  value: unknown,
+  rank: number,
+  order: number,
+  source: ReadingSource,
+  markerEnd: number,
+): PartialReading {
   const result: CoerceSuccess = { ok: true, value, flags: [], score: 0, checks: [] };
-  return { value, result, distance: 0, empty: undefined, complete: true, rank, nested: false, order, source };
+  return {
+    value,
+    result,
+    distance: 0,
+    empty: undefined,
+    complete: true,
+    rank,
+    nested: false,
+    order,
+    markerEnd,
+    source,
+  };
 }
 
 /** Whether two readings come from the same text (the same container, fence or whole answer). */

@@ -1,3 +1,4 @@
+import { earlierOrMarked } from "../lenient/final-answer-marker.js";
 import type { PartialReading } from "./partial-reader.js";
 import { pendingOf } from "./stream-coerce-context.js";
 
@@ -13,7 +14,8 @@ export function pick(
  * Whether `reading` beats `best`: a reading that shows something beats one that shows nothing; then the
  * lower score plus fields still to come; then a finished reading beats one being written (a complete
  * draft is kept until the final answer has caught up); then fence over prose over text; then a reading
- * of the whole container over one nested in an unclosed one; then the later one.
+ * of the whole container over one nested in an unclosed one; then the earlier one, unless the later follows
+ * a final-answer marker (`earlierOrMarked`, final mode's rule).
  */
 export function preferable(reading: PartialReading, best: PartialReading): boolean {
   const empty = waiting(reading);
@@ -22,7 +24,7 @@ export function preferable(reading: PartialReading, best: PartialReading): boole
   if (reading.complete !== best.complete) return reading.complete;
   if (reading.rank !== best.rank) return reading.rank > best.rank;
   if (reading.nested !== best.nested) return !reading.nested;
-  return reading.order >= best.order;
+  return earlierOrMarked(reading.order, best.order, Math.min(reading.markerEnd, best.markerEnd));
 }
 
 /**

@@ -5,7 +5,7 @@ import { addFlag, type CoerceResult, childPath, failure, ResultBuilder } from ".
 import { setOwn } from "../../coerce/set-own.js";
 import type { JsonishNode, ObjectNode } from "../../lenient/jsonish-node.js";
 import { type FieldLookup, fieldLookupOf, matchField } from "./field-lookup.js";
-import { invalidField, keyReplaces, mayImplyKey, missingField } from "./field-rules.js";
+import { invalidField, keyReplaces, listAsFieldText, mayImplyKey, missingField } from "./field-rules.js";
 
 /**
  * Classes: keys matched to fields (exactly, else ignoring case/spacing/punctuation, flagged), unknown keys
@@ -74,6 +74,8 @@ function coerceClass(
 function intoSoleField(field: Field, node: JsonishNode, path: string, context: CoerceContext): CoerceResult {
   const result = context.coerce(field.type, node, childPath(path, field.name));
   if (!result.ok) return result;
+  const listAsText = listAsFieldText(field, node, result.value, path);
+  if (listAsText) return listAsText;
   const value = setOwn({}, field.name, result.value);
   return addFlag(
     { ...result, value },

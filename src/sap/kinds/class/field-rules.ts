@@ -1,6 +1,6 @@
 import type { Field } from "../../../ir/index.js";
 import type { CoerceContext } from "../../coerce/coerce-context.js";
-import type { CoerceIssue } from "../../coerce/coerce-result.js";
+import { type CoerceFailure, type CoerceIssue, failure } from "../../coerce/coerce-result.js";
 import { FLAG_PENALTIES, type FlagKind } from "../../flags.js";
 import type { JsonishNode, ObjectNode } from "../../lenient/jsonish-node.js";
 import type { FieldMatch } from "./field-lookup.js";
@@ -114,4 +114,28 @@ export function missingPenalty(field: Field, context: CoerceContext): number {
   const fallback = context.missing(field.type);
   if (fallback?.reason === "optional") return FLAG_PENALTIES.DefaultFromMissing;
   return fallback ? FLAG_PENALTIES.EmptyFromMissing : FLAG_PENALTIES.WillFail;
+}
+
+/**
+ * A list put into a single-field class's only field as its JSON text (`Title: My [draft] post` read as
+ * `{"title": "[\"draft\"]"}`): no reading of the answer, since a bracketed fragment of prose would beat
+ * the text around it. The class fails on it (this failure) and other readings (the label line, the text)
+ * decide.
+ */
+export function listAsFieldText(
+  field: Field,
+  node: JsonishNode,
+  fieldValue: unknown,
+  path: string,
+): CoerceFailure | undefined {
+  if (node.kind !== "array" || typeof fieldValue !== "string" || !fieldValue.startsWith("["))
+    return undefined;
+  const name = field.alias ?? field.name;
+  return failure(
+    "type-mismatch",
+    path,
+    `an object with "${name}"`,
+    node,
+    `A list is not the text of "${name}".`,
+  );
 }

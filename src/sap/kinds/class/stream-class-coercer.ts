@@ -19,7 +19,7 @@ import {
 } from "../../stream/stream-coerce-context.js";
 import { classCoercer } from "./coerce-class.js";
 import { type FieldLookup, fieldLookupOf, matchField } from "./field-lookup.js";
-import { keyReplaces, mayImplyKey, missingPenalty } from "./field-rules.js";
+import { keyReplaces, listAsFieldText, mayImplyKey, missingPenalty } from "./field-rules.js";
 import { type FieldOutcome, NO_CHECKS, NO_FLAGS, readField } from "./read-field.js";
 
 /**
@@ -127,6 +127,8 @@ function intoSoleField(
 ): CoerceResult {
   const result = context.coerce(field.type, node, childPath(path, field.name));
   if (!result.ok) return result;
+  const listAsText = listAsFieldText(field, node, result.value, path);
+  if (listAsText) return listAsText;
   const slot = context.slot(node, field.type, `${path}#sole`);
   const value = stableObject(slot.last, setOwn({}, field.name, result.value));
   slot.last = value;

@@ -53,3 +53,41 @@ describe("matchText", () => {
     expect(matchText("another one", options)).toEqual({ kind: "none" });
   });
 });
+
+describe("matchText: exact case decides (issue 30)", () => {
+  const numbers: MatchOption[] = ["ONE", "TWO", "THREE"].map((value) => ({
+    value,
+    names: [value],
+    descriptions: [],
+  }));
+  // Aliases that differ only in case, as BAML compiles them (`HOM_DOM @alias("AA")`, …).
+  const genotypes: MatchOption[] = [
+    { value: "HOM_DOM", names: ["AA"], otherNames: ["HOM_DOM"], descriptions: [] },
+    { value: "HET", names: ["Aa"], otherNames: ["HET"], descriptions: [] },
+    { value: "HOM_REC", names: ["aa"], otherNames: ["HOM_REC"], descriptions: [] },
+  ];
+
+  it("a value in exact case beats one named only case-folded", () => {
+    expect(matchText('TWO" is one of the correct answers', numbers)).toEqual({
+      kind: "substring",
+      value: "TWO",
+      matched: "TWO",
+    });
+  });
+
+  it("two values both in exact case stay ambiguous", () => {
+    expect(matchText("TWO or THREE", numbers)).toEqual({ kind: "ambiguous", values: ["TWO", "THREE"] });
+  });
+
+  it.each([
+    ["Aa", "HET"],
+    ["AA", "HOM_DOM"],
+    [" aa ", "HOM_REC"],
+  ])("aliases differing only in case: %j is %s by its exact case", (text, value) => {
+    expect(matchText(text, genotypes)).toEqual({ kind: "exact", value });
+  });
+
+  it("a spelling in none of their cases is ambiguous, not the first declared", () => {
+    expect(matchText("aA", genotypes)).toEqual({ kind: "ambiguous", values: ["HOM_DOM", "HET"] });
+  });
+});

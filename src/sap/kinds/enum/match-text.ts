@@ -60,15 +60,21 @@ export function matchText(text: string, options: readonly MatchOption[]): MatchO
   const joined = words.join(" ");
   const squashed = words.join("");
   const spellings = spellingsOf(options);
+  let folded: Spelling | undefined;
   for (const spelling of spellings) {
     // The same words, or the same letters with the word breaks lost (`stronghire`, `inprogress`).
     const same =
       spelling.words.join(" ") === joined || (!spelling.description && spelling.words.join("") === squashed);
     if (!same) continue;
-    return spelling.description
-      ? { kind: "description", value: spelling.option.value }
-      : { kind: "caseFold", value: spelling.option.value, matched: spelling.text };
+    if (spelling.description) return { kind: "description", value: spelling.option.value };
+    // Names of two options that differ only in case (`AA`, `Aa`, `aa`): the exact case decided above, so
+    // a spelling in none of them names neither.
+    if (folded !== undefined && folded.option.value !== spelling.option.value) {
+      return { kind: "ambiguous", values: [folded.option.value, spelling.option.value] };
+    }
+    folded ??= spelling;
   }
+  if (folded !== undefined) return { kind: "caseFold", value: folded.option.value, matched: folded.text };
   // The whole text one small typo away from one value (`Stong Hire`) beats a value named inside it
   // (`Hire`): the text is that value misspelt, not a sentence that mentions the other. Two values equally
   // close is a guess either way.
@@ -80,8 +86,28 @@ export function matchText(text: string, options: readonly MatchOption[]): MatchO
     const [value, { matched, affirmed }] = [...named][0]!;
     return affirmed ? { kind: "substring", value, matched } : { kind: "negated", value, matched };
   }
-  if (named.size > 1) return { kind: "ambiguous", values: [...named.keys()] };
+  if (named.size > 1) {
+    // Exact case beats case-folded matches (`TWO" is one of the correct answers` names TWO, not one).
+    const exactCase = [...named].filter(([, { matched }]) => namedInExactCase(trimmed, matched));
+    if (exactCase.length === 1 && exactCase[0]![1].affirmed) {
+      const [value, { matched }] = exactCase[0]!;
+      return { kind: "substring", value, matched };
+    }
+    return { kind: "ambiguous", values: [...named.keys()] };
+  }
   return typo;
+}
+
+/** Whether `text` holds `name` as written, case included, as whole words. */
+function namedInExactCase(text: string, name: string): boolean {
+  let at = text.indexOf(name);
+  while (at >= 0) {
+    const before = text[at - 1] ?? " ";
+    const after = text[at + name.length] ?? " ";
+    if (!/[\p{L}\p{N}_]/u.test(before) && !/[\p{L}\p{N}_]/u.test(after)) return true;
+    at = text.indexOf(name, at + 1);
+  }
+  return false;
 }
 
 const NONE: MatchOutcome = { kind: "none" };

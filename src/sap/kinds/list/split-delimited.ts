@@ -6,6 +6,8 @@ const THOUSANDS = /^[+-]?[$€£¥]?\d{1,3}(?:,\d{3})+(?:\.\d+)?$/;
 /** Characters a number with thousands separators is made of (the only texts `THOUSANDS` can match). */
 const NUMBER_CHARS = /^[\d,.+\-$€£¥]*$/;
 const QUOTED = /^["'](.*)["']$/;
+/** Markdown emphasis around a whole line item (`1. **Captain Scoop**`): markup, not text. */
+const EMPHASIZED = /^(\*\*|__)(.+)\1$/;
 /** The start of a number with thousands separators (`1,2` may yet be `1,234`). */
 const THOUSANDS_PREFIX = /^[+-]?[$€£¥]?\d{1,3}(?:,\d{3})*(?:,\d{0,3}|\.\d*)?$/;
 /** A piece that starts as a list item whose marker a split removes: a bullet, numbering, a quote. */
@@ -94,17 +96,21 @@ class Pieces {
       words--;
     }
     const quoted = raw.length >= 2 && isQuote(raw[0]!) && isQuote(raw[raw.length - 1]!) && QUOTED.test(raw);
-    const piece = (quoted ? raw.slice(1, -1) : raw).trim();
+    let piece = (quoted ? raw.slice(1, -1) : raw).trim();
+    // An item that opens with emphasis may close it: it is held back (marked) until its line ends.
+    const emphasis = this.lines && (piece.startsWith("*") || piece.startsWith("_"));
+    if (emphasis) piece = piece.replace(EMPHASIZED, "$2").trim();
     if (piece === "") return undefined;
     // A blank next to a stripped quote changes the count; rare, so counted exactly then.
     if (quoted || this.lines) words = wordCount(piece);
-    return { piece, words, marked };
+    return { piece, words, marked: marked || emphasis };
   }
 
   private clean(raw: string): string {
     let piece = raw.trim();
     if (this.lines) piece = piece.replace(BULLET, "");
-    return piece.replace(CONJUNCTION, "").replace(QUOTED, "$1").trim();
+    piece = piece.replace(CONJUNCTION, "").replace(QUOTED, "$1").trim();
+    return this.lines ? piece.replace(EMPHASIZED, "$2").trim() : piece;
   }
 }
 

@@ -10,7 +10,13 @@ import {
   failure,
 } from "../../coerce/coerce-result.js";
 import { FLAG_PENALTIES, type Flag } from "../../flags.js";
-import { type ArrayNode, type JsonishNode, type StringNode, stringNode } from "../../lenient/jsonish-node.js";
+import {
+  type ArrayNode,
+  isOpenedEmptyString,
+  type JsonishNode,
+  type StringNode,
+  stringNode,
+} from "../../lenient/jsonish-node.js";
 import { stableValue } from "../../stream/slot-store.js";
 import {
   pendingOf,
@@ -208,7 +214,8 @@ function coerceItems(
   let score = state.score;
   let pending = state.pending;
   let openFlags: readonly Flag[] = NO_FLAGS;
-  if (state.frozen < items.length) {
+  // An item cut right after its opening quote is no item yet (the fixing parser drops it at the end).
+  if (state.frozen < items.length && !isOpenedEmptyString(items[items.length - 1]!)) {
     const index = items.length - 1;
     if (state.openIndex !== index) {
       state.openIndex = index;

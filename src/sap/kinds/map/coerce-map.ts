@@ -9,6 +9,7 @@ import {
 } from "../../coerce/coerce-result.js";
 import { setOwn } from "../../coerce/set-own.js";
 import { stringNode } from "../../lenient/jsonish-node.js";
+import { keyCollision } from "./key-collision.js";
 
 /**
  * `map<K, V>`: objects entry by entry; keys are coerced to K (enum keys match like enum values), values
@@ -30,6 +31,7 @@ export const mapCoercer: KindCoercer<MapType> = {
     const value: Record<string, unknown> = {};
     let firstProblem: string | undefined;
     let kept = 0;
+    const written = new Map<string, string>();
     for (let index = 0; index < node.entries.length; index++) {
       const [key, entryNode] = node.entries[index]!;
       const entryPath = childPath(path, key);
@@ -65,6 +67,8 @@ export const mapCoercer: KindCoercer<MapType> = {
       builder.add(valueResult);
       const entryKey = String(keyResult.value);
       if (Object.hasOwn(value, entryKey)) context.onKeyAgain?.(path);
+      const collision = keyCollision(written, entryKey, key, path);
+      if (collision) builder.flag(collision.kind, collision.path, collision.detail, entryNode);
       setOwn(value, entryKey, valueResult.value);
       kept++;
     }

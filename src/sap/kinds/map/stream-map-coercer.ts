@@ -12,6 +12,7 @@ import {
   shownButWillFail,
 } from "../../stream/stream-coerce-context.js";
 import { mapCoercer } from "./coerce-map.js";
+import { keyCollision } from "./key-collision.js";
 
 /** The entries of a growing object already coerced (all but the one being written). */
 interface EntriesState {
@@ -25,6 +26,8 @@ interface EntriesState {
   firstProblem: string | undefined;
   /** The last entry whose key replaced an earlier one (announced once). */
   announced: number;
+  /** Each key of `value` as the answer wrote it (`keyCollision`). */
+  written: Map<string, string>;
 }
 
 /**
@@ -60,6 +63,7 @@ function coerceEntries(
       kept: 0,
       firstProblem: undefined,
       announced: -1,
+      written: new Map(),
     };
     slot.state = state;
   }
@@ -75,7 +79,10 @@ function coerceEntries(
       state.kept++;
       state.score += entry.score;
       state.pending += entry.pending;
+      const collision = keyCollision(state.written, String(entry.key), key, path);
+      if (collision) state.score += FLAG_PENALTIES.KeyCollision;
       if (context.collectFlags) {
+        if (collision) state.flags.push(collision);
         state.flags.push(...entry.flags);
         state.checks.push(...entry.checks);
       }
@@ -107,7 +114,10 @@ function coerceEntries(
       open = true;
       score += entry.score;
       pending += entry.pending;
+      const collision = keyCollision(state.written, String(entry.key), key, path, false);
+      if (collision) score += FLAG_PENALTIES.KeyCollision;
       if (context.collectFlags) {
+        if (collision) flags.push(collision);
         flags.push(...entry.flags);
         checks.push(...entry.checks);
       }

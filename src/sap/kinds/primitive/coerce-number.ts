@@ -21,12 +21,17 @@ export function coerceInt(
   const value = number.value as number;
   if (Number.isSafeInteger(value)) return number;
   if (Number.isInteger(value)) {
+    // Beyond 2^53 only some integers have a double of their own: one written with exactly those digits
+    // is that number (`9876543210123456`); any other would change its digits, so it is refused.
+    const written = writtenInteger(node);
+    if (written !== undefined && BigInt(written) === BigInt(value)) return number;
     return failure(
       "number-out-of-range",
       path,
       "int",
       node,
-      `It is beyond 2^53, where JavaScript integers stop being exact (it would silently become ${value}).`,
+      `It is beyond 2^53, where not every integer has a JavaScript number: ${written ?? "it"} would become ` +
+        `${BigInt(value)}, a different integer.`,
     );
   }
   if (node.kind === "string" && isFraction(node.value)) {
@@ -114,4 +119,10 @@ function isFraction(text: string): boolean {
 
 function displayOf(node: JsonishNode): string {
   return node.kind === "string" ? JSON.stringify(node.value) : node.kind === "number" ? node.text : node.kind;
+}
+
+/** The integer as written (sign and digits only), or undefined when it was not written as one. */
+function writtenInteger(node: JsonishNode): string | undefined {
+  const text = node.kind === "number" ? node.text : node.kind === "string" ? node.value.trim() : undefined;
+  return text !== undefined && /^[+-]?\d+$/.test(text) ? text.replace(/^\+/, "") : undefined;
 }

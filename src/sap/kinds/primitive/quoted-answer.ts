@@ -15,6 +15,11 @@ export class QuotedAnswer {
   state: "maybe" | "open" | "closed" | "no" = "maybe";
   /** The decoded text so far (while `open` or `closed`). */
   value = "";
+  /**
+   * JSON would not take it as written (another quote than `"`, an inner quote, a raw control character):
+   * final mode then reads it beside the containers inside it rather than instead of them.
+   */
+  repaired = false;
   /** An escape cut by the end of a chunk (`\`, `\u00`). */
   private escape = "";
   /** The quote that closes the string, known once it opened (`"`, `'` or `”`). */
@@ -24,7 +29,6 @@ export class QuotedAnswer {
 
   push(text: string): void {
     if (this.state === "no") return;
-    workMeter.steps += text.length;
     let from = 0;
     let index = 0;
     const length = text.length;
@@ -38,10 +42,11 @@ export class QuotedAnswer {
         }
         const closer = OPENERS.get(char);
         if (closer === undefined) {
-          this.giveUp();
+          this.giveUp(index);
           return;
         }
         this.closer = closer;
+        if (char !== QUOTE) this.repaired = true;
         this.state = "open";
         from = ++index;
         continue;
@@ -49,13 +54,14 @@ export class QuotedAnswer {
       if (this.state === "closed") {
         if (!this.afterClose && isWordCharacter(char)) {
           // The quote was an inner one (`it's`): it belongs to the value, which goes on.
+          this.repaired = true;
           decoded += String.fromCharCode(this.closer);
           this.state = "open";
           from = index;
           continue;
         }
         if (!isBlank(char)) {
-          this.giveUp();
+          this.giveUp(index);
           return;
         }
         this.afterClose = true;
@@ -68,7 +74,7 @@ export class QuotedAnswer {
         index++;
         const done = this.readEscape();
         if (done === undefined) {
-          this.giveUp();
+          this.giveUp(index);
           return;
         }
         if (done === "") continue;
@@ -90,10 +96,12 @@ export class QuotedAnswer {
         from = index;
         continue;
       }
+      if (char < 0x20) this.repaired = true;
       index++;
     }
     if (this.state === "open" && this.escape === "") decoded += text.slice(from);
     this.value += decoded;
+    workMeter.steps += length;
   }
 
   /** The escape read so far: its character, "" while it needs more, undefined when JSON has no such one. */
@@ -112,7 +120,9 @@ export class QuotedAnswer {
       : undefined;
   }
 
-  private giveUp(): void {
+  private giveUp(scanned: number): void {
+    // (The characters read before giving up are the work done: not the rest of a long chunk.)
+    workMeter.steps += scanned + 1;
     this.state = "no";
     this.value = "";
   }

@@ -15,7 +15,7 @@ const EMBEDDED =
 /**
  * Read one number from a string the way a person would: `"42"`, `"1,234"`, `"$1,299.99"`, `"50%"` (50,
  * not 0.5), `"3/4"`, `"12 units"`, `"about 7 years"`. Several different numbers (`"1, 2, 3"`,
- * `"2020-2024"`) are ambiguous, words without digits (`"three"`) are not numbers, and neither is a number
+ * `"2020-2024"`) are ambiguous (but `4 out of 5` is 4 and `9 + 11 = 20` is 20), words without digits (`"three"`) are not numbers, and neither is a number
  * among the values of JSON written as text (see `isStructuredText`).
  */
 export function readNumberText(text: string): NumberReading {
@@ -44,8 +44,42 @@ export function readNumberText(text: string): NumberReading {
   const distinct = [...new Set(numbers)];
   if (distinct.length === 1)
     return { ok: true, value: distinct[0]!, plain: false, note: "the only number in the text" };
-  if (distinct.length > 1) return { ok: false, reason: "several", numbers: distinct };
+  if (distinct.length > 1) return severalNumbers(trimmed, distinct);
   return { ok: false, reason: "none" };
+}
+
+/** `4 out of 5` (the score is 4); one phrase, and no number in the text but its two. */
+const OUT_OF = /(?<![\p{L}\p{N}.])([+-]?\d+(?:\.\d+)?)\s+out\s+of\s+(\d+(?:\.\d+)?)(?!\p{N})/giu;
+/**
+ * Arithmetic ending in its result: `9 + 11 = 20`, `1231 × 2331 = **2,869,461**`, `= \( 25 \)`: a number
+ * after the last `=`, in markdown or LaTeX emphasis at most, ending the text.
+ */
+const RESULT =
+  /=\s*(?:\*\*|\\\(|\$)?\s*([+-]?(?:\d{1,3}(?:,\d{3})+|\d+)(?:\.\d+)?)\s*(?:\*\*|\\\)|\$)?\s*[.!]?\s*$/u;
+
+/**
+ * Two idioms name one of several numbers: `N out of M` names N, and arithmetic ending in a result names
+ * the result. Any other text with several different numbers is ambiguous.
+ */
+function severalNumbers(text: string, distinct: number[]): NumberReading {
+  const outOf = [...text.matchAll(OUT_OF)];
+  if (outOf.length === 1) {
+    const named = Number(outOf[0]![1]);
+    const of = Number(outOf[0]![2]);
+    if (distinct.every((number) => number === named || number === of)) {
+      return { ok: true, value: named, plain: false, note: `the N of "N out of M"` };
+    }
+  }
+  const result = RESULT.exec(text);
+  if (result) {
+    return {
+      ok: true,
+      value: Number(result[1]!.replaceAll(",", "")),
+      plain: false,
+      note: "the result of the arithmetic",
+    };
+  }
+  return { ok: false, reason: "several", numbers: distinct };
 }
 
 /** Round half away from zero (`7.5` → 8, `-2.5` → -3), as a person rounds. */
