@@ -259,12 +259,7 @@ export const diagnosticCodes = {
     message: (args) => `Functions have no property "${args.name}".`,
     hint: (args) => didYouMean(args) ?? "a function body has `client` and `prompt`",
   }),
-  "unknown-function": define<Suggested>({
-    code: "E0305",
-    severity: "error",
-    message: (args) => `Unknown function "${args.name}".`,
-    hint: (args) => didYouMean(args),
-  }),
+  // E0305 (unknown function in a test) became W0716: BAML only warns, so a test naming one is skipped.
 
   "unknown-prompt-variable": define<{ name: string; owner: string; suggestion?: string }>({
     code: "W0307",
@@ -336,6 +331,14 @@ export const diagnosticCodes = {
     severity: "error",
     message: (args) => `Client "${args.name}" has an empty strategy.`,
     hint: () => "list at least one client: strategy [ClientA, ClientB]",
+  }),
+  "env-with-trailing-text": define<{ name: string; text: string }>({
+    code: "W0409",
+    severity: "warning",
+    message: (args) =>
+      `Text follows env.${args.name} on the same line, so this is not an environment reference: the value sent is the literal text ${JSON.stringify(args.text)}.`,
+    hint: (args) =>
+      `BAML reads it the same way; write env.${args.name} alone to read the variable, or the value alone`,
   }),
 
   // 05 — retry policies
@@ -482,6 +485,20 @@ export const diagnosticCodes = {
     message: (args) =>
       `Test "${args.name}" names "${args.functionName}", an expression function Sapling skips; the test does not run it.`,
     hint: () => "BAML's expression functions are experimental and left out of the generated client",
+  }),
+  "test-unknown-function": define<{ name: string; functionName: string; suggestion?: string }>({
+    code: "W0716",
+    severity: "warning",
+    message: (args) =>
+      `Test "${args.name}" names "${args.functionName}", which is not a function; the test skips it.`,
+    hint: (args) =>
+      didYouMean(args) ?? "BAML accepts this too (with a warning); remove the name or declare the function",
+  }),
+  "repeated-test-argument": define<Named>({
+    code: "W0717",
+    severity: "warning",
+    message: (args) => `Test argument "${args.name}" is given more than once; the last value is used.`,
+    hint: () => "BAML also keeps the last one; remove the others",
   }),
   "template-string-test-argument": define<{ name: string; template: string }>({
     code: "W0715",

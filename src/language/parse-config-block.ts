@@ -128,10 +128,54 @@ function parseEnv(stream: TokenStream): ConfigValue {
   stream.advance(); // .
   if (stream.at("identifier") && stream.current.start === stream.previousEnd) {
     const name = stream.advance().value;
+    if (!endsValue(stream)) return envWithTrailingText(stream, start, name);
     return { kind: "env", name, span: stream.span(start) };
   }
   stream.reportUnexpected("an environment variable name after `env.`");
   return { kind: "error", span: stream.span(start) };
+}
+
+/** Whether the value ends here: a line break, a separator or the end of the block follows. */
+function endsValue(stream: TokenStream): boolean {
+  return (
+    stream.current.newlineBefore || stream.at(",") || stream.at("}") || stream.at("]") || stream.at("eof")
+  );
+}
+
+/**
+ * `env.MODEL "gpt-4o"`: text after an env reference on its line makes the whole line literal text, as in
+ * BAML, which sends `env.MODEL "gpt-4o"` as the model name. The value is that text, with a warning saying
+ * so. Quoted parts are kept whole; the text ends at the line's end, a comment, `,`, `}` or `]`.
+ */
+function envWithTrailingText(stream: TokenStream, start: number, name: string): ConfigValue {
+  const text = stream.text;
+  let index = stream.current.start;
+  while (index < text.length) {
+    const character = text[index];
+    if (
+      character === "\n" ||
+      character === "\r" ||
+      character === "," ||
+      character === "}" ||
+      character === "]"
+    )
+      break;
+    if (character === "/" && text[index + 1] === "/" && /\s/.test(text[index - 1] ?? "")) break;
+    if (character === '"') {
+      const close = text.indexOf('"', index + 1);
+      const lineEnd = text.slice(index + 1).search(/[\r\n]/);
+      if (close < 0 || (lineEnd >= 0 && close > index + 1 + lineEnd)) break;
+      index = close + 1;
+      continue;
+    }
+    index++;
+  }
+  const value = text.slice(start, index).trimEnd();
+  const end = start + value.length;
+  stream.resumeAt(end, end);
+  const span = { start, end };
+  stream.report("env-with-trailing-text", { name, text: value }, span);
+  return { kind: "unquoted", value, span };
 }
 
 function parseArray(stream: TokenStream): ConfigValue {
