@@ -285,7 +285,7 @@ export const diagnosticCodes = {
     message: (args) => `Unknown provider "${args.name}".`,
     hint: (args) =>
       didYouMean(args) ??
-      "known providers: openai, openai-generic, openai-responses, azure-openai, anthropic, google-ai, vertex-ai, aws-bedrock, ollama, openrouter, fallback, round-robin",
+      "known providers: openai, openai-generic, openai-responses, openai-transcriptions, azure-openai, anthropic, google-ai, vertex-ai, aws-bedrock, ollama, openrouter, fallback, round-robin",
   }),
   "missing-client-option": define<{ client: string; provider: string; option: string; why: string }>({
     code: "E0402",
@@ -339,6 +339,14 @@ export const diagnosticCodes = {
       `Text follows env.${args.name} on the same line, so this is not an environment reference: the value sent is the literal text ${JSON.stringify(args.text)}.`,
     hint: (args) =>
       `BAML reads it the same way; write env.${args.name} alone to read the variable, or the value alone`,
+  }),
+  "provider-not-callable": define<{ client: string; provider: string }>({
+    code: "W0410",
+    severity: "warning",
+    message: (args) =>
+      `Client "${args.client}" uses ${args.provider}, which Sapling accepts but cannot call yet; a call with it fails.`,
+    hint: () =>
+      "openai-transcriptions uploads audio to OpenAI's /audio/transcriptions as a multipart form; call that API directly, or keep this client for BAML",
   }),
 
   // 05 — retry policies
