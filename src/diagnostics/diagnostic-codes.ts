@@ -174,20 +174,26 @@ export const diagnosticCodes = {
     message: (args) => `"${args.name}" is a ${args.kind}, not a type.`,
     hint: () => "types are classes, enums, type aliases and the built-in types",
   }),
-  "alias-collision": define<{
+  "alias-collision": define<{ owner: string; first: string; second: string; firstShown: string }>({
+    code: "E0114",
+    severity: "error",
+    message: (args) =>
+      `"${args.first}" and "${args.second}" in "${args.owner}" would both be shown to the model as "${args.firstShown}".`,
+    hint: () => "give each one a distinct @alias; the parser could not tell their values apart",
+  }),
+  "alias-case-collision": define<{
     owner: string;
     first: string;
     second: string;
     firstShown: string;
     secondShown: string;
   }>({
-    code: "E0114",
-    severity: "error",
+    code: "W0117",
+    severity: "warning",
     message: (args) =>
-      args.firstShown === args.secondShown
-        ? `"${args.first}" and "${args.second}" in "${args.owner}" would both be shown to the model as "${args.firstShown}".`
-        : `"${args.first}" and "${args.second}" in "${args.owner}" are shown to the model as "${args.firstShown}" and "${args.secondShown}", which enum matching does not tell apart (it ignores case).`,
-    hint: () => "give each one a distinct @alias; the parser could not tell their values apart",
+      `"${args.first}" and "${args.second}" in "${args.owner}" are shown to the model as "${args.firstShown}" and "${args.secondShown}", which differ only in case.`,
+    hint: () =>
+      "an answer written exactly as one of them names that value; written in any other case it names both, and parsing fails rather than guess. A distinct @alias avoids this",
   }),
 
   // 02 — attributes
