@@ -129,9 +129,15 @@ export function readClientOptions(
 
   const allowedRoles = stringList("allowed_roles") ??
     settings.defaultAllowedRoles ?? ["system", "user", "assistant"];
+  // The provider's default applies only where the allowed roles admit it (`allowed_roles [user, assistant]`
+  // on an OpenAI client falls back to user); a `default_role` outside them is a mistake, reported below.
+  const providerDefault =
+    settings.defaultRole !== undefined && allowedRoles.includes(settings.defaultRole)
+      ? settings.defaultRole
+      : undefined;
   const defaultRole =
     string("default_role") ??
-    settings.defaultRole ??
+    providerDefault ??
     (allowedRoles.includes("user") ? "user" : (allowedRoles[0] ?? "user"));
   if (!allowedRoles.includes(defaultRole)) {
     fail("default_role", `"${defaultRole}" is not in allowed_roles [${allowedRoles.join(", ")}].`);

@@ -35,6 +35,7 @@ export class HttpLanguageModel implements LanguageModel {
   readonly supportsStreaming: boolean;
   readonly finishReasonPolicy;
   readonly outputMode: OutputMode | undefined;
+  readonly defaultRole: string;
 
   constructor(
     readonly provider: string,
@@ -46,6 +47,7 @@ export class HttpLanguageModel implements LanguageModel {
     this.supportsStreaming = options.supportsStreaming;
     this.finishReasonPolicy = options.finishReasonPolicy;
     this.outputMode = options.outputMode;
+    this.defaultRole = options.rolePolicy.defaultRole;
   }
 
   isFinishReasonAllowed(rawFinishReason: string | undefined): boolean {

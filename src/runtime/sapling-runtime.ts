@@ -236,7 +236,10 @@ export class SaplingRuntime {
     });
     const mode = options.outputMode ?? model.outputMode ?? "prompt";
     const plan = prepared.pipeline.outputPlan(mode);
-    const messages = prepared.pipeline.render({ name: client.name, provider: client.provider }, plan);
+    const messages = prepared.pipeline.render(
+      { name: client.name, provider: client.provider, defaultRole: model.defaultRole },
+      plan,
+    );
     return toHttpRequest(
       await model.buildRequest(messages, {
         stream: request.stream,

@@ -88,13 +88,7 @@ export class Evaluator {
         if (statement.targets.length === 1 && statement.targets[0])
           this.assign(statement.targets[0], value, scope);
         else {
-          const items = iterate(value);
-          if (items.length !== statement.targets.length)
-            throw new JinjaError(
-              "type_error",
-              `Cannot unpack ${items.length} values into ${statement.targets.length} names.`,
-              statement.offset,
-            );
+          const items = unpack(value, statement.targets.length, undefined, statement.offset);
           for (const [position, target] of statement.targets.entries())
             this.assign(target, items[position], scope);
         }
@@ -132,10 +126,16 @@ export class Evaluator {
     // BAML (Minijinja) loops over none as over an empty list: optional list parameters render nothing.
     const value = this.evaluate(statement.iterable, scope);
     const source = value === null ? [] : value;
+    // Looping over a map gives its keys, which do not unpack: say how to get the values too.
+    const mapName = isMap(source)
+      ? statement.iterable.kind === "name"
+        ? statement.iterable.name
+        : "the map"
+      : undefined;
     const bind = (target: Scope, item: unknown): void => {
       if (statement.targets.length === 1) target.set(statement.targets[0] ?? "", item);
       else {
-        const parts = iterate(item);
+        const parts = unpack(item, statement.targets.length, mapName, statement.offset);
         for (const [position, name] of statement.targets.entries()) target.set(name, parts[position]);
       }
     };
@@ -450,4 +450,30 @@ function locate(error: unknown, offset: number): unknown {
   if (OutputFormatError.isInstance(error)) return new JinjaError(error.code, error.message, offset);
   const message = error instanceof Error ? error.message : String(error);
   return new JinjaError("type_error", message, offset);
+}
+
+/**
+ * Minijinja's unpacking (`for k, v in …`, `set a, b = …`): only a list of exactly as many items unpacks.
+ * A string is not split into characters and a map key is not split, as BAML fails on both.
+ */
+function unpack(value: unknown, count: number, mapName: string | undefined, offset: number): unknown[] {
+  if (!Array.isArray(value)) {
+    const hint =
+      mapName === undefined
+        ? ""
+        : ` Looping over a map gives its keys only; write \`for k, v in ${mapName}.items()\` for each key with its value.`;
+    throw new JinjaError(
+      "type_error",
+      `Cannot unpack ${typeName(value)} into ${count} names: only a list of ${count} items unpacks.${hint}`,
+      offset,
+    );
+  }
+  if (value.length !== count) {
+    throw new JinjaError(
+      "type_error",
+      `Cannot unpack ${value.length} values into ${count} names: the list must have exactly ${count} items.`,
+      offset,
+    );
+  }
+  return value;
 }
