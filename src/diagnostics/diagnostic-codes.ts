@@ -354,6 +354,14 @@ export const diagnosticCodes = {
     hint: () =>
       "openai-transcriptions uploads audio to OpenAI's /audio/transcriptions as a multipart form; call that API directly, or keep this client for BAML",
   }),
+  "invalid-typed-option": define<{ client: string; option: string; expected: string; found: string }>({
+    code: "W0411",
+    severity: "warning",
+    message: (args) =>
+      `${args.option} of client "${args.client}" expects ${args.expected}, found ${args.found}; every call with it fails.`,
+    hint: () =>
+      "typed: max_tokens (a positive whole number), temperature and top_p (numbers), stop_sequences (a list of strings); an env.NAME value is read at call time, a numeric string as its number",
+  }),
 
   // 05 — retry policies
   "invalid-retry-strategy": define<{ found: string; suggestion?: string }>({
