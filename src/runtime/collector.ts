@@ -90,6 +90,12 @@ export interface LlmCall {
   costUsd: number | null;
 }
 
+/**
+ * BAML's name for a streamed attempt. Sapling records a stream in the same `LlmCall` (its `httpResponse`
+ * body is the list of events' data, its timing has `timeToFirstTokenMs`), so the two names are one type.
+ */
+export type LlmStreamCall = LlmCall;
+
 /** One function call or stream, with all its attempts. */
 export interface FunctionLog {
   id: string;
