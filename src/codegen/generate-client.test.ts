@@ -37,6 +37,7 @@ describe("generateClient", () => {
       "parser.ts",
       "partial_types.ts",
       "sync_client.ts",
+      "sync_request.ts",
       "tracing.ts",
       "type_builder.ts",
       "types.ts",
