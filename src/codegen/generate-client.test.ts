@@ -37,7 +37,6 @@ describe("generateClient", () => {
       "parser.ts",
       "partial_types.ts",
       "sync_client.ts",
-      "sync_request.ts",
       "tracing.ts",
       "type_builder.ts",
       "types.ts",

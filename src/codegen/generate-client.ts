@@ -1,6 +1,6 @@
 import type { Generator, Ir } from "../ir/index.js";
 import { emitAsyncClient } from "./emit-async-client.js";
-import { emitAsyncRequest, emitSyncRequest } from "./emit-async-request.js";
+import { emitAsyncRequest } from "./emit-async-request.js";
 import { emitConfig } from "./emit-config.js";
 import { emitGlobals } from "./emit-globals.js";
 import { emitIndex } from "./emit-index.js";
@@ -36,7 +36,6 @@ export function generateClient(ir: Ir, generator: Generator): Record<string, str
     "parser.ts": emitParser(generation, signatures),
     "partial_types.ts": emitPartialTypes(generation),
     "sync_client.ts": emitSyncClient(generation),
-    "sync_request.ts": emitSyncRequest(generation, signatures),
     "tracing.ts": emitTracing(generation),
     "type_builder.ts": emitTypeBuilder(generation),
     "types.ts": emitTypes(generation),

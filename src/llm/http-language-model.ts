@@ -58,24 +58,6 @@ export class HttpLanguageModel implements LanguageModel {
     return this.prepare(messages, options.stream, undefined, options.output);
   }
 
-  buildRequestSync(messages: readonly ChatMessage[], options: BuildRequestOptions): HttpRequest | undefined {
-    if (this.adapter.authorize !== undefined) return undefined;
-    const roled = applyRolePolicy(messages, this.options.rolePolicy);
-    // Only a URL sent as it is needs no download (nor a look at its type).
-    for (const message of roled) {
-      for (const part of message.parts) {
-        if (part.type !== "media" || part.media.url === undefined) continue;
-        const kind = part.media.type;
-        if ((this.options.mediaUrlHandler[kind] ?? this.adapter.defaultMediaUrlMode(kind)) !== "send_url")
-          return undefined;
-      }
-    }
-    const built = this.adapter.buildRequest(roled, options.stream);
-    return options.output === undefined
-      ? built
-      : { ...built, body: this.writeOutput(built.body, options.output) };
-  }
-
   async generate(messages: readonly ChatMessage[], options: CallOptions = {}): Promise<GenerateResult> {
     const request = await this.prepare(messages, false, options.signal, options.output);
     const deadline = new CallDeadline(this.options.http, this.context(request), options.signal, false);

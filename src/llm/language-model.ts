@@ -127,11 +127,6 @@ export interface LanguageModel {
    * media given by URL may have to be downloaded and inlined, depending on `media_url_handler`.
    */
   buildRequest(messages: readonly ChatMessage[], options: BuildRequestOptions): Promise<HttpRequest>;
-  /**
-   * The same request, built synchronously, or `undefined` when building it needs I/O: a media URL to
-   * download, a request signature or an access token (`aws-bedrock`, `vertex-ai`).
-   */
-  buildRequestSync(messages: readonly ChatMessage[], options: BuildRequestOptions): HttpRequest | undefined;
   generate(messages: readonly ChatMessage[], options?: CallOptions): Promise<GenerateResult>;
   stream(messages: readonly ChatMessage[], options?: CallOptions): AsyncIterable<StreamEvent>;
   /** Whether `rawFinishReason` passes this client's `finish_reason_allow_list` / `deny_list`. */

@@ -540,36 +540,6 @@ describe("SaplingRuntime modular API", () => {
     expect(server.requests).toHaveLength(0);
   });
 
-  it("builds the same request synchronously (the sync client's b.request), unless it needs a download", async () => {
-    const options = { client: "Other" };
-    for (const stream of [false, true]) {
-      const built = await runtime().buildRequest("ExtractPerson", { text: "Ada" }, { stream }, options);
-      const sync = runtime().buildRequestSync("ExtractPerson", { text: "Ada" }, { stream }, options);
-      expect(JSON.stringify(sync)).toBe(JSON.stringify(built));
-      expect(sync.body.json()).toEqual(built.body.json());
-    }
-    const { ir: mediaIr } = compile({
-      "main.baml": `function Look(picture: image) -> string {
-  client "google-ai/gemini-2.0-flash"
-  prompt #"{{ _.role("user") }} {{ picture }}"#
-}`,
-    });
-    if (!mediaIr) throw new Error("the media source does not compile");
-    const media = SaplingRuntime.fromIr(mediaIr, { env: { GOOGLE_API_KEY: "k" } });
-    const byUrl = { picture: { kind: "media", type: "image", url: "https://example.com/a.png" } };
-    // Gemini inlines an image URL: the bytes would have to be downloaded first.
-    expect(() => media.buildRequestSync("Look", byUrl, { stream: false })).toThrow(
-      /cannot be built synchronously.*b\.request\.Look/,
-    );
-    const inline = {
-      picture: { kind: "media", type: "image", base64: "iVBORw0KGgo=", mediaType: "image/png" },
-    };
-    expect(media.buildRequestSync("Look", inline, { stream: false }).body).toMatchObject({
-      contents: [{ role: "user", parts: [{ inline_data: { mime_type: "image/png" } }] }],
-    });
-    expect(server.requests).toHaveLength(0);
-  });
-
   it("resetEnv replaces the environment later calls read (BAML's resetBamlEnvVars)", async () => {
     const instance = runtime({ OPENAI_API_KEY: "sk-first-key-0000" });
     const build = () =>

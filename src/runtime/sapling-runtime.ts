@@ -224,41 +224,6 @@ export class SaplingRuntime {
     request: { stream: boolean },
     options: CallOptions = {},
   ): Promise<HttpRequest> {
-    const { model, messages, output } = this.#requestParts(functionName, args, options);
-    return toHttpRequest(
-      await model.buildRequest(messages, {
-        stream: request.stream,
-        ...(output === undefined ? {} : { output }),
-      }),
-    );
-  }
-
-  /**
-   * `buildRequest`, synchronously (the sync client's `b.request.Fn`, as BAML's). Throws
-   * `BamlInvalidArgumentError` when the request needs I/O to build — a media URL to download, a Bedrock
-   * signature, a Vertex AI token —; `buildRequest` builds those.
-   */
-  buildRequestSync(
-    functionName: string,
-    args: Record<string, unknown>,
-    request: { stream: boolean },
-    options: CallOptions = {},
-  ): HttpRequest {
-    const { model, messages, output, client } = this.#requestParts(functionName, args, options);
-    const built = model.buildRequestSync(messages, {
-      stream: request.stream,
-      ...(output === undefined ? {} : { output }),
-    });
-    if (built === undefined) {
-      throw new BamlInvalidArgumentError(
-        `${functionName}: the request to client ${client.name} (${client.provider}) cannot be built synchronously: it needs a media URL downloaded or a signature or token fetched. Use the async client's b.request.${functionName} instead.`,
-      );
-    }
-    return toHttpRequest(built);
-  }
-
-  /** The model, rendered messages and output request of the first client a call would try. */
-  #requestParts(functionName: string, args: Record<string, unknown>, options: CallOptions) {
     const prepared = this.#prepare(functionName, args, options);
     const first = prepared.plan()[0];
     if (!first) throw new BamlInvalidArgumentError(`${functionName} has no client to build a request for.`);
@@ -275,7 +240,12 @@ export class SaplingRuntime {
       { name: client.name, provider: client.provider, defaultRole: model.defaultRole },
       plan,
     );
-    return { model, messages, output: plan.request, client };
+    return toHttpRequest(
+      await model.buildRequest(messages, {
+        stream: request.stream,
+        ...(plan.request === undefined ? {} : { output: plan.request }),
+      }),
+    );
   }
 
   /** Parses a complete answer into the function's return type (`b.parse.Fn`); synchronous. */
