@@ -129,12 +129,10 @@ export function readClientOptions(
 
   const allowedRoles = stringList("allowed_roles") ??
     settings.defaultAllowedRoles ?? ["system", "user", "assistant"];
-  // The provider's default applies only where the allowed roles admit it (`allowed_roles [user, assistant]`
-  // on an OpenAI client falls back to user); a `default_role` outside them is a mistake, reported below.
-  const providerDefault =
-    settings.defaultRole !== undefined && allowedRoles.includes(settings.defaultRole)
-      ? settings.defaultRole
-      : undefined;
+  // The provider's default applies where the allowed roles admit it; a `default_role` outside them fails.
+  const providerDefault = allowedRoles.includes(settings.defaultRole ?? "")
+    ? settings.defaultRole
+    : undefined;
   const defaultRole =
     string("default_role") ??
     providerDefault ??

@@ -142,13 +142,6 @@ export function createLanguageModel(
   dependencies: LanguageModelDependencies,
 ): LanguageModel {
   const name = resolveProviderName(provider);
-  if (provider === "openai-transcriptions") {
-    throw new LlmOptionsError(
-      "provider",
-      "Sapling accepts this provider in a project but cannot call it yet (it uploads audio to OpenAI's /audio/transcriptions as a multipart form). Call the transcription API directly, or use a chat model that takes audio (openai with gpt-4o-audio-preview, google-ai).",
-      { provider },
-    );
-  }
   if (name === undefined) {
     throw new LlmOptionsError(
       "provider",

@@ -33,29 +33,12 @@ export function toHttpRequest(request: ModelRequest): HttpRequest {
 
 /**
  * A body value that also answers BAML's `json()` and `text()` (not enumerable, so never serialized): the
- * value itself for objects and lists (a Collector's logged bodies, `b.request`'s body); a text body (an
- * error page, a body that is not JSON) becomes its parsed JSON object when it is one, else a `String`
- * object whose `json()` throws. A body field named `json` or `text` wins over the helper: the Responses
+ * value itself for objects and lists (a Collector's logged bodies, `b.request`'s body). A body field named `json` or `text` wins over the helper: the Responses
  * API's `text { format … }` is part of the request, and hiding it would change what is sent.
  */
 export function withBodyReaders(value: unknown): HttpBody {
-  if (typeof value === "string") {
-    const parsed = parseJsonObject(value);
-    if (parsed !== undefined) return withBodyReaders(parsed);
-    // A String object (not a primitive) can carry the readers; JSON.stringify still writes the text.
-    const text = new String(value);
-    Object.defineProperties(text, {
-      json: {
-        value: () => {
-          throw new SyntaxError(`the body is not JSON: ${value.slice(0, 200)}`);
-        },
-        enumerable: false,
-      },
-      text: { value: () => value, enumerable: false },
-    });
-    return text as unknown as HttpBody;
-  }
-  if (typeof value !== "object" || value === null) return withBodyReaders(value == null ? "" : String(value));
+  // A body that is not a JSON object or list (an error's text) is wrapped as `{ raw }`.
+  if (typeof value !== "object" || value === null) return withBodyReaders({ raw: value });
   const body = value as Record<string, unknown>;
   const helpers: PropertyDescriptorMap = {};
   if (!Object.hasOwn(body, "json"))
@@ -63,14 +46,4 @@ export function withBodyReaders(value: unknown): HttpBody {
   if (!Object.hasOwn(body, "text")) helpers.text = { value: () => JSON.stringify(body), enumerable: false };
   Object.defineProperties(body, helpers);
   return body as HttpBody;
-}
-
-function parseJsonObject(text: string): object | undefined {
-  if (!/^\s*[[{]/.test(text)) return undefined;
-  try {
-    const parsed = JSON.parse(text) as unknown;
-    return typeof parsed === "object" && parsed !== null ? parsed : undefined;
-  } catch {
-    return undefined;
-  }
 }

@@ -65,9 +65,7 @@ export type { ModelPrice, PriceTable } from "./price-table.js";
 export { defaultPriceTable } from "./price-table.js";
 export type { Environment } from "./resolve-options.js";
 export type { RuntimeOptions } from "./sapling-runtime.js";
-// `BamlRuntime` is BAML's name for the class code written for BAML imports; its methods are Sapling's
-// (docs/generated-client.md), so a call BAML has and Sapling has not fails to compile, not at run time.
-export { SaplingRuntime as BamlRuntime, SaplingRuntime } from "./sapling-runtime.js";
+export { SaplingRuntime } from "./sapling-runtime.js";
 export {
   SaplingStream,
   type StreamableOptions,

@@ -126,12 +126,8 @@ export class Evaluator {
     // BAML (Minijinja) loops over none as over an empty list: optional list parameters render nothing.
     const value = this.evaluate(statement.iterable, scope);
     const source = value === null ? [] : value;
-    // Looping over a map gives its keys, which do not unpack: say how to get the values too.
-    const mapName = isMap(source)
-      ? statement.iterable.kind === "name"
-        ? statement.iterable.name
-        : "the map"
-      : undefined;
+    // Looping over a map (named) gives its keys, which do not unpack: say how to get the values too.
+    const mapName = isMap(source) && statement.iterable.kind === "name" ? statement.iterable.name : undefined;
     const bind = (target: Scope, item: unknown): void => {
       if (statement.targets.length === 1) target.set(statement.targets[0] ?? "", item);
       else {
@@ -457,23 +453,8 @@ function locate(error: unknown, offset: number): unknown {
  * A string is not split into characters and a map key is not split, as BAML fails on both.
  */
 function unpack(value: unknown, count: number, mapName: string | undefined, offset: number): unknown[] {
-  if (!Array.isArray(value)) {
-    const hint =
-      mapName === undefined
-        ? ""
-        : ` Looping over a map gives its keys only; write \`for k, v in ${mapName}.items()\` for each key with its value.`;
-    throw new JinjaError(
-      "type_error",
-      `Cannot unpack ${typeName(value)} into ${count} names: only a list of ${count} items unpacks.${hint}`,
-      offset,
-    );
-  }
-  if (value.length !== count) {
-    throw new JinjaError(
-      "type_error",
-      `Cannot unpack ${value.length} values into ${count} names: the list must have exactly ${count} items.`,
-      offset,
-    );
-  }
-  return value;
+  if (Array.isArray(value) && value.length === count) return value;
+  const what = Array.isArray(value) ? `${value.length} values` : typeName(value);
+  const hint = mapName === undefined ? "" : ` Use \`${mapName}.items()\`.`;
+  throw new JinjaError("type_error", `Cannot unpack ${what} into ${count} names.${hint}`, offset);
 }
