@@ -27,7 +27,10 @@ function filterMetadata(
   if (metadata === undefined) return undefined;
   const entries = Object.entries(metadata).filter(
     ([key, value]) =>
-      value !== undefined && value !== null && allowed !== "none" && (allowed === "all" || allowed.includes(key)),
+      value !== undefined &&
+      value !== null &&
+      allowed !== "none" &&
+      (allowed === "all" || allowed.includes(key)),
   );
   return Object.fromEntries(entries);
 }
