@@ -128,6 +128,8 @@ writeFileSync(
           "@boundaryml/baml": [runtimeEntry],
           "@boundaryml/baml/*": [runtimeEntry],
           "sapling-llm/runtime": [runtimeEntry],
+          // The generated client also imports the package's other entry points (batch, aws-bedrock, …).
+          "sapling-llm/*": [join(repoRoot, "src", "*", "index.ts")],
         },
       },
       include: ["tests/**/*", "baml_client/**/*"],

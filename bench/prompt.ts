@@ -25,6 +25,7 @@ import { loadBaml } from "./compare/baml-parser.js";
 import { markdownTable } from "./compare/markdown-table.js";
 import { measureTime } from "./compare/measure-time.js";
 import { requestConformance } from "./compare/request-conformance.js";
+import { requestFixtureConformance } from "./compare/request-fixtures.js";
 
 type Baml = Awaited<ReturnType<typeof loadBaml>>;
 
@@ -272,6 +273,7 @@ export async function benchPrompt(): Promise<string> {
   const formats = await outputFormatConformance(baml);
   const prompts = await renderConformance(baml);
   const requests = await requestConformance(baml);
+  const fixtures = await requestFixtureConformance(baml);
   const timings = await speed(baml);
   const differences = [...formats.differing, ...prompts.differing];
   return [
@@ -306,6 +308,11 @@ export async function benchPrompt(): Promise<string> {
         row.undocumented.join(", ") || "—",
       ]),
     ),
+    "",
+    `Request-body fixtures (test/fixtures/requests: roles, o1 models, blank lines, role metadata, Gemini file ` +
+      `URIs, descriptions, Bedrock numbers): ${fixtures.compared} built by both; ${fixtures.identical} identical ` +
+      `to BAML, ${fixtures.documented.length} documented differences (${fixtures.documented.join("; ") || "—"}), ` +
+      `${fixtures.mismatched.length} mismatched${fixtures.mismatched.length > 0 ? ` (${fixtures.mismatched.join("; ")})` : ""}.`,
     "",
     "Speed (median per call) and token cost on the resume example:",
     "",

@@ -193,8 +193,11 @@ function readInferenceConfiguration(
   if (!isPlainObject(value))
     return fail("inference_configuration", "expected a map (e.g. { max_tokens 1000 }).");
   const config: Record<string, unknown> = {};
-  for (const [key, entry] of Object.entries(value)) {
+  for (const [key, given] of Object.entries(value)) {
     const spec = inferenceFields[key];
+    // `max_tokens env.MAX_TOKENS` arrives as a string: a number written in it is read as that number (BAML
+    // drops the field silently). Anything else still fails below, naming the option.
+    const entry = spec?.type === "integer" || spec?.type === "number" ? numericText(given) : given;
     const option = `inference_configuration.${key}`;
     if (spec === undefined) fail(option, `unknown key; use ${Object.keys(inferenceFields).join(", ")}.`);
     else if (spec.type === "integer" && (!Number.isInteger(entry) || (entry as number) < 1)) {
@@ -209,6 +212,12 @@ function readInferenceConfiguration(
     } else config[spec.field] = entry;
   }
   return config;
+}
+
+/** The number a decimal string spells (`"1024"`, `" 0.5 "`), else the value unchanged. */
+function numericText(value: unknown): unknown {
+  if (typeof value !== "string" || !/^\s*-?\d+(\.\d+)?([eE][-+]?\d+)?\s*$/.test(value)) return value;
+  return Number(value);
 }
 
 function isPlainObject(value: unknown): value is Record<string, unknown> {

@@ -42,6 +42,7 @@ export { resetBamlEnvVars } from "${local("globals")}";
 export * from "${local("tracing")}";
 export * from "${local("types")}";
 export * as types from "${local("types")}";
+export * as watchers from "${local("watchers")}";
 export type {
   BamlLogEvent,
   FunctionLog,

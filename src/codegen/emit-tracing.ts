@@ -7,7 +7,7 @@ import { banner, RUNTIME_MODULE, relativeModule } from "./module-text.js";
  * OpenTelemetry exporter of `sapling-llm/opentelemetry` goes there), all over the client's one runtime.
  */
 export function emitTracing(generation: GenerationContext): string {
-  return `${banner()}import type { BamlLogEvent, LogLevel, SpanExporter } from "${RUNTIME_MODULE}";
+  return `${banner()}import { type BamlLogEvent, type LogLevel, parseLogLevel, type SpanExporter } from "${RUNTIME_MODULE}";
 import { runtime } from "${relativeModule("globals", generation.importExtension)}";
 
 /** Wraps \`fn\` so that each call is a span containing the LLM functions it calls (BAML's \`traceAsync\`). */
@@ -46,9 +46,16 @@ export function addSpanExporter(exporter: SpanExporter): () => void {
   return runtime.tracing.addExporter(exporter);
 }
 
-/** The level of the lines written from now on (\`BAML_LOG\` sets the first one). */
-export function setLogLevel(level: LogLevel): void {
-  runtime.setLogLevel(level);
+/**
+ * The level of the lines written from now on (\`BAML_LOG\` sets the first one): trace, debug, info, warn,
+ * error or off, in any case (BAML's \`"WARN"\` too).
+ */
+export function setLogLevel(level: LogLevel | (string & {})): void {
+  const parsed = parseLogLevel(level);
+  if (parsed === undefined) {
+    throw new Error(\`setLogLevel: "\${level}" is not a log level; use trace, debug, info, warn, error or off.\`);
+  }
+  runtime.setLogLevel(parsed);
 }
 
 export function getLogLevel(): LogLevel {

@@ -30,6 +30,7 @@ describe("generateClient", () => {
     expect(Object.keys(generateClient(project(), generator)).sort()).toEqual([
       "async_client.ts",
       "async_request.ts",
+      "config.ts",
       "globals.ts",
       "index.ts",
       "ir.ts",
@@ -39,6 +40,7 @@ describe("generateClient", () => {
       "tracing.ts",
       "type_builder.ts",
       "types.ts",
+      "watchers.ts",
     ]);
   });
 

@@ -1,6 +1,7 @@
 import type { Generator, Ir } from "../ir/index.js";
 import { emitAsyncClient } from "./emit-async-client.js";
 import { emitAsyncRequest } from "./emit-async-request.js";
+import { emitConfig } from "./emit-config.js";
 import { emitGlobals } from "./emit-globals.js";
 import { emitIndex } from "./emit-index.js";
 import { emitIr } from "./emit-ir.js";
@@ -16,6 +17,7 @@ import { emitSyncClient } from "./emit-sync-client.js";
 import { emitTracing } from "./emit-tracing.js";
 import { emitTypeBuilder } from "./emit-type-builder.js";
 import { emitTypes } from "./emit-types.js";
+import { emitWatchers } from "./emit-watchers.js";
 import { functionSignature } from "./function-signature.js";
 import { createGenerationContext } from "./generation-context.js";
 import { byName } from "./module-text.js";
@@ -46,6 +48,7 @@ export function generateClient(ir: Ir, generator: Generator): Record<string, str
   return {
     "async_client.ts": emitAsyncClient(generation, signatures),
     "async_request.ts": emitAsyncRequest(generation, signatures),
+    "config.ts": emitConfig(generation),
     "globals.ts": emitGlobals(generation),
     "index.ts": emitIndex(generation),
     "ir.ts": emitIr(generation),
@@ -55,6 +58,7 @@ export function generateClient(ir: Ir, generator: Generator): Record<string, str
     "tracing.ts": emitTracing(generation),
     "type_builder.ts": emitTypeBuilder(generation),
     "types.ts": emitTypes(generation),
+    "watchers.ts": emitWatchers(),
     ...react,
   };
 }

@@ -174,20 +174,26 @@ export const diagnosticCodes = {
     message: (args) => `"${args.name}" is a ${args.kind}, not a type.`,
     hint: () => "types are classes, enums, type aliases and the built-in types",
   }),
-  "alias-collision": define<{
+  "alias-collision": define<{ owner: string; first: string; second: string; firstShown: string }>({
+    code: "E0114",
+    severity: "error",
+    message: (args) =>
+      `"${args.first}" and "${args.second}" in "${args.owner}" would both be shown to the model as "${args.firstShown}".`,
+    hint: () => "give each one a distinct @alias; the parser could not tell their values apart",
+  }),
+  "alias-case-collision": define<{
     owner: string;
     first: string;
     second: string;
     firstShown: string;
     secondShown: string;
   }>({
-    code: "E0114",
-    severity: "error",
+    code: "W0117",
+    severity: "warning",
     message: (args) =>
-      args.firstShown === args.secondShown
-        ? `"${args.first}" and "${args.second}" in "${args.owner}" would both be shown to the model as "${args.firstShown}".`
-        : `"${args.first}" and "${args.second}" in "${args.owner}" are shown to the model as "${args.firstShown}" and "${args.secondShown}", which enum matching does not tell apart (it ignores case).`,
-    hint: () => "give each one a distinct @alias; the parser could not tell their values apart",
+      `"${args.first}" and "${args.second}" in "${args.owner}" are shown to the model as "${args.firstShown}" and "${args.secondShown}", which differ only in case.`,
+    hint: () =>
+      "an answer written exactly as one of them names that value; written in any other case it names both, and parsing fails rather than guess. A distinct @alias avoids this",
   }),
 
   // 02 — attributes
@@ -259,12 +265,7 @@ export const diagnosticCodes = {
     message: (args) => `Functions have no property "${args.name}".`,
     hint: (args) => didYouMean(args) ?? "a function body has `client` and `prompt`",
   }),
-  "unknown-function": define<Suggested>({
-    code: "E0305",
-    severity: "error",
-    message: (args) => `Unknown function "${args.name}".`,
-    hint: (args) => didYouMean(args),
-  }),
+  // E0305 (unknown function in a test) became W0716: BAML only warns, so a test naming one is skipped.
 
   "unknown-prompt-variable": define<{ name: string; owner: string; suggestion?: string }>({
     code: "W0307",
@@ -290,7 +291,7 @@ export const diagnosticCodes = {
     message: (args) => `Unknown provider "${args.name}".`,
     hint: (args) =>
       didYouMean(args) ??
-      "known providers: openai, openai-generic, openai-responses, azure-openai, anthropic, google-ai, vertex-ai, aws-bedrock, ollama, openrouter, fallback, round-robin",
+      "known providers: openai, openai-generic, openai-responses, openai-transcriptions, azure-openai, anthropic, google-ai, vertex-ai, aws-bedrock, ollama, openrouter, fallback, round-robin",
   }),
   "missing-client-option": define<{ client: string; provider: string; option: string; why: string }>({
     code: "E0402",
@@ -336,6 +337,30 @@ export const diagnosticCodes = {
     severity: "error",
     message: (args) => `Client "${args.name}" has an empty strategy.`,
     hint: () => "list at least one client: strategy [ClientA, ClientB]",
+  }),
+  "env-with-trailing-text": define<{ name: string; text: string }>({
+    code: "W0409",
+    severity: "warning",
+    message: (args) =>
+      `Text follows env.${args.name} on the same line, so this is not an environment reference: the value sent is the literal text ${JSON.stringify(args.text)}.`,
+    hint: (args) =>
+      `BAML reads it the same way; write env.${args.name} alone to read the variable, or the value alone`,
+  }),
+  "provider-not-callable": define<{ client: string; provider: string }>({
+    code: "W0410",
+    severity: "warning",
+    message: (args) =>
+      `Client "${args.client}" uses ${args.provider}, which Sapling accepts but cannot call yet; a call with it fails.`,
+    hint: () =>
+      "openai-transcriptions uploads audio to OpenAI's /audio/transcriptions as a multipart form; call that API directly, or keep this client for BAML",
+  }),
+  "invalid-typed-option": define<{ client: string; option: string; expected: string; found: string }>({
+    code: "W0411",
+    severity: "warning",
+    message: (args) =>
+      `${args.option} of client "${args.client}" expects ${args.expected}, found ${args.found}; every call with it fails.`,
+    hint: () =>
+      "typed: max_tokens (a positive whole number), temperature and top_p (numbers), stop_sequences (a list of strings); an env.NAME value is read at call time, a numeric string as its number",
   }),
 
   // 05 — retry policies
@@ -482,6 +507,20 @@ export const diagnosticCodes = {
     message: (args) =>
       `Test "${args.name}" names "${args.functionName}", an expression function Sapling skips; the test does not run it.`,
     hint: () => "BAML's expression functions are experimental and left out of the generated client",
+  }),
+  "test-unknown-function": define<{ name: string; functionName: string; suggestion?: string }>({
+    code: "W0716",
+    severity: "warning",
+    message: (args) =>
+      `Test "${args.name}" names "${args.functionName}", which is not a function; the test skips it.`,
+    hint: (args) =>
+      didYouMean(args) ?? "BAML accepts this too (with a warning); remove the name or declare the function",
+  }),
+  "repeated-test-argument": define<Named>({
+    code: "W0717",
+    severity: "warning",
+    message: (args) => `Test argument "${args.name}" is given more than once; the last value is used.`,
+    hint: () => "BAML also keeps the last one; remove the others",
   }),
   "template-string-test-argument": define<{ name: string; template: string }>({
     code: "W0715",

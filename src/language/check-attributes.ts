@@ -11,6 +11,7 @@ export type AttributePlace =
   | "class"
   | "enum"
   | "type"
+  | "return-type"
   | "test"
   | "config";
 
@@ -74,6 +75,18 @@ const allowed: Record<AttributePlace, readonly string[]> = {
   class: typeBlockAttributes,
   enum: typeBlockAttributes,
   type: ["check", "assert", "stream.done", "stream.not_null", "stream.with_state"],
+  // After a function's return type BAML also accepts these and ignores them (measured with baml-cli 0.226.2).
+  "return-type": [
+    "check",
+    "assert",
+    "stream.done",
+    "stream.not_null",
+    "stream.with_state",
+    "alias",
+    "description",
+    "skip",
+    "dynamic",
+  ],
   test: ["check", "assert"],
   config: [],
 };
@@ -85,6 +98,7 @@ const placeNames: Record<AttributePlace, string> = {
   class: "a class",
   enum: "an enum",
   type: "a type expression",
+  "return-type": "a function's return type",
   test: "a test",
   config: "this block",
 };
@@ -94,6 +108,7 @@ const ignoredIn: Partial<Record<AttributePlace, ReadonlySet<string>>> = {
   "enum-value": new Set(["check", "assert", "stream.done", "stream.not_null", "stream.with_state"]),
   class: new Set(["skip"]),
   enum: new Set(["skip"]),
+  "return-type": new Set(["alias", "description", "skip", "dynamic"]),
 };
 
 /** Whether a place takes block attributes (`@@x`) rather than field attributes (`@x`). */

@@ -3,7 +3,7 @@ import type { ClientDecl, ConfigEntry } from "./ast.js";
 import { checkAttributes } from "./check-attributes.js";
 import { type Located, type ProjectSymbols, suggestion } from "./check-context.js";
 import { checkClientReference } from "./check-function.js";
-import { entriesByKey, reportInvalidValue, textOf } from "./config-values.js";
+import { describeValue, entriesByKey, reportInvalidValue, textOf } from "./config-values.js";
 import { findCycles } from "./find-cycles.js";
 import {
   canonicalProvider,
@@ -11,6 +11,7 @@ import {
   isStrategyProvider,
   knownProviders,
   requiredOptions,
+  uncallableProviders,
 } from "./providers.js";
 import type { Reporter } from "./reporter.js";
 
@@ -67,6 +68,9 @@ export function checkClient(declaration: ClientDecl, symbols: ProjectSymbols, re
     );
     return;
   }
+  if (uncallableProviders.has(provider)) {
+    report("provider-not-callable", { client: name, provider }, providerEntry.value.span);
+  }
   const optionsEntry = entries.get("options");
   let options = new Map<string, ConfigEntry>();
   if (optionsEntry) {
@@ -81,8 +85,60 @@ export function checkClient(declaration: ClientDecl, symbols: ProjectSymbols, re
     if (requirement.level === "error") report("missing-client-option", args, declaration.name.span);
     else report("missing-model", args, declaration.name.span);
   }
+  if (canonical === "aws-bedrock")
+    checkInferenceConfiguration(name, options.get("inference_configuration"), report);
   const strategy = options.get("strategy");
   if (strategy && isStrategyProvider(provider)) checkStrategy(name, strategy, symbols, report);
+}
+
+/** A number option's value as a number: a number literal, or a string spelling one (read so at call time). */
+function numberIn(value: ConfigEntry["value"]): number | undefined {
+  if (value.kind === "number") return value.value;
+  const text = textOf(value);
+  return text !== undefined && /^\s*-?\d+(\.\d+)?([eE][-+]?\d+)?\s*$/.test(text) ? Number(text) : undefined;
+}
+
+/** Bedrock's typed `inference_configuration` options and what each takes. */
+const inferenceOptions: Record<string, { expected: string; fits: (value: ConfigEntry["value"]) => boolean }> =
+  {
+    max_tokens: {
+      expected: "a positive whole number",
+      fits: (value) => {
+        const number = numberIn(value);
+        return number !== undefined && Number.isInteger(number) && number >= 1;
+      },
+    },
+    temperature: { expected: "a number", fits: (value) => numberIn(value) !== undefined },
+    top_p: { expected: "a number", fits: (value) => numberIn(value) !== undefined },
+    stop_sequences: {
+      expected: "a list of strings",
+      fits: (value) => value.kind === "array" && value.items.every((item) => textOf(item) !== undefined),
+    },
+  };
+
+/**
+ * A literal of the wrong type in Bedrock's `inference_configuration` fails every call: a warning at check
+ * time says which options are typed. `env.NAME` values are read at call time (a numeric string as a number).
+ */
+function checkInferenceConfiguration(client: string, entry: ConfigEntry | undefined, report: Reporter): void {
+  if (entry?.value.kind !== "map") return;
+  for (const option of entry.value.block.entries) {
+    const spec = inferenceOptions[option.key.name];
+    const value = option.value;
+    if (value.kind === "env" || value.kind === "error") continue;
+    if (spec === undefined || !spec.fits(value)) {
+      report(
+        "invalid-typed-option",
+        {
+          client,
+          option: `inference_configuration.${option.key.name}`,
+          expected: spec?.expected ?? "one of max_tokens, temperature, top_p, stop_sequences",
+          found: spec === undefined ? "an unknown key" : describeValue(value),
+        },
+        spec === undefined ? option.key.span : value.span,
+      );
+    }
+  }
 }
 
 function checkStrategy(name: string, strategy: ConfigEntry, symbols: ProjectSymbols, report: Reporter): void {

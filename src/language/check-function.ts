@@ -18,7 +18,7 @@ export function checkFunction(
   report: Reporter,
 ): void {
   checkParameters(declaration.params, declaration.name.name, scope, report);
-  checkTypeExpression(declaration.returnType, scope, report);
+  checkTypeExpression(declaration.returnType, scope, report, "return-type");
   const media = findMediaInType(declaration.returnType, symbols);
   if (media) report("media-in-output", media, declaration.returnType.span);
   checkAttributes(declaration.body.attributes, "config", report);

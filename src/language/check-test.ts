@@ -53,7 +53,10 @@ export function checkTest(declaration: TestDecl, symbols: ProjectSymbols, report
   if (body.typeBuilder) checkTypeBuilder(body.typeBuilder, projectExistingTypes(symbols), scope, report);
 }
 
-/** The known functions a test names; unknown ones are reported, skipped expression functions warned of. */
+/**
+ * The known functions a test names. Unknown names and expression functions are warned of and skipped, as
+ * BAML only warns of an unknown one (a test is not worth refusing a project for).
+ */
 function testFunctions(
   testName: string,
   entry: ConfigEntry,
@@ -73,8 +76,8 @@ function testFunctions(
       report("test-skips-expression-function", { name: testName, functionName: name }, item.span);
     else
       report(
-        "unknown-function",
-        { name, ...suggestion(suggestName(name, symbols.functions.keys())) },
+        "test-unknown-function",
+        { name: testName, functionName: name, ...suggestion(suggestName(name, symbols.functions.keys())) },
         item.span,
       );
   }
@@ -95,7 +98,7 @@ function checkArguments(
     reportInvalidValue(entry, "a map of arguments { name value }", report);
     return new Set();
   }
-  const args = entriesByKey(entry.value.block, report);
+  const args = entriesByKey(entry.value.block, report, "last-wins");
   const valueChecked = new Set<string>();
   for (const functionName of functionNames) {
     const params = symbols.functions.get(functionName)?.node.params ?? [];

@@ -60,7 +60,7 @@ function checkClass(declaration: ClassDecl, scope: TypeScope, report: Reporter):
       report("skip-on-required-field", { name: field.name.name }, field.name.span);
     }
   }
-  checkShownNames(declaration.name.name, declaration.fields, report, (name) => name);
+  checkShownNames(declaration.name.name, declaration.fields, report);
 }
 
 function checkEnum(declaration: EnumDecl, report: Reporter): void {
@@ -83,8 +83,41 @@ function checkEnum(declaration: EnumDecl, report: Reporter): void {
     }
     checkAttributes(value.attributes, "enum-value", report);
   }
-  // Enum values are matched ignoring case, so `Yes` and an alias "yes" collide too.
-  checkShownNames(declaration.name.name, declaration.values, report, (name) => name.toLowerCase());
+  // Identical shown names are an error; names that differ only in case are accepted, as BAML does (an
+  // exact-case answer tells them apart), with a warning that other cases are ambiguous.
+  checkShownNames(declaration.name.name, declaration.values, report);
+  checkCaseCollisions(declaration.name.name, declaration.values, report);
+}
+
+/** Enum values whose shown names differ only in case (`YES @alias("yes")` beside `Yes`): a warning. */
+function checkCaseCollisions(owner: string, values: readonly EnumValueDecl[], report: Reporter): void {
+  const shown = new Map<string, { value: EnumValueDecl; name: string }>();
+  for (const value of values) {
+    if (findAttribute(value.attributes, "skip")) continue;
+    const name = shownName(value);
+    const first = shown.get(name.toLowerCase());
+    if (first === undefined) shown.set(name.toLowerCase(), { value, name });
+    else if (first.name !== name) {
+      report(
+        "alias-case-collision",
+        {
+          owner,
+          first: first.value.name.name,
+          second: value.name.name,
+          firstShown: first.name,
+          secondShown: name,
+        },
+        value.name.span,
+        [{ message: `"${first.value.name.name}" is declared here`, span: first.value.name.span }],
+      );
+    }
+  }
+}
+
+/** The name the model sees: the `@alias`, else the declared name. */
+function shownName(member: FieldDecl | EnumValueDecl): string {
+  const alias = findAttribute(member.attributes, "alias")?.args[0];
+  return alias?.kind === "string" ? alias.value : member.name.name;
 }
 
 /**
@@ -96,22 +129,18 @@ function checkShownNames(
   owner: string,
   members: readonly (FieldDecl | EnumValueDecl)[],
   report: Reporter,
-  normalize: (name: string) => string,
 ): void {
   const shown = new Map<string, FieldDecl | EnumValueDecl>();
   for (const member of members) {
     if (findAttribute(member.attributes, "skip")) continue;
-    const alias = findAttribute(member.attributes, "alias")?.args[0];
-    const name = alias?.kind === "string" ? alias.value : member.name.name;
-    const first = shown.get(normalize(name));
+    const name = shownName(member);
+    const first = shown.get(name);
     if (first === undefined) {
-      shown.set(normalize(name), member);
+      shown.set(name, member);
     } else if (first.name.name !== member.name.name) {
-      const firstAlias = findAttribute(first.attributes, "alias")?.args[0];
-      const firstShown = firstAlias?.kind === "string" ? firstAlias.value : first.name.name;
       report(
         "alias-collision",
-        { owner, first: first.name.name, second: member.name.name, firstShown, secondShown: name },
+        { owner, first: first.name.name, second: member.name.name, firstShown: name },
         member.name.span,
         [{ message: `"${first.name.name}" is declared here`, span: first.name.span }],
       );

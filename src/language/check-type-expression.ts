@@ -10,8 +10,13 @@ import { builtinTypeNames, type TypeScope, ungroup } from "./resolve-type.js";
  * rejected, and attributes inside the type are ones a type may carry. Walks iteratively-deep structures
  * recursively; the parser bounds nesting depth.
  */
-export function checkTypeExpression(type: TypeExpression, scope: TypeScope, report: Reporter): void {
-  checkAttributes(type.attributes, "type", report);
+export function checkTypeExpression(
+  type: TypeExpression,
+  scope: TypeScope,
+  report: Reporter,
+  place: "type" | "return-type" = "type",
+): void {
+  checkAttributes(type.attributes, place, report);
   switch (type.kind) {
     case "named": {
       if (builtinTypeNames.has(type.name) || scope.kindOf(type.name) !== undefined) return;
@@ -39,7 +44,11 @@ export function checkTypeExpression(type: TypeExpression, scope: TypeScope, repo
       checkTypeExpression(type.inner, scope, report);
       return;
     case "union":
-      for (const option of type.options) checkTypeExpression(option, scope, report);
+      // Attributes written after a union belong to its last member; a return type's stay return-type ones.
+      type.options.forEach((option, index) => {
+        const last = index === type.options.length - 1;
+        checkTypeExpression(option, scope, report, last ? place : "type");
+      });
       return;
     case "tuple":
       report("unsupported-type", { what: "Tuple types" }, type.span);

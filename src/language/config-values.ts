@@ -1,16 +1,25 @@
 import type { ConfigBlock, ConfigEntry, ConfigValue } from "./ast.js";
 import type { Reporter } from "./reporter.js";
 
-/** The entries of a block by key, reporting repeated keys (the first one wins). */
-export function entriesByKey(block: ConfigBlock, report: Reporter): Map<string, ConfigEntry> {
+/**
+ * The entries of a block by key. A repeated key is an error (the first one wins), except in a test's
+ * arguments (`"last-wins"`), where BAML silently keeps the last: there it is a warning and the last wins.
+ */
+export function entriesByKey(
+  block: ConfigBlock,
+  report: Reporter,
+  repeated: "error" | "last-wins" = "error",
+): Map<string, ConfigEntry> {
   const entries = new Map<string, ConfigEntry>();
   for (const entry of block.entries) {
-    const first = entries.get(entry.key.name);
-    if (first) {
-      report("duplicate-key", { name: entry.key.name }, entry.key.span, [
-        { message: "first given here", span: first.key.span },
-      ]);
-      continue;
+    const earlier = entries.get(entry.key.name);
+    if (earlier) {
+      const note = [{ message: "first given here", span: earlier.key.span }];
+      if (repeated === "error") {
+        report("duplicate-key", { name: entry.key.name }, entry.key.span, note);
+        continue;
+      }
+      report("repeated-test-argument", { name: entry.key.name }, entry.key.span, note);
     }
     entries.set(entry.key.name, entry);
   }

@@ -79,17 +79,18 @@ export function lowerGenerator(declaration: ast.GeneratorDecl, locate: Locate): 
 export function lowerTest(declaration: ast.TestDecl, symbols: ProjectSymbols, locate: Locate): ir.Test {
   const entries = lowerConfigBlock(declaration.body);
   const functions = entries.functions;
-  const args = entries.args;
+  // A repeated argument keeps its last value, as BAML does (the checker warned).
+  const args = declaration.body.entries.find((entry) => entry.key.name === "args")?.value;
   const result: ir.Test = {
     name: declaration.name.name,
     functions:
       functions?.kind === "array"
         ? functions.items.flatMap((item) =>
-            // Expression functions are skipped (the checker warned), so the test runs only the others.
-            item.kind === "string" && !symbols.expressionFunctions.has(item.value) ? [item.value] : [],
+            // Unknown and expression functions are skipped (the checker warned): the test runs the others.
+            item.kind === "string" && symbols.functions.has(item.value) ? [item.value] : [],
           )
         : [],
-    args: args?.kind === "map" ? args.entries : {},
+    args: args?.kind === "map" ? lowerConfigBlock(args.block, "last-wins") : {},
     constraints: lowerConstraints(declaration.body.attributes),
     source: locate(declaration.span.start),
   };

@@ -30,11 +30,18 @@ export function lowerConfigValue(value: ConfigValue): ir.ConfigValue {
   }
 }
 
-/** The entries of a block as a record, in written order. */
-export function lowerConfigBlock(block: ConfigBlock): Record<string, ir.ConfigValue> {
+/**
+ * The entries of a block as a record, in written order. A repeated key keeps its first value, or its last
+ * with `"last-wins"` (a test's arguments, as BAML does; the checker warned).
+ */
+export function lowerConfigBlock(
+  block: ConfigBlock,
+  repeated: "first-wins" | "last-wins" = "first-wins",
+): Record<string, ir.ConfigValue> {
   const entries: Record<string, ir.ConfigValue> = {};
   for (const entry of block.entries) {
     if (!Object.hasOwn(entries, entry.key.name)) entries[entry.key.name] = lowerConfigValue(entry.value);
+    else if (repeated === "last-wins") entries[entry.key.name] = lowerConfigValue(entry.value);
   }
   return entries;
 }

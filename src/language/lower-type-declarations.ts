@@ -16,6 +16,31 @@ function stringAttribute(attributes: readonly ast.Attribute[], name: string): st
   return argument.raw ? dedentAndTrim(argument.value) : argument.value;
 }
 
+/**
+ * A field's or an enum value's `@description`. A raw string over several lines is dedented and loses its
+ * blank first and last lines, but keeps the first line's indent beyond the others (BAML shows it so in
+ * `ctx.output_format`); on one line it is trimmed. Class and enum descriptions are trimmed whole, as BAML
+ * shows them.
+ */
+function memberDescription(attributes: readonly ast.Attribute[]): string | undefined {
+  const argument = findAttribute(attributes, "description")?.args[0];
+  if (argument?.kind !== "string" || !argument.raw || !/[\r\n]/.test(argument.value)) {
+    return stringAttribute(attributes, "description");
+  }
+  const lines = dedentLines(argument.value.split(/\r\n|\n|\r/));
+  while (lines.length > 0 && (lines[0] ?? "").trim() === "") lines.shift();
+  return lines.join("\n").trimEnd();
+}
+
+/** Lines less their common indentation (whitespace-only lines ignored, and emptied). */
+function dedentLines(lines: readonly string[]): string[] {
+  const indents = lines
+    .filter((line) => line.trim() !== "")
+    .map((line) => line.length - line.trimStart().length);
+  const indent = indents.length === 0 ? 0 : Math.min(...indents);
+  return lines.map((line) => (line.trim() === "" ? "" : line.slice(indent)));
+}
+
 /** Copy `///` docs from an AST node onto an IR node. */
 export function docs<T extends object>(target: T, node: { docs?: string }): T {
   if (node.docs !== undefined) (target as { docs?: string }).docs = node.docs;
@@ -30,7 +55,7 @@ export function lowerClass(declaration: ast.ClassDecl, scope: TypeScope, locate?
       type: withAttributes(lowerType(field.type, scope), typeAttributes(field.attributes)),
     };
     const alias = stringAttribute(field.attributes, "alias");
-    const description = stringAttribute(field.attributes, "description");
+    const description = memberDescription(field.attributes);
     if (alias !== undefined) result.alias = alias;
     if (description !== undefined) result.description = description;
     if (findAttribute(field.attributes, "skip")) result.skip = true;
@@ -57,7 +82,7 @@ export function lowerEnum(declaration: ast.EnumDecl, locate?: Locate): ir.Enum {
   const values = declaration.values.map((value) => {
     const result: ir.EnumValue = { name: value.name.name };
     const alias = stringAttribute(value.attributes, "alias");
-    const description = stringAttribute(value.attributes, "description");
+    const description = memberDescription(value.attributes);
     if (alias !== undefined) result.alias = alias;
     if (description !== undefined) result.description = description;
     if (findAttribute(value.attributes, "skip")) result.skip = true;

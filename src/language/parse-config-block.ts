@@ -128,10 +128,63 @@ function parseEnv(stream: TokenStream): ConfigValue {
   stream.advance(); // .
   if (stream.at("identifier") && stream.current.start === stream.previousEnd) {
     const name = stream.advance().value;
+    if (!endsValue(stream)) {
+      const end = trailingTextEnd(stream);
+      if (end !== undefined) return envWithTrailingText(stream, start, end, name);
+    }
     return { kind: "env", name, span: stream.span(start) };
   }
   stream.reportUnexpected("an environment variable name after `env.`");
   return { kind: "error", span: stream.span(start) };
+}
+
+/** Whether the value ends here: a line break, a separator or the end of the block follows. */
+function endsValue(stream: TokenStream): boolean {
+  return (
+    stream.current.newlineBefore || stream.at(",") || stream.at("}") || stream.at("]") || stream.at("eof")
+  );
+}
+
+/**
+ * Where the text after `env.NAME` ends when it is one item — a quoted string or a word — before the end of
+ * the line, a comment, `,`, `}` or `]`; `undefined` otherwise. Two or more items are further entries of a
+ * one-line block (`{ base_url env.URL api_key "k" }`, a form BAML refuses and Sapling reads).
+ */
+function trailingTextEnd(stream: TokenStream): number | undefined {
+  const text = stream.text;
+  let index = stream.current.start;
+  if (text[index] === '"') {
+    const close = text.indexOf('"', index + 1);
+    const lineBreak = text.slice(index + 1).search(/[\r\n]/);
+    if (close < 0 || (lineBreak >= 0 && close > index + 1 + lineBreak)) return undefined;
+    index = close + 1;
+  } else {
+    while (index < text.length && !/[\s,}\]"]/.test(text[index] ?? "")) index++;
+  }
+  let rest = index;
+  while (rest < text.length && (text[rest] === " " || text[rest] === "\t")) rest++;
+  const next = text[rest];
+  const endsHere =
+    next === undefined ||
+    next === "\n" ||
+    next === "\r" ||
+    next === "," ||
+    next === "}" ||
+    next === "]" ||
+    (next === "/" && text[rest + 1] === "/" && rest > index);
+  return endsHere ? index : undefined;
+}
+
+/**
+ * `env.MODEL "gpt-4o"`: one item after an env reference on its line makes the whole literal text, as in
+ * BAML, which sends `env.MODEL "gpt-4o"` as the model name. The value is that text, with a warning saying so.
+ */
+function envWithTrailingText(stream: TokenStream, start: number, end: number, name: string): ConfigValue {
+  const value = stream.text.slice(start, end);
+  stream.resumeAt(end, end);
+  const span = { start, end };
+  stream.report("env-with-trailing-text", { name, text: value }, span);
+  return { kind: "unquoted", value, span };
 }
 
 function parseArray(stream: TokenStream): ConfigValue {

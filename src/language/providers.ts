@@ -7,6 +7,7 @@ export const knownProviders: readonly string[] = [
   "openai",
   "openai-generic",
   "openai-responses",
+  "openai-transcriptions",
   "azure-openai",
   "anthropic",
   "google-ai",
@@ -42,6 +43,12 @@ export function canonicalProvider(provider: string): string {
   return legacyNames[provider] ?? provider;
 }
 
+/**
+ * Providers BAML knows that Sapling accepts in a project but cannot call yet: the checker warns, and a
+ * call fails with an error that says so (`createLanguageModel`).
+ */
+export const uncallableProviders: ReadonlySet<string> = new Set(["openai-transcriptions"]);
+
 export function isStrategyProvider(provider: string): boolean {
   const canonical = canonicalProvider(provider);
   return canonical === "fallback" || canonical === "round-robin";
@@ -62,6 +69,9 @@ export const requiredOptions: Record<string, OptionRequirement[]> = {
   openai: [{ anyOf: [["model"]], why: 'name the model, e.g. model "gpt-4o-mini"', level: "warning" }],
   "openai-responses": [
     { anyOf: [["model"]], why: 'name the model, e.g. model "gpt-4o-mini"', level: "warning" },
+  ],
+  "openai-transcriptions": [
+    { anyOf: [["model"]], why: 'name the model, e.g. model "whisper-1"', level: "warning" },
   ],
   "openai-generic": [
     {

@@ -15,13 +15,22 @@ export function applyRolePolicy(messages: readonly ChatMessage[], policy: RolePo
   });
 }
 
+/**
+ * The metadata the client allows. A message that was given metadata keeps an object even when all of it is
+ * filtered out (`{}`): BAML still sends such a message's content as parts on `openai-generic`, not as a
+ * string, and spreading `{}` into a part adds nothing elsewhere.
+ */
 function filterMetadata(
   metadata: Record<string, unknown> | undefined,
   allowed: RolePolicy["allowedRoleMetadata"],
 ): Record<string, unknown> | undefined {
-  if (metadata === undefined || allowed === "none") return undefined;
+  if (metadata === undefined) return undefined;
   const entries = Object.entries(metadata).filter(
-    ([key, value]) => value !== undefined && value !== null && (allowed === "all" || allowed.includes(key)),
+    ([key, value]) =>
+      value !== undefined &&
+      value !== null &&
+      allowed !== "none" &&
+      (allowed === "all" || allowed.includes(key)),
   );
-  return entries.length === 0 ? undefined : Object.fromEntries(entries);
+  return Object.fromEntries(entries);
 }

@@ -130,9 +130,13 @@ export function readClientOptions(
 
   const allowedRoles = stringList("allowed_roles") ??
     settings.defaultAllowedRoles ?? ["system", "user", "assistant"];
+  // The provider's default applies where the allowed roles admit it; a `default_role` outside them fails.
+  const providerDefault = allowedRoles.includes(settings.defaultRole ?? "")
+    ? settings.defaultRole
+    : undefined;
   const defaultRole =
     string("default_role") ??
-    settings.defaultRole ??
+    providerDefault ??
     (allowedRoles.includes("user") ? "user" : (allowedRoles[0] ?? "user"));
   if (!allowedRoles.includes(defaultRole)) {
     fail("default_role", `"${defaultRole}" is not in allowed_roles [${allowedRoles.join(", ")}].`);

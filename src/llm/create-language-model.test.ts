@@ -17,6 +17,14 @@ function optionsError(run: () => unknown): LlmError {
 }
 
 describe("createLanguageModel", () => {
+  it("accepts no call with openai-transcriptions (the checker warned with W0410)", () => {
+    const error = optionsError(() =>
+      createLanguageModel("openai-transcriptions", { model: "whisper-1" }, { fetch }),
+    );
+    expect(error).toMatchObject({ code: "llm_invalid_options", option: "provider" });
+    expect(error.message).toContain('"openai-transcriptions"');
+  });
+
   it.each([
     ["an unknown provider", "open-ai", {}, "provider"],
     ["openai-generic without base_url", "openai-generic", {}, "base_url"],

@@ -155,7 +155,7 @@ export function createLanguageModel(
     extraKeys: definition.extraKeys,
     // Gemini and Bedrock name the model in the URL path. (Azure picks it by deployment but accepts `model`.)
     modelInBody: definition.wire !== "google-generate-content" && definition.wire !== "bedrock-converse",
-    ...(definition.defaultRole === undefined ? {} : { defaultRole: definition.defaultRole }),
+    ...roleDefaults(definition, options.model),
   };
   const read = readClientOptions(options, settings);
   if (read.apiKey === undefined && definition.apiKeyEnv !== undefined) {
@@ -164,6 +164,24 @@ export function createLanguageModel(
   }
   const adapter = createAdapter(name, definition, read, dependencies);
   return new HttpLanguageModel(name, read, adapter, dependencies.fetch, dependencies.mediaUrls);
+}
+
+/**
+ * BAML's role defaults: OpenAI-family clients send an unmarked prompt, and any role they do not allow, as
+ * `system`; others (and Ollama) as `user`. OpenAI's o1 models (`o1`, `o1-mini`, `o1-preview`, dated
+ * snapshots) take no system message, so there only `user` and `assistant` are allowed and a system turn
+ * becomes a user turn (merged with its neighbours), as BAML sends it.
+ */
+function roleDefaults(
+  definition: ProviderDefinition,
+  model: unknown,
+): Pick<ReadOptionsSettings, "defaultRole" | "defaultAllowedRoles"> {
+  const openAiFamily = definition.wire === "openai-chat" || definition.wire === "openai-responses";
+  if (openAiFamily && typeof model === "string" && /^o1(-|$)/.test(model)) {
+    return { defaultRole: "user", defaultAllowedRoles: ["user", "assistant"] };
+  }
+  if (definition.defaultRole !== undefined) return { defaultRole: definition.defaultRole };
+  return openAiFamily ? { defaultRole: "system" } : {};
 }
 
 function createAdapter(

@@ -36,6 +36,7 @@ export class HttpLanguageModel implements LanguageModel {
   readonly supportsStreaming: boolean;
   readonly finishReasonPolicy;
   readonly outputMode: OutputMode | undefined;
+  readonly defaultRole: string;
 
   constructor(
     readonly provider: string,
@@ -48,6 +49,7 @@ export class HttpLanguageModel implements LanguageModel {
     this.supportsStreaming = options.supportsStreaming;
     this.finishReasonPolicy = options.finishReasonPolicy;
     this.outputMode = options.outputMode;
+    this.defaultRole = options.rolePolicy.defaultRole;
   }
 
   isFinishReasonAllowed(rawFinishReason: string | undefined): boolean {

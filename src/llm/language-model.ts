@@ -119,6 +119,12 @@ export interface LanguageModel {
   /** The client's `output_mode` option, when it sets one (`prompt`, `tools`, `native`). */
   readonly outputMode: OutputMode | undefined;
   /**
+   * The role of a prompt without role markers (`default_role`, else the provider's default: `system` for
+   * OpenAI-family clients, `user` for the others and for OpenAI's o1 models). Roles the client does not
+   * allow become this role too.
+   */
+  readonly defaultRole: string;
+  /**
    * The request that `generate` (`stream: false`) or `stream` (`stream: true`) would send. Async because
    * media given by URL may have to be downloaded and inlined, depending on `media_url_handler`.
    */

@@ -40,16 +40,18 @@ describe("applyRolePolicy", () => {
     expect(result).toEqual([
       { role: "system", parts: text("s"), metadata: { cache_control: { type: "ephemeral" } } },
       { role: "user", parts: text("t") },
-      { role: "model", parts: text("a") },
+      // Metadata filtered away leaves `{}`: the message was given some (openai-generic sends it as parts).
+      { role: "model", parts: text("a"), metadata: {} },
     ]);
   });
 
   it("forwards no metadata by default and all with 'all'", () => {
     const message = { role: "user", parts: text("u"), metadata: { a: 1 } };
     const policy = { allowedRoles: ["user"], defaultRole: "user", remapRoles: {} };
-    expect(applyRolePolicy([message], { ...policy, allowedRoleMetadata: "none" })[0]).not.toHaveProperty(
-      "metadata",
-    );
+    expect(applyRolePolicy([message], { ...policy, allowedRoleMetadata: "none" })[0]?.metadata).toEqual({});
+    expect(
+      applyRolePolicy([{ role: "user", parts: text("u") }], { ...policy, allowedRoleMetadata: "all" })[0],
+    ).not.toHaveProperty("metadata");
     expect(applyRolePolicy([message], { ...policy, allowedRoleMetadata: "all" })[0]?.metadata).toEqual({
       a: 1,
     });

@@ -13,6 +13,10 @@ describe("prepareTemplate", () => {
     expect(prepared.toOriginal(offset)).toEqual({ line: 2, column: 6 });
     expect(prepared.toOriginal(0)).toEqual({ line: 1, column: 4 });
   });
+  it("empties whitespace-only lines, as BAML does", () => {
+    expect(prepareTemplate("A {{a}}\n   \nB\n\t\nC   \n  D").text).toBe("A {{a}}\n\nB\n\nC   \n  D");
+    expect(prepareTemplate("\n    A\n      \n    B\n  ").text).toBe("A\n\nB");
+  });
   it("keeps a single-line prompt as is", () => {
     expect(prepareTemplate("Say hi to {{ name }}").text).toBe("Say hi to {{ name }}");
   });

@@ -1,6 +1,6 @@
 /**
  * BAML's preprocessing of a prompt: dedent (remove the smallest indentation of the non-blank lines from
- * every line) and trim. Keeps enough bookkeeping to map an offset in the prepared text back to a line and
+ * every line, and all of a whitespace-only line) and trim. Keeps enough bookkeeping to map an offset in the prepared text back to a line and
  * column of the text as written, so errors point into the `.baml` file.
  */
 export interface PreparedTemplate {
@@ -17,7 +17,8 @@ export function prepareTemplate(raw: string): PreparedTemplate {
     indent = Math.min(indent, /^\s*/.exec(line)?.[0].length ?? 0);
   }
   if (!Number.isFinite(indent)) indent = 0;
-  const removed = lines.map((line) => Math.min(indent, line.length));
+  // A whitespace-only line becomes empty, as BAML's dedent makes it (`"A⏎   ⏎B"` sends `"A⏎⏎B"`).
+  const removed = lines.map((line) => (line.trim() === "" ? line.length : Math.min(indent, line.length)));
   const dedented = lines.map((line, index) => line.slice(removed[index])).join("\n");
   const leading = dedented.length - dedented.trimStart().length;
   const text = dedented.trim();

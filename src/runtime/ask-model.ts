@@ -13,6 +13,7 @@ import {
 import type { ChatMessage } from "../util/index.js";
 import type { LlmCall, Usage } from "./collector.js";
 import { BamlClientHttpError } from "./errors.js";
+import { withBodyReaders } from "./http-request.js";
 import { mapLlmError } from "./map-llm-error.js";
 import type { OutputPlan } from "./output-plan.js";
 import type { AttemptContext } from "./run-attempt.js";
@@ -77,7 +78,7 @@ export async function askModel(
       call.httpResponse = {
         status: result.response.status,
         headers: redactLoggedHeaders(result.response.headers, secrets),
-        body: redactValue(result.rawResponse, secrets),
+        body: withBodyReaders(redactValue(result.rawResponse, secrets)),
       };
       call.rawText = result.text;
       call.finishReason = result.rawFinishReason ?? null;
@@ -111,7 +112,7 @@ export async function askModel(
           call.httpResponse = {
             status: event.response.status,
             headers: redactLoggedHeaders(event.response.headers, secrets),
-            body: events,
+            body: withBodyReaders(events),
           };
           break;
         case "raw":
@@ -169,7 +170,7 @@ export async function askModel(
     }
     const mapped = mapLlmError(error, client.name, client.provider, secrets);
     if (BamlClientHttpError.isInstance(mapped)) {
-      call.httpResponse = { status: mapped.statusCode, headers: {}, body: mapped.body };
+      call.httpResponse = { status: mapped.statusCode, headers: {}, body: withBodyReaders(mapped.body) };
     }
     recorder.endAttempt(call, { error: mapped.message });
     throw mapped;

@@ -179,7 +179,7 @@ describe("provider aws-bedrock through the runtime", () => {
     expect(collector.last?.usage).toMatchObject({ inputTokens: 30, outputTokens: 11, cachedInputTokens: 8 });
 
     // The stream's events, decoded from binary frames, are what the collector keeps as the response.
-    const events = collector.last?.selectedCall?.httpResponse?.body as string[];
+    const events = collector.last?.selectedCall?.httpResponse?.body as unknown as string[];
     expect(events).toHaveLength(11);
     expect(JSON.parse(events.at(-1) ?? "")).toMatchObject({ usage: { cacheReadInputTokens: 8 } });
     const logs = JSON.stringify(collector.logs);

@@ -1,5 +1,6 @@
 import type { Flag } from "../sap/index.js";
 import { addCost } from "./cost.js";
+import type { HttpBody } from "./http-request.js";
 
 /**
  * Observability for calls, in BAML's Collector shape: pass `collector` in the call options and read
@@ -36,14 +37,16 @@ export interface HttpRequestLog {
   url: string;
   method: string;
   headers: Record<string, string>;
-  body: unknown;
+  /** The JSON body itself (`body.messages`), which also answers BAML's `body.json()` and `body.text()`. */
+  body: HttpBody;
 }
 
 /** The provider's answer; for a stream, the body is the list of decoded events' raw data. */
 export interface HttpResponseLog {
   status: number;
   headers: Record<string, string>;
-  body: unknown;
+  /** The JSON value (a stream: the list of events' data), also answering `body.json()` and `body.text()`. */
+  body: HttpBody;
 }
 
 /**
@@ -86,6 +89,12 @@ export interface LlmCall {
   /** Sapling addition: what this attempt cost in US dollars, from the price table; `null` when unknown. */
   costUsd: number | null;
 }
+
+/**
+ * BAML's name for a streamed attempt. Sapling records a stream in the same `LlmCall` (its `httpResponse`
+ * body is the list of events' data, its timing has `timeToFirstTokenMs`), so the two names are one type.
+ */
+export type LlmStreamCall = LlmCall;
 
 /** One function call or stream, with all its attempts. */
 export interface FunctionLog {

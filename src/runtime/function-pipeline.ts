@@ -8,6 +8,8 @@ import type { ToolCallUse } from "./read-answer.js";
 export interface PromptClient {
   name: string;
   provider: string;
+  /** The role of a prompt without role markers, as the client's model reads its options. */
+  defaultRole?: string;
 }
 
 /** A final parse: the value and every repair the parser made to reach it (empty for exact JSON). */

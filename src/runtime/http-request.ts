@@ -28,13 +28,22 @@ export interface HttpRequest extends Omit<ModelRequest, "body"> {
 export type HTTPRequest = HttpRequest;
 
 export function toHttpRequest(request: ModelRequest): HttpRequest {
-  const body = { ...request.body };
-  // A body field of the same name wins over the helper: the Responses API's `text { format … }` is part
-  // of the request, and hiding it would make `JSON.stringify(request.body)` send a different request.
+  return { ...request, body: withBodyReaders({ ...request.body }) };
+}
+
+/**
+ * A body value that also answers BAML's `json()` and `text()` (not enumerable, so never serialized): the
+ * value itself for objects and lists (a Collector's logged bodies, `b.request`'s body). A body field named `json` or `text` wins over the helper: the Responses
+ * API's `text { format … }` is part of the request, and hiding it would change what is sent.
+ */
+export function withBodyReaders(value: unknown): HttpBody {
+  // A body that is not a JSON object or list (an error's text) is wrapped as `{ raw }`.
+  if (typeof value !== "object" || value === null) return withBodyReaders({ raw: value });
+  const body = value as Record<string, unknown>;
   const helpers: PropertyDescriptorMap = {};
-  if (!Object.hasOwn(body, "json")) helpers.json = { value: () => ({ ...request.body }), enumerable: false };
-  if (!Object.hasOwn(body, "text"))
-    helpers.text = { value: () => JSON.stringify(request.body), enumerable: false };
+  if (!Object.hasOwn(body, "json"))
+    helpers.json = { value: () => JSON.parse(JSON.stringify(body)) as unknown, enumerable: false };
+  if (!Object.hasOwn(body, "text")) helpers.text = { value: () => JSON.stringify(body), enumerable: false };
   Object.defineProperties(body, helpers);
-  return { ...request, body: body as HttpBody };
+  return body as HttpBody;
 }

@@ -39,6 +39,7 @@ export type {
   HttpRequestLog,
   HttpResponseLog,
   LlmCall,
+  LlmStreamCall,
   Timing,
   ToolCallLog,
   Usage,

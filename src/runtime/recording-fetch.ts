@@ -1,5 +1,6 @@
 import { redactLoggedHeaders, redactText, redactValue } from "../llm/index.js";
 import type { HttpRequestLog } from "./collector.js";
+import { withBodyReaders } from "./http-request.js";
 
 /**
  * Wraps `fetch` for one attempt so the Collector sees the exact provider request that was sent (the
@@ -19,7 +20,7 @@ export function recordingFetch(
         url: redactText(url, secrets),
         method,
         headers: redactLoggedHeaders(headerRecord(init?.headers), secrets),
-        body: redactValue(parseBody(init?.body), secrets),
+        body: withBodyReaders(redactValue(parseBody(init?.body), secrets)),
       });
     }
     return base(input, init);

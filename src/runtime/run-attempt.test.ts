@@ -192,6 +192,14 @@ describe("runAttempt over the mock LLM server", () => {
     expect(log.usage.outputTokens).toBe(1);
     expect(log.calls[3]?.httpRequest?.url).toBe(`${server.baseUrls.openai}/chat/completions`);
     expect(log.calls[3]?.httpRequest?.body).toMatchObject({ model: "mock-model" });
+    // BAML's readers: json() and text() on the logged bodies, never serialized with them.
+    const request = log.calls[3]?.httpRequest;
+    expect(request?.body.json().model).toBe("mock-model");
+    expect(JSON.parse(request?.body.text() ?? "")).toEqual(JSON.parse(JSON.stringify(request?.body)));
+    expect(Object.keys(request?.body ?? {})).not.toContain("json");
+    expect(log.calls[3]?.httpResponse?.body.json().choices).toBeDefined();
+    expect(log.calls[1]?.httpResponse?.status).toBe(500);
+    expect(typeof log.calls[1]?.httpResponse?.body.text()).toBe("string");
   });
 
   it("never shows the API key in collector logs or errors, though it was sent", async () => {

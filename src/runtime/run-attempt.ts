@@ -103,7 +103,10 @@ export async function runAttempt(
       ...(context.mediaUrls === undefined ? {} : { mediaUrls: context.mediaUrls }),
     });
     plan = outputPlanFor(model, client, context);
-    messages = context.pipeline.render({ name: client.name, provider: client.provider }, plan);
+    messages = context.pipeline.render(
+      { name: client.name, provider: client.provider, defaultRole: model.defaultRole },
+      plan,
+    );
   } catch (error) {
     // Missing env variables and invalid options become client errors (fallback may recover); a template
     // error or a bug is the same for every client, so it propagates unchanged and ends the call.

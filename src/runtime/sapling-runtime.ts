@@ -254,7 +254,10 @@ export class SaplingRuntime {
       });
       const mode = options.outputMode ?? model.outputMode ?? "prompt";
       const plan = prepared.pipeline.outputPlan(mode);
-      const messages = prepared.pipeline.render({ name: client.name, provider: client.provider }, plan);
+      const messages = prepared.pipeline.render(
+        { name: client.name, provider: client.provider, defaultRole: model.defaultRole },
+        plan,
+      );
       const built = await model.buildRequest(messages, {
         stream: request.stream,
         ...(plan.request === undefined ? {} : { output: plan.request }),

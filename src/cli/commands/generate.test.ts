@@ -8,6 +8,7 @@ import { main } from "../main.js";
 const clientFiles = [
   "async_client.ts",
   "async_request.ts",
+  "config.ts",
   "globals.ts",
   "index.ts",
   "ir.ts",
@@ -17,6 +18,7 @@ const clientFiles = [
   "tracing.ts",
   "type_builder.ts",
   "types.ts",
+  "watchers.ts",
 ];
 
 async function initialized(): Promise<string> {
@@ -39,7 +41,7 @@ describe("sapling generate", () => {
     const first = captureContext({ cwd: root });
     expect(await main(["generate"], first)).toBe(0);
     expect(first.output().stdout).toBe(
-      "Generated baml_client/ for generator target (11 written, 0 unchanged).\n",
+      "Generated baml_client/ for generator target (13 written, 0 unchanged).\n",
     );
     expect(readdirSync(join(root, "baml_client")).sort()).toEqual(clientFiles);
     expect(readFileSync(join(root, "baml_client", "async_client.ts"), "utf8")).toContain(
@@ -47,7 +49,7 @@ describe("sapling generate", () => {
     );
     const second = captureContext({ cwd: root });
     expect(await main(["generate", "--from", "baml_src"], second)).toBe(0);
-    expect(second.output().stdout).toContain("(0 written, 11 unchanged)");
+    expect(second.output().stdout).toContain("(0 written, 13 unchanged)");
   });
 
   it("removes stale generated files but never files it did not write", async () => {

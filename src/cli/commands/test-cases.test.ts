@@ -58,3 +58,38 @@ describe("selectTestCases", () => {
     expect(ids(include, exclude)).toEqual(expected);
   });
 });
+
+describe("tests BAML accepts with a warning", () => {
+  const { ir: warned, diagnostics } = compile({
+    "main.baml": `
+function Summarize(text: string) -> string {
+  client "openai/gpt-4o"
+  prompt #"{{ text }}"#
+}
+test Both {
+  functions [Missing, Summarize]
+  args {
+    text "first"
+    text "last"
+  }
+}
+test OnlyMissing {
+  functions [Missing]
+  args { text "a" }
+}
+`,
+  });
+
+  it("compiles with warnings only", () => {
+    expect(diagnostics.map((diagnostic) => diagnostic.code)).toEqual(["W0716", "W0717", "W0716"]);
+    expect(warned).toBeDefined();
+  });
+
+  it("skips the function that does not exist, and the last repeated argument wins", () => {
+    const cases = selectTestCases(warned as NonNullable<typeof warned>, { include: [], exclude: [] });
+    expect(cases.map((item) => item.id)).toEqual(["Summarize::Both"]);
+    expect(warned?.tests.find((test) => test.name === "Both")?.args).toEqual({
+      text: { kind: "string", value: "last" },
+    });
+  });
+});

@@ -37,7 +37,10 @@ export function createGoogleGenerateContentAdapter(
   const model = (options.model ?? googleDefaultModel).replace(/^models\//, "");
   return {
     modelId: model,
-    defaultMediaUrlMode: (_kind: MediaKind): MediaUrlMode => "send_base64_unless_google_url",
+    // As BAML does: an image URL is downloaded and inlined (Gemini fetches no arbitrary image URL), while
+    // audio, pdf and video URLs go as `file_data.file_uri`, unfetched (Gemini reads them itself).
+    defaultMediaUrlMode: (kind: MediaKind): MediaUrlMode =>
+      kind === "image" ? "send_base64_unless_google_url" : "send_url",
     buildRequest(messages: readonly ChatMessage[], stream: boolean): HttpRequest {
       const { system, conversation } = splitSystemTurn(messages);
       const body: Record<string, unknown> = { ...options.passthrough };
@@ -162,7 +165,9 @@ function toMediaPart(media: MediaValue): Record<string, unknown> {
     return { inline_data: { mime_type: media.mediaType ?? "", data: media.base64 } };
   }
   const fileData: Record<string, string> = { file_uri: media.url ?? "" };
-  if (media.mediaType !== undefined) fileData.mime_type = media.mediaType;
+  // A pdf's type is known without asking (BAML sends it too); other kinds name none unless given.
+  const mediaType = media.mediaType ?? (media.type === "pdf" ? "application/pdf" : undefined);
+  if (mediaType !== undefined) fileData.mime_type = mediaType;
   return { file_data: fileData };
 }
 

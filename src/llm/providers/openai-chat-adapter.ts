@@ -131,8 +131,9 @@ export function createOpenAiChatAdapter(settings: OpenAiChatSettings): ProviderA
 
 /**
  * One chat message per role turn, content as typed parts, each carrying its rendered message's metadata
- * (as BAML sends it). `openai-generic` sends a text-only turn without metadata as a string, as BAML does:
- * local servers (older vLLM, llama.cpp) often accept only string content.
+ * (as BAML sends it). `openai-generic` sends a text-only turn without metadata as a string, as BAML does
+ * (local servers, older vLLM and llama.cpp, often accept only string content); metadata the client filters
+ * out still counts as metadata there (`{}`, see apply-role-policy.ts).
  */
 function toOpenAiMessage(turn: RoleTurn, provider: string): Record<string, unknown> {
   const plain =

@@ -93,13 +93,7 @@ export class Evaluator {
         if (statement.targets.length === 1 && statement.targets[0])
           this.assign(statement.targets[0], value, scope);
         else {
-          const items = iterate(value);
-          if (items.length !== statement.targets.length)
-            throw new JinjaError(
-              "type_error",
-              `Cannot unpack ${items.length} values into ${statement.targets.length} names.`,
-              statement.offset,
-            );
+          const items = unpack(value, statement.targets.length, undefined, statement.offset);
           for (const [position, target] of statement.targets.entries())
             this.assign(target, items[position], scope);
         }
@@ -137,10 +131,12 @@ export class Evaluator {
     // BAML (Minijinja) loops over none as over an empty list: optional list parameters render nothing.
     const value = this.evaluate(statement.iterable, scope);
     const source = value === null ? [] : value;
+    // Looping over a map (named) gives its keys, which do not unpack: say how to get the values too.
+    const mapName = isMap(source) && statement.iterable.kind === "name" ? statement.iterable.name : undefined;
     const bind = (target: Scope, item: unknown): void => {
       if (statement.targets.length === 1) target.set(statement.targets[0] ?? "", item);
       else {
-        const parts = iterate(item);
+        const parts = unpack(item, statement.targets.length, mapName, statement.offset);
         for (const [position, name] of statement.targets.entries()) target.set(name, parts[position]);
       }
     };
@@ -466,4 +462,15 @@ function locate(error: unknown, offset: number): unknown {
   if (OutputFormatError.isInstance(error)) return new JinjaError(error.code, error.message, offset);
   const message = error instanceof Error ? error.message : String(error);
   return new JinjaError("type_error", message, offset);
+}
+
+/**
+ * Minijinja's unpacking (`for k, v in …`, `set a, b = …`): only a list of exactly as many items unpacks.
+ * A string is not split into characters and a map key is not split, as BAML fails on both.
+ */
+function unpack(value: unknown, count: number, mapName: string | undefined, offset: number): unknown[] {
+  if (Array.isArray(value) && value.length === count) return value;
+  const what = Array.isArray(value) ? `${value.length} values` : typeName(value);
+  const hint = mapName === undefined ? "" : ` Use \`${mapName}.items()\`.`;
+  throw new JinjaError("type_error", `Cannot unpack ${what} into ${count} names.${hint}`, offset);
 }
