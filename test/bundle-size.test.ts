@@ -9,12 +9,15 @@ import {
   runtimeBundleBaseline,
   runtimeBundleBudget,
   runtimeEntry,
+  runtimeReleaseAllowance,
   runtimeSafetyAllowance,
 } from "../bench/bundle/measure-entry-bundle.js";
 
 describe("the runtime entry's browser bundle", () => {
-  it("has the budget issue 16 sets (the baseline plus 10%), plus issue 31's safety allowance", () => {
-    expect(runtimeBundleBudget).toBe(Math.round(runtimeBundleBaseline * 1.1) + runtimeSafetyAllowance);
+  it("has the budget issue 16 sets (the baseline plus 10%), plus issue 31's and the release's allowances", () => {
+    expect(runtimeBundleBudget).toBe(
+      Math.round(runtimeBundleBaseline * 1.1) + runtimeSafetyAllowance + runtimeReleaseAllowance,
+    );
   });
 
   it("stays within its gzipped budget (the baseline plus 10%)", async () => {

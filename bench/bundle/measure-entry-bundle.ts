@@ -28,13 +28,23 @@ export const runtimeBundleBaseline = 80_309;
 export const runtimeSafetyAllowance = 7_500;
 
 /**
+ * What the rest of the 2026-12-06 release adds to every call, measured at its merge (97,421 bytes gzipped
+ * with all of it): issue 30's parser rules (gathered objects scored per object, map key collisions,
+ * final-answer markers, exact enum case, big integers), issue 35's request rules (default roles, o1's
+ * system turn folded, parts kept for filtered metadata), `validateOutput` (what `extract` re-asks with)
+ * and the pacing of partials by their cost. The way back down is issue 36's: the one-engine parser of
+ * issue 29 removes the stream twins of the coercers (about a quarter of the parser's bytes).
+ */
+export const runtimeReleaseAllowance = 2_100;
+
+/**
  * The baseline plus 10% (88,340 bytes), what the streaming issue (16) allows. Tool calls, reasoning,
  * observability and paced streams had grown the entry to 93,453 bytes (+16%); moving the `aws-bedrock`
  * adapter to `sapling-llm/aws-bedrock` (docs/decisions/0020-aws-bedrock-entry-point.md) brought it back
  * under, and moving `vertex-ai`'s to `sapling-llm/vertex-ai` (0021) made room again (docs/benchmarks.md,
- * "Bundle size"). Issue 31's safety allowance comes on top.
+ * "Bundle size"). Issue 31's safety allowance and the release allowance come on top.
  */
-export const runtimeBundleBudget = 88_340 + runtimeSafetyAllowance;
+export const runtimeBundleBudget = 88_340 + runtimeSafetyAllowance + runtimeReleaseAllowance;
 
 export interface EntryBundleSize {
   /** Bytes of the minified bundle. */
