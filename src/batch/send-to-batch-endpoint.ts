@@ -1,4 +1,5 @@
 import { BamlAbortError, BamlClientError, BamlClientHttpError } from "../runtime/index.js";
+import { describeNetworkError } from "../util/index.js";
 
 /** Who a provider batch talks for: named in its errors as a call's errors name the client. */
 export interface BatchEndpoint {
@@ -57,17 +58,6 @@ export async function sendToBatchEndpoint(
     );
   }
   return response;
-}
-
-/** `fetch failed (ECONNREFUSED: connect ECONNREFUSED 127.0.0.1:9)`, without a stack. */
-function describeNetworkError(error: unknown): string {
-  if (!(error instanceof Error)) return String(error);
-  const cause = (error as { cause?: unknown }).cause;
-  if (cause instanceof Error) {
-    const code = (cause as { code?: unknown }).code;
-    return `${error.message} (${typeof code === "string" ? `${code}: ` : ""}${cause.message})`;
-  }
-  return error.message;
 }
 
 function redact(text: string, secrets: readonly string[]): string {

@@ -4,6 +4,8 @@
  * `total` bound the whole call (body included); `time_to_first_token` runs until the first text delta of a
  * stream; `idle` is the longest allowed gap between two chunks of a stream body.
  */
+
+import { describeNetworkError, raceAbort } from "../util/index.js";
 import type { HttpTimeouts } from "./client-options.js";
 import {
   LlmAbortError,
@@ -13,7 +15,6 @@ import {
   LlmTimeoutError,
   type TimeoutKind,
 } from "./llm-error.js";
-import { raceAbort } from "./race-abort.js";
 
 export class CallDeadline {
   private readonly controller = new AbortController();
@@ -117,15 +118,4 @@ export class CallDeadline {
     if (timer !== undefined) clearTimeout(timer);
     this.timers.delete(kind);
   }
-}
-
-/** `fetch failed: ECONNREFUSED`, `terminated: other side closed`, … without stack noise. */
-function describeNetworkError(error: unknown): string {
-  if (!(error instanceof Error)) return String(error);
-  const cause = (error as { cause?: unknown }).cause;
-  if (cause instanceof Error) {
-    const code = (cause as { code?: unknown }).code;
-    return `${error.message} (${typeof code === "string" ? `${code}: ` : ""}${cause.message})`;
-  }
-  return error.message;
 }

@@ -4,6 +4,8 @@
  * the `vertex-ai` room's, each passed in as a `ProviderExtension`), over an injected `fetch`. Browser-safe. One model call = one HTTP attempt; retries, fallback and parsing belong to
  * the runtime.
  */
+
+export { raceAbort } from "../util/index.js";
 export { applyRolePolicy } from "./apply-role-policy.js";
 export { blockedAddressKind, isIpAddress } from "./blocked-address.js";
 export type { ClientOptions, HttpTimeouts, MediaUrlMode, RolePolicy } from "./client-options.js";
@@ -74,7 +76,6 @@ export { eventJson, textOf } from "./providers/reasoning-reader.js";
 export type { RoleTurn } from "./providers/role-turns.js";
 export { splitSystemTurn } from "./providers/role-turns.js";
 export { withoutDialect } from "./providers/strict-json-schema.js";
-export { raceAbort } from "./race-abort.js";
 export type { EnvOptionValue } from "./redact.js";
 export {
   collectSecrets,

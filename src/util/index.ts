@@ -2,8 +2,10 @@ export { anthropicErrorStatus, anthropicErrorTypes } from "./anthropic-error-typ
 export { assertNever } from "./assert-never.js";
 export type { ChatMessage, MediaKind, MediaValue, MessagePart } from "./chat-message.js";
 export { isMediaValue } from "./chat-message.js";
+export { describeNetworkError } from "./describe-network-error.js";
 export { docsUrl, REPOSITORY_URL } from "./docs-url.js";
 export { computeLineStarts, offsetToLineColumn } from "./line-starts.js";
+export { raceAbort } from "./race-abort.js";
 export { readCappedBytes } from "./read-capped-bytes.js";
 export { minorVersion, SAPLING_VERSION } from "./sapling-version.js";
 export { shellQuote } from "./shell-quote.js";

@@ -10,6 +10,7 @@ import {
   startBatch,
   systemClock,
 } from "../batch/index.js";
+import { raceAbort } from "../util/index.js";
 import { queueKeys, type RowJob, rowJobId } from "./queue-keys.js";
 
 export interface QueueBatchOptions {
@@ -163,22 +164,7 @@ export async function queueBatch<T = unknown>(
  * to the caller's signal, so that Ctrl-C stops a coordinator whose Redis is gone.
  */
 function untilAborted<T>(work: Promise<T>, signal: AbortSignal | undefined): Promise<T> {
-  if (!signal) return work;
-  if (signal.aborted) return Promise.reject(signal.reason);
-  return new Promise<T>((resolve, reject) => {
-    const onAbort = () => reject(signal.reason);
-    signal.addEventListener("abort", onAbort, { once: true });
-    work.then(
-      (value) => {
-        signal.removeEventListener("abort", onAbort);
-        resolve(value);
-      },
-      (error: unknown) => {
-        signal.removeEventListener("abort", onAbort);
-        reject(error);
-      },
-    );
-  });
+  return signal ? raceAbort(work, signal) : work;
 }
 
 function sleep(milliseconds: number, signal: AbortSignal | undefined): Promise<void> {
