@@ -75,6 +75,18 @@ function isTransient(error: unknown): boolean {
  * own (an unreadable answer) is a stored failure; one that fails in transit (429, 5xx, a reset) is thrown
  * back to BullMQ, which retries it with backoff and stores the failure only after the last attempt.
  */
+/** Counts a row's start, and whether it is a re-send or a retry, atomically (Redis runs a script whole). */
+const COUNT_START = `
+redis.call("HINCRBY", KEYS[1], ARGV[1], 1)
+local attemptStarts = redis.call("HINCRBY", KEYS[2], ARGV[2], 1)
+if attemptStarts > 1 then
+  redis.call("INCR", KEYS[3])
+elseif tonumber(ARGV[3]) > 0 then
+  redis.call("INCR", KEYS[4])
+end
+return attemptStarts
+`;
+
 export function startWorker(options: WorkerOptions): RunningWorker {
   const store = async (job: RowJob, result: BatchResult) => {
     await options.redis.hset(queueKeys(options.queue, job.batch).results, job.id, JSON.stringify(result));
@@ -84,12 +96,20 @@ export function startWorker(options: WorkerOptions): RunningWorker {
   const runRow = async (job: Job<RowJob>): Promise<void> => {
     const row = job.data;
     const keys = queueKeys(options.queue, row.batch);
-    await options.redis.hincrby(keys.starts, row.id, 1);
     // The same attempt started twice means a worker died holding it (a re-send); a later attempt after
-    // a failure in transit is BullMQ's retry. Progress reports the two apart.
-    const attemptStarts = await options.redis.hincrby(keys.attemptStarts, `${row.id}:${job.attemptsMade}`, 1);
-    if (attemptStarts > 1) await options.redis.incr(keys.resent);
-    else if (job.attemptsMade > 0) await options.redis.incr(keys.retried);
+    // a failure in transit is BullMQ's retry. Progress reports the two apart. One script, so a worker
+    // killed here never leaves a start counted without its re-send or retry.
+    await options.redis.eval(
+      COUNT_START,
+      4,
+      keys.starts,
+      keys.attemptStarts,
+      keys.resent,
+      keys.retried,
+      row.id,
+      `${row.id}:${job.attemptsMade}`,
+      String(job.attemptsMade),
+    );
     const collector = new Collector(`worker:${row.id}`);
     const collectors = [collector, ...[options.callOptions?.collector ?? []].flat()];
     try {
