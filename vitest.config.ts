@@ -5,5 +5,6 @@ export default defineConfig({
     include: ["src/**/*.test.ts", "test/**/*.test.ts"],
     testTimeout: 20_000,
     pool: "threads",
+    setupFiles: ["test/setup-fast-check.ts"],
   },
 });

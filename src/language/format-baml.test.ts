@@ -93,6 +93,15 @@ describe("formatBaml", () => {
     );
   });
 
+  it("keeps the separator of an unquoted value that starts with a colon", () => {
+    // `m::x` is the key `m` with the value `:x`; printed as `m :x` it would read back as `m` = `x`.
+    const input = "client C {\n  provider anthropic\n  options {\n    m::ax_tokens 1024\n  }\n}\n";
+    const formatted = formatBaml(input);
+    expect(formatted).toBe("client C {\n  provider anthropic\n  options {\n    m: :ax_tokens 1024\n  }\n}\n");
+    expect(formatBaml(formatted)).toBe(formatted);
+    expect(meaning(formatted)).toEqual(meaning(input));
+  });
+
   it("leaves text with syntax errors, or marked to be ignored, unchanged", () => {
     expect(formatBaml("class A {\n  a int\n")).toBe("class A {\n  a int\n");
     const ignored = "// baml-format: ignore\nclass   A {\n  a int\n}\n";

@@ -103,7 +103,11 @@ function printValue(
     printer.item(indent, "]", { start: value.span.end - 1, end: value.span.end }, false);
     return;
   }
-  printer.item(indent, `${lead}${scalar(printer, value)}`, span);
+  const text = scalar(printer, value);
+  // A value that itself starts with `:` (`m::x` is `m` = `:x`) keeps the separator, or `m :x` would
+  // read back as `m` = `x`.
+  const separator = prefix !== "" && text.startsWith(":") ? `${prefix}: ` : lead;
+  printer.item(indent, `${separator}${text}`, span);
 }
 
 /** `[a, b]` when the list was written on one line without comments, maps or nested multi-line lists. */
