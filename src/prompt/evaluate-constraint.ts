@@ -27,14 +27,14 @@ function withTree<Result>(expression: string, use: (tree: Expression) => Result)
   }
 }
 
-function valueOf(tree: Expression, variables: Record<string, unknown>): unknown {
+function evaluateTree(tree: Expression, variables: Record<string, unknown>): unknown {
   const scope = new Scope();
   for (const [name, value] of Object.entries({ ...builtinGlobals(), ...variables })) scope.set(name, value);
   return evaluator.evaluate(tree, scope);
 }
 
 function evaluate(expression: string, variables: Record<string, unknown>): boolean {
-  return withTree(expression, (tree) => isTruthy(valueOf(tree, variables)));
+  return withTree(expression, (tree) => isTruthy(evaluateTree(tree, variables)));
 }
 
 /**
@@ -70,6 +70,6 @@ export function comparedValue(expression: string): { value: unknown } | undefine
     if (tree.kind !== "binary" || tree.operator !== "==") return undefined;
     const isThis = (side: Expression) => side.kind === "name" && side.name === "this";
     const other = isThis(tree.left) ? tree.right : isThis(tree.right) ? tree.left : undefined;
-    return other === undefined ? undefined : { value: valueOf(other, {}) };
+    return other === undefined ? undefined : { value: evaluateTree(other, {}) };
   });
 }

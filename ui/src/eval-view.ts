@@ -1,7 +1,7 @@
 import type { DevEvalResult } from "../../src/dev/dev-api.js";
 import { ApiError, runEval } from "./api.js";
 import { confirmRealRun } from "./confirm-real-run.js";
-import { h, render } from "./dom.js";
+import { checkbox, h, render } from "./dom.js";
 import { currentFunction, state } from "./state.js";
 
 /** The rows value that means the function's test blocks rather than a dataset file. */
@@ -79,33 +79,23 @@ export function renderEvalView(root: HTMLElement): void {
       "div",
       { class: "row", role: "group", "aria-label": "Output modes" },
       ["prompt", "tools", "native"].map((mode) =>
-        h(
-          "label",
-          { class: "check" },
-          h("input", {
-            type: "checkbox",
-            id: `eval-mode-${mode}`,
-            checked: form.modes.has(mode),
-            onchange: (event: Event) => {
-              if ((event.target as HTMLInputElement).checked) form.modes.add(mode);
-              else form.modes.delete(mode);
-            },
-          }),
-          ` ${mode}`,
+        checkbox(
+          `eval-mode-${mode}`,
+          form.modes.has(mode),
+          (checked) => {
+            if (checked) form.modes.add(mode);
+            else form.modes.delete(mode);
+          },
+          mode,
         ),
       ),
-      h(
-        "label",
-        { class: "check" },
-        h("input", {
-          type: "checkbox",
-          id: "eval-fresh",
-          checked: form.fresh,
-          onchange: (event: Event) => {
-            form.fresh = (event.target as HTMLInputElement).checked;
-          },
-        }),
-        " start over (otherwise recorded rows are not run again)",
+      checkbox(
+        "eval-fresh",
+        form.fresh,
+        (checked) => {
+          form.fresh = checked;
+        },
+        "start over (otherwise recorded rows are not run again)",
       ),
     ),
     h(
