@@ -8,6 +8,7 @@ import {
   renderEvalMarkdown,
   renderEvalTable,
 } from "../../eval/index.js";
+import { mockAnswerProfiles } from "../../testing/index.js";
 import { docsUrl } from "../../util/index.js";
 import { type CliContext, type Command, UsageError } from "../cli-context.js";
 import { dotenvFlags, dotenvUsage, environmentFor } from "../dotenv.js";
@@ -18,7 +19,6 @@ import { textFileReader } from "../text-file-reader.js";
 import { unknownFunction } from "../unknown-function.js";
 import { type EvalRow, readEvalRows } from "./eval-data.js";
 import {
-  answerProfileClients,
   checkReplayRecords,
   type EvalPlan,
   evalMatrix,
@@ -48,7 +48,7 @@ Options:
   --tests           the rows are the function's test blocks that name their expected value with
                     @@check(${EXPECTED_LABEL}, {{ this == {…} }}) (a Jinja literal; none for null)
   --client LIST     clients, comma-separated: names from clients.baml, "provider/model" shorthands, or
-                    mock/<profile> for the offline answer profiles (${answerProfileClients().join(", ")});
+                    mock/<profile> for the offline answer profiles (${Object.keys(mockAnswerProfiles).join(", ")});
                     default: the function's client
   --mode LIST       output modes, comma-separated: prompt, tools, native (default prompt)
   --from DIR        the baml_src folder (default ./baml_src)
