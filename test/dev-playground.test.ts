@@ -139,6 +139,10 @@ describe.skipIf(!chromiumPath && !required)("sapling dev in Chromium", () => {
       await build({ configFile: join(root, "ui", "vite.config.ts") });
     project = mkdtempSync(join(tmpdir(), "sapling-dev-"));
     cpSync(join(root, "examples", "resume", "baml_src"), join(project, "baml_src"), { recursive: true });
+    // The Eval view's dataset: the example's first 8 rows and its scoring file.
+    cpSync(join(root, "examples", "resume", "eval", "score.json"), join(project, "eval", "score.json"));
+    const evalRows = readFileSync(join(root, "examples", "resume", "eval", "rows.jsonl"), "utf8").split("\n");
+    writeFileSync(join(project, "eval", "rows.jsonl"), `${evalRows.slice(0, 8).join("\n")}\n`);
     // A function with an image parameter and a test that reads the image from a file beside it.
     writeFileSync(join(project, "baml_src", "photo.baml"), PHOTO_BAML);
     writeFileSync(join(project, "baml_src", "pixel.png"), Buffer.from(PIXEL_PNG, "base64"));
@@ -332,6 +336,27 @@ describe.skipIf(!chromiumPath && !required)("sapling dev in Chromium", () => {
     await shoot("tests");
   });
 
+  it("runs an eval in the Eval view and frames the report sapling eval writes", async () => {
+    await page.getByRole("tab", { name: "Eval" }).click();
+    expect(await page.locator("#eval-data").inputValue()).toBe("eval/rows.jsonl");
+    expect(await page.locator("#eval-score").inputValue()).toBe("eval/score.json");
+    await page.locator("#eval-clients").fill("mock/fenced-prose,mock/cut-by-max-tokens");
+    await page.locator("#eval-mode-native").check();
+    await page.locator("#run-eval").click();
+    await page.waitForSelector("#eval-table", { timeout: 120_000 });
+    const table = (await page.locator("#eval-table").textContent()) ?? "";
+    expect(table.split("\n")[0]).toBe("sapling eval EvaluateResume: 8 rows × 4 cells");
+    expect(table).toMatch(/mock\/fenced-prose +prompt +\d+ +0\.0% +0\.0% +100\.0%/);
+    // The report is the page sapling eval --html writes, in a frame: its charts and the failing cut rows.
+    const report = page.frameLocator("#eval-report");
+    expect(await report.locator("h1").textContent()).toBe("sapling eval EvaluateResume: 8 rows × 4 cells");
+    expect(await report.locator(".chart").count()).toBe(10);
+    expect(
+      await report.locator("details.failure summary", { hasText: "mock/cut-by-max-tokens · prompt" }).count(),
+    ).toBeGreaterThan(0);
+    await shoot("eval");
+  });
+
   it("shows a broken file's diagnostic with its code frame, keeps the last good state, and recovers", async () => {
     const file = join(project, "baml_src", "resume.baml");
     const good = readFileSync(file, "utf8");
@@ -402,7 +427,7 @@ describe.skipIf(!chromiumPath && !required)("sapling dev in Chromium", () => {
     expect(await lowContrast(probe)).toEqual([expect.stringMatching(/^p\. "too light" 2\.3\d:1$/)]);
     await probe.close();
     const failures: string[] = [];
-    for (const tab of ["Prompt", "Run", "Parse explorer", "Tests", "Diagnostics"]) {
+    for (const tab of ["Prompt", "Run", "Parse explorer", "Tests", "Eval", "Diagnostics"]) {
       await page.getByRole("tab", { name: tab }).click();
       await page.waitForTimeout(300);
       failures.push(...(await lowContrast(page)).map((failure) => `${tab}: ${failure}`));

@@ -113,6 +113,23 @@ const post = (path: string, body: unknown, headers: Record<string, string> = {})
   });
 
 describe("createDevHandler", () => {
+  it("answers an eval only with a runner, and has no report before the first eval", async () => {
+    const { handler } = handlerWith();
+    const get = (path: string) =>
+      handler(new Request(`http://127.0.0.1:${PORT}${path}`, { headers: { host: `127.0.0.1:${PORT}` } }));
+    expect((await get("/_dev/eval/report")).status).toBe(404);
+    const profiles = { function: "ExtractPerson", data: "rows.jsonl", clients: ["mock/clean-json"] };
+    const without = await handler(post("/_dev/eval", profiles));
+    expect(without.status).toBe(501);
+    // A client of clients.baml calls a real model: refused before any runner is asked.
+    const real = await handler(post("/_dev/eval", { ...profiles, clients: ["Cloud"] }));
+    expect(real.status).toBe(409);
+    const noRows = await handler(
+      post("/_dev/eval", { function: "ExtractPerson", clients: ["mock/clean-json"] }),
+    );
+    expect(noRows.status).toBe(400);
+  });
+
   it("previews the prompt with roles, the output_format stretch, token counts and a masked cURL", async () => {
     const words = (text: string) => ({ words: text.split(/\s+/).filter(Boolean).length });
     const { handler } = handlerWith(words);

@@ -13,6 +13,8 @@ import {
 import { checkLocalRequest } from "./check-local-request.js";
 import type {
   DevCallRequest,
+  DevEvalRequest,
+  DevEvalResult,
   DevParseRequest,
   DevReplayRequest,
   DevRunRequest,
@@ -60,6 +62,12 @@ export interface DevHandlerOptions {
   ) => Promise<Record<string, unknown>>;
   /** Runs one `Function::Test` case against `runtime`, as `sapling test` does. */
   runTest: (ir: Ir, id: string, runtime: SaplingRuntime, signal: AbortSignal) => Promise<DevTestResult>;
+  /**
+   * Runs `sapling eval` for the Eval view (the CLI's engine: records in the project folder, resumed on a
+   * rerun) and renders the table and the HTML report; absent: the view answers 501. A mistake in the
+   * request (a dataset that does not read, an unknown client) throws `HttpError` 400.
+   */
+  runEval?: (ir: Ir, request: DevEvalRequest, signal: AbortSignal) => Promise<DevEvalRun>;
   /** Token counts per encoding; resolves `undefined` when the tokenizer is not installed. */
   countTokens?: Promise<DevTokenCounter | undefined>;
   estimateCost?: DevCostEstimator;
@@ -68,6 +76,19 @@ export interface DevHandlerOptions {
   /** Idle time after which the event stream sends a keep-alive comment (default 15000 ms). */
   heartbeatMs?: number;
 }
+
+/** What `runEval` hands back: the table as the terminal prints it, the HTML report, the records file. */
+export interface DevEvalRun {
+  table: string;
+  html: string;
+  records: string;
+}
+
+/** Answer profiles are clients named `mock/<profile>` (`sapling eval --client`); they call no model. */
+const callsModel = (client: string): boolean => !client.startsWith("mock/");
+
+/** The report is its own document: inline styles, no script, framed only by the page itself. */
+const REPORT_POLICY = "default-src 'none'; style-src 'unsafe-inline'; img-src data:; frame-ancestors 'self'";
 
 /** The header that confirms a `/call` or `/stream` request to `sapling dev` may call a real model. */
 export const DEV_CONFIRM_HEADER = "x-sapling-dev-confirm";
@@ -235,6 +256,60 @@ export function createDevHandler(options: DevHandlerOptions): SaplingHandler {
     return jsonResponse(200, { results });
   };
 
+  let evalReport: { number: number; html: string } | undefined;
+
+  const evaluate = async (request: Request): Promise<Response> => {
+    const body = (await readJsonObject(request, MAX_BODY_BYTES)) as unknown as DevEvalRequest;
+    const ir = currentIr();
+    const fn = findFunction(ir, body.function);
+    const strings = (value: unknown, name: string): string[] | undefined => {
+      if (value === undefined) return undefined;
+      if (!Array.isArray(value) || value.some((item) => typeof item !== "string" || item === ""))
+        throw new HttpError(
+          400,
+          "BAD_REQUEST",
+          `"${name}" must be a list of names, e.g. ["mock/clean-json"].`,
+        );
+      return value as string[];
+    };
+    const clients = strings(body.clients, "clients") ?? [fn.client];
+    const modes = strings(body.modes, "modes");
+    if ((typeof body.data === "string" && body.data !== "") === (body.tests === true))
+      throw new HttpError(
+        400,
+        "BAD_REQUEST",
+        'Name the rows: "data" (a .jsonl or .csv file in the project folder) or "tests": true (the test blocks), one of them.',
+      );
+    const real = clients.filter(callsModel);
+    if (real.length > 0) requireConfirmation(body.confirm, `Evaluating ${fn.name} with ${real.join(", ")}`);
+    if (!options.runEval) throw new HttpError(501, "NOT_AVAILABLE", "This server cannot run evals.");
+    const run = await options.runEval(
+      ir,
+      { ...body, function: fn.name, clients, ...(modes ? { modes } : {}) },
+      request.signal,
+    );
+    evalReport = { number: (evalReport?.number ?? 0) + 1, html: run.html };
+    const result: DevEvalResult = {
+      table: run.table,
+      reportUrl: `/_dev/eval/report?run=${evalReport.number}`,
+      records: run.records,
+    };
+    return jsonResponse(200, result);
+  };
+
+  /** `GET /_dev/eval/report`: the HTML report of the last eval, as `sapling eval --html` writes it. */
+  const evalReportPage = (): Response => {
+    if (!evalReport) throw new HttpError(404, "NOT_FOUND", "No eval has run yet; run one in the Eval view.");
+    return new Response(evalReport.html, {
+      headers: {
+        "content-type": "text/html; charset=utf-8",
+        "cache-control": "no-store",
+        "content-security-policy": REPORT_POLICY,
+        "x-content-type-options": "nosniff",
+      },
+    });
+  };
+
   const parse = async (request: Request): Promise<Response> => {
     const body = (await readJsonObject(request, MAX_BODY_BYTES)) as unknown as DevParseRequest;
     const ir = currentIr();
@@ -329,6 +404,8 @@ export function createDevHandler(options: DevHandlerOptions): SaplingHandler {
       "/_dev/replay": ["POST", replay],
       "/_dev/tests": ["POST", tests],
       "/_dev/media": ["GET", media],
+      "/_dev/eval": ["POST", evaluate],
+      "/_dev/eval/report": ["GET", evalReportPage],
     };
     const found = routes[path];
     if (!found)

@@ -19,6 +19,11 @@ export interface DevProjectView {
   tokenizer: { available: boolean; encodings: string[]; install: string };
   /** What the last regeneration of baml_client/ did, one line per generator (or why it failed). */
   generated: string[];
+  /**
+   * What the Eval view offers: the mock answer profiles as clients (`mock/clean-json`, …), which never
+   * call a model, and the dataset files (`.jsonl`, `.csv`) found in the project folder, by path inside it.
+   */
+  eval: { profiles: string[]; datasets: string[] };
 }
 
 export interface DevFunctionView {
@@ -195,6 +200,34 @@ export interface DevTestResult {
   constraints: { level: "check" | "assert"; label?: string; expression: string; passed: boolean }[];
   reason?: string;
   rawOutput?: string;
+}
+
+/**
+ * `POST /_dev/eval` body: `sapling eval` over a dataset file of the project folder (`data`, a path inside
+ * it) or the function's test blocks that name their expected value (`tests: true`).
+ */
+export interface DevEvalRequest {
+  function: string;
+  data?: string;
+  tests?: boolean;
+  /** A scoring file, by path inside the project folder. */
+  score?: string;
+  /** Clients (default: the function's) and output modes (default: prompt), as `--client` and `--mode`. */
+  clients?: string[];
+  modes?: string[];
+  /** Delete the records first; otherwise a rerun over the same rows runs only the rows not recorded. */
+  fresh?: boolean;
+  /** Required when a client is not a `mock/…` answer profile: the page asks first. */
+  confirm?: boolean;
+}
+
+/** `POST /_dev/eval`: the terminal's table, and where the HTML report of this run is served. */
+export interface DevEvalResult {
+  table: string;
+  /** `GET` it for the report `sapling eval --html` writes for the same records (the page frames it). */
+  reportUrl: string;
+  /** The records file, by path inside the project folder (`sapling eval --replay` re-scores it). */
+  records: string;
 }
 
 /** The error body every route answers with (as `sapling serve`'s). */

@@ -29,6 +29,8 @@ export class DevSession {
       mock: boolean;
       env: Record<string, string | undefined>;
       tokenizer: DevProjectView["tokenizer"];
+      /** What the Eval view offers: answer profiles and dataset files (none when absent). */
+      eval?: DevProjectView["eval"];
     },
   ) {
     this.#compilation = first;
@@ -86,6 +88,7 @@ export class DevSession {
       mock: this.settings.mock,
       tokenizer: this.settings.tokenizer,
       generated: this.#compilation.generated,
+      eval: this.settings.eval ?? { profiles: [], datasets: [] },
     };
   }
 

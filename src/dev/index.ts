@@ -4,7 +4,12 @@
  * check. Browser-safe like the server room; the CLI brings the file system, the watcher and the mock.
  */
 export { checkLocalRequest } from "./check-local-request.js";
-export { createDevHandler, type DevAsset, type DevHandlerOptions } from "./create-dev-handler.js";
+export {
+  createDevHandler,
+  type DevAsset,
+  type DevEvalRun,
+  type DevHandlerOptions,
+} from "./create-dev-handler.js";
 export type * from "./dev-api.js";
 export { type DevCompilation, DevSession, defaultMockAnswer } from "./dev-session.js";
 export { formatCurl } from "./format-curl.js";

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { TemplateError } from "./errors.js";
-import { evaluateConstraint, evaluateTestConstraint } from "./evaluate-constraint.js";
+import { comparedValue, evaluateConstraint, evaluateTestConstraint } from "./evaluate-constraint.js";
 
 describe("evaluateConstraint", () => {
   it("binds `this` to the value and uses Jinja truthiness", () => {
@@ -28,5 +28,21 @@ describe("evaluateTestConstraint", () => {
       evaluateTestConstraint("_.result.years > 5 and _.checks.senior", { result, checks: { senior: true } }),
     ).toBe(true);
     expect(evaluateTestConstraint("_.checks.senior", { result, checks: { senior: false } })).toBe(false);
+  });
+});
+
+describe("comparedValue", () => {
+  it("reads the value a `this == …` comparison names, on either side", () => {
+    expect(
+      comparedValue('this == {"name": "Ada", "tags": ["a", 2], "boss": none, "ok": true, "x": 1.5}'),
+    ).toEqual({
+      value: { name: "Ada", tags: ["a", 2], boss: null, ok: true, x: 1.5 },
+    });
+    expect(comparedValue('"HIRE" == this')).toEqual({ value: "HIRE" });
+  });
+  it("names no value for another expression, and refuses a value that reads a variable", () => {
+    expect(comparedValue("this.years > 5")).toBeUndefined();
+    expect(comparedValue('this.name == "Ada"')).toBeUndefined();
+    expect(() => comparedValue("this == that")).toThrow(/Variable `that` is not defined/);
   });
 });

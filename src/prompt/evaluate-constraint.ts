@@ -10,7 +10,8 @@ import { builtinGlobals } from "./template-globals.js";
 const parsed = new Map<string, Expression>();
 const evaluator = new Evaluator(() => "");
 
-function evaluate(expression: string, variables: Record<string, unknown>): boolean {
+/** Runs `use` on the parsed expression; a Jinja error becomes a `TemplateError` that quotes it. */
+function withTree<Result>(expression: string, use: (tree: Expression) => Result): Result {
   try {
     let tree = parsed.get(expression);
     if (!tree) {
@@ -18,14 +19,22 @@ function evaluate(expression: string, variables: Record<string, unknown>): boole
       if (parsed.size > 1000) parsed.clear();
       parsed.set(expression, tree);
     }
-    const scope = new Scope();
-    for (const [name, value] of Object.entries({ ...builtinGlobals(), ...variables })) scope.set(name, value);
-    return isTruthy(evaluator.evaluate(tree, scope));
+    return use(tree);
   } catch (error) {
     if (!(error instanceof JinjaError)) throw error;
     const column = (error.offset ?? 0) + 1;
     throw new TemplateError(error.code, `${error.message} (in \`{{ ${expression} }}\`)`, 1, column);
   }
+}
+
+function evaluateTree(tree: Expression, variables: Record<string, unknown>): unknown {
+  const scope = new Scope();
+  for (const [name, value] of Object.entries({ ...builtinGlobals(), ...variables })) scope.set(name, value);
+  return evaluator.evaluate(tree, scope);
+}
+
+function evaluate(expression: string, variables: Record<string, unknown>): boolean {
+  return withTree(expression, (tree) => isTruthy(evaluateTree(tree, variables)));
 }
 
 /**
@@ -47,5 +56,20 @@ export function evaluateTestConstraint(
   return evaluate(expression, {
     this: scope.result,
     _: { result: scope.result, checks: scope.checks ?? {} },
+  });
+}
+
+/**
+ * When a constraint is the comparison `this == VALUE` (or `VALUE == this`), the value of VALUE, evaluated
+ * with no variables: a test block's `@@check(expected, {{ this == {…} }})` names the value the function
+ * should return (`sapling eval --tests`). `undefined` for any other expression; a VALUE that reads a
+ * variable throws `TemplateError`.
+ */
+export function comparedValue(expression: string): { value: unknown } | undefined {
+  return withTree(expression, (tree) => {
+    if (tree.kind !== "binary" || tree.operator !== "==") return undefined;
+    const isThis = (side: Expression) => side.kind === "name" && side.name === "this";
+    const other = isThis(tree.left) ? tree.right : isThis(tree.right) ? tree.left : undefined;
+    return other === undefined ? undefined : { value: evaluateTree(other, {}) };
   });
 }

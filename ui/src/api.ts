@@ -1,6 +1,8 @@
 import type {
   DevCallRequest,
   DevErrorBody,
+  DevEvalRequest,
+  DevEvalResult,
   DevParseRequest,
   DevParseResult,
   DevProjectView,
@@ -47,6 +49,8 @@ export const parseAnswer = (request: DevParseRequest) => post<DevParseResult>("/
 export const replayAnswer = (request: DevReplayRequest) => post<DevReplayResult>("/_dev/replay", request);
 export const runTests = (request: DevTestsRequest) =>
   post<{ results: DevTestResult[] }>("/_dev/tests", request);
+
+export const runEval = (request: DevEvalRequest) => post<DevEvalResult>("/_dev/eval", request);
 
 type RunListener = { [Name in keyof DevRunEvents]: (data: DevRunEvents[Name]) => void };
 

@@ -43,3 +43,18 @@ export function render(parent: Element, ...children: Child[]): void {
 export function json(value: unknown): string {
   return value === undefined ? "" : JSON.stringify(value, null, 2);
 }
+
+/** A checkbox inside its label (`class="check"`): `onChange` hears whether it is now checked. */
+export function checkbox(id: string, checked: boolean, onChange: (checked: boolean) => void, text: string) {
+  return h(
+    "label",
+    { class: "check" },
+    h("input", {
+      type: "checkbox",
+      id,
+      checked,
+      onchange: (event: Event) => onChange((event.target as HTMLInputElement).checked),
+    }),
+    ` ${text}`,
+  );
+}

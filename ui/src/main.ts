@@ -1,6 +1,7 @@
 import { fetchProject, watchProject } from "./api.js";
 import { renderDiagnosticsView } from "./diagnostics-view.js";
 import { h, json, render } from "./dom.js";
+import { renderEvalView } from "./eval-view.js";
 import { renderParseView } from "./parse-view.js";
 import { projectStatus } from "./project-status.js";
 import { renderPromptView } from "./prompt-view.js";
@@ -15,6 +16,7 @@ const views: { name: ViewName; label: string }[] = [
   { name: "run", label: "Run" },
   { name: "parse", label: "Parse explorer" },
   { name: "tests", label: "Tests" },
+  { name: "eval", label: "Eval" },
   { name: "diagnostics", label: "Diagnostics" },
 ];
 
@@ -120,6 +122,7 @@ function renderView(): void {
   else if (state.view === "run") renderRunView(view);
   else if (state.view === "parse") renderParseView(view);
   else if (state.view === "tests") renderTestsView(view);
+  else if (state.view === "eval") renderEvalView(view);
   else renderDiagnosticsView(view);
 }
 

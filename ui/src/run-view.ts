@@ -1,7 +1,7 @@
 import type { DevAttemptView, DevRunEvents } from "../../src/dev/dev-api.js";
 import { ApiError, startRun } from "./api.js";
 import { confirmRealRun } from "./confirm-real-run.js";
-import { h, json, render } from "./dom.js";
+import { checkbox, h, json, render } from "./dom.js";
 import { markedText } from "./marked-text.js";
 import { repairList, repairMarks } from "./repairs.js";
 import { currentFunction, mockAnswerOf, parsedArgs, state } from "./state.js";
@@ -33,18 +33,13 @@ export function renderRunView(root: HTMLElement): void {
           { class: "mock-setup" },
           h("label", { for: "mock-answer" }, "The mock answers (streamed in small chunks)"),
           answer,
-          h(
-            "label",
-            { class: "check" },
-            h("input", {
-              type: "checkbox",
-              id: "fail-first",
-              checked: state.failFirstAttempt,
-              onchange: (event: Event) => {
-                state.failFirstAttempt = (event.target as HTMLInputElement).checked;
-              },
-            }),
-            " Fail the first attempt (HTTP 503), to see the retry/fallback chain",
+          checkbox(
+            "fail-first",
+            state.failFirstAttempt,
+            (checked) => {
+              state.failFirstAttempt = checked;
+            },
+            "Fail the first attempt (HTTP 503), to see the retry/fallback chain",
           ),
         )
       : h(

@@ -1,6 +1,6 @@
 import type { DevFunctionView, DevProjectView, DevTestView } from "../../src/dev/dev-api.js";
 
-export type ViewName = "prompt" | "run" | "parse" | "tests" | "diagnostics";
+export type ViewName = "prompt" | "run" | "parse" | "tests" | "eval" | "diagnostics";
 
 /** Everything the page remembers between renders; views read it and call `update` to change it. */
 export interface PageState {

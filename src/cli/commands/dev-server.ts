@@ -26,6 +26,7 @@ import { booleanFlag, parseFlags, portFlag, stringFlag } from "../parse-flags.js
 import { providerExtensions } from "../provider-extensions.js";
 import { textFileReader } from "../text-file-reader.js";
 import { watchBamlFiles } from "../watch-baml-files.js";
+import { devEvalChoices, devEvalRunner } from "./dev-eval.js";
 import { isFileSystemError, writeGeneratedClients } from "./generate.js";
 import { MEDIA_TYPES, toMediaArguments } from "./media-arguments.js";
 import { resolvePromptClient } from "./render-client.js";
@@ -69,6 +70,7 @@ export async function runDevServer(argv: string[], context: CliContext): Promise
     mock: booleanFlag(flags, "mock"),
     env,
     tokenizer: { available: false, encodings: [...ENCODINGS], install: "loading the tokenizer…" },
+    eval: await devEvalChoices(sourceFolder),
   });
   const mock = await startDevMock();
   let handler: ((request: Request) => Promise<Response>) | undefined;
@@ -122,6 +124,7 @@ export async function runDevServer(argv: string[], context: CliContext): Promise
       };
       return view;
     },
+    runEval: devEvalRunner(sourceFolder, env, context),
     countTokens: counter.catch(() => undefined),
   });
   void counter.then(

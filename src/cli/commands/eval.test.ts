@@ -1,4 +1,4 @@
-import { mkdtempSync, readFileSync, writeFileSync } from "node:fs";
+import { cpSync, mkdtempSync, readFileSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
@@ -176,5 +176,54 @@ describe("sapling eval", () => {
     const report = JSON.parse(result.stdout) as { rows: number; cells: { rowAccuracy: number }[] };
     expect(report.rows).toBe(1);
     expect(report.cells[0]?.rowAccuracy).toBe(1);
+  });
+
+  it("takes the function's test blocks that name their expected value as the rows (--tests)", async () => {
+    const { directory } = dataset(0);
+    cpSync(join(example, "baml_src"), join(directory, "baml_src"), { recursive: true });
+    const row = (at: number) =>
+      JSON.parse(allRows[at] as string) as { args: { resume_text: string }; expected: unknown };
+    // A test block per row, its expected value a Jinja literal (JSON here: these rows hold no null).
+    const block = (name: string, at: number, constraint: string) =>
+      `test ${name} {\n  functions [EvaluateResume]\n  args {\n    resume_text #"\n${row(at).args.resume_text}\n    "#\n  }\n  ${constraint}\n}\n`;
+    const expected = (at: number) => `@@check(expected, {{ this == ${JSON.stringify(row(at).expected)} }})`;
+    const labelled = join(directory, "baml_src", "labelled.baml");
+    writeFileSync(labelled, block("First", 0, expected(0)) + block("Second", 1, expected(1)));
+    const evaluate = async (extra: string[]) => {
+      const context = captureContext({ cwd: directory });
+      const code = await main(
+        ["eval", "EvaluateResume", "--tests", "--json", "--progress", "none", ...extra],
+        context,
+      );
+      const { stdout, stderr } = context.output();
+      return { code, stderr, report: code === 0 ? (JSON.parse(stdout) as EvalJson) : undefined };
+    };
+    type EvalJson = { rows: number; cells: { rowAccuracy: number; fieldAccuracy: number }[] };
+    const live = await evaluate(["--client", "mock/loose-types"]);
+    expect(live.code, live.stderr).toBe(0);
+    // EvaluateJane, the example's own test, asserts without naming a value: left out, and said so.
+    expect(live.stderr).toContain(
+      "1 test block of EvaluateResume without @@check(expected, {{ this == … }}) left out: EvaluateJane",
+    );
+    expect(live.report?.rows).toBe(2);
+    expect(live.report?.cells[0]?.rowAccuracy).toBe(1);
+    // The records go to a default folder of their own, beside a --data eval's.
+    const records = join(directory, ".sapling", "eval", "EvaluateResume.tests");
+    expect(readFileSync(join(records, "records.jsonl"), "utf8")).toContain('"id":"Second"');
+    // The expected value is read from the block: relabel Second's decision and replay (no model called).
+    writeFileSync(
+      labelled,
+      block("First", 0, expected(0)) + block("Second", 1, expected(1).replace('"REJECT"', '"HIRE"')),
+    );
+    const replayed = await evaluate(["--replay", records]);
+    expect(replayed.code, replayed.stderr).toBe(0);
+    expect(replayed.report?.cells[0]?.rowAccuracy).toBe(0.5);
+    // One of the six fields of one of two rows is wrong (reasoning is scored here: no scoring file).
+    expect(replayed.report?.cells[0]?.fieldAccuracy).toBeCloseTo(11 / 12, 10);
+    // A block whose expected constraint names no value is refused with the form to write.
+    writeFileSync(labelled, block("Third", 2, "@@check(expected, {{ this.years_of_experience > 2 }})"));
+    const refused = await evaluate(["--client", "mock/clean-json"]);
+    expect(refused.code).toBe(1);
+    expect(refused.stderr).toContain("names no value; write it as {{ this == VALUE }}");
   });
 });
