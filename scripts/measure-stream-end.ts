@@ -21,6 +21,7 @@ import { evaluateConstraint } from "../src/prompt/index.js";
 import { createStreamParser, type Flag, partialType, SapParseError } from "../src/sap/index.js";
 import { parseValue } from "../src/sap/parse-value.js";
 import { endsUnsettled } from "../src/sap/stream/create-stream-parser.js";
+import { endRereads } from "../src/sap/stream/end-candidates.js";
 import { finalAsPartial } from "../src/sap/stream/final-as-partial.js";
 import { irForCase, readCaseFile } from "../test/sap-fixture-file.js";
 import { differs, endsOpen, heldBack } from "../test/sap-stream-agreement.js";
@@ -60,7 +61,7 @@ function measure(set: string, type: Type, ir: Ir, raw: string, chunks: string[])
   const parser = createStreamParser(type, ir, options);
   let last: unknown = null;
   for (const chunk of chunks) last = parser.push(chunk).value;
-  const unsettled = endsUnsettled(parser);
+  const unsettled = endsUnsettled(parser); // (before `finish()`, which settles everything)
   const finished = outcome(() => parser.finish());
   const sameFinish =
     finished.ok === final.ok &&
@@ -68,7 +69,9 @@ function measure(set: string, type: Type, ir: Ir, raw: string, chunks: string[])
       ? JSON.stringify(finished.value) === JSON.stringify(final.value)
       : !finished.ok && !final.ok && finished.code === final.code);
   count(`${set}: streams`, "");
-  if (!sameFinish) count(`${set}: finish() ≠ parseValue`, raw.slice(0, 80));
+  if (!sameFinish) count(`${set}: finish() ≠ parseValue`, JSON.stringify(raw.slice(0, 80)));
+  else if (finished.ok && final.ok && JSON.stringify(finished.flags) !== JSON.stringify(final.flags))
+    count(`${set}: finish() flags ≠ parseValue flags`, JSON.stringify(raw.slice(0, 80)));
   const example = `${JSON.stringify(raw.slice(0, 100))} → ${JSON.stringify(last)?.slice(0, 80)}`;
   if (!final.ok) {
     if (!isEmptyPartial(last)) count(`${set}: final fails, the last partial showed a value`, example);
@@ -129,6 +132,7 @@ for (let input = 0; input < inputs; input++) {
   if (text.length > 2_000) continue;
   measure("fuzz, random chunks", seed.type, seed.ir, text, chunksOf(text, random));
 }
+console.log(`end() read again: ${JSON.stringify(endRereads)}`);
 for (const [kind, number] of [...counts].sort()) {
   console.log(`${String(number).padStart(7)}  ${kind}`);
   for (const example of examples.get(kind) ?? []) if (example) console.log(`           ${example}`);

@@ -269,6 +269,8 @@ export function runFuzz(
         previous = pushed.value;
       }
       if (backwards) note("backwardsPartials", fuzzSeed, text, backwards);
+      // (Asked before `finish()`, which settles everything.)
+      const unsettled = oneShot.ok && text !== "" ? endsUnsettled(parser) : false;
       const finished = outcomeOf(() => parser.finish());
       if (!sameOutcome(finished, oneShot))
         note(
@@ -288,8 +290,7 @@ export function runFuzz(
           endsOpen(text, oneShot.flags, oneShot.value),
           text,
         );
-        if (problem)
-          note(endsUnsettled(parser) ? "endDecides" : "lastPartialDisagreements", fuzzSeed, text, problem);
+        if (problem) note(unsettled ? "endDecides" : "lastPartialDisagreements", fuzzSeed, text, problem);
       }
     } catch (error) {
       if (!SapParseError.isInstance(error) && !(error instanceof SapConfigurationError))
