@@ -171,7 +171,8 @@ const readers = new WeakMap<StreamParser, () => boolean>();
 /**
  * Whether the answer given to `parser` so far ends inside something unfinished that only the end of the
  * answer settles (see `PartialReader.openAtEnd`): where it does not, the last partial is the final value
- * as a partial. For the agreement checks of tests and the fuzz run; not part of the public API.
+ * as a partial. Ask before `finish()`, which settles everything. For the agreement checks of tests and
+ * the fuzz run; not part of the public API.
  */
 export function endsUnsettled(parser: StreamParser): boolean {
   const open = readers.get(parser);
