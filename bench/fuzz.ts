@@ -18,6 +18,7 @@ const COUNTED = [
   "finishDisagreements",
   "lastPartialDisagreements",
   "endDecides",
+  "shownThenReplaced",
   "backwardsPartials",
 ] as const;
 /** Longer mutated answers are parsed one-shot only (deep nesting makes long ones slow to stream). */
@@ -71,6 +72,10 @@ export async function benchFuzz(): Promise<string> {
     [
       "… where it ends inside something unfinished, which `finish()` settles (counted, allowed)",
       total.endDecides,
+    ],
+    [
+      "… of both, streams whose last partial showed a value the final value replaced (no `ReadingSwitch`)",
+      total.shownThenReplaced,
     ],
     ["partials that went backwards without a `ReadingSwitch` flag", total.backwardsPartials],
     ["most work per character (steps, answers of 64+ characters)", total.maxStepsPerCharacter.toFixed(1)],

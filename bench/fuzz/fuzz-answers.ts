@@ -55,6 +55,12 @@ export interface FuzzCounts {
    * another way, as more text could. Counted, not a failure.
    */
   endDecides: number;
+  /**
+   * Of the last two counts, the streams whose last partial showed a value (not null, `[]` or `{}`) that
+   * the final value replaced: no push announced it (`finish()` carries no `ReadingSwitch`). Issue 29
+   * drives this to zero.
+   */
+  shownThenReplaced: number;
   /** A partial that lost something an earlier one showed, without a `ReadingSwitch` flag (`regression`). */
   backwardsPartials: number;
   /** The most work per input character (`WorkCounter` steps ÷ length), over inputs of 64+ characters. */
@@ -82,6 +88,7 @@ export function emptyCounts(): FuzzCounts {
     finishDisagreements: 0,
     lastPartialDisagreements: 0,
     endDecides: 0,
+    shownThenReplaced: 0,
     backwardsPartials: 0,
     maxStepsPerCharacter: 0,
     examples: {},
@@ -190,6 +197,13 @@ function outcomeOf(run: () => { value: unknown; flags: Flag[] }): Outcome {
   }
 }
 
+/** A partial that shows nothing yet: null, `[]` or `{}`. */
+function showsNothing(value: unknown): boolean {
+  if (value === null) return true;
+  if (Array.isArray(value)) return value.length === 0;
+  return typeof value === "object" && Object.keys(value as object).length === 0;
+}
+
 function hasForeignPrototype(value: unknown, depth = 0): boolean {
   if (value === null || typeof value !== "object" || depth > 200) return false;
   const prototype = Object.getPrototypeOf(value);
@@ -269,6 +283,8 @@ export function runFuzz(
         previous = pushed.value;
       }
       if (backwards) note("backwardsPartials", fuzzSeed, text, backwards);
+      // (Asked before `finish()`, which settles everything.)
+      const unsettled = oneShot.ok && text !== "" ? endsUnsettled(parser) : false;
       const finished = outcomeOf(() => parser.finish());
       if (!sameOutcome(finished, oneShot))
         note(
@@ -288,8 +304,10 @@ export function runFuzz(
           endsOpen(text, oneShot.flags, oneShot.value),
           text,
         );
-        if (problem)
-          note(endsUnsettled(parser) ? "endDecides" : "lastPartialDisagreements", fuzzSeed, text, problem);
+        if (problem) {
+          note(unsettled ? "endDecides" : "lastPartialDisagreements", fuzzSeed, text, problem);
+          if (!showsNothing(previous)) note("shownThenReplaced", fuzzSeed, text, problem);
+        }
       }
     } catch (error) {
       if (!SapParseError.isInstance(error) && !(error instanceof SapConfigurationError))

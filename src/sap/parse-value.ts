@@ -20,6 +20,7 @@ import {
   extractCandidates,
   ORIGIN_RANK,
   parseStrictJson,
+  type StrictJson,
 } from "./lenient/extract-candidates.js";
 import { earlierOrMarked, finalAnswerMarkerEnd } from "./lenient/final-answer-marker.js";
 import { stringNode } from "./lenient/jsonish-node.js";
@@ -80,7 +81,32 @@ export function parseValue(
 ): ParseResult {
   // Prefix mode is the streaming parser's: the same reading a stream parser shows after this text.
   if (options.partial) return parsePartial(text, type, ir, options);
-  const index = indexOf(ir);
+  return settleAnswer(text, type, indexOf(ir), options, (strict) =>
+    extractCandidates(text, strict, options.work),
+  );
+}
+
+/**
+ * Where the node offsets of a candidate count from in the answer (0: they are the answer's own;
+ * undefined: its flags point at the whole reading). Final mode's candidates count from 0; a stream's
+ * regions count from where each region starts.
+ */
+export type CandidateBase = (candidate: Candidate) => number | undefined;
+
+/**
+ * Final mode's trunk, shared by `parseValue` and a stream's `end()`: the JSON fast path (the whole text
+ * valid JSON exactly of the type), else the candidates `candidatesOf` gives (final mode extracts them from
+ * the text; a stream builds them from what it read), each coerced, and the best one chosen (see
+ * `better`), or a `SapParseError`.
+ */
+export function settleAnswer(
+  text: string,
+  type: Type,
+  index: IrIndex,
+  options: ParseOptions,
+  candidatesOf: (strict: StrictJson | undefined) => Candidate[],
+  baseOf: CandidateBase = () => 0,
+): ParseResult {
   if (!options.constraintEvaluator) {
     const where = findConstraint(type, index);
     if (where !== undefined) {
@@ -111,7 +137,7 @@ export function parseValue(
   let chosen: { result: CoerceSuccess; candidate: Candidate } | undefined;
   const fitted: { result: CoerceSuccess; candidate: Candidate }[] = [];
   const failures: { issue: CoerceIssue; candidate: Candidate }[] = [];
-  const candidates = extractCandidates(text, strict, work);
+  const candidates = candidatesOf(strict);
   // An answer that is one quoted string is that string for a target that reads text: a `[` or `{`
   // inside it is text (a stream never sees it as a container).
   const wholeString =
@@ -174,7 +200,7 @@ export function parseValue(
     }
     // Flags about where the value came from, and those of nodes not read from text, point at the reading.
     const reading = chosen.candidate.span ?? { start: 0, end: text.length };
-    const flags = placeFlags(result.flags, 0, reading);
+    const flags = placeFlags(result.flags, baseOf(chosen.candidate), reading);
     return { value: result.value, flags, score: result.score, checks: [...result.checks] };
   }
   throw new SapParseError({ ...reportedIssue(text, failures, context.describe(type)), raw: text });

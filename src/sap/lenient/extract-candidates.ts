@@ -341,7 +341,7 @@ function parseRoots(text: string, offset: number, work?: WorkCounter): ParsedRoo
  * One candidate per root; a root that never closed (a stray bracket, or truncation) also offers the
  * complete containers directly inside it, since the stray bracket may be the only thing wrong.
  */
-function candidatesFromRoots(roots: ParsedRoot[], origin: "fence" | "prose"): Candidate[] {
+export function candidatesFromRoots(roots: ParsedRoot[], origin: "fence" | "prose"): Candidate[] {
   const found: Candidate[] = [];
   for (const root of roots) {
     const span = { start: root.start, end: root.end };
@@ -359,14 +359,14 @@ function candidatesFromRoots(roots: ParsedRoot[], origin: "fence" | "prose"): Ca
   return found;
 }
 
-function isObjectCandidate(candidate: Candidate): boolean {
+export function isObjectCandidate(candidate: Candidate): boolean {
   if (candidate.json === undefined) return candidate.node.kind === "object";
   const value = candidate.json.value;
   return typeof value === "object" && value !== null && !Array.isArray(value);
 }
 
 /** A candidate from valid JSON whose node tree is built only when something asks for it. */
-function jsonCandidate(
+export function jsonCandidate(
   json: StrictJson,
   source: string,
   offset: number,
@@ -406,7 +406,7 @@ function nodeFromText(value: unknown, source: string, offset: number): JsonishNo
 }
 
 /** A whole answer that is one Python/JSON literal in another spelling (`None`, `True`, `FALSE`). */
-function bareLiteral(text: string, offset: number): Candidate | undefined {
+export function bareLiteral(text: string, offset: number): Candidate | undefined {
   if (text.length > 16) return undefined;
   const word = text.trim();
   const lower = word.toLowerCase();
@@ -440,7 +440,7 @@ function quotedAnswer(text: string, first: number, last: number, offset: number)
  * `text` (a whole answer, or a fence's content) as one quoted string, closed or cut off: the string
  * inside, decoded by the reader a stream runs over the same text as it arrives (one rule for both modes).
  */
-function readQuoted(text: string): { value: string; complete: boolean } | undefined {
+export function readQuoted(text: string): { value: string; complete: boolean } | undefined {
   const first = text.search(/\S/);
   if (first < 0 || ANSWER_QUOTES[text[first]!] === undefined) return undefined;
   const quoted = new QuotedAnswer();

@@ -41,6 +41,12 @@ export class AnswerRegion {
   readonly quoted = new QuotedAnswer();
   /** For fences whose content is kept: whether that content may still be one JSON scalar (`1`, `nul`). */
   readonly scalar = new ScalarAnswer();
+  /**
+   * For fences: where the content starts in the scanner's text (after the info line; -1 while that line
+   * is being written), and where it ends (the closing run, or the end of the answer; -1 while open).
+   */
+  contentStart = -1;
+  contentEnd = -1;
   /** How many characters of content the fence has received (counted whether or not it is kept). */
   contentLength = 0;
   /** The region will receive no more text. */

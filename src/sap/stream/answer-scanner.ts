@@ -49,6 +49,8 @@ export class AnswerScanner {
   private lineStart = true;
   /** The fence being read (its opening run and whether its content is JSON), in modes header and fence. */
   private fence: OpenFence = { run: 3, json: true };
+  /** `end` was called: what waited for more text is decided as at the end of the answer. */
+  private ended = false;
 
   /**
    * `keepContent`: keep each fence's text (plain-text targets read it); a typed target reads only the
@@ -84,13 +86,37 @@ export class AnswerScanner {
     }
   }
 
+  /**
+   * The answer is complete: what was held back is decided as final mode decides it at the end of the
+   * text (backticks at the end are a run that ends there, a fence's info line and a closing run's line
+   * end with the text), and the last region ends (its reader closes what is open).
+   */
+  end(): void {
+    if (this.ended) return;
+    this.ended = true;
+    let progress = true;
+    while (progress && (this.held.length > 0 || this.mode === "header")) {
+      if (this.mode === "prose") progress = this.scanProse();
+      else if (this.mode === "header") progress = this.scanHeader();
+      else progress = this.scanFence();
+    }
+    const last = this.current;
+    if (last.kind === "fence" && last.contentEnd < 0) last.contentEnd = this.offset;
+    last.end();
+  }
+
+  /** Backticks at the end of `text` that wait for more (none once the answer has ended). */
+  private waiting(text: string): number {
+    return this.ended ? 0 : trailingBackticks(text);
+  }
+
   private scanProse(): boolean {
     const text = this.held;
     const marker = text.indexOf("```");
-    if (marker < 0) return this.assign(text.length - trailingBackticks(text));
+    if (marker < 0) return this.assign(text.length - this.waiting(text));
     // Text before the marker goes to the prose reader first: its state decides whether this is a fence.
     const run = backtickRun(text, marker);
-    if (marker + run >= text.length) return this.assign(marker); // the run may go on
+    if (marker + run >= text.length && !this.ended) return this.assign(marker); // the run may go on
     this.assign(marker);
     if (!opensFence(this.lineStart, this.current.parser)) {
       // Backticks inside a JSON value, mid-line (a code sample in a string): content, not a fence.
@@ -107,11 +133,12 @@ export class AnswerScanner {
 
   /** After the opening backticks: the tag, then content starts on the next line (or after the tag). */
   private scanHeader(): boolean {
-    const header = readFenceHeader(this.held, 0, false);
+    const header = readFenceHeader(this.held, 0, this.ended);
     if (header === undefined) return false;
     this.current.tag = header.tag;
     this.fence = { run: this.fence.run, json: readsAsJson(header.tag) };
     this.take(header.contentStart);
+    this.current.contentStart = this.offset;
     // A one-line fence (```json {"a": 1}```) has its content right after the tag.
     this.lineStart = header.contentStart > header.tag.length;
     this.mode = "fence";
@@ -122,9 +149,9 @@ export class AnswerScanner {
   private scanFence(): boolean {
     const text = this.held;
     const marker = text.indexOf("```");
-    if (marker < 0) return this.assign(text.length - trailingBackticks(text));
+    if (marker < 0) return this.assign(text.length - this.waiting(text));
     const run = backtickRun(text, marker);
-    if (marker + run >= text.length) return this.assign(marker); // the run may go on
+    if (marker + run >= text.length && !this.ended) return this.assign(marker); // the run may go on
     let beginsLine = this.lineStart;
     for (let index = marker; index > 0; index--) {
       const char = text[index - 1]!;
@@ -150,13 +177,14 @@ export class AnswerScanner {
     });
     let closes = decision === "closes";
     if (decision === "closes-if-line-ends") {
-      const ends = lineEndsAfter(text, marker + run, false);
+      const ends = lineEndsAfter(text, marker + run, this.ended);
       // Whether this closes the fence depends on what follows on its line.
       if (ends === undefined) return assigned ? marker > 0 : this.assign(marker);
       closes = ends;
     }
     if (!closes) return this.assign(assigned ? run : marker + run);
     if (!assigned) this.assign(marker, true, whole);
+    this.current.contentEnd = this.offset;
     this.current.end();
     this.current.closed = true;
     this.take(run);

@@ -38,6 +38,43 @@ describe("createStreamParser", () => {
     expect(parser.finish()).toEqual(parseValue(text, person, ir));
   });
 
+  it("ends on what only the end of the answer decides, as final mode reads it", () => {
+    const list = parseTypeExpression("int[]", ir).type!;
+    const text = parseTypeExpression("string", ir).type!;
+    const cases: [ReturnType<typeof parseTypeExpression>["type"], string][] = [
+      [person, '```json\n{"name": "Ed", "age": 4'], // an open fence, object and number
+      [person, '{"name": "Ed", "age": 4}\n``'], // backticks held back at the end
+      [person, '```json\n{"name": "Ed", "age": 4}\n```'], // a closing run at the very end
+      [person, "```json"], // a fence's info line cut by the end
+      [person, '<think>{"name": "No", "age": 1}</think>{"name": "Ed", "age": 4'], // after reasoning
+      [person, "name: Ed\nage: 4"], // label lines, the last still open
+      [list, "[1, 2, 3"], // a trailing number
+      [list, '{"a": 1} and {"b": 2'], // objects gathered into a list
+      [text, '"an unclosed \ud83d'], // an unclosed quoted answer ending in half a surrogate pair
+      [text, "```\nplain text"], // a fence's text cut off
+    ];
+    for (const [type, answer] of cases) {
+      const expected = (() => {
+        try {
+          return parseValue(answer, type!, ir);
+        } catch (error) {
+          return (error as SapParseError).code;
+        }
+      })();
+      for (const size of [1, 3, answer.length]) {
+        const parser = createStreamParser(type!, ir);
+        for (let at = 0; at < answer.length; at += size) parser.push(answer.slice(at, at + size));
+        let got: unknown;
+        try {
+          got = parser.finish();
+        } catch (error) {
+          got = (error as SapParseError).code;
+        }
+        expect(got, `${JSON.stringify(answer)} in chunks of ${size}`).toEqual(expected);
+      }
+    }
+  });
+
   it("finishes with the final parse's error when the answer does not fit", () => {
     const parser = createStreamParser(person, ir);
     parser.push('{"name": "Cy"');

@@ -1,7 +1,7 @@
 import type { Ir, IrIndex, Type } from "../../ir/index.js";
 import type { ConstraintEvaluator } from "../coerce/coerce-context.js";
 import type { Flag } from "../flags.js";
-import { type ParseResult, parseValue } from "../parse-value.js";
+import type { ParseResult } from "../parse-value.js";
 import { indexOf } from "./index-of.js";
 import { PartialReader } from "./partial-reader.js";
 import { samePartial } from "./same-partial.js";
@@ -52,8 +52,10 @@ export interface StreamParser {
    */
   read(): StreamPush;
   /**
-   * The answer is complete: parse it in final mode (exactly `parseValue(wholeText, type, ir)`); throws
-   * `SapParseError` when it does not hold a value of the type, as `parseValue` does.
+   * The answer is complete: the reader settles what only the end decides (a number or string still
+   * open, a fence's last line, a union undecided) and final mode's choice runs over the readings it
+   * built, with no second parse of the text. Gives what `parseValue(wholeText, type, ir)` gives; throws
+   * `SapParseError` when the answer does not hold a value of the type, as `parseValue` does. Called once.
    */
   finish(): ParseResult;
   /** The whole answer received so far. */
@@ -97,6 +99,8 @@ export function createStreamParser(
   };
   let last: unknown = null;
   let finished = false;
+  // What `finish` gave (asked again, it gives the same).
+  let ended: { result: ParseResult } | { error: unknown } | undefined;
   // The text appended since the last read: `append` only adds to it, `read` hands it to the reader in one
   // piece (a reader catching up over a whole fence reads it with `JSON.parse`, as final mode does). Built
   // with `+=`: V8 keeps the pieces as a rope and copies them once, when the reader first reads the text,
@@ -134,8 +138,22 @@ export function createStreamParser(
     append,
     read,
     finish() {
-      finished = true;
-      return parseValue(joined(), type, index, options);
+      if (!ended) {
+        finished = true;
+        // The chunks not read yet go to the reader (no partial is built), then the reader ends, once.
+        if (pending !== "") {
+          taken.push(pending);
+          reader.push(pending);
+          pending = "";
+        }
+        try {
+          ended = { result: reader.end(joined(), options) };
+        } catch (error) {
+          ended = { error };
+        }
+      }
+      if ("error" in ended) throw ended.error;
+      return ended.result;
     },
     get text() {
       return joined();
@@ -153,7 +171,8 @@ const readers = new WeakMap<StreamParser, () => boolean>();
 /**
  * Whether the answer given to `parser` so far ends inside something unfinished that only the end of the
  * answer settles (see `PartialReader.openAtEnd`): where it does not, the last partial is the final value
- * as a partial. For the agreement checks of tests and the fuzz run; not part of the public API.
+ * as a partial. Ask before `finish()`, which settles everything. For the agreement checks of tests and
+ * the fuzz run; not part of the public API.
  */
 export function endsUnsettled(parser: StreamParser): boolean {
   const open = readers.get(parser);

@@ -7,7 +7,7 @@ import { NOT_EXACT } from "../coerce/read-exact.js";
 import { FLAG_PENALTIES } from "../flags.js";
 import { QuotedAnswer } from "../kinds/primitive/quoted-answer.js";
 import { ScalarAnswer } from "../kinds/primitive/scalar-answer.js";
-import { ORIGIN_RANK } from "../lenient/extract-candidates.js";
+import { type Candidate, extractCandidates, ORIGIN_RANK } from "../lenient/extract-candidates.js";
 import { FinalAnswerMarker } from "../lenient/final-answer-marker.js";
 import type { ParsedRoot } from "../lenient/fixing-parser.js";
 import {
@@ -18,12 +18,14 @@ import {
   type ObjectNode,
   type StringNode,
 } from "../lenient/jsonish-node.js";
-import { parseJsonInString, parseStrictJson } from "../lenient/parse-strict-json.js";
+import { parseJsonInString, parseStrictJson, type StrictJson } from "../lenient/parse-strict-json.js";
 import { LabelLines } from "../lenient/read-label-lines.js";
 import { ReasoningBlocks } from "../lenient/reasoning-blocks.js";
+import { type ParseOptions, type ParseResult, settleAnswer } from "../parse-value.js";
 import { blankBetween, structureBeatsText } from "../structure-beats-text.js";
 import { workMeter } from "../work-meter.js";
 import { type AnswerRegion, AnswerScanner } from "./answer-scanner.js";
+import { candidatesAtEnd, type EndSource, endRereads } from "./end-candidates.js";
 import { exactPartial } from "./exact-partial.js";
 import { pick, preferable, showsNothing } from "./prefer-reading.js";
 import { samePartial } from "./same-partial.js";
@@ -209,7 +211,80 @@ export class PartialReader {
       this.carry = text.slice(-1);
       text = text.slice(0, -1);
     }
-    if (text === "") return;
+    if (text !== "") this.feed(text);
+  }
+
+  /**
+   * The answer is complete (`text`: all of it, as pushed): every reader settles what only the end
+   * decides (a character held back, a fence's info or closing line, a number or string left open, a
+   * union undecided), and final mode's choice runs over the readings built from this reader's state:
+   * the regions, roots and label lines it read (`candidatesAtEnd`), not a second parse of the text.
+   * Returns what `parseValue(text)` returns; throws its `SapParseError` when nothing fits.
+   */
+  end(text: string, options: ParseOptions): ParseResult {
+    this.settleAll();
+    const bases = new Map<Candidate, number | undefined>();
+    const candidatesOf = (strict: StrictJson | undefined): Candidate[] =>
+      this.candidatesOf(text, strict, bases);
+    const base = (candidate: Candidate) => (bases.has(candidate) ? bases.get(candidate) : 0);
+    return settleAnswer(text, this.type, this.index, options, candidatesOf, base);
+  }
+
+  /** Give every reader the end of the answer (see `end`). */
+  private settleAll(): void {
+    if (this.carry !== "") {
+      // A lone high surrogate at the very end: no pair is coming, so it is text as final mode reads it.
+      const carry = this.carry;
+      this.carry = "";
+      this.feed(carry);
+    }
+    this.scanner.end();
+    this.reasoning?.end();
+    if (this.labelsOpen) this.labels.end();
+    this.answer?.settleAll();
+  }
+
+  /**
+   * Final mode's candidates for `text` (all of this reader's text): with reasoning blocks, the readings
+   * of the answer after the last one first, then those of the whole text, as `extractCandidates` lists
+   * them.
+   */
+  private candidatesOf(
+    text: string,
+    strict: StrictJson | undefined,
+    bases: Map<Candidate, number | undefined>,
+  ): Candidate[] {
+    const start = strict === undefined ? this.reasoning?.answerStart : undefined;
+    if (start === undefined) return candidatesAtEnd(this.endSource(text, 0), strict, bases);
+    const answer = this.answer;
+    let after: Candidate[];
+    const afterText = text.slice(start);
+    if (answer === undefined || this.answerStart !== start) {
+      // (Not expected: the answer reader starts where the last block closed.)
+      endRereads.reasoning++;
+      after = extractCandidates(afterText).map((candidate) => ({
+        ...candidate,
+        order: candidate.order + start,
+      }));
+    } else {
+      after = candidatesAtEnd(answer.endSource(afterText, start), parseStrictJson(afterText), bases);
+    }
+    // The reasoning before it is text around the value (flagged `FromProse`, as any preamble is).
+    for (const candidate of after) {
+      if (candidate.origin === "json" || candidate.origin === "prose") candidate.surrounded = true;
+    }
+    const whole = candidatesAtEnd(this.endSource(text, 0), undefined, bases);
+    for (const candidate of whole) candidate.reasoning = true;
+    return [...after, ...whole];
+  }
+
+  private endSource(text: string, offset: number): EndSource {
+    const labels = this.labelsOpen ? this.labels.node() : "unread";
+    return { text, offset, regions: this.scanner.regions, labels, quoted: this.quoted };
+  }
+
+  /** Give the readers text (no half surrogate pair at its end, except at the end of the answer). */
+  private feed(text: string): void {
     if (!this.context.escapes && (text.includes("\\u") || (this.endsInBackslash && text.startsWith("u")))) {
       this.context.escapes = true;
     }

@@ -1,0 +1,275 @@
+import type { QuotedAnswer } from "../kinds/primitive/quoted-answer.js";
+import {
+  bareLiteral,
+  type Candidate,
+  candidatesFromRoots,
+  isObjectCandidate,
+  jsonCandidate,
+  readQuoted,
+} from "../lenient/extract-candidates.js";
+import { type JsonishNode, type ObjectNode, stringNode } from "../lenient/jsonish-node.js";
+import { parseJsonInString, parseStrictJson, type StrictJson } from "../lenient/parse-strict-json.js";
+import { readLabelLines } from "../lenient/read-label-lines.js";
+import type { AnswerRegion } from "./answer-region.js";
+
+/** What a stream's reader read, once its text has ended (see `PartialReader.end`). */
+export interface EndSource {
+  /** The text the reader was given (the answer, or the part of it after reasoning blocks). */
+  text: string;
+  /** Where `text` starts in the answer. */
+  offset: number;
+  /** The scanner's regions, ended: every fence decided, every region's fixing parser ended. */
+  regions: readonly AnswerRegion[];
+  /** The whole text as `key: value` lines (ended), or `unread` when the reader stopped reading it so. */
+  labels: ObjectNode | undefined | "unread";
+  /** The whole text read as one quoted string. */
+  quoted: QuotedAnswer;
+}
+
+/**
+ * Counts what `end()` read from the text again instead of from the stream's own state: the whole answer
+ * as label lines when the stream had stopped reading it so (an answer whose fences hold nothing), the
+ * nodes of a whole answer of valid JSON not read as one region, a reasoning split the stream did not
+ * make. For the fuzz run and the measurement script; each should stay rare.
+ */
+export const endRereads = { labelLines: 0, jsonNodes: 0, reasoning: 0 };
+
+/**
+ * Final mode's candidates (as `extractCandidates` lists them, in the same order, with the same origins,
+ * repairs, orders and spans) built from what a stream read: its regions' fences and roots, its label
+ * lines and its quoted answer, so the end of a stream parses nothing again. `bases` receives where each
+ * candidate's node offsets count from (a stream's regions count from their own start).
+ *
+ * Transitional: until `parseValue` reads through the same reader (issue 29), this and
+ * `readCandidates` in `lenient/extract-candidates.ts` must list the same candidates; the conformance
+ * and fuzz checks that compare `finish()` with `parseValue` hold them to it.
+ */
+export function candidatesAtEnd(
+  source: EndSource,
+  strict: StrictJson | undefined,
+  bases: Map<Candidate, number | undefined>,
+): Candidate[] {
+  const { text, offset, regions } = source;
+  const first = text.search(/\S/);
+  const last = text.length - (text.length - text.trimEnd().length);
+  const whole = { start: offset + Math.max(first, 0), end: offset + last };
+  if (strict !== undefined) return strictCandidates(source, strict, whole, bases);
+  const candidates: Candidate[] = [];
+  // The answer was cut off inside a fence: then the whole text is cut off too (see the text candidate).
+  let endsInFence = false;
+  for (const region of regions) {
+    if (region.kind === "prose") {
+      const base = offset + region.start;
+      for (const candidate of shifted(candidatesFromRoots(region.roots, "prose"), base, bases)) {
+        const span = candidate.span!;
+        candidate.surrounded = span.start > offset + first || span.end < offset + last;
+        candidates.push(candidate);
+      }
+      continue;
+    }
+    endsInFence = !region.closed;
+    fenceCandidates(source, region, candidates, bases);
+  }
+  // No JSON anywhere: the answer may be `key: value` lines.
+  if (candidates.length === 0) {
+    let labels = source.labels;
+    if (labels === "unread") {
+      endRereads.labelLines++;
+      labels = readLabelLines(text);
+    }
+    if (labels) {
+      const order = offset;
+      candidates.push({ node: labels, origin: "prose", repairs: ["key: value lines"], order, span: whole });
+    }
+  }
+  const literal = bareLiteral(text, offset);
+  if (literal) candidates.push({ ...literal, span: whole });
+  const quoted = quotedAnswer(source.quoted, first, last, offset);
+  if (quoted) candidates.push(quoted);
+  const objects = candidates.filter((candidate) => isObjectCandidate(candidate) && !candidate.parent);
+  if (objects.length > 1) {
+    let node: JsonishNode | undefined;
+    const combined: Candidate = {
+      get node() {
+        node ??= { kind: "array", items: objects.map((candidate) => candidate.node), complete: true };
+        return node;
+      },
+      origin: "combined",
+      repairs: ["several objects gathered into a list"],
+      order: offset + text.length,
+      span: whole,
+    };
+    // The objects' nodes count from one place only when they come from one region.
+    const from = new Set(objects.map((candidate) => baseOf(candidate, bases)));
+    bases.set(combined, from.size === 1 ? [...from][0] : undefined);
+    candidates.push(combined);
+  }
+  if (!quoted) {
+    const order = offset + text.length + 1;
+    candidates.push({
+      node: stringNode(text, !endsInFence),
+      origin: "text",
+      repairs: [],
+      order,
+      span: whole,
+    });
+  }
+  return candidates;
+}
+
+function baseOf(candidate: Candidate, bases: Map<Candidate, number | undefined>): number | undefined {
+  return bases.has(candidate) ? bases.get(candidate) : 0;
+}
+
+/** Candidates read from a region's roots, whose offsets count from `base`: spans and orders the answer's. */
+function shifted(
+  candidates: Candidate[],
+  base: number,
+  bases: Map<Candidate, number | undefined>,
+): Candidate[] {
+  for (const candidate of candidates) {
+    // (A root's children share its span object: each gets a new one.)
+    const span = { start: base + candidate.span!.start, end: base + candidate.span!.end };
+    candidate.span = span;
+    candidate.order = span.start;
+    bases.set(candidate, base);
+  }
+  return candidates;
+}
+
+/** The answer is valid JSON: its value, read from the stream's one root when it is a container. */
+function strictCandidates(
+  source: EndSource,
+  strict: StrictJson,
+  whole: { start: number; end: number },
+  bases: Map<Candidate, number | undefined>,
+): Candidate[] {
+  const { text, offset, regions } = source;
+  const fields = { origin: "json" as const, repairs: [], order: offset, span: whole };
+  const json = containerCandidate(
+    strict,
+    regions.length === 1 ? regions[0]! : undefined,
+    fields,
+    offset,
+    bases,
+  );
+  const candidate = json ?? jsonCandidate(strict, text, offset, fields);
+  if (json === undefined && typeof strict.value === "object" && strict.value !== null) endRereads.jsonNodes++;
+  if (typeof strict.value === "string") {
+    candidate.wholeString = true;
+    const inner = parseJsonInString(strict.value);
+    if (inner === undefined) return [candidate];
+    const decoded = jsonCandidate(inner, strict.value, offset, {
+      origin: "json",
+      repairs: ["JSON inside a JSON string"],
+      order: offset + 1,
+      span: whole,
+      wholeString: true,
+    });
+    return [candidate, decoded];
+  }
+  return [candidate, { node: stringNode(text), origin: "text", repairs: [], order: offset + 1, span: whole }];
+}
+
+/**
+ * A candidate for valid JSON holding a container, whose node is the one root the stream's region read
+ * (counting from `base`); undefined when the value is no container or the region holds more.
+ */
+function containerCandidate(
+  strict: StrictJson,
+  region: AnswerRegion | undefined,
+  fields: Omit<Candidate, "node" | "json">,
+  base: number,
+  bases: Map<Candidate, number | undefined>,
+): Candidate | undefined {
+  if (typeof strict.value !== "object" || strict.value === null || region === undefined) return undefined;
+  const roots = region.roots;
+  if (roots.length !== 1) return undefined;
+  const root = roots[0]!;
+  const candidate: Candidate = {
+    ...fields,
+    json: strict,
+    get node() {
+      return root.node;
+    },
+  };
+  bases.set(candidate, base);
+  return candidate;
+}
+
+/** A fence's candidates, as `readCandidates` lists them. */
+function fenceCandidates(
+  source: EndSource,
+  region: AnswerRegion,
+  candidates: Candidate[],
+  bases: Map<Candidate, number | undefined>,
+): void {
+  const { text, offset } = source;
+  const content = text.slice(region.contentStart, region.contentEnd);
+  const contentStart = offset + region.contentStart;
+  const contentSpan = { start: contentStart, end: contentStart + content.length };
+  const order = offset + region.start;
+  const fenceTag = region.tag;
+  const strict = parseStrictJson(content);
+  if (strict !== undefined) {
+    const fields = { origin: "fence" as const, repairs: [], order, fenceTag, span: contentSpan };
+    const json = containerCandidate(strict, region, fields, contentStart, bases);
+    candidates.push(json ?? jsonCandidate(strict, content, contentStart, fields));
+    // The fence's text as written too; a JSON string is only the string inside its quotes.
+    if (typeof strict.value !== "string") {
+      const node = stringNode(content.trim(), region.closed);
+      candidates.push({ node, origin: "text", repairs: [], order, fenceTag, span: contentSpan });
+    }
+    return;
+  }
+  const roots = region.roots;
+  for (const candidate of shifted(candidatesFromRoots(roots, "fence"), contentStart, bases)) {
+    if (!region.closed) candidate.repairs = [...candidate.repairs, "unclosed fence"];
+    candidate.fenceTag = fenceTag;
+    candidates.push(candidate);
+  }
+  const labels = region.labels?.node();
+  if (labels) {
+    const repairs = ["key: value lines"];
+    candidates.push({ node: labels, origin: "fence", repairs, order, fenceTag, span: contentSpan });
+  }
+  const trimmed = content.trim();
+  if (trimmed === "") return;
+  // A fence holding one quoted string is that string (see `readCandidates`).
+  const quoted = roots.length === 0 ? readQuoted(content) : undefined;
+  if (quoted && (quoted.complete || !region.closed)) {
+    const start = contentStart + content.search(/\S/);
+    const node: JsonishNode = {
+      ...stringNode(quoted.value, quoted.complete),
+      start,
+      end: start + trimmed.length,
+    };
+    const repairs = quoted.complete ? ["quoted answer JSON would not take"] : ["unclosed string"];
+    candidates.push({
+      node,
+      origin: "fence",
+      repairs: region.closed ? repairs : [...repairs, "unclosed fence"],
+      order,
+      fenceTag,
+      span: contentSpan,
+    });
+    return;
+  }
+  const node = stringNode(trimmed, region.closed);
+  candidates.push({ node, origin: "text", repairs: [], order, fenceTag, span: contentSpan });
+}
+
+/** The whole answer as one quoted string (`quotedAnswer` in `readCandidates`), from the stream's reader. */
+function quotedAnswer(
+  quoted: QuotedAnswer,
+  first: number,
+  last: number,
+  offset: number,
+): Candidate | undefined {
+  if (quoted.state !== "open" && quoted.state !== "closed") return undefined;
+  const complete = quoted.state === "closed";
+  const node: JsonishNode = { ...stringNode(quoted.value, complete), start: first, end: last };
+  const span = { start: offset + first, end: offset + last };
+  const repairs = complete ? ["quoted answer JSON would not take"] : ["unclosed string"];
+  return { node, origin: "prose", repairs, order: offset + first, span, wholeString: true };
+}
