@@ -51,5 +51,14 @@ export const runtime: SaplingRuntime = SaplingRuntime.fromIr(ir, {
 export function resetBamlEnvVars(envVars: Record<string, string | undefined>): void {
   runtime.resetEnv(envVars);
 }
+
+/**
+ * BAML's handle on the runtime behind \`b\`, under BAML's name, for code written for BAML: \`flush()\`
+ * resolves once every pending log event and span has been delivered; \`runtime\` is Sapling's runtime.
+ */
+export const DO_NOT_USE_DIRECTLY_UNLESS_YOU_KNOW_WHAT_YOURE_DOING_RUNTIME: {
+  readonly runtime: SaplingRuntime;
+  flush(): Promise<void>;
+} = { runtime, flush: () => runtime.tracing.flush() };
 `;
 }

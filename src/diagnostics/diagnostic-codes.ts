@@ -346,14 +346,6 @@ export const diagnosticCodes = {
     hint: (args) =>
       `BAML reads it the same way; write env.${args.name} alone to read the variable, or the value alone`,
   }),
-  "provider-not-callable": define<{ client: string; provider: string }>({
-    code: "W0410",
-    severity: "warning",
-    message: (args) =>
-      `Client "${args.client}" uses ${args.provider}, which Sapling accepts but cannot call yet; a call with it fails.`,
-    hint: () =>
-      "openai-transcriptions uploads audio to OpenAI's /audio/transcriptions as a multipart form; call that API directly, or keep this client for BAML",
-  }),
   "invalid-typed-option": define<{ client: string; option: string; expected: string; found: string }>({
     code: "W0411",
     severity: "warning",

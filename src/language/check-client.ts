@@ -11,7 +11,6 @@ import {
   isStrategyProvider,
   knownProviders,
   requiredOptions,
-  uncallableProviders,
 } from "./providers.js";
 import type { Reporter } from "./reporter.js";
 
@@ -67,9 +66,6 @@ export function checkClient(declaration: ClientDecl, symbols: ProjectSymbols, re
       providerEntry.value.span,
     );
     return;
-  }
-  if (uncallableProviders.has(provider)) {
-    report("provider-not-callable", { client: name, provider }, providerEntry.value.span);
   }
   const optionsEntry = entries.get("options");
   let options = new Map<string, ConfigEntry>();

@@ -147,12 +147,23 @@ function endsValue(stream: TokenStream): boolean {
 
 /**
  * Where the text after `env.NAME` ends when it is one item — a quoted string or a word — before the end of
- * the line, a comment, `,`, `}` or `]`; `undefined` otherwise. Two or more items are further entries of a
+ * the line, a comment, `,`, `}` or `]`, or when it starts with an operator (`?? "…"`: to the end of the
+ * line or a comment); `undefined` otherwise. Two or more items are further entries of a
  * one-line block (`{ base_url env.URL api_key "k" }`, a form BAML refuses and Sapling reads).
  */
 function trailingTextEnd(stream: TokenStream): number | undefined {
   const text = stream.text;
   let index = stream.current.start;
+  if (!/[\w"]/.test(text[index] ?? "")) {
+    // An operator (`env.URL ?? "http://…"`) cannot start another entry: the rest of the line is the text.
+    let quoted = false;
+    for (; index < text.length && text[index] !== "\n" && text[index] !== "\r"; index++) {
+      if (text[index] === '"') quoted = !quoted;
+      else if (!quoted && text[index] === "/" && text[index + 1] === "/") break;
+    }
+    while (index > stream.current.start && /[ \t]/.test(text[index - 1] ?? "")) index--;
+    return index;
+  }
   if (text[index] === '"') {
     const close = text.indexOf('"', index + 1);
     const lineBreak = text.slice(index + 1).search(/[\r\n]/);

@@ -43,12 +43,6 @@ export function canonicalProvider(provider: string): string {
   return legacyNames[provider] ?? provider;
 }
 
-/**
- * Providers BAML knows that Sapling accepts in a project but cannot call yet: the checker warns, and a
- * call fails with an error that says so (`createLanguageModel`).
- */
-export const uncallableProviders: ReadonlySet<string> = new Set(["openai-transcriptions"]);
-
 export function isStrategyProvider(provider: string): boolean {
   const canonical = canonicalProvider(provider);
   return canonical === "fallback" || canonical === "round-robin";

@@ -17,12 +17,15 @@ function optionsError(run: () => unknown): LlmError {
 }
 
 describe("createLanguageModel", () => {
-  it("accepts no call with openai-transcriptions (the checker warned with W0410)", () => {
-    const error = optionsError(() =>
-      createLanguageModel("openai-transcriptions", { model: "whisper-1" }, { fetch }),
+  it("builds openai-transcriptions models that, as in BAML, do not stream unless told to", () => {
+    const model = createLanguageModel("openai-transcriptions", { model: "whisper-1" }, { fetch });
+    expect(model).toMatchObject({ modelId: "whisper-1", supportsStreaming: false });
+    const streaming = createLanguageModel(
+      "openai-transcriptions",
+      { model: "whisper-1", supports_streaming: true },
+      { fetch },
     );
-    expect(error).toMatchObject({ code: "llm_invalid_options", option: "provider" });
-    expect(error.message).toContain('"openai-transcriptions"');
+    expect(streaming).toMatchObject({ supportsStreaming: true });
   });
 
   it.each([

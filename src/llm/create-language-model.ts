@@ -13,6 +13,7 @@ import { createAnthropicMessagesAdapter } from "./providers/anthropic-messages-a
 import { createGoogleGenerateContentAdapter } from "./providers/google-generate-content-adapter.js";
 import { createOpenAiChatAdapter } from "./providers/openai-chat-adapter.js";
 import { createOpenAiResponsesAdapter } from "./providers/openai-responses-adapter.js";
+import { createOpenAiTranscriptionsAdapter } from "./providers/openai-transcriptions-adapter.js";
 import type { ProviderAdapter } from "./providers/provider-adapter.js";
 
 /** The `aws-bedrock` options its adapter consumes (everything else passes into the body). */
@@ -44,6 +45,7 @@ export interface ProviderDefinition {
   wire:
     | "openai-chat"
     | "openai-responses"
+    | "openai-transcriptions"
     | "anthropic-messages"
     | "google-generate-content"
     | "bedrock-converse";
@@ -68,6 +70,13 @@ export const providerDefinitions: Readonly<Record<string, ProviderDefinition>> =
     defaultBaseUrl: "https://api.openai.com/v1",
     apiKeyEnv: "OPENAI_API_KEY",
     extraKeys: ["client_response_type"],
+  },
+  // Speech to text: the audio the prompt renders, uploaded as a multipart form (BAML 0.226).
+  "openai-transcriptions": {
+    wire: "openai-transcriptions",
+    defaultBaseUrl: "https://api.openai.com/v1",
+    apiKeyEnv: "OPENAI_API_KEY",
+    extraKeys: [],
   },
   "openai-generic": { wire: "openai-chat", extraKeys: ["client_response_type"] },
   "azure-openai": {
@@ -156,6 +165,8 @@ export function createLanguageModel(
     // Gemini and Bedrock name the model in the URL path. (Azure picks it by deployment but accepts `model`.)
     modelInBody: definition.wire !== "google-generate-content" && definition.wire !== "bedrock-converse",
     ...roleDefaults(definition, options.model),
+    // BAML sends a streamed transcription call as one whole request.
+    ...(definition.wire === "openai-transcriptions" ? { supportsStreamingByDefault: false } : {}),
   };
   const read = readClientOptions(options, settings);
   if (read.apiKey === undefined && definition.apiKeyEnv !== undefined) {
@@ -223,6 +234,17 @@ function createAdapter(
       if (options.apiKey !== undefined) headers.authorization = `Bearer ${options.apiKey}`;
       const baseUrl = options.baseUrl ?? (definition.defaultBaseUrl as string);
       return createOpenAiResponsesAdapter({ provider: name, url: `${baseUrl}/responses`, headers, options });
+    }
+    case "openai-transcriptions": {
+      const headers: Record<string, string> = {};
+      if (options.apiKey !== undefined) headers.authorization = `Bearer ${options.apiKey}`;
+      const baseUrl = options.baseUrl ?? (definition.defaultBaseUrl as string);
+      return createOpenAiTranscriptionsAdapter({
+        provider: name,
+        url: `${baseUrl}/audio/transcriptions`,
+        headers,
+        options,
+      });
     }
     case "openai-chat": {
       const headers: Record<string, string> = {};

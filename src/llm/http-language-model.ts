@@ -7,6 +7,7 @@ import type { ChatMessage, MediaKind } from "../util/index.js";
 import { applyRolePolicy } from "./apply-role-policy.js";
 import { CallDeadline } from "./call-deadline.js";
 import type { ClientOptions } from "./client-options.js";
+import { encodeRequestBody } from "./encode-request-body.js";
 import { isFinishReasonAllowed } from "./finish-reason-policy.js";
 import type {
   BuildRequestOptions,
@@ -220,7 +221,7 @@ export class HttpLanguageModel implements LanguageModel {
       this.fetchFunction(request.url, {
         method: request.method,
         headers: request.headers,
-        body: JSON.stringify(request.body),
+        body: encodeRequestBody(request),
         signal: deadline.signal,
       }),
     );

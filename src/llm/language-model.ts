@@ -17,6 +17,11 @@ export interface HttpRequest {
   headers: Record<string, string>;
   /** The JSON body as a plain object (serialized with `JSON.stringify` when sent). */
   body: Record<string, unknown>;
+  /**
+   * `multipart`: the body's fields are sent as a multipart form (`openai-transcriptions`), a media value
+   * as a file; absent: as JSON. See `encodeRequestBody`.
+   */
+  encoding?: "multipart";
 }
 
 /** Token counts as reported by the provider; a field is `undefined` when the provider did not report it. */

@@ -4,7 +4,7 @@
  */
 
 /** The wire formats the mock speaks. */
-export type MockRoute = "openai" | "responses" | "anthropic" | "gemini" | "bedrock";
+export type MockRoute = "openai" | "responses" | "anthropic" | "gemini" | "bedrock" | "transcriptions";
 
 export type MockFault =
   /** An HTTP error in the provider's error format (429 carries `retry-after` when given). */

@@ -111,6 +111,7 @@ describe("reasoning and cache-write tokens in usage", () => {
     anthropic: ["cacheWriteInputTokens"],
     gemini: ["reasoningTokens"],
     bedrock: ["cacheWriteInputTokens"],
+    transcriptions: [],
   };
   for (const { route, provider, options } of cases) {
     it(`${provider} reports ${counted[route].join(", ")} where its wire format has them`, async () => {

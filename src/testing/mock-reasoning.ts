@@ -31,6 +31,8 @@ export function mockReasoningBlocks(route: MockRoute, context: RenderContext): R
       return [{ text, thought: true }];
     case "bedrock":
       return [{ reasoningContent: { reasoningText: { text, signature } } }];
+    case "transcriptions":
+      return []; // Speech to text has no reasoning.
   }
 }
 
@@ -97,6 +99,8 @@ export function mockReasoningFrames(
         bedrockDelta({ reasoningContent: { signature } }),
         bedrockEvent("contentBlockStop", { contentBlockIndex: 0 }),
       ];
+    case "transcriptions":
+      return [];
   }
 }
 

@@ -25,6 +25,7 @@ const idPrefixes: Record<MockRoute, string> = {
   anthropic: "toolu_mock",
   gemini: "gemini_mock",
   bedrock: "tooluse_mock",
+  transcriptions: "call_mock",
 };
 
 export function resolveCalls(route: MockRoute, context: RenderContext): ResolvedCall[] {
@@ -92,6 +93,8 @@ export function withToolCalls(route: MockRoute, body: unknown, context: RenderCo
       ];
       return copy;
     }
+    case "transcriptions":
+      return body; // The speech-to-text API has no tool calls.
   }
 }
 
@@ -245,6 +248,8 @@ export function toolCallStreamFrames(
         frames.push([bedrockEventFrame("contentBlockStop", { contentBlockIndex: block })]);
         break;
       }
+      case "transcriptions":
+        break;
     }
   }
   return frames;

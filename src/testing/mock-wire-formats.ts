@@ -357,21 +357,51 @@ const responsesWire: MockWireFormat = {
   errorBody: openAiWire.errorBody,
 };
 
+/**
+ * OpenAI speech to text (`…/audio/transcriptions`, a multipart form read into fields): the whole answer is
+ * `{ text, usage }`; a stream (form field `stream` = `true`) is `transcript.text.delta` events ending with
+ * `transcript.text.done`.
+ */
+const transcriptionsWire: MockWireFormat = {
+  route: "transcriptions",
+  isStream: (_path, _query, body) => body.stream === "true",
+  requestedModel: (_path, body) => (typeof body.model === "string" ? body.model : undefined),
+  completeBody: (context) => ({ text: context.text, usage: transcriptionUsage(context) }),
+  streamStart: () => [],
+  streamChunk: (_context, text) => sseFrame({ type: "transcript.text.delta", delta: text }),
+  streamEnd: (context) => [
+    sseFrame({ type: "transcript.text.done", text: context.text, usage: transcriptionUsage(context) }),
+  ],
+  errorBody: openAiWire.errorBody,
+};
+
+function transcriptionUsage(context: RenderContext) {
+  const { inputTokens, outputTokens } = context.usage;
+  return {
+    type: "tokens",
+    input_tokens: inputTokens,
+    output_tokens: outputTokens,
+    total_tokens: inputTokens + outputTokens,
+  };
+}
+
 export const mockWireFormats: Readonly<Record<MockRoute, MockWireFormat>> = {
   openai: openAiWire,
   responses: responsesWire,
   anthropic: anthropicWire,
   gemini: geminiWire,
   bedrock: bedrockWire,
+  transcriptions: transcriptionsWire,
 };
 
 /**
  * Which wire format a request path speaks: any `…/chat/completions`, `…/responses`, `…/v1/messages`,
  * `…/models/x:generateContent` (Gemini), `…/models/x:rawPredict` (Claude on Vertex AI: Anthropic's format),
- * `/model/x/converse` and `/model/x/converse-stream` (Bedrock).
+ * `/model/x/converse` and `/model/x/converse-stream` (Bedrock), `…/audio/transcriptions` (OpenAI speech to text).
  */
 export function routeForPath(path: string): MockRoute | undefined {
   if (path.endsWith("/chat/completions")) return "openai";
+  if (path.endsWith("/audio/transcriptions")) return "transcriptions";
   if (path.endsWith("/responses")) return "responses";
   if (path.endsWith("/v1/messages")) return "anthropic";
   if (/\/models\/[^/:]+:(generateContent|streamGenerateContent)$/.test(path)) return "gemini";

@@ -22,7 +22,14 @@ export class MockScriptError extends Error {
   }
 }
 
-const routes: readonly MockRoute[] = ["openai", "responses", "anthropic", "gemini", "bedrock"];
+const routes: readonly MockRoute[] = [
+  "openai",
+  "responses",
+  "anthropic",
+  "gemini",
+  "bedrock",
+  "transcriptions",
+];
 const answerKeys = [
   "text",
   "json",

@@ -35,6 +35,9 @@ export function readPromptText(route: MockRoute, body: Record<string, unknown>):
       collect(body.system);
       eachMessage(body.messages, "content");
       break;
+    case "transcriptions":
+      if (typeof body.prompt === "string") texts.push(body.prompt);
+      break;
     case "gemini":
       if (isRecord(body.system_instruction)) collect(body.system_instruction.parts);
       eachMessage(body.contents, "parts");

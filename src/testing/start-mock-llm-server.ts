@@ -80,7 +80,8 @@ export interface MockLlmServer {
   readonly port: number;
   /**
    * Base URLs to put in client options: OpenAI-style `…/v1` (chat completions and Responses), Anthropic
-   * root, Gemini `…/v1beta`, Bedrock root (an aws-bedrock client's `endpoint_url`).
+   * root, Gemini `…/v1beta`, Bedrock root (an aws-bedrock client's `endpoint_url`), OpenAI-style `…/v1`
+   * for speech to text.
    */
   readonly baseUrls: Readonly<Record<MockRoute, string>>;
   /**
@@ -123,6 +124,7 @@ export async function startMockLlmServer(options: MockLlmServerOptions = {}): Pr
     anthropic: [],
     gemini: [],
     bedrock: [],
+    transcriptions: [],
   };
   const awsSecrets = options.awsCredentials ?? {
     [mockAwsCredentials.accessKeyId]: mockAwsCredentials.secretAccessKey,
@@ -167,7 +169,8 @@ export async function startMockLlmServer(options: MockLlmServerOptions = {}): Pr
   // Set once the port is known (it is the token URI's); requests are only handled after that.
   let tokenEndpoint: MockGoogleTokenEndpoint;
   const handle = async (incoming: IncomingMessage, response: ServerResponse): Promise<void> => {
-    const raw = await readBody(incoming);
+    const bytes = await readBody(incoming);
+    const raw = bytes.toString("utf8");
     const target = new URL(incoming.url ?? "/", "http://127.0.0.1");
     if (target.pathname === "/token" && incoming.method === "POST") {
       const answer = await tokenEndpoint.handle(raw, incoming.headers["content-type"]);
@@ -200,12 +203,19 @@ export async function startMockLlmServer(options: MockLlmServerOptions = {}): Pr
     const wire = mockWireFormats[route];
     let body: Record<string, unknown>;
     try {
-      const parsed: unknown = JSON.parse(raw);
+      const contentType = incoming.headers["content-type"] ?? "";
+      const parsed: unknown = contentType.startsWith("multipart/form-data")
+        ? await readFormFields(bytes, contentType)
+        : JSON.parse(raw);
       if (typeof parsed !== "object" || parsed === null || Array.isArray(parsed))
         throw new Error("not an object");
       body = parsed as Record<string, unknown>;
     } catch {
-      sendJson(response, 400, wire.errorBody(400, "mock LLM server: the request body is not a JSON object"));
+      sendJson(
+        response,
+        400,
+        wire.errorBody(400, "mock LLM server: the request body is not a JSON object or a multipart form"),
+      );
       return;
     }
     const recorded: RecordedRequest = {
@@ -296,6 +306,7 @@ export async function startMockLlmServer(options: MockLlmServerOptions = {}): Pr
       anthropic: url,
       gemini: `${url}/v1beta`,
       bedrock: url,
+      transcriptions: `${url}/v1`,
     },
     requests,
     requestCount: () => received,
@@ -325,11 +336,35 @@ export async function startMockLlmServer(options: MockLlmServerOptions = {}): Pr
   };
 }
 
-function readBody(incoming: IncomingMessage): Promise<string> {
+function readBody(incoming: IncomingMessage): Promise<Buffer> {
   return new Promise((resolve, reject) => {
     const parts: Buffer[] = [];
     incoming.on("data", (part: Buffer) => parts.push(part));
-    incoming.on("end", () => resolve(Buffer.concat(parts).toString("utf8")));
+    incoming.on("end", () => resolve(Buffer.concat(parts)));
     incoming.on("error", reject);
   });
+}
+
+/**
+ * A multipart form's fields: text as it came, a file as `{ filename, type, size, base64 }`, so a test can
+ * check what was uploaded.
+ */
+async function readFormFields(bytes: Buffer, contentType: string): Promise<Record<string, unknown>> {
+  const form = await new Response(new Uint8Array(bytes), {
+    headers: { "content-type": contentType },
+  }).formData();
+  const fields: Record<string, unknown> = {};
+  for (const [name, value] of form.entries()) {
+    if (typeof value === "string") fields[name] = value;
+    else {
+      const content = Buffer.from(await value.arrayBuffer());
+      fields[name] = {
+        filename: value.name,
+        type: value.type,
+        size: content.length,
+        base64: content.toString("base64"),
+      };
+    }
+  }
+  return fields;
 }
