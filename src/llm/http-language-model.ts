@@ -8,6 +8,7 @@ import { applyRolePolicy } from "./apply-role-policy.js";
 import { CallDeadline } from "./call-deadline.js";
 import type { ClientOptions } from "./client-options.js";
 import { isFinishReasonAllowed } from "./finish-reason-policy.js";
+import { hasMediaUrls } from "./has-media-urls.js";
 import type {
   BuildRequestOptions,
   CallOptions,
@@ -28,7 +29,6 @@ import {
 } from "./providers/provider-adapter.js";
 import { readSseBatches } from "./read-sse-batches.js";
 import { redactSecrets, redactUrl } from "./redact.js";
-import { resolveMediaUrls } from "./resolve-media-urls.js";
 import { type OutputRequest, type ToolCall, toolCallDeltas } from "./tool-calls.js";
 
 export class HttpLanguageModel implements LanguageModel {
@@ -181,14 +181,17 @@ export class HttpLanguageModel implements LanguageModel {
   ): Promise<HttpRequest> {
     if (signal?.aborted) throw new LlmAbortError(signal.reason, { provider: this.provider });
     const roled = applyRolePolicy(messages, this.options.rolePolicy);
-    const resolved = await resolveMediaUrls(roled, {
-      provider: this.provider,
-      modeFor: (kind: MediaKind) =>
-        this.options.mediaUrlHandler[kind] ?? this.adapter.defaultMediaUrlMode(kind),
-      fetch: this.fetchFunction,
-      ...(signal === undefined ? {} : { signal }),
-      ...(this.mediaUrls === undefined ? {} : { policy: this.mediaUrls }),
-    });
+    // Most calls send no media by URL: the URL policy and the downloader load only for those that do.
+    const resolved = !hasMediaUrls(roled)
+      ? roled
+      : await (await import("./resolve-media-urls.js")).resolveMediaUrls(roled, {
+          provider: this.provider,
+          modeFor: (kind: MediaKind) =>
+            this.options.mediaUrlHandler[kind] ?? this.adapter.defaultMediaUrlMode(kind),
+          fetch: this.fetchFunction,
+          ...(signal === undefined ? {} : { signal }),
+          ...(this.mediaUrls === undefined ? {} : { policy: this.mediaUrls }),
+        });
     const built = this.adapter.buildRequest(resolved, stream);
     const request = output === undefined ? built : { ...built, body: this.writeOutput(built.body, output) };
     if (this.adapter.authorize === undefined) return request;
