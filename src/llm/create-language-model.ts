@@ -286,7 +286,7 @@ function withResponseType(
   return {
     ...openAi,
     parseResponse: reader.parseResponse,
-    createStreamParser: reader.createStreamParser,
+    createStreamReader: reader.createStreamReader,
     ...(openAi.toolCalls && reader.toolCalls
       ? { toolCalls: { ...reader.toolCalls, writeRequest: openAi.toolCalls.writeRequest } }
       : {}),

@@ -3,7 +3,7 @@ import {
   type FinishReason,
   type GenerateResult,
   type LanguageModel,
-  type Usage as ModelUsage,
+  type ModelUsage,
   redactLoggedHeaders,
   redactText,
   redactValue,
