@@ -41,6 +41,7 @@ export type TemplateErrorCode =
  */
 export class TemplateError extends Error {
   override readonly name = "TemplateError";
+  // biome-ignore lint/complexity/useMaxParams: a public error class; its positional fields are its API.
   constructor(
     readonly code: TemplateErrorCode,
     /** What went wrong, without the location (the full `message` includes it). */

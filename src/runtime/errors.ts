@@ -109,6 +109,7 @@ export class BamlClientError extends BamlError {
 /** The provider answered with a non-success HTTP status. */
 export class BamlClientHttpError extends BamlClientError {
   override readonly code: string = "CLIENT_HTTP_ERROR";
+  // biome-ignore lint/complexity/useMaxParams: a public constructor, positional as BAML's error classes are.
   constructor(
     message: string,
     clientName: string,
@@ -213,6 +214,7 @@ export class BamlClientFinishReasonError extends BamlClientError {
    * `undefined` when the text held nothing of the return type.
    */
   readonly partialValue?: unknown;
+  // biome-ignore lint/complexity/useMaxParams: a public constructor, positional as BAML's error classes are.
   constructor(
     message: string,
     clientName: string,
