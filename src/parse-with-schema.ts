@@ -3,8 +3,7 @@ import type { Ir, Type } from "./ir/index.js";
 import { compile, parseTypeExpression, renderDiagnostics } from "./language/index.js";
 import { evaluateConstraint } from "./prompt/index.js";
 import { type ParseOptions, type ParseResult, parseValue } from "./sap/index.js";
-
-const SCHEMA_BRAND = Symbol.for("sapling.SchemaError");
+import { hasErrorMark, markError } from "./util/index.js";
 
 /**
  * The BAML source or the type expression given to `parseWithSchema` does not compile. Carries the
@@ -13,7 +12,6 @@ const SCHEMA_BRAND = Symbol.for("sapling.SchemaError");
 export class SchemaError extends Error {
   readonly code: "invalid-schema" | "invalid-type";
   readonly diagnostics: Diagnostic[];
-  readonly [SCHEMA_BRAND] = true;
 
   constructor(code: SchemaError["code"], diagnostics: Diagnostic[], sources: Record<string, string>) {
     const what =
@@ -22,12 +20,11 @@ export class SchemaError extends Error {
     this.name = "SchemaError";
     this.code = code;
     this.diagnostics = diagnostics;
+    markError(this, "SchemaError");
   }
 
   static isInstance(value: unknown): value is SchemaError {
-    return (
-      typeof value === "object" && value !== null && (value as Record<symbol, unknown>)[SCHEMA_BRAND] === true
-    );
+    return hasErrorMark(value, "SchemaError");
   }
 }
 

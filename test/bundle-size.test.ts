@@ -28,6 +28,9 @@ describe("the runtime entry's browser bundle", () => {
     expect(size.text).not.toContain("aws4_request");
     // So is Vertex AI's, with its service-account signing (docs/decisions/0021-vertex-ai-entry-point.md).
     expect(size.text).not.toContain("RSASSA-PKCS1-v1_5");
+    // The media URL downloader loads only for a call that sends media by URL: its own chunk, behind an import().
+    expect(size.text).not.toContain("gs://");
+    expect(size.lazyGzipped).toBeGreaterThan(0);
     expect(size.inputs).toBeGreaterThan(100);
     expect(size.gzipped).toBeLessThan(size.minified);
     expect(

@@ -5,7 +5,7 @@
  * runtime is in `src/runtime/aws-bedrock-provider.test.ts`.
  */
 import { describe, expect, it } from "vitest";
-import type { StreamEvent } from "../llm/index.js";
+import type { ModelStreamEvent } from "../llm/index.js";
 import { createLanguageModel as createAnyLanguageModel, LlmError, LlmOptionsError } from "../llm/index.js";
 import type { ChatMessage } from "../util/index.js";
 import { encodeAwsEventStreamMessage } from "./aws-event-stream.js";
@@ -351,7 +351,7 @@ describe("aws-bedrock answers", () => {
         }),
       ],
     });
-    const events: StreamEvent[] = [];
+    const events: ModelStreamEvent[] = [];
     for await (const streamed of createLanguageModel(
       "aws-bedrock",
       { model, region: "us-east-1", ...keys },

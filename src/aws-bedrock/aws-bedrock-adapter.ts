@@ -15,7 +15,7 @@
  * Bedrock API key, sent as a bearer token), is sent unsigned.
  */
 
-import type { ClientOptions, HttpRequest, MediaUrlMode, ReadTextFile } from "../llm/index.js";
+import type { ClientOptions, MediaUrlMode, ProviderRequest, ReadTextFile } from "../llm/index.js";
 import { LlmOptionsError, mergeHeaders, type ProviderAdapter, withQuery } from "../llm/index.js";
 import type { ChatMessage, MediaKind } from "../util/index.js";
 import { type CredentialSource, passKeys, resolveCredentialSource } from "./aws-credential-source.js";
@@ -24,7 +24,7 @@ import { awsSharedFilePaths, loadAwsSharedProfile } from "./aws-shared-config-fi
 import { type AwsCredentials, signAwsRequest } from "./aws-sigv4.js";
 import {
   createConverseStreamDecoder,
-  createConverseStreamParser,
+  createConverseStreamReader,
   parseConverseResponse,
   toConverseMessages,
 } from "./bedrock-converse-format.js";
@@ -116,7 +116,7 @@ export function createAwsBedrockAdapter(
     modelId: model,
     // Converse takes media as bytes (or s3:// locations); it never downloads an https URL itself.
     defaultMediaUrlMode: (_kind: MediaKind): MediaUrlMode => "send_base64",
-    buildRequest(messages: readonly ChatMessage[], stream: boolean): HttpRequest {
+    buildRequest(messages: readonly ChatMessage[], stream: boolean): ProviderRequest {
       const converse = toConverseMessages(messages, provider);
       const body: Record<string, unknown> = { ...options.passthrough, messages: converse.messages };
       if (converse.system.length > 0) body.system = converse.system;
@@ -135,9 +135,9 @@ export function createAwsBedrockAdapter(
     parseResponse: (body) => parseConverseResponse(body, model),
     toolCalls: bedrockToolCalls,
     reasoning: bedrockReasoning,
-    createStreamParser: () => createConverseStreamParser(model),
+    createStreamReader: () => createConverseStreamReader(model),
     createStreamDecoder: createConverseStreamDecoder,
-    async authorize(request: HttpRequest): Promise<HttpRequest> {
+    async authorize(request: ProviderRequest): Promise<ProviderRequest> {
       const needsProfile = credentialSource.type === "profile" || knownRegion === undefined;
       const profile =
         needsProfile && readTextFile !== undefined

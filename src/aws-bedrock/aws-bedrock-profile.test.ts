@@ -7,7 +7,7 @@
  * src/cli/commands/call.test.ts.
  */
 import { describe, expect, it } from "vitest";
-import type { HttpRequest, ReadTextFile } from "../llm/index.js";
+import type { ProviderRequest, ReadTextFile } from "../llm/index.js";
 import { createLanguageModel as createAnyLanguageModel, LlmOptionsError } from "../llm/index.js";
 import type { ChatMessage } from "../util/index.js";
 import { type AwsCredentials, signAwsRequest } from "./aws-sigv4.js";
@@ -70,7 +70,7 @@ function build(
   options: Record<string, unknown>,
   env: Record<string, string>,
   readTextFile: ReadTextFile | undefined,
-): Promise<HttpRequest> {
+): Promise<ProviderRequest> {
   return createLanguageModel(
     "aws-bedrock",
     { model, ...options },
@@ -79,7 +79,7 @@ function build(
 }
 
 /** Checks the request is signed for `region` with `credentials` (recomputing the signature). */
-async function expectSignedWith(request: HttpRequest, credentials: AwsCredentials, region: string) {
+async function expectSignedWith(request: ProviderRequest, credentials: AwsCredentials, region: string) {
   expect(request.url).toBe(
     `https://bedrock-runtime.${region}.amazonaws.com/model/anthropic.claude-3-5-haiku-20241022-v1%3A0/converse`,
   );

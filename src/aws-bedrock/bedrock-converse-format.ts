@@ -7,17 +7,17 @@
  * `metadata {usage, metrics}`; failures arrive as exception messages (`:message-type` `exception`).
  */
 
-import type { FinishReason, Usage } from "../llm/index.js";
+import type { FinishReason, ModelUsage } from "../llm/index.js";
 import {
   isRecord,
   LlmOptionsError,
   optionalNumber,
-  type ParsedAnswer,
+  type ProviderAnswer,
   ProviderStreamError,
+  type ProviderStreamReader,
   ResponseShapeError,
   type RoleTurn,
   type StreamDecoder,
-  type StreamParser,
   splitSystemTurn,
 } from "../llm/index.js";
 import type { ChatMessage, MediaValue } from "../util/index.js";
@@ -129,7 +129,7 @@ function toMediaBlock(media: MediaValue, documentNumber: number, provider: strin
 }
 
 /** Reads a Converse response. */
-export function parseConverseResponse(body: unknown, model: string | undefined): ParsedAnswer {
+export function parseConverseResponse(body: unknown, model: string | undefined): ProviderAnswer {
   const message = isRecord(body) && isRecord(body.output) ? body.output.message : undefined;
   if (!isRecord(body) || !isRecord(message) || !Array.isArray(message.content)) {
     throw new ResponseShapeError("expected a Converse response with `output.message.content`");
@@ -148,9 +148,9 @@ export function parseConverseResponse(body: unknown, model: string | undefined):
 }
 
 /** Reads ConverseStream events (as named by `createConverseStreamDecoder`). */
-export function createConverseStreamParser(model: string | undefined): StreamParser {
+export function createConverseStreamReader(model: string | undefined): ProviderStreamReader {
   let rawFinishReason: string | undefined;
-  let usage: Usage = { inputTokens: undefined, outputTokens: undefined };
+  let usage: ModelUsage = { inputTokens: undefined, outputTokens: undefined };
   return {
     push(event) {
       let data: unknown;
@@ -245,12 +245,12 @@ function describeException(type: string, payload: string): string {
 }
 
 /** Bedrock, like Anthropic, counts cache reads and writes apart; Sapling's `inputTokens` includes them. */
-function readConverseUsage(usage: unknown, previous: Usage): Usage {
+function readConverseUsage(usage: unknown, previous: ModelUsage): ModelUsage {
   if (!isRecord(usage)) return previous;
   const cached = optionalNumber(usage.cacheReadInputTokens) ?? previous.cachedInputTokens;
   const written = optionalNumber(usage.cacheWriteInputTokens) ?? previous.cacheWriteInputTokens;
   const uncached = optionalNumber(usage.inputTokens);
-  const result: Usage = {
+  const result: ModelUsage = {
     inputTokens: uncached === undefined ? previous.inputTokens : uncached + (cached ?? 0) + (written ?? 0),
     outputTokens: optionalNumber(usage.outputTokens) ?? previous.outputTokens,
   };

@@ -167,9 +167,7 @@ export async function runProviderBatch<T = unknown>(
       record,
       credentials(first),
       endpointOf(first, record.provider),
-      clock,
-      pollIntervalMs,
-      maxWaitMs,
+      { clock, pollIntervalMs, maxWaitMs },
       options,
     );
     // One replaying runtime per batch: each row's call is answered with that row's downloaded response.
@@ -320,13 +318,18 @@ async function submit(
   return { provider, id: batch.id, url: `${first.url}/batches/${batch.id}`, rows };
 }
 
+/** How a batch is waited for: polled every `pollIntervalMs` on `clock`, given up after `maxWaitMs`. */
+interface BatchPolling {
+  clock: BatchClock;
+  pollIntervalMs: number;
+  maxWaitMs: number;
+}
+
 async function waitAndDownload(
   record: ProviderBatchRecord,
   headers: Record<string, string>,
   endpoint: BatchEndpoint,
-  clock: BatchClock,
-  pollIntervalMs: number,
-  maxWaitMs: number,
+  { clock, pollIntervalMs, maxWaitMs }: BatchPolling,
   options: ProviderBatchOptions,
 ): Promise<Map<string, RowAnswer>> {
   const started = clock.now();

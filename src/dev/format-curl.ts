@@ -1,4 +1,4 @@
-import type { HttpRequest } from "../llm/index.js";
+import type { ProviderRequest } from "../llm/index.js";
 import { redactRequest } from "../llm/index.js";
 import { shellQuote } from "../util/index.js";
 
@@ -6,7 +6,7 @@ import { shellQuote } from "../util/index.js";
  * A provider request as a cURL command to paste in a terminal, with every credential masked by the
  * package's one redaction rule (`redactRequest`: secret headers by name, secret query parameters).
  */
-export function formatCurl(request: HttpRequest): string {
+export function formatCurl(request: ProviderRequest): string {
   const shown = redactRequest(request);
   const lines = [`curl -X ${shown.method} ${shellQuote(shown.url)}`];
   for (const [name, value] of Object.entries(shown.headers))

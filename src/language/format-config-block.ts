@@ -67,15 +67,14 @@ function printEntry(
   printDeclaration: DeclarationPrinter,
 ): void {
   const key = printer.slice(entry.key.span);
-  printValue(printer, key, entry.value, entry.span, indent, printDeclaration);
+  printValue(printer, key, entry, indent, printDeclaration);
 }
 
-/** Print `prefix value` (prefix is a key, or empty for list items) at `indent`. */
+/** Print `prefix value` (prefix is a key, or empty for list items) at `indent`; `span` is the whole entry's. */
 function printValue(
   printer: FormatPrinter,
   prefix: string,
-  value: ast.ConfigValue,
-  span: ast.Span,
+  { value, span }: { value: ast.ConfigValue; span: ast.Span },
   indent: number,
   printDeclaration: DeclarationPrinter,
 ): void {
@@ -98,7 +97,9 @@ function printValue(
       return;
     }
     printer.open(indent, `${lead}[`, span, value.span.start);
-    for (const item of value.items) printValue(printer, "", item, item.span, indent + 1, printDeclaration);
+    for (const item of value.items) {
+      printValue(printer, "", { value: item, span: item.span }, indent + 1, printDeclaration);
+    }
     printer.leadingComments(value.span.end - 1, indent + 1);
     printer.item(indent, "]", { start: value.span.end - 1, end: value.span.end }, false);
     return;

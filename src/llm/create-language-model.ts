@@ -308,7 +308,7 @@ function withResponseType(
   return {
     ...openAi,
     parseResponse: reader.parseResponse,
-    createStreamParser: reader.createStreamParser,
+    createStreamReader: reader.createStreamReader,
     ...(openAi.toolCalls && reader.toolCalls
       ? { toolCalls: { ...reader.toolCalls, writeRequest: openAi.toolCalls.writeRequest } }
       : {}),

@@ -2,7 +2,7 @@ import { describe, expect, it, vi } from "vitest";
 import { createReplayFetch } from "../testing/index.js";
 import type { ChatMessage } from "../util/index.js";
 import { createLanguageModel } from "./create-language-model.js";
-import type { StreamEvent } from "./language-model.js";
+import type { ModelStreamEvent } from "./language-model.js";
 import { LlmError, type LlmHttpError } from "./llm-error.js";
 
 const messages: ChatMessage[] = [{ role: "user", parts: [{ type: "text", text: "hi" }] }];
@@ -22,8 +22,8 @@ async function failure(promise: Promise<unknown>): Promise<LlmError> {
   throw new Error("expected the call to fail");
 }
 
-async function collect(iterable: AsyncIterable<StreamEvent>): Promise<StreamEvent[]> {
-  const events: StreamEvent[] = [];
+async function collect(iterable: AsyncIterable<ModelStreamEvent>): Promise<ModelStreamEvent[]> {
+  const events: ModelStreamEvent[] = [];
   for await (const event of iterable) events.push(event);
   return events;
 }

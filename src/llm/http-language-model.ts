@@ -5,19 +5,19 @@
  */
 import type { ChatMessage, MediaKind } from "../util/index.js";
 import { applyRolePolicy } from "./apply-role-policy.js";
-import { CallDeadline } from "./call-deadline.js";
 import type { ClientOptions } from "./client-options.js";
 import { encodeRequestBody } from "./encode-request-body.js";
 import { isFinishReasonAllowed } from "./finish-reason-policy.js";
+import { hasMediaUrls } from "./has-media-urls.js";
 import type {
   BuildRequestOptions,
-  CallOptions,
   GenerateResult,
-  HttpRequest,
   LanguageModel,
+  ModelCallOptions,
+  ModelStreamEvent,
   OutputMode,
+  ProviderRequest,
   ResponseInfo,
-  StreamEvent,
 } from "./language-model.js";
 import { LlmAbortError, LlmHttpError, LlmMalformedResponseError, LlmOptionsError } from "./llm-error.js";
 import type { MediaUrlPolicy } from "./media-url-policy.js";
@@ -29,7 +29,7 @@ import {
 } from "./providers/provider-adapter.js";
 import { readSseBatches } from "./read-sse-batches.js";
 import { redactSecrets, redactUrl } from "./redact.js";
-import { resolveMediaUrls } from "./resolve-media-urls.js";
+import { RequestDeadline } from "./request-deadline.js";
 import { type OutputRequest, type ToolCall, toolCallDeltas } from "./tool-calls.js";
 
 export class HttpLanguageModel implements LanguageModel {
@@ -57,19 +57,19 @@ export class HttpLanguageModel implements LanguageModel {
     return isFinishReasonAllowed(this.finishReasonPolicy, rawFinishReason);
   }
 
-  buildRequest(messages: readonly ChatMessage[], options: BuildRequestOptions): Promise<HttpRequest> {
+  buildRequest(messages: readonly ChatMessage[], options: BuildRequestOptions): Promise<ProviderRequest> {
     return this.prepare(messages, options.stream, undefined, options.output);
   }
 
-  async generate(messages: readonly ChatMessage[], options: CallOptions = {}): Promise<GenerateResult> {
+  async generate(messages: readonly ChatMessage[], options: ModelCallOptions = {}): Promise<GenerateResult> {
     const request = await this.prepare(messages, false, options.signal, options.output);
-    const deadline = new CallDeadline(this.options.http, this.context(request), options.signal, false);
+    const deadline = new RequestDeadline(this.options.http, this.context(request), options.signal, false);
     try {
       const response = await this.send(request, deadline);
       const info = responseInfo(response);
       const text = await deadline.race(response.text());
       const rawResponse = this.parseJson(text, request);
-      const answer = this.readAnswer(() => this.adapter.parseResponse(rawResponse), text, request);
+      const answer = this.runAdapterStep(() => this.adapter.parseResponse(rawResponse), text, request);
       const reasoning = this.adapter.reasoning?.fromResponse(rawResponse) ?? "";
       return {
         ...answer,
@@ -85,7 +85,7 @@ export class HttpLanguageModel implements LanguageModel {
     }
   }
 
-  stream(messages: readonly ChatMessage[], options: CallOptions = {}): AsyncIterable<StreamEvent> {
+  stream(messages: readonly ChatMessage[], options: ModelCallOptions = {}): AsyncIterable<ModelStreamEvent> {
     return this.supportsStreaming
       ? this.streamEvents(messages, options)
       : this.generateAsStream(messages, options);
@@ -94,8 +94,8 @@ export class HttpLanguageModel implements LanguageModel {
   /** `supports_streaming false`: one non-streaming request, replayed as a one-delta stream. */
   private async *generateAsStream(
     messages: readonly ChatMessage[],
-    options: CallOptions,
-  ): AsyncGenerator<StreamEvent> {
+    options: ModelCallOptions,
+  ): AsyncGenerator<ModelStreamEvent> {
     const result = await this.generate(messages, options);
     yield { type: "response-start", response: result.response };
     if (result.reasoning) yield { type: "reasoning-delta", text: result.reasoning };
@@ -106,10 +106,10 @@ export class HttpLanguageModel implements LanguageModel {
 
   private async *streamEvents(
     messages: readonly ChatMessage[],
-    options: CallOptions,
-  ): AsyncGenerator<StreamEvent> {
+    options: ModelCallOptions,
+  ): AsyncGenerator<ModelStreamEvent> {
     const request = await this.prepare(messages, true, options.signal, options.output);
-    const deadline = new CallDeadline(this.options.http, this.context(request), options.signal, true);
+    const deadline = new RequestDeadline(this.options.http, this.context(request), options.signal, true);
     let response: Response | undefined;
     let finished = false;
     try {
@@ -121,7 +121,7 @@ export class HttpLanguageModel implements LanguageModel {
         // Some OpenAI-compatible servers ignore `stream: true` and answer with one JSON body.
         const text = await deadline.race(response.text());
         const rawResponse = this.parseJson(text, request);
-        const answer = this.readAnswer(() => this.adapter.parseResponse(rawResponse), text, request);
+        const answer = this.runAdapterStep(() => this.adapter.parseResponse(rawResponse), text, request);
         deadline.firstToken();
         const reasoning = this.adapter.reasoning?.fromResponse(rawResponse) ?? "";
         if (reasoning !== "") yield { type: "reasoning-delta", text: reasoning };
@@ -134,7 +134,7 @@ export class HttpLanguageModel implements LanguageModel {
       if (response.body === null) {
         throw new LlmMalformedResponseError("the stream has no body", "", this.context(request));
       }
-      const parser = this.adapter.createStreamParser();
+      const parser = this.adapter.createStreamReader();
       const toolReader = this.adapter.toolCalls?.createStreamReader();
       const decoder = this.adapter.createStreamDecoder?.();
       for await (const events of readSseBatches(response.body, deadline, decoder)) {
@@ -142,7 +142,7 @@ export class HttpLanguageModel implements LanguageModel {
           yield event.event === undefined
             ? { type: "raw", data: event.data }
             : { type: "raw", data: event.data, event: event.event };
-          const text = this.readAnswer(() => parser.push(event), event.data, request);
+          const text = this.runAdapterStep(() => parser.push(event), event.data, request);
           const reasoning = this.adapter.reasoning?.fromEvent(event) ?? "";
           if (reasoning !== "") {
             deadline.firstToken();
@@ -179,17 +179,20 @@ export class HttpLanguageModel implements LanguageModel {
     stream: boolean,
     signal: AbortSignal | undefined,
     output: OutputRequest | undefined,
-  ): Promise<HttpRequest> {
+  ): Promise<ProviderRequest> {
     if (signal?.aborted) throw new LlmAbortError(signal.reason, { provider: this.provider });
     const roled = applyRolePolicy(messages, this.options.rolePolicy);
-    const resolved = await resolveMediaUrls(roled, {
-      provider: this.provider,
-      modeFor: (kind: MediaKind) =>
-        this.options.mediaUrlHandler[kind] ?? this.adapter.defaultMediaUrlMode(kind),
-      fetch: this.fetchFunction,
-      ...(signal === undefined ? {} : { signal }),
-      ...(this.mediaUrls === undefined ? {} : { policy: this.mediaUrls }),
-    });
+    // Most calls send no media by URL: the URL policy and the downloader load only for those that do.
+    const resolved = !hasMediaUrls(roled)
+      ? roled
+      : await (await import("./resolve-media-urls.js")).resolveMediaUrls(roled, {
+          provider: this.provider,
+          modeFor: (kind: MediaKind) =>
+            this.options.mediaUrlHandler[kind] ?? this.adapter.defaultMediaUrlMode(kind),
+          fetch: this.fetchFunction,
+          ...(signal === undefined ? {} : { signal }),
+          ...(this.mediaUrls === undefined ? {} : { policy: this.mediaUrls }),
+        });
     const built = this.adapter.buildRequest(resolved, stream);
     const request = output === undefined ? built : { ...built, body: this.writeOutput(built.body, output) };
     if (this.adapter.authorize === undefined) return request;
@@ -216,7 +219,7 @@ export class HttpLanguageModel implements LanguageModel {
     return this.adapter.toolCalls?.readToolCalls(rawResponse) ?? [];
   }
 
-  private async send(request: HttpRequest, deadline: CallDeadline): Promise<Response> {
+  private async send(request: ProviderRequest, deadline: RequestDeadline): Promise<Response> {
     const response = await deadline.race(
       this.fetchFunction(request.url, {
         method: request.method,
@@ -236,7 +239,7 @@ export class HttpLanguageModel implements LanguageModel {
     );
   }
 
-  private parseJson(text: string, request: HttpRequest): unknown {
+  private parseJson(text: string, request: ProviderRequest): unknown {
     try {
       return JSON.parse(text);
     } catch {
@@ -245,7 +248,7 @@ export class HttpLanguageModel implements LanguageModel {
   }
 
   /** Runs an adapter step, turning its shape and in-stream errors into typed errors. */
-  private readAnswer<T>(step: () => T, raw: string, request: HttpRequest): T {
+  private runAdapterStep<T>(step: () => T, raw: string, request: ProviderRequest): T {
     try {
       return step();
     } catch (error) {
@@ -254,7 +257,7 @@ export class HttpLanguageModel implements LanguageModel {
   }
 
   /** An adapter's shape or in-stream error as the matching `LlmError`; anything else unchanged. */
-  private typedError(error: unknown, raw: string, request: HttpRequest): unknown {
+  private typedError(error: unknown, raw: string, request: ProviderRequest): unknown {
     if (error instanceof ResponseShapeError) {
       return new LlmMalformedResponseError(error.message, this.redact(raw), this.context(request));
     }
@@ -268,7 +271,7 @@ export class HttpLanguageModel implements LanguageModel {
     return redactSecrets(text, [this.options.apiKey]);
   }
 
-  private context(request: HttpRequest) {
+  private context(request: ProviderRequest) {
     return { provider: this.provider, url: redactUrl(request.url) };
   }
 }
@@ -281,13 +284,13 @@ function responseInfo(response: Response): ResponseInfo {
   return { status: response.status, headers };
 }
 
-function* toolCallEvents(calls: readonly ToolCall[]): Generator<StreamEvent> {
+function* toolCallEvents(calls: readonly ToolCall[]): Generator<ModelStreamEvent> {
   for (const delta of toolCallDeltas(calls)) yield { type: "tool-call-delta", ...delta };
 }
 
 function finishEvent(
   answer: Omit<GenerateResult, "text" | "rawResponse" | "response" | "toolCalls">,
-): StreamEvent {
+): ModelStreamEvent {
   return {
     type: "finish",
     finishReason: answer.finishReason,

@@ -21,17 +21,17 @@ export type { FinishReasonPolicy } from "./finish-reason-policy.js";
 export { isFinishReasonAllowed } from "./finish-reason-policy.js";
 export type {
   BuildRequestOptions,
-  CallOptions,
   FinishReason,
   GenerateResult,
-  HttpRequest,
   LanguageModel,
   LanguageModelDependencies,
+  ModelCallOptions,
+  ModelStreamEvent,
+  ModelUsage,
   OutputMode,
+  ProviderRequest,
   ReadTextFile,
   ResponseInfo,
-  StreamEvent,
-  Usage,
 } from "./language-model.js";
 export type { LlmErrorCode, LlmErrorContext, MediaFailure, TimeoutKind } from "./llm-error.js";
 export {
@@ -57,10 +57,10 @@ export { createAnthropicMessagesAdapter } from "./providers/anthropic-messages-a
 export { createGoogleGenerateContentAdapter } from "./providers/google-generate-content-adapter.js";
 export type {
   AuthorizeContext,
-  ParsedAnswer,
   ProviderAdapter,
+  ProviderAnswer,
+  ProviderStreamReader,
   StreamDecoder,
-  StreamParser,
 } from "./providers/provider-adapter.js";
 export {
   isRecord,

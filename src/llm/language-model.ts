@@ -11,7 +11,7 @@ import type { ProviderExtension } from "./provider-extension.js";
 import type { OutputRequest, ToolCall } from "./tool-calls.js";
 
 /** The request a model would send, exactly (headers include credentials; print it through `redactRequest`). */
-export interface HttpRequest {
+export interface ProviderRequest {
   url: string;
   method: "POST";
   headers: Record<string, string>;
@@ -25,7 +25,7 @@ export interface HttpRequest {
 }
 
 /** Token counts as reported by the provider; a field is `undefined` when the provider did not report it. */
-export interface Usage {
+export interface ModelUsage {
   inputTokens: number | undefined;
   outputTokens: number | undefined;
   /**
@@ -64,7 +64,7 @@ export interface GenerateResult {
   finishReason: FinishReason;
   /** The provider's finish reason as sent (`stop`, `end_turn`, `MAX_TOKENS`, …). */
   rawFinishReason: string | undefined;
-  usage: Usage;
+  usage: ModelUsage;
   /** The model that answered, as the provider reports it (falls back to the requested model). */
   model: string | undefined;
   /** The model's reasoning or thinking text, when the provider sent it (never part of `text`). */
@@ -81,7 +81,7 @@ export interface GenerateResult {
  * events interleaved, then exactly one `finish`. A failure is thrown from the iterator (a typed `LlmError`),
  * never yielded as an event.
  */
-export type StreamEvent =
+export type ModelStreamEvent =
   | { type: "response-start"; response: ResponseInfo }
   /** One decoded SSE event's data, as sent (for collectors and debugging). */
   | { type: "raw"; data: string; event?: string }
@@ -94,12 +94,12 @@ export type StreamEvent =
       type: "finish";
       finishReason: FinishReason;
       rawFinishReason: string | undefined;
-      usage: Usage;
+      usage: ModelUsage;
       model: string | undefined;
     };
 
 /** Per-call options. */
-export interface CallOptions {
+export interface ModelCallOptions {
   /** Aborting ends the call promptly with an `LlmAbortError` (and closes the connection). */
   signal?: AbortSignal;
   /** Tools the model must call, or a schema the provider enforces (see `OutputRequest`). */
@@ -108,7 +108,7 @@ export interface CallOptions {
 
 export interface BuildRequestOptions {
   stream: boolean;
-  /** As in `CallOptions`. */
+  /** As in `ModelCallOptions`. */
   output?: OutputRequest;
 }
 
@@ -133,9 +133,9 @@ export interface LanguageModel {
    * The request that `generate` (`stream: false`) or `stream` (`stream: true`) would send. Async because
    * media given by URL may have to be downloaded and inlined, depending on `media_url_handler`.
    */
-  buildRequest(messages: readonly ChatMessage[], options: BuildRequestOptions): Promise<HttpRequest>;
-  generate(messages: readonly ChatMessage[], options?: CallOptions): Promise<GenerateResult>;
-  stream(messages: readonly ChatMessage[], options?: CallOptions): AsyncIterable<StreamEvent>;
+  buildRequest(messages: readonly ChatMessage[], options: BuildRequestOptions): Promise<ProviderRequest>;
+  generate(messages: readonly ChatMessage[], options?: ModelCallOptions): Promise<GenerateResult>;
+  stream(messages: readonly ChatMessage[], options?: ModelCallOptions): AsyncIterable<ModelStreamEvent>;
   /** Whether `rawFinishReason` passes this client's `finish_reason_allow_list` / `deny_list`. */
   isFinishReasonAllowed(rawFinishReason: string | undefined): boolean;
 }

@@ -4,7 +4,7 @@
  * Messages and fields never contain API keys: callers pass text through `redactSecrets` first.
  */
 
-const brand = Symbol.for("sapling.llm.LlmError");
+import { hasErrorMark, markError } from "../util/index.js";
 
 export type LlmErrorCode =
   | "llm_http_error"
@@ -34,11 +34,11 @@ export class LlmError extends Error {
     this.code = code;
     this.provider = context.provider;
     this.url = context.url;
-    Object.defineProperty(this, brand, { value: true });
+    markError(this, "LlmError");
   }
 
   static isInstance(value: unknown): value is LlmError {
-    return typeof value === "object" && value !== null && (value as Record<symbol, unknown>)[brand] === true;
+    return hasErrorMark(value, "LlmError");
   }
 }
 

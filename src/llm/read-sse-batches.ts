@@ -5,13 +5,14 @@
  * adapter's cost on token-sized chunks (see bench/llm.ts). The deadline sees every chunk (idle timeout), and
  * an abort ends a pending read at once even when the body ignores the fetch signal.
  */
-import type { CallDeadline } from "./call-deadline.js";
+
 import type { StreamDecoder } from "./providers/provider-adapter.js";
+import type { RequestDeadline } from "./request-deadline.js";
 import { SseDecoder, type SseEvent } from "./sse-decoder.js";
 
 export async function* readSseBatches(
   body: ReadableStream<Uint8Array>,
-  deadline: CallDeadline,
+  deadline: RequestDeadline,
   decoder: StreamDecoder = createSseStreamDecoder(),
 ): AsyncGenerator<SseEvent[]> {
   const reader = body.getReader();

@@ -13,7 +13,7 @@ import {
 import type { ChatMessage } from "../util/index.js";
 import { readClientOptions } from "./client-options.js";
 import { HttpLanguageModel } from "./http-language-model.js";
-import type { StreamEvent } from "./language-model.js";
+import type { ModelStreamEvent } from "./language-model.js";
 import { LlmError } from "./llm-error.js";
 import { createOpenAiChatAdapter } from "./providers/openai-chat-adapter.js";
 import {
@@ -114,8 +114,8 @@ function model(fetchFunction: typeof fetch, http: Record<string, number> = {}) {
   return new HttpLanguageModel("test", options, adapter, fetchFunction);
 }
 
-async function collect(iterable: AsyncIterable<StreamEvent>): Promise<StreamEvent[]> {
-  const events: StreamEvent[] = [];
+async function collect(iterable: AsyncIterable<ModelStreamEvent>): Promise<ModelStreamEvent[]> {
+  const events: ModelStreamEvent[] = [];
   for await (const event of iterable) events.push(event);
   return events;
 }

@@ -9,7 +9,7 @@
  * `Ocp-Apim-Subscription-Key` or `x-key` is as secret as `api_key`. `sapling-llm/runtime` re-exports the
  * printing functions.
  */
-import type { HttpRequest } from "./language-model.js";
+import type { ProviderRequest } from "./language-model.js";
 
 export const redactedText = "[REDACTED]";
 
@@ -84,7 +84,7 @@ export function withRequestSecrets<Request extends object>(
  * redacted headers and URL. Headers are masked by name, and every secret value of the call that built the
  * request (`withRequestSecrets`) is removed from the URL, the headers and the body's strings.
  */
-export function redactRequest<Request extends HttpRequest>(request: Request): Request {
+export function redactRequest<Request extends ProviderRequest>(request: Request): Request {
   const secrets = ((request as { [requestSecrets]?: string[] })[requestSecrets] ?? []) as string[];
   return {
     ...request,

@@ -12,6 +12,7 @@ import {
   readCappedBytes,
 } from "../util/index.js";
 import type { MediaUrlMode } from "./client-options.js";
+import { hasMediaUrls } from "./has-media-urls.js";
 import { LlmAbortError, LlmMediaError } from "./llm-error.js";
 import { checkMediaUrl, defaultMediaLimits, type MediaUrlPolicy, mediaHost } from "./media-url-policy.js";
 import { redactUrl } from "./redact.js";
@@ -29,10 +30,7 @@ export async function resolveMediaUrls(
   messages: readonly ChatMessage[],
   settings: ResolveMediaSettings,
 ): Promise<ChatMessage[]> {
-  const hasUrlMedia = messages.some((message) =>
-    message.parts.some((part) => part.type === "media" && part.media.url !== undefined),
-  );
-  if (!hasUrlMedia) return messages.slice();
+  if (!hasMediaUrls(messages)) return messages.slice();
   return Promise.all(
     messages.map(async (message) => ({
       ...message,

@@ -46,7 +46,7 @@ export interface ToolCallDelta {
   argumentsDelta: string;
 }
 
-/** Reads one provider's stream events for tool calls, beside the text `StreamParser`. */
+/** Reads one provider's stream events for tool calls, beside the text `ProviderStreamReader`. */
 export interface ToolCallStreamReader {
   push(event: SseEvent): ToolCallDelta[];
 }

@@ -22,10 +22,9 @@ export function documentSymbols(file: ast.SourceFile, document: TextDocument): D
     end: document.positionAt(span.end),
   });
   const symbol = (
-    name: string,
+    { name, span: nameSpan }: { name: string; span: ast.Span },
     kind: SymbolKind,
     span: ast.Span,
-    nameSpan: ast.Span,
     detail?: string,
     children?: DocumentSymbol[],
   ): DocumentSymbol => ({
@@ -43,25 +42,16 @@ export function documentSymbols(file: ast.SourceFile, document: TextDocument): D
     let detail: string | undefined;
     if (declaration.kind === "class")
       children = declaration.fields.map((field) =>
-        symbol(field.name.name, SymbolKind.Field, field.span, field.name.span, typeText(field.type)),
+        symbol(field.name, SymbolKind.Field, field.span, typeText(field.type)),
       );
     else if (declaration.kind === "enum")
-      children = declaration.values.map((value) =>
-        symbol(value.name.name, SymbolKind.EnumMember, value.span, value.name.span),
-      );
+      children = declaration.values.map((value) => symbol(value.name, SymbolKind.EnumMember, value.span));
     else if (declaration.kind === "function" || declaration.kind === "expression-function") {
       children = declaration.params.map((param) =>
-        symbol(param.name.name, SymbolKind.Variable, param.span, param.name.span, typeText(param.type)),
+        symbol(param.name, SymbolKind.Variable, param.span, typeText(param.type)),
       );
       detail = `-> ${typeText(declaration.returnType)}`;
     } else if (declaration.kind === "type-alias") detail = typeText(declaration.type);
-    return symbol(
-      declaration.name.name,
-      kinds[declaration.kind],
-      declaration.span,
-      declaration.name.span,
-      detail,
-      children,
-    );
+    return symbol(declaration.name, kinds[declaration.kind], declaration.span, detail, children);
   });
 }

@@ -1,4 +1,5 @@
 import type { SourceLocation } from "../ir/index.js";
+import { hasErrorMark, markError } from "../util/index.js";
 
 export type OutputFormatErrorCode =
   | "unknown_option"
@@ -14,11 +15,12 @@ export class OutputFormatError extends Error {
     message: string,
   ) {
     super(message);
+    markError(this, "OutputFormatError");
   }
 
   /** Works across copies of the package (instanceof does not). */
   static isInstance(value: unknown): value is OutputFormatError {
-    return value instanceof Error && value.name === "OutputFormatError" && "code" in value;
+    return hasErrorMark(value, "OutputFormatError");
   }
 }
 
@@ -41,6 +43,7 @@ export type TemplateErrorCode =
  */
 export class TemplateError extends Error {
   override readonly name = "TemplateError";
+  // biome-ignore lint/complexity/useMaxParams: a public error class; its positional fields are its API.
   constructor(
     readonly code: TemplateErrorCode,
     /** What went wrong, without the location (the full `message` includes it). */
@@ -55,9 +58,10 @@ export class TemplateError extends Error {
       : `template line ${templateLine}, column ${templateColumn}`;
     const subject = functionName ? `in the prompt of ${functionName}: ` : "";
     super(`${where}: ${subject}${detail}`);
+    markError(this, "TemplateError");
   }
 
   static isInstance(value: unknown): value is TemplateError {
-    return value instanceof Error && value.name === "TemplateError" && "templateLine" in value;
+    return hasErrorMark(value, "TemplateError");
   }
 }

@@ -3,7 +3,7 @@ import {
   type FinishReason,
   type GenerateResult,
   type LanguageModel,
-  type Usage as ModelUsage,
+  type ModelUsage,
   redactLoggedHeaders,
   redactText,
   redactValue,
@@ -49,132 +49,157 @@ function tick(context: AttemptContext): void {
   }
 }
 
+/** What one HTTP call to a model needs: the model, the prompt, where to record it and how to read it. */
+export interface ModelAsk {
+  model: LanguageModel;
+  messages: readonly ChatMessage[];
+  /** The log entry the call is recorded into. */
+  call: LlmCall;
+  client: Client;
+  context: AttemptContext;
+  /** Streamed (each text delta fed to the partial parser) or whole (`generate`). */
+  streaming: boolean;
+  /** Values redacted from everything recorded. */
+  secrets: readonly string[];
+  plan: OutputPlan;
+}
+
+/** Set when the partial parser threw: that error is a bug, not the client's, and must not be retried as one. */
+interface ParserFailure {
+  failed?: { error: unknown };
+}
+
 /**
  * One HTTP call to a model — whole (`generate`) or streamed, each text delta fed to the partial parser —
  * recorded into `call` (response, raw text, finish reason, usage) with secrets redacted. Transport and
  * provider failures are thrown as BAML-named errors; a failure of the partial parser is a bug and is thrown
  * unchanged.
  */
-export async function askModel(
-  model: LanguageModel,
-  messages: readonly ChatMessage[],
-  call: LlmCall,
-  client: Client,
-  context: AttemptContext,
-  streaming: boolean,
-  secrets: readonly string[],
-  plan: OutputPlan,
-): Promise<Answer> {
-  const { recorder } = context;
-  const modelOptions = {
-    ...(context.signal ? { signal: context.signal } : {}),
-    ...(plan.request === undefined ? {} : { output: plan.request }),
-  };
-  // A failure of the partial parser is a bug, not the client's: it must not be retried as one.
-  let parserFailure: { error: unknown } | undefined;
+export async function askModel(ask: ModelAsk): Promise<Answer> {
+  const { call, client, context, secrets } = ask;
+  const parser: ParserFailure = {};
   try {
-    if (!streaming) {
-      const result: GenerateResult = await model.generate(messages, modelOptions);
-      call.httpResponse = {
-        status: result.response.status,
-        headers: redactLoggedHeaders(result.response.headers, secrets),
-        body: withBodyReaders(redactValue(result.rawResponse, secrets)),
-      };
-      call.rawText = result.text;
-      call.finishReason = result.rawFinishReason ?? null;
-      recordCalls(recorder, call, result.toolCalls);
-      call.model = result.model ?? model.modelId ?? null;
-      if (result.reasoning !== undefined) call.reasoning = result.reasoning;
-      recorder.endAttempt(call, { usage: toUsage(result.usage) });
-      return {
-        text: result.text,
-        rawFinishReason: result.rawFinishReason,
-        finishReason: result.finishReason,
-        toolCalls: result.toolCalls,
-        call,
-      };
-    }
-    const parser = context.pipeline.createPartialParser(plan);
-    const toolCalls = new ToolCallAccumulator();
-    // `null` means nothing usable has been written yet (prose before the JSON): not worth a partial.
-    const read = (): unknown => {
-      const partial = parser.read();
-      return partial === null ? undefined : partial;
-    };
-    const events: string[] = [];
-    let buffer = "";
-    let rawFinishReason: string | undefined;
-    let finishReason: FinishReason | undefined;
-    let usage: Usage | null = null;
-    for await (const event of model.stream(messages, modelOptions)) {
-      switch (event.type) {
-        case "response-start":
-          call.httpResponse = {
-            status: event.response.status,
-            headers: redactLoggedHeaders(event.response.headers, secrets),
-            body: withBodyReaders(events),
-          };
-          break;
-        case "raw":
-          events.push(redactText(event.data, secrets));
-          break;
-        case "reasoning-delta":
-          recorder.firstToken(call);
-          call.reasoning = (call.reasoning ?? "") + event.text;
-          tick(context);
-          break;
-        case "text-delta": {
-          recorder.firstToken(call);
-          buffer += event.text;
-          call.rawText = buffer;
-          try {
-            parser.append(event.text);
-          } catch (error) {
-            parserFailure = { error };
-            throw error;
-          }
-          context.onText?.(read);
-          tick(context);
-          break;
-        }
-        case "tool-call-delta": {
-          recorder.firstToken(call);
-          toolCalls.push(event);
-          try {
-            parser.pushToolCall(event);
-          } catch (error) {
-            parserFailure = { error };
-            throw error;
-          }
-          context.onText?.(read);
-          break;
-        }
-        case "finish":
-          rawFinishReason = event.rawFinishReason;
-          finishReason = event.finishReason;
-          call.finishReason = rawFinishReason ?? null;
-          call.model = event.model ?? model.modelId ?? null;
-          usage = toUsage(event.usage);
-          break;
-      }
-    }
-    call.rawText = buffer;
-    recordCalls(recorder, call, toolCalls.calls());
-    recorder.endAttempt(call, { usage });
-    tick(context);
-    return { text: buffer, rawFinishReason, finishReason, toolCalls: toolCalls.calls(), call };
+    return ask.streaming ? await streamAnswer(ask, parser) : await generateAnswer(ask);
   } catch (error) {
-    if (parserFailure && error === parserFailure.error) {
-      recorder.endAttempt(call, { error: error instanceof Error ? error.message : String(error) });
+    if (parser.failed && error === parser.failed.error) {
+      context.recorder.endAttempt(call, { error: error instanceof Error ? error.message : String(error) });
       throw error;
     }
     const mapped = mapLlmError(error, client.name, client.provider, secrets);
     if (BamlClientHttpError.isInstance(mapped)) {
       call.httpResponse = { status: mapped.statusCode, headers: {}, body: withBodyReaders(mapped.body) };
     }
-    recorder.endAttempt(call, { error: mapped.message });
+    context.recorder.endAttempt(call, { error: mapped.message });
     throw mapped;
   }
+}
+
+/** The model's options for this call: the attempt's abort signal and the plan's tools or schema. */
+function modelOptions(ask: ModelAsk) {
+  return {
+    ...(ask.context.signal ? { signal: ask.context.signal } : {}),
+    ...(ask.plan.request === undefined ? {} : { output: ask.plan.request }),
+  };
+}
+
+/** A whole answer (`generate`), recorded. */
+async function generateAnswer(ask: ModelAsk): Promise<Answer> {
+  const { model, call, secrets } = ask;
+  const { recorder } = ask.context;
+  const result: GenerateResult = await model.generate(ask.messages, modelOptions(ask));
+  call.httpResponse = {
+    status: result.response.status,
+    headers: redactLoggedHeaders(result.response.headers, secrets),
+    body: withBodyReaders(redactValue(result.rawResponse, secrets)),
+  };
+  call.rawText = result.text;
+  call.finishReason = result.rawFinishReason ?? null;
+  recordCalls(recorder, call, result.toolCalls);
+  call.model = result.model ?? model.modelId ?? null;
+  if (result.reasoning !== undefined) call.reasoning = result.reasoning;
+  recorder.endAttempt(call, { usage: toUsage(result.usage) });
+  return {
+    text: result.text,
+    rawFinishReason: result.rawFinishReason,
+    finishReason: result.finishReason,
+    toolCalls: result.toolCalls,
+    call,
+  };
+}
+
+/** A streamed answer, each text delta and tool-call piece fed to the partial parser as it arrives, recorded. */
+async function streamAnswer(ask: ModelAsk, failure: ParserFailure): Promise<Answer> {
+  const { model, call, context, secrets } = ask;
+  const { recorder } = context;
+  const parser = context.pipeline.createPartialParser(ask.plan);
+  const toolCalls = new ToolCallAccumulator();
+  // `null` means nothing usable has been written yet (prose before the JSON): not worth a partial.
+  const read = (): unknown => {
+    const partial = parser.read();
+    return partial === null ? undefined : partial;
+  };
+  const events: string[] = [];
+  let buffer = "";
+  let rawFinishReason: string | undefined;
+  let finishReason: FinishReason | undefined;
+  let usage: Usage | null = null;
+  for await (const event of model.stream(ask.messages, modelOptions(ask))) {
+    switch (event.type) {
+      case "response-start":
+        call.httpResponse = {
+          status: event.response.status,
+          headers: redactLoggedHeaders(event.response.headers, secrets),
+          body: withBodyReaders(events),
+        };
+        break;
+      case "raw":
+        events.push(redactText(event.data, secrets));
+        break;
+      case "reasoning-delta":
+        recorder.firstToken(call);
+        call.reasoning = (call.reasoning ?? "") + event.text;
+        tick(context);
+        break;
+      case "text-delta": {
+        recorder.firstToken(call);
+        buffer += event.text;
+        call.rawText = buffer;
+        try {
+          parser.append(event.text);
+        } catch (error) {
+          failure.failed = { error };
+          throw error;
+        }
+        context.onText?.(read);
+        tick(context);
+        break;
+      }
+      case "tool-call-delta": {
+        recorder.firstToken(call);
+        toolCalls.push(event);
+        try {
+          parser.pushToolCall(event);
+        } catch (error) {
+          failure.failed = { error };
+          throw error;
+        }
+        context.onText?.(read);
+        break;
+      }
+      case "finish":
+        rawFinishReason = event.rawFinishReason;
+        finishReason = event.finishReason;
+        call.finishReason = rawFinishReason ?? null;
+        call.model = event.model ?? model.modelId ?? null;
+        usage = toUsage(event.usage);
+        break;
+    }
+  }
+  call.rawText = buffer;
+  recordCalls(recorder, call, toolCalls.calls());
+  recorder.endAttempt(call, { usage });
+  tick(context);
+  return { text: buffer, rawFinishReason, finishReason, toolCalls: toolCalls.calls(), call };
 }
 
 /** Every call an answer made, recorded as it arrived; the parse then marks the ones it used. */

@@ -41,6 +41,13 @@ export interface RecorderObservers {
  * The same events price each attempt and open and close the call's spans (function > attempts), so the
  * Collector, the log lines and the exported spans tell one story.
  */
+/** The function call a recorder logs: its name, whether it streams, and the caller's tags. */
+export interface RecordedFunction {
+  functionName: string;
+  logType: "call" | "stream";
+  tags: Record<string, string>;
+}
+
 export class CallRecorder {
   readonly log: FunctionLog;
   readonly #prices: Prices;
@@ -50,9 +57,7 @@ export class CallRecorder {
   readonly #prompts = new Map<LlmCall, readonly ChatMessage[]>();
 
   constructor(
-    functionName: string,
-    logType: "call" | "stream",
-    tags: Record<string, string>,
+    { functionName, logType, tags }: RecordedFunction,
     collectors: readonly Collector[],
     private readonly clock: Clock,
     observers: RecorderObservers = { prices: {} },

@@ -39,9 +39,10 @@ describe("runtime errors", () => {
 
   it("isInstance recognizes an error made by another copy of the package (same brand, other class)", () => {
     const foreign = Object.create(Error.prototype) as Record<symbol, unknown>;
-    Object.defineProperty(foreign, Symbol.for("sapling.runtime.errorKinds"), {
-      value: ["BamlError", "BamlValidationError"],
-    });
+    // The marks util/error-brand.ts sets: one registered symbol per class of the error's chain.
+    for (const name of ["BamlError", "BamlValidationError"]) {
+      Object.defineProperty(foreign, Symbol.for(`sapling.error.${name}`), { value: true });
+    }
     expect(BamlValidationError.isInstance(foreign)).toBe(true);
     expect(BamlClientError.isInstance(foreign)).toBe(false);
   });

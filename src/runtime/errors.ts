@@ -2,24 +2,10 @@
  * Runtime error classes, named as in BAML's TypeScript client so application code that catches
  * `BamlValidationError` keeps working. Each has a stable `code` and a static `isInstance` that works across
  * copies of the package (two bundled copies have different classes, so `instanceof` fails; a registered
- * symbol brand does not).
+ * symbol brand does not; util/error-brand.ts).
  */
 
-const KINDS = Symbol.for("sapling.runtime.errorKinds");
-
-function brand(error: object, kind: string): void {
-  const record = error as { [KINDS]?: string[] };
-  if (!record[KINDS]) {
-    Object.defineProperty(record, KINDS, { value: [], enumerable: false });
-  }
-  record[KINDS]?.push(kind);
-}
-
-function hasKind(value: unknown, kind: string): boolean {
-  if (typeof value !== "object" || value === null) return false;
-  const kinds = (value as { [KINDS]?: unknown })[KINDS];
-  return Array.isArray(kinds) && kinds.includes(kind);
-}
+import { hasErrorMark, markError } from "../util/index.js";
 
 /** Base class of every runtime failure. */
 export class BamlError extends Error {
@@ -27,10 +13,10 @@ export class BamlError extends Error {
   constructor(message: string, options?: { cause?: unknown }) {
     super(message, options);
     this.name = "BamlError";
-    brand(this, "BamlError");
+    markError(this, "BamlError");
   }
   static isInstance(value: unknown): value is BamlError {
-    return hasKind(value, "BamlError");
+    return hasErrorMark(value, "BamlError");
   }
   /** BAML's name: the full message (Sapling's messages already carry the detail). */
   get detailed_message(): string {
@@ -53,10 +39,10 @@ export class BamlInvalidArgumentError extends BamlError {
   ) {
     super(message);
     this.name = "BamlInvalidArgumentError";
-    brand(this, "BamlInvalidArgumentError");
+    markError(this, "BamlInvalidArgumentError");
   }
   static override isInstance(value: unknown): value is BamlInvalidArgumentError {
-    return hasKind(value, "BamlInvalidArgumentError");
+    return hasErrorMark(value, "BamlInvalidArgumentError");
   }
 }
 
@@ -77,10 +63,10 @@ export class BamlMediaUrlError extends BamlInvalidArgumentError {
   ) {
     super(message);
     this.name = "BamlMediaUrlError";
-    brand(this, "BamlMediaUrlError");
+    markError(this, "BamlMediaUrlError");
   }
   static override isInstance(value: unknown): value is BamlMediaUrlError {
-    return hasKind(value, "BamlMediaUrlError");
+    return hasErrorMark(value, "BamlMediaUrlError");
   }
 }
 
@@ -95,10 +81,10 @@ export class BamlClientError extends BamlError {
   ) {
     super(message, options);
     this.name = "BamlClientError";
-    brand(this, "BamlClientError");
+    markError(this, "BamlClientError");
   }
   static override isInstance(value: unknown): value is BamlClientError {
-    return hasKind(value, "BamlClientError");
+    return hasErrorMark(value, "BamlClientError");
   }
   /** BAML's name for `clientName`. */
   get client_name(): string {
@@ -109,6 +95,7 @@ export class BamlClientError extends BamlError {
 /** The provider answered with a non-success HTTP status. */
 export class BamlClientHttpError extends BamlClientError {
   override readonly code: string = "CLIENT_HTTP_ERROR";
+  // biome-ignore lint/complexity/useMaxParams: a public constructor, positional as BAML's error classes are.
   constructor(
     message: string,
     clientName: string,
@@ -123,10 +110,10 @@ export class BamlClientHttpError extends BamlClientError {
   ) {
     super(message, clientName, provider, options);
     this.name = "BamlClientHttpError";
-    brand(this, "BamlClientHttpError");
+    markError(this, "BamlClientHttpError");
   }
   static override isInstance(value: unknown): value is BamlClientHttpError {
-    return hasKind(value, "BamlClientHttpError");
+    return hasErrorMark(value, "BamlClientHttpError");
   }
   /** BAML's name for `statusCode`. */
   get status_code(): number {
@@ -150,10 +137,10 @@ export class BamlTimeoutError extends BamlClientError {
   ) {
     super(message, clientName, provider, options);
     this.name = "BamlTimeoutError";
-    brand(this, "BamlTimeoutError");
+    markError(this, "BamlTimeoutError");
   }
   static override isInstance(value: unknown): value is BamlTimeoutError {
-    return hasKind(value, "BamlTimeoutError");
+    return hasErrorMark(value, "BamlTimeoutError");
   }
 }
 
@@ -174,10 +161,10 @@ export class BamlMissingEnvVarError extends BamlClientError {
       provider,
     );
     this.name = "BamlMissingEnvVarError";
-    brand(this, "BamlMissingEnvVarError");
+    markError(this, "BamlMissingEnvVarError");
   }
   static override isInstance(value: unknown): value is BamlMissingEnvVarError {
-    return hasKind(value, "BamlMissingEnvVarError");
+    return hasErrorMark(value, "BamlMissingEnvVarError");
   }
 }
 
@@ -194,10 +181,10 @@ export class BamlClientOptionsError extends BamlClientError {
   ) {
     super(message, clientName, provider, options);
     this.name = "BamlClientOptionsError";
-    brand(this, "BamlClientOptionsError");
+    markError(this, "BamlClientOptionsError");
   }
   static override isInstance(value: unknown): value is BamlClientOptionsError {
-    return hasKind(value, "BamlClientOptionsError");
+    return hasErrorMark(value, "BamlClientOptionsError");
   }
 }
 
@@ -213,6 +200,7 @@ export class BamlClientFinishReasonError extends BamlClientError {
    * `undefined` when the text held nothing of the return type.
    */
   readonly partialValue?: unknown;
+  // biome-ignore lint/complexity/useMaxParams: a public constructor, positional as BAML's error classes are.
   constructor(
     message: string,
     clientName: string,
@@ -227,10 +215,10 @@ export class BamlClientFinishReasonError extends BamlClientError {
     this.incompleteFields = [...(answer.incompleteFields ?? [])];
     this.partialValue = answer.partialValue;
     this.name = "BamlClientFinishReasonError";
-    brand(this, "BamlClientFinishReasonError");
+    markError(this, "BamlClientFinishReasonError");
   }
   static override isInstance(value: unknown): value is BamlClientFinishReasonError {
-    return hasKind(value, "BamlClientFinishReasonError");
+    return hasErrorMark(value, "BamlClientFinishReasonError");
   }
   /** BAML's name for `rawOutput`. */
   get raw_output(): string {
@@ -252,10 +240,10 @@ export class BamlAbortError extends BamlError {
   ) {
     super(message, { cause: reason });
     this.name = "BamlAbortError";
-    brand(this, "BamlAbortError");
+    markError(this, "BamlAbortError");
   }
   static override isInstance(value: unknown): value is BamlAbortError {
-    return hasKind(value, "BamlAbortError");
+    return hasErrorMark(value, "BamlAbortError");
   }
 }
 
@@ -273,10 +261,10 @@ export class BamlValidationError extends BamlError {
   ) {
     super(message, { cause: detail });
     this.name = "BamlValidationError";
-    brand(this, "BamlValidationError");
+    markError(this, "BamlValidationError");
   }
   static override isInstance(value: unknown): value is BamlValidationError {
-    return hasKind(value, "BamlValidationError");
+    return hasErrorMark(value, "BamlValidationError");
   }
   /** BAML's name for `rawOutput`. */
   get raw_output(): string {
@@ -307,9 +295,9 @@ export class BamlAllClientsFailedError extends BamlClientError {
       { cause: last?.error },
     );
     this.name = "BamlAllClientsFailedError";
-    brand(this, "BamlAllClientsFailedError");
+    markError(this, "BamlAllClientsFailedError");
   }
   static override isInstance(value: unknown): value is BamlAllClientsFailedError {
-    return hasKind(value, "BamlAllClientsFailedError");
+    return hasErrorMark(value, "BamlAllClientsFailedError");
   }
 }

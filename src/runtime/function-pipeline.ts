@@ -1,16 +1,9 @@
 import type { OutputMode, ToolCall, ToolCallDelta } from "../llm/index.js";
+import type { PromptClient } from "../prompt/index.js";
 import type { Flag } from "../sap/index.js";
 import type { ChatMessage } from "../util/index.js";
 import type { OutputPlan } from "./output-plan.js";
 import type { ToolCallUse } from "./read-answer.js";
-
-/** The client a prompt is rendered for (`ctx.client` in templates). */
-export interface PromptClient {
-  name: string;
-  provider: string;
-  /** The role of a prompt without role markers, as the client's model reads its options. */
-  defaultRole?: string;
-}
 
 /** A final parse: the value and every repair the parser made to reach it (empty for exact JSON). */
 export interface ParsedAnswer {

@@ -1,4 +1,4 @@
-import type { HttpRequest as ModelRequest } from "../llm/index.js";
+import type { ProviderRequest } from "../llm/index.js";
 
 /** BAML's request body reader: the JSON body also answers `json()` and `text()`, as BAML's `HTTPBody` does. */
 export interface HttpBody extends Record<string, unknown> {
@@ -20,14 +20,14 @@ export type HTTPBody = HttpBody;
  * `body.text()` (not enumerable, so never serialized) keep application code written for BAML working — except
  * when the body has a field of that name (the Responses API's `text`), which is kept as the field.
  */
-export interface HttpRequest extends Omit<ModelRequest, "body"> {
+export interface HttpRequest extends Omit<ProviderRequest, "body"> {
   body: HttpBody;
 }
 
 /** BAML's name for the request type (`import type { HTTPRequest } from "@boundaryml/baml"`). */
 export type HTTPRequest = HttpRequest;
 
-export function toHttpRequest(request: ModelRequest): HttpRequest {
+export function toHttpRequest(request: ProviderRequest): HttpRequest {
   return { ...request, body: withBodyReaders({ ...request.body }) };
 }
 

@@ -137,9 +137,7 @@ async function run(
 ) {
   const collector = options.collector ?? new Collector();
   const recorder = new CallRecorder(
-    "PickNumber",
-    options.streaming ? "stream" : "call",
-    {},
+    { functionName: "PickNumber", logType: options.streaming ? "stream" : "call", tags: {} },
     [collector],
     Date.now,
   );

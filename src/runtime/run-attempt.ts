@@ -126,7 +126,7 @@ export async function runAttempt(
       const prompt = redactText(promptToText(messages), secrets);
       context.debug(`prompt for client ${client.name}:\n${prompt}`, { client: client.name, prompt });
     }
-    const answer = await askModel(model, messages, call, client, context, streaming, secrets, plan);
+    const answer = await askModel({ model, messages, call, client, context, streaming, secrets, plan });
     if (context.debug !== undefined) {
       const raw = redactText(answer.text, secrets);
       context.debug(`raw answer from client ${client.name}:\n${raw}`, {

@@ -362,9 +362,7 @@ export class SaplingRuntime {
     const collectors = options.collector === undefined ? [] : [options.collector].flat();
     const parent = this.#tracer.current();
     const recorder = new CallRecorder(
-      prepared.fn.name,
-      logType,
-      this.#callTags(options),
+      { functionName: prepared.fn.name, logType, tags: this.#callTags(options) },
       collectors,
       this.#clock,
       {

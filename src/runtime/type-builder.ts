@@ -158,35 +158,16 @@ export class TypeBuilder {
    * values parsed through a TypeBuilder: the runtime reads the type, not the schema.
    */
   addZod(name: string, schema: unknown): FieldType {
-    return this.#addSchema(
-      "addZod",
-      "convertZod",
-      "zodTypeConverter",
-      "sapling-llm/zod",
-      this.#convertZod,
-      name,
-      schema,
-    );
+    return this.#addSchema(zodSchemas, this.#convertZod, name, schema);
   }
 
   /** As `addZod`, from a JSON Schema (the subset `sapling-llm/json-schema` reads). Needs `convertJsonSchema`. */
   addJsonSchema(name: string, schema: unknown): FieldType {
-    return this.#addSchema(
-      "addJsonSchema",
-      "convertJsonSchema",
-      "jsonSchemaTypeConverter",
-      "sapling-llm/json-schema",
-      this.#convertJsonSchema,
-      name,
-      schema,
-    );
+    return this.#addSchema(jsonSchemas, this.#convertJsonSchema, name, schema);
   }
 
   #addSchema(
-    method: string,
-    option: string,
-    converterName: string,
-    entry: string,
+    { method, option, converterName, entry }: SchemaKind,
     converter: SchemaTypeConverter | undefined,
     name: string,
     schema: unknown,
@@ -284,3 +265,25 @@ export class TypeBuilder {
     }
   }
 }
+
+/** How a schema kind is named in the builder's errors: its method, option, converter and entry point. */
+interface SchemaKind {
+  method: string;
+  option: string;
+  converterName: string;
+  entry: string;
+}
+
+const zodSchemas: SchemaKind = {
+  method: "addZod",
+  option: "convertZod",
+  converterName: "zodTypeConverter",
+  entry: "sapling-llm/zod",
+};
+
+const jsonSchemas: SchemaKind = {
+  method: "addJsonSchema",
+  option: "convertJsonSchema",
+  converterName: "jsonSchemaTypeConverter",
+  entry: "sapling-llm/json-schema",
+};

@@ -1,7 +1,5 @@
 import { type IrIndex, labelledChecks, type Type } from "../ir/index.js";
-
-/** Evaluates a constraint expression with `this` bound to the value (the prompt room's evaluator). */
-export type ConstraintEvaluator = (expression: string, value: unknown) => boolean;
+import type { ConstraintEvaluator } from "../sap/index.js";
 
 /** One `@check` outcome, in BAML's shape. */
 export interface CheckOutcome {

@@ -6,7 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import {
   createLanguageModel as createAnyLanguageModel,
   LlmHttpError,
-  type StreamEvent,
+  type ModelStreamEvent,
 } from "../llm/index.js";
 import type { ChatMessage } from "../util/index.js";
 import { vertexAi } from "../vertex-ai/index.js";
@@ -79,7 +79,7 @@ describe("mock Google token endpoint", () => {
     server.scriptFor("gemini", answer("Streamed from Vertex.", { chunkSize: 5 }));
     const model = createLanguageModel("vertex-ai", vertexOptions(), { fetch });
     const deltas: string[] = [];
-    let finish: StreamEvent | undefined;
+    let finish: ModelStreamEvent | undefined;
     for await (const event of model.stream(messages)) {
       if (event.type === "text-delta") deltas.push(event.text);
       if (event.type === "finish") finish = event;

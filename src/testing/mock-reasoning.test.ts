@@ -5,7 +5,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { awsBedrock } from "../aws-bedrock/index.js";
-import { createLanguageModel as createAnyLanguageModel, type StreamEvent } from "../llm/index.js";
+import { createLanguageModel as createAnyLanguageModel, type ModelStreamEvent } from "../llm/index.js";
 import type { ChatMessage } from "../util/index.js";
 import { answer, type MockRoute } from "./mock-answer.js";
 import { mockAwsCredentials } from "./mock-bedrock-auth.js";
@@ -80,7 +80,7 @@ for (const { route, provider, options } of cases) {
 
     it("streams reasoning deltas before the text deltas", async () => {
       server.scriptFor(route, answer(text, { reasoning, usage, chunkSize: 7 }));
-      const events: StreamEvent[] = [];
+      const events: ModelStreamEvent[] = [];
       for await (const event of model().stream(messages)) events.push(event);
       const deltas = events.filter(
         (event) => event.type === "reasoning-delta" || event.type === "text-delta",

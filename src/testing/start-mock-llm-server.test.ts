@@ -13,7 +13,7 @@ import {
   LlmHttpError,
   LlmMalformedResponseError,
   LlmTimeoutError,
-  type StreamEvent,
+  type ModelStreamEvent,
 } from "../llm/index.js";
 import type { ChatMessage } from "../util/index.js";
 import {
@@ -107,8 +107,8 @@ afterAll(async () => {
   await server.close();
 });
 
-async function collect(model: LanguageModel, signal?: AbortSignal): Promise<StreamEvent[]> {
-  const events: StreamEvent[] = [];
+async function collect(model: LanguageModel, signal?: AbortSignal): Promise<ModelStreamEvent[]> {
+  const events: ModelStreamEvent[] = [];
   for await (const event of model.stream(messages, signal === undefined ? {} : { signal }))
     events.push(event);
   return events;

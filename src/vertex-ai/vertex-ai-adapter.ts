@@ -21,9 +21,9 @@
 import type {
   AuthorizeContext,
   ClientOptions,
-  HttpRequest,
   MediaUrlMode,
   ProviderAdapter,
+  ProviderRequest,
   ReadTextFile,
 } from "../llm/index.js";
 import {
@@ -118,7 +118,7 @@ export function createVertexAiAdapter(
   const tokenCache = settings.tokenCache ?? sharedServiceAccountTokenCache;
   return {
     ...wire,
-    async authorize(request: HttpRequest, context: AuthorizeContext): Promise<HttpRequest> {
+    async authorize(request: ProviderRequest, context: AuthorizeContext): Promise<ProviderRequest> {
       if (credential.type === "as-built") return request;
       if (credential.type === "access-token") {
         return { ...request, headers: { ...request.headers, authorization: credential.token } };

@@ -5,7 +5,7 @@
  * `anthropic_version` instead of the `anthropic-version` header.
  */
 
-import type { ClientOptions, HttpRequest } from "../llm/index.js";
+import type { ClientOptions, ProviderRequest } from "../llm/index.js";
 import { createAnthropicMessagesAdapter, type ProviderAdapter, withQuery } from "../llm/index.js";
 import type { ChatMessage } from "../util/index.js";
 
@@ -24,7 +24,7 @@ export function createVertexAnthropicAdapter(
   return {
     ...anthropic,
     modelId: model,
-    buildRequest(messages: readonly ChatMessage[], stream: boolean): HttpRequest {
+    buildRequest(messages: readonly ChatMessage[], stream: boolean): ProviderRequest {
       const request = anthropic.buildRequest(messages, stream);
       const { model: _inUrl, ...body } = request.body;
       const headers = { ...request.headers };

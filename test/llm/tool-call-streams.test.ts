@@ -7,7 +7,7 @@
 import { describe, expect, it } from "vitest";
 import {
   createLanguageModel,
-  type StreamEvent,
+  type ModelStreamEvent,
   type ToolCall,
   ToolCallAccumulator,
 } from "../../src/llm/index.js";
@@ -76,10 +76,10 @@ const anthropicStream = [
   anthropicEvent({ type: "message_stop" }),
 ].join("");
 
-async function collect(events: AsyncIterable<StreamEvent>) {
+async function collect(events: AsyncIterable<ModelStreamEvent>) {
   const calls = new ToolCallAccumulator();
   let text = "";
-  let finish: StreamEvent | undefined;
+  let finish: ModelStreamEvent | undefined;
   for await (const event of events) {
     if (event.type === "tool-call-delta") calls.push(event);
     if (event.type === "text-delta") text += event.text;

@@ -17,8 +17,8 @@ import { describe, expect, it } from "vitest";
 import {
   createLanguageModel,
   type LanguageModel,
+  type ModelStreamEvent,
   redactRequest,
-  type StreamEvent,
 } from "../../src/llm/index.js";
 import {
   createReplayFetch,
@@ -57,7 +57,7 @@ function modelFor(fixture: FixtureCase, answer: (call: ReplayCall) => ReplayResp
 }
 
 async function collect(model: LanguageModel, messages: ChatMessage[]) {
-  const events: StreamEvent[] = [];
+  const events: ModelStreamEvent[] = [];
   for await (const event of model.stream(messages)) events.push(event);
   return events;
 }
@@ -77,7 +77,7 @@ function writeExpected(path: string, reading: Record<string, unknown>): void {
   writeFileSync(path, `{\n${lines.join(",\n")}\n}\n`);
 }
 
-function summarizeStream(events: StreamEvent[]) {
+function summarizeStream(events: ModelStreamEvent[]) {
   expect(events[0]?.type).toBe("response-start");
   const finish = events[events.length - 1];
   if (finish?.type !== "finish") throw new Error(`the last event is ${finish?.type}, not finish`);

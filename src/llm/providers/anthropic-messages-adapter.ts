@@ -7,7 +7,7 @@
  */
 import type { ChatMessage, MediaKind, MediaValue } from "../../util/index.js";
 import type { ClientOptions, MediaUrlMode } from "../client-options.js";
-import type { FinishReason, HttpRequest, Usage } from "../language-model.js";
+import type { FinishReason, ModelUsage, ProviderRequest } from "../language-model.js";
 import { LlmOptionsError } from "../llm-error.js";
 import { anthropicReasoning } from "./anthropic-reasoning.js";
 import { anthropicToolCalls } from "./anthropic-tool-calls.js";
@@ -15,11 +15,11 @@ import {
   isRecord,
   mergeHeaders,
   optionalNumber,
-  type ParsedAnswer,
   type ProviderAdapter,
+  type ProviderAnswer,
   ProviderStreamError,
+  type ProviderStreamReader,
   ResponseShapeError,
-  type StreamParser,
   withQuery,
 } from "./provider-adapter.js";
 import { readTypedEvent } from "./read-typed-event.js";
@@ -45,7 +45,7 @@ export function createAnthropicMessagesAdapter(options: ClientOptions, baseUrl: 
   return {
     modelId: options.model,
     defaultMediaUrlMode: (_kind: MediaKind): MediaUrlMode => "send_url",
-    buildRequest(messages: readonly ChatMessage[], stream: boolean): HttpRequest {
+    buildRequest(messages: readonly ChatMessage[], stream: boolean): ProviderRequest {
       const { system, conversation } = splitSystemTurn(messages);
       const body: Record<string, unknown> = {};
       if (options.model !== undefined) body.model = options.model;
@@ -67,7 +67,7 @@ export function createAnthropicMessagesAdapter(options: ClientOptions, baseUrl: 
         body,
       };
     },
-    parseResponse(body: unknown): ParsedAnswer {
+    parseResponse(body: unknown): ProviderAnswer {
       if (!isRecord(body) || !Array.isArray(body.content)) {
         throw new ResponseShapeError("expected a message object with a `content` array");
       }
@@ -86,9 +86,9 @@ export function createAnthropicMessagesAdapter(options: ClientOptions, baseUrl: 
     },
     toolCalls: anthropicToolCalls,
     reasoning: anthropicReasoning,
-    createStreamParser(): StreamParser {
+    createStreamReader(): ProviderStreamReader {
       let rawFinishReason: string | undefined;
-      let usage: Usage = { inputTokens: undefined, outputTokens: undefined };
+      let usage: ModelUsage = { inputTokens: undefined, outputTokens: undefined };
       let model = options.model;
       return {
         push(event) {
@@ -175,12 +175,12 @@ function toMediaBlock(media: MediaValue, provider: string): Record<string, unkno
  * Anthropic counts cache reads and writes apart from `input_tokens`; Sapling's `inputTokens` includes them
  * (as OpenAI's and Gemini's do), so every provider's usage means the same.
  */
-function readAnthropicUsage(usage: unknown, previous: Usage): Usage {
+function readAnthropicUsage(usage: unknown, previous: ModelUsage): ModelUsage {
   if (!isRecord(usage)) return previous;
   const cached = optionalNumber(usage.cache_read_input_tokens) ?? previous.cachedInputTokens;
   const written = optionalNumber(usage.cache_creation_input_tokens) ?? previous.cacheWriteInputTokens;
   const uncached = optionalNumber(usage.input_tokens);
-  const result: Usage = {
+  const result: ModelUsage = {
     inputTokens: uncached === undefined ? previous.inputTokens : uncached + (cached ?? 0) + (written ?? 0),
     outputTokens: optionalNumber(usage.output_tokens) ?? previous.outputTokens,
   };

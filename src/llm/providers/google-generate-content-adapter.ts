@@ -6,18 +6,18 @@
  */
 import type { ChatMessage, MediaKind, MediaValue } from "../../util/index.js";
 import type { ClientOptions, MediaUrlMode } from "../client-options.js";
-import type { FinishReason, HttpRequest, Usage } from "../language-model.js";
+import type { FinishReason, ModelUsage, ProviderRequest } from "../language-model.js";
 import { geminiToolCalls } from "./gemini-tool-calls.js";
 import { googleReasoning } from "./google-reasoning.js";
 import {
   isRecord,
   mergeHeaders,
   optionalNumber,
-  type ParsedAnswer,
   type ProviderAdapter,
+  type ProviderAnswer,
   ProviderStreamError,
+  type ProviderStreamReader,
   ResponseShapeError,
-  type StreamParser,
   withQuery,
 } from "./provider-adapter.js";
 import { type RoleTurn, splitSystemTurn } from "./role-turns.js";
@@ -41,7 +41,7 @@ export function createGoogleGenerateContentAdapter(
     // audio, pdf and video URLs go as `file_data.file_uri`, unfetched (Gemini reads them itself).
     defaultMediaUrlMode: (kind: MediaKind): MediaUrlMode =>
       kind === "image" ? "send_base64_unless_google_url" : "send_url",
-    buildRequest(messages: readonly ChatMessage[], stream: boolean): HttpRequest {
+    buildRequest(messages: readonly ChatMessage[], stream: boolean): ProviderRequest {
       const { system, conversation } = splitSystemTurn(messages);
       const body: Record<string, unknown> = { ...options.passthrough };
       if (system !== undefined) body.system_instruction = { parts: toParts(system) };
@@ -59,15 +59,15 @@ export function createGoogleGenerateContentAdapter(
         body,
       };
     },
-    parseResponse(body: unknown): ParsedAnswer {
+    parseResponse(body: unknown): ProviderAnswer {
       const piece = readPiece(body, model);
       return { ...piece, usage: piece.usage ?? { inputTokens: undefined, outputTokens: undefined } };
     },
     toolCalls: geminiToolCalls,
     reasoning: googleReasoning,
-    createStreamParser(): StreamParser {
+    createStreamReader(): ProviderStreamReader {
       let rawFinishReason: string | undefined;
-      let usage: Usage = { inputTokens: undefined, outputTokens: undefined };
+      let usage: ModelUsage = { inputTokens: undefined, outputTokens: undefined };
       let answerModel: string | undefined = model;
       return {
         push(event) {
@@ -107,7 +107,7 @@ export function createGoogleGenerateContentAdapter(
 function readPiece(
   body: unknown,
   model: string | undefined,
-): Omit<ParsedAnswer, "usage"> & { usage?: Usage } {
+): Omit<ProviderAnswer, "usage"> & { usage?: ModelUsage } {
   if (!isRecord(body)) throw new ResponseShapeError("expected a GenerateContentResponse object");
   const answerModel = typeof body.modelVersion === "string" ? body.modelVersion : model;
   const usage = readGoogleUsage(body.usageMetadata);
@@ -171,12 +171,12 @@ function toMediaPart(media: MediaValue): Record<string, unknown> {
   return { file_data: fileData };
 }
 
-function readGoogleUsage(metadata: unknown): Usage | undefined {
+function readGoogleUsage(metadata: unknown): ModelUsage | undefined {
   if (!isRecord(metadata)) return undefined;
   // Gemini counts thinking apart from the candidates; Sapling's `outputTokens` includes it (as OpenAI's does).
   const candidates = optionalNumber(metadata.candidatesTokenCount);
   const thoughts = optionalNumber(metadata.thoughtsTokenCount);
-  const usage: Usage = {
+  const usage: ModelUsage = {
     inputTokens: optionalNumber(metadata.promptTokenCount),
     outputTokens:
       candidates === undefined && thoughts === undefined ? undefined : (candidates ?? 0) + (thoughts ?? 0),

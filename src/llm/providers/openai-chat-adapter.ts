@@ -5,7 +5,7 @@
  */
 import type { ChatMessage, MediaKind, MediaValue } from "../../util/index.js";
 import type { ClientOptions, MediaUrlMode } from "../client-options.js";
-import type { FinishReason, HttpRequest, Usage } from "../language-model.js";
+import type { FinishReason, ModelUsage, ProviderRequest } from "../language-model.js";
 import { LlmOptionsError } from "../llm-error.js";
 import { openAiChatReasoning } from "./openai-chat-reasoning.js";
 import { openAiChatToolCalls } from "./openai-chat-tool-calls.js";
@@ -13,11 +13,11 @@ import {
   isRecord,
   mergeHeaders,
   optionalNumber,
-  type ParsedAnswer,
   type ProviderAdapter,
+  type ProviderAnswer,
   ProviderStreamError,
+  type ProviderStreamReader,
   ResponseShapeError,
-  type StreamParser,
   withQuery,
 } from "./provider-adapter.js";
 import { type RoleTurn, toRoleTurns, turnText } from "./role-turns.js";
@@ -43,7 +43,7 @@ export function createOpenAiChatAdapter(settings: OpenAiChatSettings): ProviderA
   return {
     modelId: options.model,
     defaultMediaUrlMode: (kind: MediaKind): MediaUrlMode => (kind === "image" ? "send_url" : "send_base64"),
-    buildRequest(messages: readonly ChatMessage[], stream: boolean): HttpRequest {
+    buildRequest(messages: readonly ChatMessage[], stream: boolean): ProviderRequest {
       const body: Record<string, unknown> = {};
       if (options.model !== undefined) body.model = options.model;
       const defaults = settings.defaults ?? {};
@@ -67,7 +67,7 @@ export function createOpenAiChatAdapter(settings: OpenAiChatSettings): ProviderA
         body,
       };
     },
-    parseResponse(body: unknown): ParsedAnswer {
+    parseResponse(body: unknown): ProviderAnswer {
       if (!isRecord(body) || !Array.isArray(body.choices)) {
         throw new ResponseShapeError("expected a chat completion object with a `choices` array");
       }
@@ -89,9 +89,9 @@ export function createOpenAiChatAdapter(settings: OpenAiChatSettings): ProviderA
     },
     toolCalls: openAiChatToolCalls,
     reasoning: openAiChatReasoning,
-    createStreamParser(): StreamParser {
+    createStreamReader(): ProviderStreamReader {
       let rawFinishReason: string | undefined;
-      let usage: Usage = { inputTokens: undefined, outputTokens: undefined };
+      let usage: ModelUsage = { inputTokens: undefined, outputTokens: undefined };
       let model = options.model;
       return {
         push(event) {
@@ -180,9 +180,9 @@ function joinContentParts(parts: unknown[]): string {
   return parts.map((part) => (isRecord(part) && typeof part.text === "string" ? part.text : "")).join("");
 }
 
-function readOpenAiUsage(usage: unknown): Usage {
+function readOpenAiUsage(usage: unknown): ModelUsage {
   if (!isRecord(usage)) return { inputTokens: undefined, outputTokens: undefined };
-  const result: Usage = {
+  const result: ModelUsage = {
     inputTokens: optionalNumber(usage.prompt_tokens),
     outputTokens: optionalNumber(usage.completion_tokens),
   };

@@ -6,7 +6,7 @@ import { describe, expect, it } from "vitest";
 import { createReplayFetch, type ReplayResponse } from "../../testing/index.js";
 import type { ChatMessage } from "../../util/index.js";
 import { createLanguageModel } from "../create-language-model.js";
-import type { LanguageModel, StreamEvent } from "../language-model.js";
+import type { LanguageModel, ModelStreamEvent } from "../language-model.js";
 import { LlmError } from "../llm-error.js";
 import { mapResponsesFinishReason } from "./openai-responses-adapter.js";
 
@@ -102,8 +102,8 @@ const json = (body: unknown): ReplayResponse => ({
 });
 const sse = (body: string): ReplayResponse => ({ body, headers: { "content-type": "text/event-stream" } });
 
-async function collect(languageModel: LanguageModel): Promise<StreamEvent[]> {
-  const events: StreamEvent[] = [];
+async function collect(languageModel: LanguageModel): Promise<ModelStreamEvent[]> {
+  const events: ModelStreamEvent[] = [];
   for await (const streamed of languageModel.stream(messages)) events.push(streamed);
   return events;
 }
@@ -118,7 +118,7 @@ async function failure(run: () => Promise<unknown>): Promise<LlmError> {
   throw new Error("expected a failure");
 }
 
-const deltasOf = (events: StreamEvent[]) =>
+const deltasOf = (events: ModelStreamEvent[]) =>
   events.flatMap((streamed) => (streamed.type === "text-delta" ? [streamed.text] : []));
 
 describe("openai-responses requests", () => {

@@ -11,7 +11,7 @@
  */
 import type { ChatMessage, MediaKind, MediaValue } from "../../util/index.js";
 import type { ClientOptions, MediaUrlMode } from "../client-options.js";
-import type { FinishReason, HttpRequest, Usage } from "../language-model.js";
+import type { FinishReason, ModelUsage, ProviderRequest } from "../language-model.js";
 import { LlmOptionsError } from "../llm-error.js";
 import { openAiResponsesReasoning } from "./openai-responses-reasoning.js";
 import { openAiResponsesToolCalls } from "./openai-responses-tool-calls.js";
@@ -19,11 +19,11 @@ import {
   isRecord,
   mergeHeaders,
   optionalNumber,
-  type ParsedAnswer,
   type ProviderAdapter,
+  type ProviderAnswer,
   ProviderStreamError,
+  type ProviderStreamReader,
   ResponseShapeError,
-  type StreamParser,
   withQuery,
 } from "./provider-adapter.js";
 import { readTypedEvent } from "./read-typed-event.js";
@@ -61,7 +61,7 @@ export function createOpenAiResponsesAdapter(settings: OpenAiResponsesSettings):
   return {
     modelId: options.model,
     defaultMediaUrlMode: (kind: MediaKind): MediaUrlMode => (kind === "image" ? "send_url" : "send_base64"),
-    buildRequest(messages: readonly ChatMessage[], stream: boolean): HttpRequest {
+    buildRequest(messages: readonly ChatMessage[], stream: boolean): ProviderRequest {
       const body: Record<string, unknown> = {};
       if (options.model !== undefined) body.model = options.model;
       Object.assign(body, passthrough);
@@ -77,7 +77,7 @@ export function createOpenAiResponsesAdapter(settings: OpenAiResponsesSettings):
         body,
       };
     },
-    parseResponse(body: unknown): ParsedAnswer {
+    parseResponse(body: unknown): ProviderAnswer {
       if (!isRecord(body) || !Array.isArray(body.output)) {
         throw new ResponseShapeError("expected a response object with an `output` array");
       }
@@ -86,8 +86,8 @@ export function createOpenAiResponsesAdapter(settings: OpenAiResponsesSettings):
     },
     toolCalls: openAiResponsesToolCalls,
     reasoning: openAiResponsesReasoning,
-    createStreamParser(): StreamParser {
-      let outcome: Omit<ParsedAnswer, "text"> = {
+    createStreamReader(): ProviderStreamReader {
+      let outcome: Omit<ProviderAnswer, "text"> = {
         rawFinishReason: undefined,
         finishReason: "unknown",
         usage: { inputTokens: undefined, outputTokens: undefined },
@@ -221,9 +221,9 @@ function readOutcome(response: Record<string, unknown>, fallbackModel: string | 
   };
 }
 
-function readResponsesUsage(usage: unknown): Usage {
+function readResponsesUsage(usage: unknown): ModelUsage {
   if (!isRecord(usage)) return { inputTokens: undefined, outputTokens: undefined };
-  const result: Usage = {
+  const result: ModelUsage = {
     inputTokens: optionalNumber(usage.input_tokens),
     outputTokens: optionalNumber(usage.output_tokens),
   };

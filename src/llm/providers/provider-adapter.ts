@@ -5,31 +5,31 @@
  */
 import type { ChatMessage, MediaKind } from "../../util/index.js";
 import type { MediaUrlMode } from "../client-options.js";
-import type { FinishReason, HttpRequest, Usage } from "../language-model.js";
+import type { FinishReason, ModelUsage, ProviderRequest } from "../language-model.js";
 import type { SseEvent } from "../sse-decoder.js";
 import type { ToolCallWire } from "../tool-calls.js";
 import type { ReasoningReader } from "./reasoning-reader.js";
 
 /** A whole answer, read from a JSON body (or accumulated from a stream). */
-export interface ParsedAnswer {
+export interface ProviderAnswer {
   text: string;
   rawFinishReason: string | undefined;
   finishReason: FinishReason;
-  usage: Usage;
+  usage: ModelUsage;
   model: string | undefined;
 }
 
 /** Reads one provider's SSE events in order. */
-export interface StreamParser {
+export interface ProviderStreamReader {
   /** The text this event adds (possibly empty). Throws `ResponseShapeError` or `ProviderStreamError`. */
   push(event: SseEvent): string;
   /** The finish reason, usage and model gathered so far. */
-  result(): Omit<ParsedAnswer, "text">;
+  result(): Omit<ProviderAnswer, "text">;
 }
 
 /**
  * Turns a stream body that is not Server-Sent Events (Bedrock's binary event stream) into SSE-shaped events
- * (`event` = the event's type, `data` = its payload text) for the adapter's `StreamParser`. Throws
+ * (`event` = the event's type, `data` = its payload text) for the adapter's `ProviderStreamReader`. Throws
  * `ResponseShapeError` for bytes it cannot decode and `ProviderStreamError` for an error the provider sent
  * in the stream.
  */
@@ -46,10 +46,10 @@ export interface ProviderAdapter {
   /** How media given by URL is sent when `media_url_handler` says nothing for that kind. */
   defaultMediaUrlMode(kind: MediaKind): MediaUrlMode;
   /** Shapes the request from messages whose roles and media are already resolved. */
-  buildRequest(messages: readonly ChatMessage[], stream: boolean): HttpRequest;
+  buildRequest(messages: readonly ChatMessage[], stream: boolean): ProviderRequest;
   /** Throws `ResponseShapeError` when the JSON does not have the provider's shape. */
-  parseResponse(body: unknown): ParsedAnswer;
-  createStreamParser(): StreamParser;
+  parseResponse(body: unknown): ProviderAnswer;
+  createStreamReader(): ProviderStreamReader;
   /** Writes tools and enforced schemas into requests and reads tool calls back (`*-tool-calls.ts`). */
   toolCalls?: ToolCallWire;
   /** Reads the model's reasoning text, for wire formats that carry it. */
@@ -61,7 +61,7 @@ export interface ProviderAdapter {
    * request signature), so `buildRequest` stays synchronous data shaping. Called for every request that is
    * sent or shown (`b.request`), after `buildRequest`. Throws an `LlmError` when no credential can be had.
    */
-  authorize?(request: HttpRequest, context: AuthorizeContext): Promise<HttpRequest>;
+  authorize?(request: ProviderRequest, context: AuthorizeContext): Promise<ProviderRequest>;
 }
 
 /** What `authorize` may use: the model's injected `fetch` and the caller's abort signal. */

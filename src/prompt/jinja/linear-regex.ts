@@ -108,6 +108,7 @@ export class LinearRegex {
   }
 
   /** Adds `start` and every state reachable from it without reading a character; true on a match. */
+  // biome-ignore lint/complexity/useMaxParams: runs once per state per character; an options object would allocate in the matcher's loop.
   private addThread(
     list: number[],
     start: number,

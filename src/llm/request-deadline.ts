@@ -16,7 +16,7 @@ import {
   type TimeoutKind,
 } from "./llm-error.js";
 
-export class CallDeadline {
+export class RequestDeadline {
   private readonly controller = new AbortController();
   private readonly timers = new Map<TimeoutKind, ReturnType<typeof setTimeout>>();
   private readonly onCallerAbort: () => void;
