@@ -1,12 +1,12 @@
 import { isMediaValue } from "../util/index.js";
-import type { HttpRequest } from "./language-model.js";
+import type { ProviderRequest } from "./language-model.js";
 
 /**
  * What goes on the wire for a request: its body as JSON text, or, for `encoding: "multipart"`, a form
  * whose fields are the body's (text as is, other values as JSON) and whose media value is a file named
  * after its type (`audio.mp3` for `audio/mp3`, as BAML names it). `fetch` writes the form's content type.
  */
-export function encodeRequestBody(request: HttpRequest): string | FormData {
+export function encodeRequestBody(request: ProviderRequest): string | FormData {
   if (request.encoding !== "multipart") return JSON.stringify(request.body);
   const form = new FormData();
   for (const [name, value] of Object.entries(request.body)) {

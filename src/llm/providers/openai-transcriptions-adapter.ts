@@ -9,16 +9,16 @@
  */
 import type { ChatMessage, MediaValue } from "../../util/index.js";
 import type { ClientOptions } from "../client-options.js";
-import type { HttpRequest, Usage } from "../language-model.js";
+import type { ModelUsage, ProviderRequest } from "../language-model.js";
 import { LlmOptionsError } from "../llm-error.js";
 import {
   isRecord,
   mergeHeaders,
   optionalNumber,
-  type ParsedAnswer,
   type ProviderAdapter,
+  type ProviderAnswer,
+  type ProviderStreamReader,
   ResponseShapeError,
-  type StreamParser,
   withQuery,
 } from "./provider-adapter.js";
 import { readTypedEvent } from "./read-typed-event.js";
@@ -34,7 +34,7 @@ export interface OpenAiTranscriptionsSettings {
 
 export function createOpenAiTranscriptionsAdapter(settings: OpenAiTranscriptionsSettings): ProviderAdapter {
   const { options, provider } = settings;
-  const outcome = (body: Record<string, unknown>): Omit<ParsedAnswer, "text"> => ({
+  const outcome = (body: Record<string, unknown>): Omit<ProviderAnswer, "text"> => ({
     rawFinishReason: undefined,
     finishReason: "unknown",
     usage: readUsage(body.usage),
@@ -44,7 +44,7 @@ export function createOpenAiTranscriptionsAdapter(settings: OpenAiTranscriptions
     modelId: options.model,
     // The audio is uploaded, so a URL is always downloaded first (BAML fetches it too).
     defaultMediaUrlMode: () => "send_base64",
-    buildRequest(messages: readonly ChatMessage[], stream: boolean): HttpRequest {
+    buildRequest(messages: readonly ChatMessage[], stream: boolean): ProviderRequest {
       const { text, audio } = splitPrompt(messages, provider);
       const fields: Record<string, unknown> = {};
       if (options.model !== undefined) fields.model = options.model;
@@ -63,13 +63,13 @@ export function createOpenAiTranscriptionsAdapter(settings: OpenAiTranscriptions
         encoding: "multipart",
       };
     },
-    parseResponse(body: unknown): ParsedAnswer {
+    parseResponse(body: unknown): ProviderAnswer {
       if (!isRecord(body) || typeof body.text !== "string") {
         throw new ResponseShapeError("expected a transcription object with a string `text`");
       }
       return { text: body.text, ...outcome(body) };
     },
-    createStreamParser(): StreamParser {
+    createStreamReader(): ProviderStreamReader {
       let result = outcome({});
       return {
         push(event) {
@@ -112,7 +112,7 @@ function splitPrompt(
   return { text: texts.join("\n").trim(), audio };
 }
 
-function readUsage(usage: unknown): Usage {
+function readUsage(usage: unknown): ModelUsage {
   if (!isRecord(usage)) return { inputTokens: undefined, outputTokens: undefined };
   return {
     inputTokens: optionalNumber(usage.input_tokens),
