@@ -229,6 +229,13 @@ function numberFromText(text: string): number {
 }
 
 /** A character of an unquoted key (letters, digits, `_`, `$`, `-`, space); ASCII is decided without a regex. */
+/** How many times `char` occurs in `text`. */
+function countOf(text: string, char: string): number {
+  let count = 0;
+  for (let at = text.indexOf(char); at >= 0; at = text.indexOf(char, at + 1)) count++;
+  return count;
+}
+
 function isIdentifierCode(code: number): boolean {
   if (code < 128) {
     return (
@@ -913,6 +920,15 @@ export class FixingParser {
       }
       if (this.nextNewline < index) this.repair("raw newline in string");
     }
+    if (index >= length && !this.ended && frame.node !== undefined) {
+      // Closers at the end of the text so far may end the string (see `closersEndString`): they wait.
+      const held = this.heldClosers(this.position, length);
+      if (held < length) {
+        if (held > this.position) this.appendText(frame, buffer.slice(this.position, held));
+        this.position = held;
+        return false;
+      }
+    }
     if (index > this.position) {
       this.appendText(frame, buffer.slice(this.position, index));
       this.position = index;
@@ -1101,6 +1117,8 @@ export class FixingParser {
         if (code === 44 /* , */) return this.memberFollows(next);
         // Missing comma on one line: `{"a": "x" "b": 1}`.
         if (isQuoteCode(code)) return this.quotedKeyFollows(next);
+        // Missing comma and the key's opening quote: `{"a": "x"b": 1}`.
+        if (next === index + 1 && isIdentifierCode(code)) return this.halfQuotedKeyFollows(next);
         return false;
     }
   }
@@ -1183,6 +1201,25 @@ export class FixingParser {
       code = codeAt(buffer, ++scan);
     if (scan >= length) return this.ended ? false : undefined;
     if (code !== closer && code !== pairedCloser) return false;
+    code = codeAt(buffer, ++scan);
+    while (scan < length && (code === 32 || code === 9)) code = codeAt(buffer, ++scan);
+    if (scan >= length) return this.ended ? false : undefined;
+    return code === 58 /* : */;
+  }
+
+  /**
+   * At an identifier character right after a quote: a key that lost its opening quote, its closing quote
+   * and a colon (`b": 1`) within a short window?
+   */
+  private halfQuotedKeyFollows(index: number): boolean | undefined {
+    const buffer = this.buffer;
+    const length = buffer.length;
+    const limit = Math.min(length, index + 64);
+    let scan = index;
+    let code = codeAt(buffer, scan);
+    while (scan < limit && code !== 32 && isIdentifierCode(code)) code = codeAt(buffer, ++scan);
+    if (scan >= length) return this.ended ? false : undefined;
+    if (!isQuoteCode(code)) return false;
     code = codeAt(buffer, ++scan);
     while (scan < length && (code === 32 || code === 9)) code = codeAt(buffer, ++scan);
     if (scan >= length) return this.ended ? false : undefined;
@@ -1272,7 +1309,9 @@ export class FixingParser {
     this.stack.pop();
     const text = frame.text.trim();
     if (frame.role === "key") {
-      this.setKey(text);
+      // A key that lost only its opening quote (`b": 1`): the closing one is no part of it.
+      const last = text.charCodeAt(text.length - 1);
+      this.setKey(text.length > 1 && isQuoteCode(last) ? text.slice(0, -1) : text);
       return;
     }
     if (text.length === 0) return;
@@ -1315,6 +1354,14 @@ export class FixingParser {
           this.repair("unclosed string");
           if (frame.pendingBreak) this.appendText(frame, "\n");
           if (frame.lineBlanks !== "") this.appendText(frame, frame.lineBlanks);
+          if (this.closersEndString(frame)) {
+            // The closing quote was dropped before closers that balance the text (`{"url":"x.com/}`):
+            // the string ends before them (still without its quote: incomplete), and each container
+            // they close is whole.
+            this.finishString(frame, false);
+            while (this.stack.length > 0) this.closeContainer(true);
+            break;
+          }
           this.finishString(frame, false);
           // A list cut right after an item's opening quote has no item there yet (`["a", "`).
           if (frame.role === "item" && frame.node && isOpenedEmptyString(frame.node) && !frame.triple)
@@ -1333,6 +1380,58 @@ export class FixingParser {
           this.closeContainer(false);
       }
     }
+  }
+
+  /**
+   * At the end of input, inside an unclosed quoted value: does its text end with closers, one for each
+   * open container in order (blanks between), that the text before them does not open? If so they are
+   * cut from the string (`["hello, world]`, `{"url":"https://x.com/}`) and true is returned.
+   */
+  private closersEndString(frame: StringFrame): boolean {
+    const node = frame.node;
+    if (node === undefined || frame.triple) return false;
+    const text = node.value;
+    let end = text.length;
+    for (let depth = this.stack.length - 2; depth >= 0; depth--) {
+      const container = this.stack[depth]!;
+      if (container.kind !== "object" && container.kind !== "array") return false;
+      while (end > 0 && isWhitespaceCode(text.charCodeAt(end - 1))) end--;
+      if (end === 0 || text.charCodeAt(end - 1) !== (container.kind === "object" ? 125 : 93)) return false;
+      end--;
+    }
+    const rest = text.slice(0, end);
+    if (
+      end === text.length ||
+      countOf(rest, "{") > countOf(rest, "}") ||
+      countOf(rest, "[") > countOf(rest, "]")
+    )
+      return false;
+    node.value = rest;
+    return true;
+  }
+
+  /**
+   * Where the closers at the end of the buffer start, when they close the containers around the open
+   * string in order (innermost first, blanks between): a stream shows them only once more text follows,
+   * since at the end of the answer they end the string instead. `length` when there are none.
+   */
+  private heldClosers(from: number, length: number): number {
+    const buffer = this.buffer;
+    let start = length;
+    while (start > from) {
+      const code = buffer.charCodeAt(start - 1);
+      if (code !== 125 && code !== 93 && !isWhitespaceCode(code)) break;
+      start--;
+    }
+    while (start < length && isWhitespaceCode(buffer.charCodeAt(start))) start++;
+    let depth = this.stack.length - 2;
+    for (let at = start; at < length; at++) {
+      const code = buffer.charCodeAt(at);
+      if (isWhitespaceCode(code)) continue;
+      const container = this.stack[depth--];
+      if (container?.kind !== (code === 125 ? "object" : "array")) return length;
+    }
+    return start;
   }
 
   /** Remove `node`, the last item of the list on top of the stack. */
