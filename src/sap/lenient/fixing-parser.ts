@@ -1281,7 +1281,8 @@ export class FixingParser {
 
   private endsUnquoted(frame: UnquotedFrame, code: number, index: number): boolean | undefined {
     if (code === 10) return frame.role !== "value" || this.valueEndsAtLineBreak(frame, index);
-    if (code === 47 /* / */ && frame.pendingSpace) {
+    if (code === 47 /* / */ && (frame.pendingSpace || this.scalarSoFar(frame, index))) {
+      // A comment after a space, or right after a number or literal (`{"a":2/*c*/}`).
       if (index + 1 >= this.buffer.length) return this.ended ? false : undefined;
       const next = this.buffer.charCodeAt(index + 1);
       if (next === 47 || next === 42 /* * */) return true;
@@ -1298,11 +1299,22 @@ export class FixingParser {
         // Missing comma after an unquoted value: `{"a": 1 "b": 2}`.
         if (frame.pendingSpace && isQuoteCode(code)) return this.quotedKeyFollows(index);
         if (code !== 44 /* , */ || frame.parens > 0) return false;
-        // A comma ends the value only when a new member follows (`{"a": Smith, John, "b": 1}` keeps
-        // "Smith, John").
+        // A comma ends a number or literal (`{"a":2,]`, `{"a":2,"b":3,...}`), and text only when a new
+        // member follows (`{"a": Smith, John, "b": 1}` keeps "Smith, John").
+        // A digit right after the comma keeps the number's text (`1,234`, a decimal comma `1,5`).
+        if (this.scalarSoFar(frame, index)) {
+          if (index + 1 >= this.buffer.length) return this.ended ? true : undefined;
+          if (!isDigitCode(this.buffer.charCodeAt(index + 1))) return true;
+        }
         return this.memberFollows(index);
       }
     }
+  }
+
+  /** Whether the token read up to `index` is a number or literal (a short token, checked at a comma). */
+  private scalarSoFar(frame: UnquotedFrame, index: number): boolean {
+    if (frame.text.length + index - this.position > 40) return false;
+    return isScalarToken((frame.text + this.buffer.slice(this.position, index)).trim());
   }
 
   private finishUnquoted(frame: UnquotedFrame, complete: boolean): void {
