@@ -500,6 +500,19 @@ export class FixingParser {
             // A colon with no key before it.
             this.repair("missing key");
             this.position++;
+          } else if (code === 123 && this.stack.length === 1 && frame.node.entries.length === 0) {
+            // Template-doubled braces (`{{"name": "B"}}`, from prompts that escape braces): one object
+            // when a key follows; the extra `}` after it is prose.
+            const doubled = this.quotedKeyAt(this.position + 1);
+            if (doubled === undefined) return false;
+            if (doubled) {
+              this.repair("doubled braces");
+              this.position++;
+            } else {
+              this.repair("missing key");
+              frame.key = "";
+              frame.state = "value";
+            }
           } else if (code === 123 /* { */ || code === 91 /* [ */) {
             // A value where a key belongs: keep it under an empty key rather than lose it.
             this.repair("missing key");
@@ -1186,6 +1199,15 @@ export class FixingParser {
     while (scan < limit && isIdentifierCode(buffer.charCodeAt(scan))) scan++;
     if (scan >= length) return this.ended ? false : undefined;
     return scan > next && buffer.charCodeAt(scan) === 58 /* : */;
+  }
+
+  /** Whether a quoted key and a colon follow at `index` (after blanks); undefined: not known yet. */
+  private quotedKeyAt(index: number): boolean | undefined {
+    const buffer = this.buffer;
+    let next = index;
+    while (next < buffer.length && isWhitespaceCode(buffer.charCodeAt(next))) next++;
+    if (next >= buffer.length) return this.ended ? false : undefined;
+    return isQuoteCode(buffer.charCodeAt(next)) && this.quotedKeyFollows(next);
   }
 
   /** At a quote: is it a quoted key followed by a colon (within a short window)? */
