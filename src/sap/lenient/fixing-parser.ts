@@ -229,6 +229,13 @@ function numberFromText(text: string): number {
 }
 
 /** A character of an unquoted key (letters, digits, `_`, `$`, `-`, space); ASCII is decided without a regex. */
+/** How many times `char` occurs in `text`. */
+function countOf(text: string, char: string): number {
+  let count = 0;
+  for (let at = text.indexOf(char); at >= 0; at = text.indexOf(char, at + 1)) count++;
+  return count;
+}
+
 function isIdentifierCode(code: number): boolean {
   if (code < 128) {
     return (
@@ -493,6 +500,19 @@ export class FixingParser {
             // A colon with no key before it.
             this.repair("missing key");
             this.position++;
+          } else if (code === 123 && this.stack.length === 1 && frame.node.entries.length === 0) {
+            // Template-doubled braces (`{{"name": "B"}}`, from prompts that escape braces): one object
+            // when a key follows; the extra `}` after it is prose.
+            const doubled = this.quotedKeyAt(this.position + 1);
+            if (doubled === undefined) return false;
+            if (doubled) {
+              this.repair("doubled braces");
+              this.position++;
+            } else {
+              this.repair("missing key");
+              frame.key = "";
+              frame.state = "value";
+            }
           } else if (code === 123 /* { */ || code === 91 /* [ */) {
             // A value where a key belongs: keep it under an empty key rather than lose it.
             this.repair("missing key");
@@ -913,6 +933,15 @@ export class FixingParser {
       }
       if (this.nextNewline < index) this.repair("raw newline in string");
     }
+    if (index >= length && !this.ended && frame.node !== undefined) {
+      // Closers at the end of the text so far may end the string (see `closersEndString`): they wait.
+      const held = this.heldClosers(this.position, length);
+      if (held < length) {
+        if (held > this.position) this.appendText(frame, buffer.slice(this.position, held));
+        this.position = held;
+        return false;
+      }
+    }
     if (index > this.position) {
       this.appendText(frame, buffer.slice(this.position, index));
       this.position = index;
@@ -1101,6 +1130,8 @@ export class FixingParser {
         if (code === 44 /* , */) return this.memberFollows(next);
         // Missing comma on one line: `{"a": "x" "b": 1}`.
         if (isQuoteCode(code)) return this.quotedKeyFollows(next);
+        // Missing comma and the key's opening quote: `{"a": "x"b": 1}`.
+        if (next === index + 1 && isIdentifierCode(code)) return this.halfQuotedKeyFollows(next);
         return false;
     }
   }
@@ -1170,6 +1201,15 @@ export class FixingParser {
     return scan > next && buffer.charCodeAt(scan) === 58 /* : */;
   }
 
+  /** Whether a quoted key and a colon follow at `index` (after blanks); undefined: not known yet. */
+  private quotedKeyAt(index: number): boolean | undefined {
+    const buffer = this.buffer;
+    let next = index;
+    while (next < buffer.length && isWhitespaceCode(buffer.charCodeAt(next))) next++;
+    if (next >= buffer.length) return this.ended ? false : undefined;
+    return isQuoteCode(buffer.charCodeAt(next)) && this.quotedKeyFollows(next);
+  }
+
   /** At a quote: is it a quoted key followed by a colon (within a short window)? */
   private quotedKeyFollows(index: number): boolean | undefined {
     const buffer = this.buffer;
@@ -1183,6 +1223,25 @@ export class FixingParser {
       code = codeAt(buffer, ++scan);
     if (scan >= length) return this.ended ? false : undefined;
     if (code !== closer && code !== pairedCloser) return false;
+    code = codeAt(buffer, ++scan);
+    while (scan < length && (code === 32 || code === 9)) code = codeAt(buffer, ++scan);
+    if (scan >= length) return this.ended ? false : undefined;
+    return code === 58 /* : */;
+  }
+
+  /**
+   * At an identifier character right after a quote: a key that lost its opening quote, its closing quote
+   * and a colon (`b": 1`) within a short window?
+   */
+  private halfQuotedKeyFollows(index: number): boolean | undefined {
+    const buffer = this.buffer;
+    const length = buffer.length;
+    const limit = Math.min(length, index + 64);
+    let scan = index;
+    let code = codeAt(buffer, scan);
+    while (scan < limit && code !== 32 && isIdentifierCode(code)) code = codeAt(buffer, ++scan);
+    if (scan >= length) return this.ended ? false : undefined;
+    if (!isQuoteCode(code)) return false;
     code = codeAt(buffer, ++scan);
     while (scan < length && (code === 32 || code === 9)) code = codeAt(buffer, ++scan);
     if (scan >= length) return this.ended ? false : undefined;
@@ -1244,7 +1303,8 @@ export class FixingParser {
 
   private endsUnquoted(frame: UnquotedFrame, code: number, index: number): boolean | undefined {
     if (code === 10) return frame.role !== "value" || this.valueEndsAtLineBreak(frame, index);
-    if (code === 47 /* / */ && frame.pendingSpace) {
+    if (code === 47 /* / */ && (frame.pendingSpace || this.scalarSoFar(frame, index))) {
+      // A comment after a space, or right after a number or literal (`{"a":2/*c*/}`).
       if (index + 1 >= this.buffer.length) return this.ended ? false : undefined;
       const next = this.buffer.charCodeAt(index + 1);
       if (next === 47 || next === 42 /* * */) return true;
@@ -1261,18 +1321,31 @@ export class FixingParser {
         // Missing comma after an unquoted value: `{"a": 1 "b": 2}`.
         if (frame.pendingSpace && isQuoteCode(code)) return this.quotedKeyFollows(index);
         if (code !== 44 /* , */ || frame.parens > 0) return false;
-        // A comma ends the value only when a new member follows (`{"a": Smith, John, "b": 1}` keeps
-        // "Smith, John").
+        // A comma ends a number or literal (`{"a":2,]`, `{"a":2,"b":3,...}`), and text only when a new
+        // member follows (`{"a": Smith, John, "b": 1}` keeps "Smith, John").
+        // A digit right after the comma keeps the number's text (`1,234`, a decimal comma `1,5`).
+        if (this.scalarSoFar(frame, index)) {
+          if (index + 1 >= this.buffer.length) return this.ended ? true : undefined;
+          if (!isDigitCode(this.buffer.charCodeAt(index + 1))) return true;
+        }
         return this.memberFollows(index);
       }
     }
+  }
+
+  /** Whether the token read up to `index` is a number or literal (a short token, checked at a comma). */
+  private scalarSoFar(frame: UnquotedFrame, index: number): boolean {
+    if (frame.text.length + index - this.position > 40) return false;
+    return isScalarToken((frame.text + this.buffer.slice(this.position, index)).trim());
   }
 
   private finishUnquoted(frame: UnquotedFrame, complete: boolean): void {
     this.stack.pop();
     const text = frame.text.trim();
     if (frame.role === "key") {
-      this.setKey(text);
+      // A key that lost only its opening quote (`b": 1`): the closing one is no part of it.
+      const last = text.charCodeAt(text.length - 1);
+      this.setKey(text.length > 1 && isQuoteCode(last) ? text.slice(0, -1) : text);
       return;
     }
     if (text.length === 0) return;
@@ -1315,6 +1388,14 @@ export class FixingParser {
           this.repair("unclosed string");
           if (frame.pendingBreak) this.appendText(frame, "\n");
           if (frame.lineBlanks !== "") this.appendText(frame, frame.lineBlanks);
+          if (this.closersEndString(frame)) {
+            // The closing quote was dropped before closers that balance the text (`{"url":"x.com/}`):
+            // the string ends before them (still without its quote: incomplete), and each container
+            // they close is whole.
+            this.finishString(frame, false);
+            while (this.stack.length > 0) this.closeContainer(true);
+            break;
+          }
           this.finishString(frame, false);
           // A list cut right after an item's opening quote has no item there yet (`["a", "`).
           if (frame.role === "item" && frame.node && isOpenedEmptyString(frame.node) && !frame.triple)
@@ -1333,6 +1414,58 @@ export class FixingParser {
           this.closeContainer(false);
       }
     }
+  }
+
+  /**
+   * At the end of input, inside an unclosed quoted value: does its text end with closers, one for each
+   * open container in order (blanks between), that the text before them does not open? If so they are
+   * cut from the string (`["hello, world]`, `{"url":"https://x.com/}`) and true is returned.
+   */
+  private closersEndString(frame: StringFrame): boolean {
+    const node = frame.node;
+    if (node === undefined || frame.triple) return false;
+    const text = node.value;
+    let end = text.length;
+    for (let depth = this.stack.length - 2; depth >= 0; depth--) {
+      const container = this.stack[depth]!;
+      if (container.kind !== "object" && container.kind !== "array") return false;
+      while (end > 0 && isWhitespaceCode(text.charCodeAt(end - 1))) end--;
+      if (end === 0 || text.charCodeAt(end - 1) !== (container.kind === "object" ? 125 : 93)) return false;
+      end--;
+    }
+    const rest = text.slice(0, end);
+    if (
+      end === text.length ||
+      countOf(rest, "{") > countOf(rest, "}") ||
+      countOf(rest, "[") > countOf(rest, "]")
+    )
+      return false;
+    node.value = rest;
+    return true;
+  }
+
+  /**
+   * Where the closers at the end of the buffer start, when they close the containers around the open
+   * string in order (innermost first, blanks between): a stream shows them only once more text follows,
+   * since at the end of the answer they end the string instead. `length` when there are none.
+   */
+  private heldClosers(from: number, length: number): number {
+    const buffer = this.buffer;
+    let start = length;
+    while (start > from) {
+      const code = buffer.charCodeAt(start - 1);
+      if (code !== 125 && code !== 93 && !isWhitespaceCode(code)) break;
+      start--;
+    }
+    while (start < length && isWhitespaceCode(buffer.charCodeAt(start))) start++;
+    let depth = this.stack.length - 2;
+    for (let at = start; at < length; at++) {
+      const code = buffer.charCodeAt(at);
+      if (isWhitespaceCode(code)) continue;
+      const container = this.stack[depth--];
+      if (container?.kind !== (code === 125 ? "object" : "array")) return length;
+    }
+    return start;
   }
 
   /** Remove `node`, the last item of the list on top of the stack. */

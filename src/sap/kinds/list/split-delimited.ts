@@ -51,6 +51,8 @@ export interface DelimitedSplit {
 /** The pieces of one kind of delimiter (lines, `;`, `,`), as the text grows. */
 class Pieces {
   readonly done: string[] = [];
+  /** Lines only: the pieces that were bulleted or numbered (once there is one, the others are prose). */
+  readonly marked: string[] = [];
   /** Where the piece being written starts in the text. */
   start = 0;
   allShort = true;
@@ -64,7 +66,9 @@ class Pieces {
 
   /** The piece ending at `end` (a delimiter there) is finished. */
   close(text: string, end: number): void {
-    const piece = this.clean(text.slice(this.start, end));
+    const raw = text.slice(this.start, end);
+    const piece = this.clean(raw);
+    if (piece !== "" && this.lines && BULLET.test(raw.trim())) this.marked.push(piece);
     if (piece !== "") {
       if (!this.lines && wordCount(piece) > 5) this.allShort = false;
       if (this.done.length === 0) this.firstUpper = /^\p{Lu}/u.test(piece);
@@ -84,10 +88,13 @@ class Pieces {
   }
 
   /** The piece being written, cleaned, and its word count (undefined when it cleans to nothing). */
-  open(text: string): { piece: string; words: number; marked: boolean } | undefined {
+  open(
+    text: string,
+  ): { piece: string; words: number; marked: boolean; bullet: boolean; openBullet: boolean } | undefined {
     let raw = text.slice(this.start).trim();
     let words = this.words;
     const openBullet = this.lines && OPEN_BULLET.test(raw);
+    const bullet = this.lines && BULLET.test(raw);
     if (this.lines) raw = raw.replace(BULLET, "");
     const marked = openBullet || isQuote(raw[0] ?? "") || OPEN_CONJUNCTION.test(raw);
     const conjunction = CONJUNCTION.exec(raw);
@@ -103,7 +110,7 @@ class Pieces {
     if (piece === "") return undefined;
     // A blank next to a stripped quote changes the count; rare, so counted exactly then.
     if (quoted || this.lines) words = wordCount(piece);
-    return { piece, words, marked: marked || emphasis };
+    return { piece, words, marked: marked || emphasis, bullet, openBullet };
   }
 
   private clean(raw: string): string {
@@ -205,6 +212,12 @@ export class DelimitedSplitter {
     const mode = lines >= 2 ? "lines" : this.semicolon ? ";" : ",";
     const pieces = mode === "lines" ? this.byLine : mode === ";" ? this.bySemicolon : this.byComma;
     const open = pieces.open(text);
+    if (mode === "lines" && (pieces.marked.length > 0 || (open?.bullet === true && pieces.done.length > 0))) {
+      // Some lines are bulleted or numbered: they are the items, the lines around them (`Here are the
+      // items:`, `These are fruits.`) are prose. A line being written may yet be a bullet: held back.
+      const item = open?.bullet === true || open?.openBullet === true ? open : undefined;
+      return { done: pieces.marked, open: item?.piece, openMarked: item?.marked === true };
+    }
     const count = pieces.done.length + (open ? 1 : 0);
     if (count < 2) return undefined;
     if (mode !== "lines") {
