@@ -49,6 +49,12 @@ export class JsonSchemaConverter {
   readonly warnings: string[] = [];
   readonly #references = new Map<unknown, ReferenceSlot>();
   readonly #objects = new Map<object, JsonSchemaConversion>();
+  /**
+   * Every sub-schema converted once: a schema reached again (through another `$ref` sibling, an `anyOf`
+   * arm with keywords merged in, a shared definition) is the same type, and converting it again would
+   * make a large schema's conversion grow with the number of paths to each node, not the nodes.
+   */
+  readonly #converted = new Map<object, JsonSchemaConversion>();
   readonly #merged = new Map<object, SchemaNode>();
   readonly #resolver: ReferenceResolver;
   #jsonValue: Type | undefined;
@@ -75,11 +81,13 @@ export class JsonSchemaConverter {
         "a schema is an object (or true); write { type: … }.",
       );
     const node = schema as SchemaNode;
+    const known = this.#converted.get(node);
+    if (known) return known;
     this.#warnUnknown(node, path);
     const core = this.#convertCore(this.#shapeOf(node, path), path, hint);
     const nullable = node.nullable === true;
     const inner = core.final;
-    return {
+    const conversion: JsonSchemaConversion = {
       type: nullable ? unionOf([core.type, NULL]) : core.type,
       acceptsNull: core.acceptsNull || nullable,
       // A string the parser made from an object or a list (`JsonToString`) is put back as the model wrote
@@ -90,6 +98,8 @@ export class JsonSchemaConverter {
       },
       fits: (value) => (value === null && nullable) || fitsOf(core)(value),
     };
+    this.#converted.set(node, conversion);
+    return conversion;
   }
 
   #warnUnknown(node: SchemaNode, path: string): void {

@@ -100,6 +100,22 @@ describe("fromJsonSchema", () => {
     );
     expect(() => fromJsonSchema({ $ref: "#/$defs/Missing" })).toThrow(/nothing is at "\$defs"/);
   });
+
+  it("converts a sub-schema reached by many paths once (one warning, not one per path)", () => {
+    // Each `anyOf` arm with keywords beside it is merged into a new schema, but the property schemas
+    // inside the definition it names are the same objects: converting them again per path made large
+    // schemas (JSON Schema Store's service-schema.json) take minutes.
+    const Shared = { type: "object", properties: { p: { type: "string", "x-note": 1 } } };
+    const viaArm = { type: "object", anyOf: [{ $ref: "#/$defs/Shared" }] };
+    const schema = {
+      type: "object",
+      properties: { a: viaArm, b: { ...viaArm }, c: { ...viaArm }, d: { ...viaArm } },
+      $defs: { Shared },
+    };
+    expect(fromJsonSchema(schema).warnings).toEqual([
+      '$.a.anyOf[0].p: "x-note" is not a JSON Schema keyword; ignored.',
+    ]);
+  });
 });
 
 describe("parse", () => {
