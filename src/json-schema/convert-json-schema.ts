@@ -275,7 +275,7 @@ export class JsonSchemaConverter {
         type: isRequired ? property.type : unionOf([property.type, NULL]),
         ...(description === "" ? {} : { description }),
       });
-      fields.push({ key, property, required: isRequired, fallback: propertyNode.default });
+      fields.push({ key, property });
     }
     return conversion;
   }
@@ -414,13 +414,12 @@ export class JsonSchemaConverter {
 interface ObjectField {
   key: string;
   property: JsonSchemaConversion;
-  required: boolean;
-  fallback: unknown;
 }
 
 /**
  * A class's final value. The parser gives `null` for a field the model left out (flagged
- * `DefaultFromMissing`): it is left out again, or takes its `default`. A field the model wrote but that
+ * `DefaultFromMissing`): it is left out again (a `default` is an annotation in JSON Schema, as its
+validators read it: it never fills the value). A field the model wrote but that
  * did not fit (`DefaultFromInvalid`) stays `null` — never the default — for the validator to judge, as
  * does an explicit `null` the model wrote. A required list left out (`EmptyFromMissing`) is left out, and
  * the validator reports it missing.
@@ -428,13 +427,13 @@ interface ObjectField {
 function adaptObject(fields: readonly ObjectField[], value: unknown, at: string, flags: FlagIndex): unknown {
   if (!isRecord(value)) return value;
   let copy: Record<string, unknown> | undefined;
-  for (const { key, property, required, fallback } of fields) {
+  for (const { key, property } of fields) {
     const path = at + fieldStep(key);
     const before = value[key];
     const flagged = flags.get(path);
     let after: unknown;
     if (flagged?.has("DefaultFromMissing") || flagged?.has("EmptyFromMissing") || before === undefined)
-      after = fallback === undefined || required ? undefined : structuredClone(fallback);
+      after = undefined;
     else if (flagged?.has("DefaultFromInvalid")) after = null;
     else after = property.final ? property.final(before, path, flags) : before;
     if (after === before && (after === undefined || Object.hasOwn(value, key))) continue;

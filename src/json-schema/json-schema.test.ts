@@ -122,7 +122,7 @@ describe("parse", () => {
   const answer =
     "Here it is:\n```json\n{number: 'INV-7', status: 'sent', kind: 'invoice', lines: [{item: 'Tea', quantity: '2'}], discount: null, notes: None, tags: {}}\n```";
 
-  it("reads a messy answer; a missing property with a default gets it", () => {
+  it("reads a messy answer; a missing property stays out (its default is an annotation)", () => {
     expect(parse(Invoice, answer).value).toEqual({
       number: "INV-7",
       status: "SENT",
@@ -130,7 +130,6 @@ describe("parse", () => {
       lines: [{ item: "Tea", quantity: 2 }],
       discount: null,
       notes: null,
-      currency: "EUR",
       tags: {},
     });
   });
@@ -168,7 +167,8 @@ describe("parse", () => {
     };
     const nickname = { anyOf: [{ type: "string", minLength: 2 }, { type: "null" }] };
     expect(parse(shape, "{radius: 2}").value).toEqual({ radius: 2 });
-    expect(parse(shape, "{width: 3}").value).toEqual({ width: 3, unit: "cm" });
+    // The second arm's optional `unit`, left out, stays out (null would break its `type: string`).
+    expect(parse(shape, "{width: 3}").value).toEqual({ width: 3 });
     expect(() => parse(shape, "{radius: -1}")).toThrow(/\$\.radius: -1 is less than 0/);
     expect(parse(nickname, "null").value).toBeNull();
     expect(() => parse(nickname, '"x"')).toThrow(/String is too short \(1 < 2\)/);
@@ -199,5 +199,53 @@ describe("parse", () => {
     const read = appended.read();
     expect(read).toEqual({ changed: true, value: shown });
     expect(appended.read()).toEqual({ changed: false, value: read.value });
+  });
+});
+
+describe("the JSON the model wrote, when the schema accepts it", () => {
+  const open = {
+    type: "object",
+    properties: {
+      name: { type: "string" },
+      data: { type: "object", properties: { a: { type: "integer" } } },
+    },
+    required: ["name"],
+  };
+
+  it("keeps keys the schema does not declare but allows, in every rendering and in a stream", () => {
+    const written = { name: "Bo", extra: { deep: [1, "two"] }, "data ": { a: 1 } };
+    const renderings = [
+      JSON.stringify(written),
+      `Sure:\n\`\`\`json\n${JSON.stringify(written, null, 2)}\n\`\`\`\nDone.`,
+      `{'name': 'Bo', 'extra': {'deep': [1, 'two'],}, 'data ': {'a': 1},}`,
+    ];
+    for (const text of renderings) {
+      const result = parse(open, text);
+      expect(result.value).toEqual(written);
+      // Only where it was read from and the syntax repairs remain: the value is as written.
+      expect(result.flags.map((flag) => flag.kind)).not.toContain("ExtraKey");
+      expect(result.flags.map((flag) => flag.kind)).not.toContain("KeyCaseFold");
+      const stream = createStreamParser(open);
+      for (const chunk of text.match(/.{1,7}/gs) ?? []) stream.push(chunk);
+      expect(stream.finish().value).toEqual(written);
+    }
+  });
+
+  it("reads toward the type when the written JSON breaks the schema", () => {
+    const closed = { ...open, additionalProperties: false };
+    const result = parse(closed, '{"name": "Bo", "extra": 1}');
+    expect(result.value).toEqual({ name: "Bo" });
+    expect(result.flags.map((flag) => flag.kind)).toContain("ExtraKey");
+    // `"Name"` is no key of the schema: as written, `name` is missing; the case-folded reading is valid.
+    expect(parse(open, '{"Name": "Bo"}').value).toEqual({ name: "Bo" });
+    // A number for a string: as written it breaks the schema; read as text it fits.
+    expect(parse(open, '{"name": 7, "x": 1}').value).toEqual({ name: "7" });
+  });
+
+  it("never takes a cut-off answer as written", () => {
+    const result = parse(open, '{"name": "Bo", "extra": {"deep": [1, 2');
+    // The extra key's value was never closed: the reading is not one complete object as written.
+    expect(result.value).toEqual({ name: "Bo" });
+    expect(result.flags.map((flag) => flag.kind)).toContain("ExtraKey");
   });
 });
