@@ -21,6 +21,7 @@ import {
   type SchemaStreamParser,
 } from "../typed-schema/index.js";
 import { jsonSchemaTypedSchema } from "./json-schema-typed.js";
+import { sharedClasses } from "./shared-classes.js";
 
 export {
   type ExtractMessage,
@@ -63,10 +64,15 @@ export function createStreamParser<T = unknown>(schema: object): SchemaStreamPar
   return createTypedStreamParser(jsonSchemaTypedSchema(schema));
 }
 
-/** The compact schema text `ctx.output_format` renders, for this JSON Schema. */
+/**
+ * The compact schema text `ctx.output_format` renders, for this JSON Schema. A class the schema uses in
+ * more than one place is written once, by name, above the answer's shape (unless `hoistClasses` says
+ * otherwise), so the text grows with the schema, not with the number of paths through it.
+ */
 export function outputFormat(schema: object, options: OutputFormatOptions = {}): string {
   const typed = jsonSchemaTypedSchema(schema);
-  return renderOutputFormat(typed.ir, typed.type, options);
+  const hoistClasses = options.hoistClasses ?? sharedClasses(typed.ir, typed.type);
+  return renderOutputFormat(typed.ir, typed.type, { ...options, hoistClasses });
 }
 
 /**

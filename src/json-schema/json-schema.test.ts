@@ -249,3 +249,34 @@ describe("the JSON the model wrote, when the schema accepts it", () => {
     expect(result.flags.map((flag) => flag.kind)).toContain("ExtraKey");
   });
 });
+
+describe("outputFormat of schemas that reuse definitions", () => {
+  it("writes a class used in more than one place once, by name", () => {
+    const Address = { type: "object", properties: { street: { type: "string" } }, required: ["street"] };
+    const schema = {
+      type: "object",
+      properties: { billing: { $ref: "#/$defs/Address" }, shipping: { $ref: "#/$defs/Address" } },
+      required: ["billing", "shipping"],
+      $defs: { Address },
+    };
+    expect(outputFormat(schema)).toBe(
+      "Address {\n  street: string,\n}\n\nAnswer in JSON using this schema:\n{\n  billing: Address,\n  shipping: Address,\n}",
+    );
+    // The caller's own choice still wins.
+    expect(outputFormat(schema, { hoistClasses: false })).toContain("billing: {");
+  });
+
+  it("grows with the definitions, not with the paths through them", () => {
+    // Level i has two properties that both use level i + 1: 2^12 paths to the last level.
+    const $defs: Record<string, unknown> = {
+      L12: { type: "object", properties: { leaf: { type: "string" } } },
+    };
+    for (let level = 11; level >= 0; level--)
+      $defs[`L${level}`] = {
+        type: "object",
+        properties: { left: { $ref: `#/$defs/L${level + 1}` }, right: { $ref: `#/$defs/L${level + 1}` } },
+      };
+    const text = outputFormat({ $ref: "#/$defs/L0", $defs });
+    expect(text.split("\n").length).toBeLessThan(100);
+  });
+});
