@@ -280,3 +280,26 @@ describe("outputFormat of schemas that reuse definitions", () => {
     expect(text.split("\n").length).toBeLessThan(100);
   });
 });
+
+describe("deep and self-referring schemas", () => {
+  it("reads a schema that refers to itself through an anyOf arm with keywords beside it", () => {
+    // As JSON Schema Store's resjson.json: the arm's $ref is merged with `minProperties`, so the cycle has
+    // no reference of its own; it used to overflow the call stack.
+    const entry = { minProperties: 1, anyOf: [{ type: "string" }, { $ref: "#/definitions/resource" }] };
+    const schema = {
+      type: "object",
+      additionalProperties: entry,
+      definitions: { resource: { type: "object", additionalProperties: entry } },
+    };
+    const text = '{"title": "Hi", "menu": {"open": "Open", "sub": {"close": "Close"}}}';
+    expect(parse(schema, text).value).toEqual(JSON.parse(text));
+    expect(() => parse(schema, '{"menu": {}}')).toThrow(/minProperties|fewer than 1/i);
+  });
+
+  it("refuses a schema nested deeper than it can walk, with a clear error", () => {
+    let schema: Record<string, unknown> = { type: "string" };
+    for (let level = 0; level < 5000; level++) schema = { type: "object", properties: { a: schema } };
+    expect(() => fromJsonSchema(schema)).toThrow(UnsupportedSchemaError);
+    expect(() => fromJsonSchema(schema)).toThrow(/a schema nested more than 400 levels deep/);
+  });
+});
