@@ -44,8 +44,9 @@ export {
 } from "./json-schema-typed.js";
 
 /**
- * Reads a model's answer into a value of the JSON Schema: optional properties the model left out are left
- * out (or take their `default`), and the value is validated against the whole schema (formats, bounds,
+ * Reads a model's answer into a value of the JSON Schema: the JSON the model wrote when the schema accepts
+ * it as written, else the parser's reading (optional properties the model left out stay out; a `default`
+ * never fills them), and the value is validated against the whole schema (formats, bounds,
  * `not`, every union arm). Throws `SchemaParseError` with the raw answer (and the validator's `issues`
  * when the value breaks the schema); `UnsupportedSchemaError` for a schema no answer can be read toward
  * (a remote `$ref`, a `false` schema). Keywords outside JSON Schema are ignored: `jsonSchemaWarnings`.
