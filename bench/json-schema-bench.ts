@@ -155,6 +155,7 @@ function benchSet(
   files: BenchFile[],
   refusals: Map<string, number>,
   coercions: Map<string, number>,
+  notExact: Map<string, number>,
 ): SetReport {
   const encoding = getEncoding("o200k_base");
   const report: SetReport = {
@@ -213,14 +214,17 @@ function benchSet(
       const text = JSON.stringify(test.data);
       const parseStart = performance.now();
       let read: { ok: true; value: unknown } | { ok: false };
+      let cause = "";
       try {
         const result = parse(file.schema, text);
         read = { ok: true, value: result.value };
+        cause = [...new Set(result.flags.map((flag) => flag.kind))].sort().join(" + ") || "no flag";
         if (!test.valid) {
           const kinds = [...new Set(result.flags.map((flag) => flag.kind))].sort().join(" + ") || "no flag";
           coercions.set(kinds, (coercions.get(kinds) ?? 0) + 1);
         }
       } catch (error) {
+        cause = SchemaParseError.isInstance(error) ? `error: ${error.code}` : "crash";
         if (!SchemaParseError.isInstance(error)) {
           const construct = `parse crash: ${String(error).slice(0, 80)}`;
           refusals.set(construct, (refusals.get(construct) ?? 0) + 1);
@@ -233,6 +237,7 @@ function benchSet(
         if (!read.ok) report.validErrors += 1;
         else if (sameJson(read.value, test.data)) report.validExact += 1;
         else if (keysLeftOut(read.value, test.data)) report.validKeysLeftOut += 1;
+        if (!read.ok || !sameJson(read.value, test.data)) notExact.set(cause, (notExact.get(cause) ?? 0) + 1);
         for (const rendering of messyRenderings(test.data)) {
           report.messy += 1;
           let messy: { ok: true; value: unknown } | { ok: false };
@@ -275,7 +280,8 @@ export async function benchJsonschema(): Promise<string> {
   const only = process.env.JSONSCHEMABENCH_SETS?.split(",");
   const sets = SETS.filter((set) => !only || only.includes(set));
   const coercions = new Map<string, number>();
-  const reports = sets.map((set) => benchSet(set, data.get(set) ?? [], refusals, coercions));
+  const notExact = new Map<string, number>();
+  const reports = sets.map((set) => benchSet(set, data.get(set) ?? [], refusals, coercions, notExact));
   const total: SetReport = { ...(reports[0] as SetReport), set: "**all**" };
   for (const key of Object.keys(total) as (keyof SetReport)[]) {
     if (key === "set") continue;
@@ -321,6 +327,10 @@ export async function benchJsonschema(): Promise<string> {
     `Refused, by construct (${total.schemas - total.accepted} schemas):`,
     "",
     ...refused.map(([construct, count]) => `- ${construct}: ${count}`),
+    "",
+    "Valid instances not read back exactly, by cause (the parser's flags, or the error):",
+    "",
+    ...[...notExact].sort((left, right) => right[1] - left[1]).map(([cause, count]) => `- ${cause}: ${count}`),
     "",
     "Invalid instances read into a value, by the parser's flags (what it changed to make the value fit):",
     "",

@@ -49,6 +49,16 @@ export class JsonSchemaConverter {
   readonly warnings: string[] = [];
   readonly #references = new Map<unknown, ReferenceSlot>();
   readonly #objects = new Map<object, JsonSchemaConversion>();
+  /**
+   * Every sub-schema converted once: a schema reached again (through another `$ref` sibling, an `anyOf`
+   * arm with keywords merged in, a shared definition) is the same type, and converting it again would
+   * make a large schema's conversion grow with the number of paths to each node, not the nodes.
+   */
+  readonly #converted = new Map<object, JsonSchemaConversion>();
+  /** Sub-schemas being converted now (a cycle back to one becomes an alias of it). */
+  readonly #open = new Map<object, ReferenceSlot>();
+  /** How many sub-schemas deep the conversion is (bounded: the walk is recursive). */
+  #depth = 0;
   readonly #merged = new Map<object, SchemaNode>();
   readonly #resolver: ReferenceResolver;
   #jsonValue: Type | undefined;
@@ -75,11 +85,32 @@ export class JsonSchemaConverter {
         "a schema is an object (or true); write { type: … }.",
       );
     const node = schema as SchemaNode;
+    const known = this.#converted.get(node);
+    if (known) return known;
+    // A schema reached again while it is being converted (through an `anyOf` arm whose `$ref` was merged
+    // with the keywords beside it, so no reference of its own marks the cycle): it names itself.
+    const open = this.#open.get(node);
+    if (open) return selfReference(open, () => this.collector.reserve(hint));
     this.#warnUnknown(node, path);
-    const core = this.#convertCore(this.#shapeOf(node, path), path, hint);
+    if (this.#depth >= MAX_DEPTH)
+      throw new UnsupportedSchemaError(
+        `a schema nested more than ${MAX_DEPTH} levels deep`,
+        path,
+        "name the inner schemas under $defs and refer to them with $ref.",
+      );
+    const slot: ReferenceSlot = { open: true };
+    this.#open.set(node, slot);
+    this.#depth += 1;
+    let core: JsonSchemaConversion;
+    try {
+      core = this.#convertCore(this.#shapeOf(node, path), path, hint);
+    } finally {
+      this.#depth -= 1;
+      this.#open.delete(node);
+    }
     const nullable = node.nullable === true;
     const inner = core.final;
-    return {
+    const conversion: JsonSchemaConversion = {
       type: nullable ? unionOf([core.type, NULL]) : core.type,
       acceptsNull: core.acceptsNull || nullable,
       // A string the parser made from an object or a list (`JsonToString`) is put back as the model wrote
@@ -90,6 +121,9 @@ export class JsonSchemaConverter {
       },
       fits: (value) => (value === null && nullable) || fitsOf(core)(value),
     };
+    const result = closeSlot(slot, conversion, this.collector);
+    this.#converted.set(node, result);
+    return result;
   }
 
   #warnUnknown(node: SchemaNode, path: string): void {
@@ -265,7 +299,7 @@ export class JsonSchemaConverter {
         type: isRequired ? property.type : unionOf([property.type, NULL]),
         ...(description === "" ? {} : { description }),
       });
-      fields.push({ key, property, required: isRequired, fallback: propertyNode.default });
+      fields.push({ key, property });
     }
     return conversion;
   }
@@ -378,39 +412,55 @@ export class JsonSchemaConverter {
     }
     const slot = this.#references.get(target);
     if (slot?.result) return slot.result;
-    if (slot?.open) {
-      slot.alias ??= this.collector.reserve(hint);
-      return {
-        type: { kind: "alias", name: slot.alias },
-        acceptsNull: false,
-        final: (value, at, flags) => (slot.result?.final ? slot.result.final(value, at, flags) : value),
-        fits: (value) => (slot.result ? fitsOf(slot.result)(value) : true),
-      };
-    }
+    if (slot?.open) return selfReference(slot, () => this.collector.reserve(hint));
     const fresh: ReferenceSlot = { open: true };
     this.#references.set(target, fresh);
-    const converted = this.convert(target, reference, hint);
-    fresh.open = false;
-    fresh.result = converted;
-    if (fresh.alias !== undefined) {
-      this.collector.aliases.push({ name: fresh.alias, type: converted.type });
-      fresh.result = { ...converted, type: { kind: "alias", name: fresh.alias } };
-    }
-    return fresh.result;
+    return closeSlot(fresh, this.convert(target, reference, hint), this.collector);
   }
+}
+
+/**
+ * How deep sub-schemas may nest. The walk is recursive, and a real schema nests a few dozen levels at
+ * most; deeper is a generated schema that would overflow the call stack (a clear error instead).
+ */
+const MAX_DEPTH = 400;
+
+/** A reference to a schema still being converted: an alias named now, defined when it is done. */
+function selfReference(slot: ReferenceSlot, name: () => string): JsonSchemaConversion {
+  slot.alias ??= name();
+  return {
+    type: { kind: "alias", name: slot.alias },
+    acceptsNull: false,
+    final: (value, at, flags) => (slot.result?.final ? slot.result.final(value, at, flags) : value),
+    fits: (value) => (slot.result ? fitsOf(slot.result)(value) : true),
+  };
+}
+
+/** A schema's conversion is done: an alias named while it was open gets its definition. */
+function closeSlot(
+  slot: ReferenceSlot,
+  converted: JsonSchemaConversion,
+  collector: TypeCollector,
+): JsonSchemaConversion {
+  slot.open = false;
+  slot.result = converted;
+  if (slot.alias !== undefined) {
+    collector.aliases.push({ name: slot.alias, type: converted.type });
+    slot.result = { ...converted, type: { kind: "alias", name: slot.alias } };
+  }
+  return slot.result;
 }
 
 /** One property of a class, with what its final value needs. */
 interface ObjectField {
   key: string;
   property: JsonSchemaConversion;
-  required: boolean;
-  fallback: unknown;
 }
 
 /**
  * A class's final value. The parser gives `null` for a field the model left out (flagged
- * `DefaultFromMissing`): it is left out again, or takes its `default`. A field the model wrote but that
+ * `DefaultFromMissing`): it is left out again (a `default` is an annotation in JSON Schema, as its
+validators read it: it never fills the value). A field the model wrote but that
  * did not fit (`DefaultFromInvalid`) stays `null` — never the default — for the validator to judge, as
  * does an explicit `null` the model wrote. A required list left out (`EmptyFromMissing`) is left out, and
  * the validator reports it missing.
@@ -418,13 +468,13 @@ interface ObjectField {
 function adaptObject(fields: readonly ObjectField[], value: unknown, at: string, flags: FlagIndex): unknown {
   if (!isRecord(value)) return value;
   let copy: Record<string, unknown> | undefined;
-  for (const { key, property, required, fallback } of fields) {
+  for (const { key, property } of fields) {
     const path = at + fieldStep(key);
     const before = value[key];
     const flagged = flags.get(path);
     let after: unknown;
     if (flagged?.has("DefaultFromMissing") || flagged?.has("EmptyFromMissing") || before === undefined)
-      after = fallback === undefined || required ? undefined : structuredClone(fallback);
+      after = undefined;
     else if (flagged?.has("DefaultFromInvalid")) after = null;
     else after = property.final ? property.final(before, path, flags) : before;
     if (after === before && (after === undefined || Object.hasOwn(value, key))) continue;

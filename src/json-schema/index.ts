@@ -21,6 +21,7 @@ import {
   type SchemaStreamParser,
 } from "../typed-schema/index.js";
 import { jsonSchemaTypedSchema } from "./json-schema-typed.js";
+import { sharedClasses } from "./shared-classes.js";
 
 export {
   type ExtractMessage,
@@ -43,8 +44,9 @@ export {
 } from "./json-schema-typed.js";
 
 /**
- * Reads a model's answer into a value of the JSON Schema: optional properties the model left out are left
- * out (or take their `default`), and the value is validated against the whole schema (formats, bounds,
+ * Reads a model's answer into a value of the JSON Schema: the JSON the model wrote when the schema accepts
+ * it as written, else the parser's reading (optional properties the model left out stay out; a `default`
+ * never fills them), and the value is validated against the whole schema (formats, bounds,
  * `not`, every union arm). Throws `SchemaParseError` with the raw answer (and the validator's `issues`
  * when the value breaks the schema); `UnsupportedSchemaError` for a schema no answer can be read toward
  * (a remote `$ref`, a `false` schema). Keywords outside JSON Schema are ignored: `jsonSchemaWarnings`.
@@ -63,10 +65,15 @@ export function createStreamParser<T = unknown>(schema: object): SchemaStreamPar
   return createTypedStreamParser(jsonSchemaTypedSchema(schema));
 }
 
-/** The compact schema text `ctx.output_format` renders, for this JSON Schema. */
+/**
+ * The compact schema text `ctx.output_format` renders, for this JSON Schema. A class the schema uses in
+ * more than one place is written once, by name, above the answer's shape (unless `hoistClasses` says
+ * otherwise), so the text grows with the schema, not with the number of paths through it.
+ */
 export function outputFormat(schema: object, options: OutputFormatOptions = {}): string {
   const typed = jsonSchemaTypedSchema(schema);
-  return renderOutputFormat(typed.ir, typed.type, options);
+  const hoistClasses = options.hoistClasses ?? sharedClasses(typed.ir, typed.type);
+  return renderOutputFormat(typed.ir, typed.type, { ...options, hoistClasses });
 }
 
 /**

@@ -28,6 +28,7 @@ function compile(schema: object): CompiledJsonSchema {
     ir,
     index: new IrIndex(ir),
     type: root.type,
+    acceptsWritten: true,
     adaptFinal: (value, flags, text) => {
       // The whole answer read as a string although it is an object or a list in JSON (an object that
       // failed its arm of `anyOf [string, object]`): the validator judges what the model wrote.

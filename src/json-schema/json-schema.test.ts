@@ -100,13 +100,29 @@ describe("fromJsonSchema", () => {
     );
     expect(() => fromJsonSchema({ $ref: "#/$defs/Missing" })).toThrow(/nothing is at "\$defs"/);
   });
+
+  it("converts a sub-schema reached by many paths once (one warning, not one per path)", () => {
+    // Each `anyOf` arm with keywords beside it is merged into a new schema, but the property schemas
+    // inside the definition it names are the same objects: converting them again per path made large
+    // schemas (JSON Schema Store's service-schema.json) take minutes.
+    const Shared = { type: "object", properties: { p: { type: "string", "x-note": 1 } } };
+    const viaArm = { type: "object", anyOf: [{ $ref: "#/$defs/Shared" }] };
+    const schema = {
+      type: "object",
+      properties: { a: viaArm, b: { ...viaArm }, c: { ...viaArm }, d: { ...viaArm } },
+      $defs: { Shared },
+    };
+    expect(fromJsonSchema(schema).warnings).toEqual([
+      '$.a.anyOf[0].p: "x-note" is not a JSON Schema keyword; ignored.',
+    ]);
+  });
 });
 
 describe("parse", () => {
   const answer =
     "Here it is:\n```json\n{number: 'INV-7', status: 'sent', kind: 'invoice', lines: [{item: 'Tea', quantity: '2'}], discount: null, notes: None, tags: {}}\n```";
 
-  it("reads a messy answer; a missing property with a default gets it", () => {
+  it("reads a messy answer; a missing property stays out (its default is an annotation)", () => {
     expect(parse(Invoice, answer).value).toEqual({
       number: "INV-7",
       status: "SENT",
@@ -114,7 +130,6 @@ describe("parse", () => {
       lines: [{ item: "Tea", quantity: 2 }],
       discount: null,
       notes: null,
-      currency: "EUR",
       tags: {},
     });
   });
@@ -152,7 +167,8 @@ describe("parse", () => {
     };
     const nickname = { anyOf: [{ type: "string", minLength: 2 }, { type: "null" }] };
     expect(parse(shape, "{radius: 2}").value).toEqual({ radius: 2 });
-    expect(parse(shape, "{width: 3}").value).toEqual({ width: 3, unit: "cm" });
+    // The second arm's optional `unit`, left out, stays out (null would break its `type: string`).
+    expect(parse(shape, "{width: 3}").value).toEqual({ width: 3 });
     expect(() => parse(shape, "{radius: -1}")).toThrow(/\$\.radius: -1 is less than 0/);
     expect(parse(nickname, "null").value).toBeNull();
     expect(() => parse(nickname, '"x"')).toThrow(/String is too short \(1 < 2\)/);
@@ -183,5 +199,107 @@ describe("parse", () => {
     const read = appended.read();
     expect(read).toEqual({ changed: true, value: shown });
     expect(appended.read()).toEqual({ changed: false, value: read.value });
+  });
+});
+
+describe("the JSON the model wrote, when the schema accepts it", () => {
+  const open = {
+    type: "object",
+    properties: {
+      name: { type: "string" },
+      data: { type: "object", properties: { a: { type: "integer" } } },
+    },
+    required: ["name"],
+  };
+
+  it("keeps keys the schema does not declare but allows, in every rendering and in a stream", () => {
+    const written = { name: "Bo", extra: { deep: [1, "two"] }, "data ": { a: 1 } };
+    const renderings = [
+      JSON.stringify(written),
+      `Sure:\n\`\`\`json\n${JSON.stringify(written, null, 2)}\n\`\`\`\nDone.`,
+      `{'name': 'Bo', 'extra': {'deep': [1, 'two'],}, 'data ': {'a': 1},}`,
+    ];
+    for (const text of renderings) {
+      const result = parse(open, text);
+      expect(result.value).toEqual(written);
+      // Only where it was read from and the syntax repairs remain: the value is as written.
+      expect(result.flags.map((flag) => flag.kind)).not.toContain("ExtraKey");
+      expect(result.flags.map((flag) => flag.kind)).not.toContain("KeyCaseFold");
+      const stream = createStreamParser(open);
+      for (const chunk of text.match(/.{1,7}/gs) ?? []) stream.push(chunk);
+      expect(stream.finish().value).toEqual(written);
+    }
+  });
+
+  it("reads toward the type when the written JSON breaks the schema", () => {
+    const closed = { ...open, additionalProperties: false };
+    const result = parse(closed, '{"name": "Bo", "extra": 1}');
+    expect(result.value).toEqual({ name: "Bo" });
+    expect(result.flags.map((flag) => flag.kind)).toContain("ExtraKey");
+    // `"Name"` is no key of the schema: as written, `name` is missing; the case-folded reading is valid.
+    expect(parse(open, '{"Name": "Bo"}').value).toEqual({ name: "Bo" });
+    // A number for a string: as written it breaks the schema; read as text it fits.
+    expect(parse(open, '{"name": 7, "x": 1}').value).toEqual({ name: "7" });
+  });
+
+  it("never takes a cut-off answer as written", () => {
+    const result = parse(open, '{"name": "Bo", "extra": {"deep": [1, 2');
+    // The extra key's value was never closed: the reading is not one complete object as written.
+    expect(result.value).toEqual({ name: "Bo" });
+    expect(result.flags.map((flag) => flag.kind)).toContain("ExtraKey");
+  });
+});
+
+describe("outputFormat of schemas that reuse definitions", () => {
+  it("writes a class used in more than one place once, by name", () => {
+    const Address = { type: "object", properties: { street: { type: "string" } }, required: ["street"] };
+    const schema = {
+      type: "object",
+      properties: { billing: { $ref: "#/$defs/Address" }, shipping: { $ref: "#/$defs/Address" } },
+      required: ["billing", "shipping"],
+      $defs: { Address },
+    };
+    expect(outputFormat(schema)).toBe(
+      "Address {\n  street: string,\n}\n\nAnswer in JSON using this schema:\n{\n  billing: Address,\n  shipping: Address,\n}",
+    );
+    // The caller's own choice still wins.
+    expect(outputFormat(schema, { hoistClasses: false })).toContain("billing: {");
+  });
+
+  it("grows with the definitions, not with the paths through them", () => {
+    // Level i has two properties that both use level i + 1: 2^12 paths to the last level.
+    const $defs: Record<string, unknown> = {
+      L12: { type: "object", properties: { leaf: { type: "string" } } },
+    };
+    for (let level = 11; level >= 0; level--)
+      $defs[`L${level}`] = {
+        type: "object",
+        properties: { left: { $ref: `#/$defs/L${level + 1}` }, right: { $ref: `#/$defs/L${level + 1}` } },
+      };
+    const text = outputFormat({ $ref: "#/$defs/L0", $defs });
+    expect(text.split("\n").length).toBeLessThan(100);
+  });
+});
+
+describe("deep and self-referring schemas", () => {
+  it("reads a schema that refers to itself through an anyOf arm with keywords beside it", () => {
+    // As JSON Schema Store's resjson.json: the arm's $ref is merged with `minProperties`, so the cycle has
+    // no reference of its own; it used to overflow the call stack.
+    const entry = { minProperties: 1, anyOf: [{ type: "string" }, { $ref: "#/definitions/resource" }] };
+    const schema = {
+      type: "object",
+      additionalProperties: entry,
+      definitions: { resource: { type: "object", additionalProperties: entry } },
+    };
+    const text = '{"title": "Hi", "menu": {"open": "Open", "sub": {"close": "Close"}}}';
+    expect(parse(schema, text).value).toEqual(JSON.parse(text));
+    expect(() => parse(schema, '{"menu": {}}')).toThrow(/minProperties|fewer than 1/i);
+  });
+
+  it("refuses a schema nested deeper than it can walk, with a clear error", () => {
+    let schema: Record<string, unknown> = { type: "string" };
+    for (let level = 0; level < 5000; level++) schema = { type: "object", properties: { a: schema } };
+    expect(() => fromJsonSchema(schema)).toThrow(UnsupportedSchemaError);
+    expect(() => fromJsonSchema(schema)).toThrow(/a schema nested more than 400 levels deep/);
   });
 });

@@ -4,8 +4,9 @@
  * as written — formats, bounds, `not`, `if`/`then`/`else`, every union arm — so what the parser reads
  * toward and what the schema allows can never drift apart.
  */
-import { type OutputUnit, type SchemaDraft, Validator } from "@cfworker/json-schema";
+import { format, type OutputUnit, type SchemaDraft, Validator } from "@cfworker/json-schema";
 import { type SchemaIssue, UnsupportedSchemaError } from "../typed-schema/index.js";
+import { linearPattern } from "./linear-pattern.js";
 
 /** Checks a value against the whole schema; an empty list when it is valid. */
 export type SchemaValidator = (value: unknown) => SchemaIssue[];
@@ -84,11 +85,41 @@ const WRAPPERS = new Set([
 function issuesOf(units: readonly OutputUnit[], value: unknown): SchemaIssue[] {
   const leaves = units.filter((unit) => !WRAPPERS.has(unit.keyword));
   const shown = leaves.length > 0 ? leaves : units;
-  return shown.map((unit) => ({
-    path: pathOf(unit.instanceLocation, value),
-    message: `${unit.error.replace(/\.$/, "")} (schema ${unit.keywordLocation})`,
-    code: unit.keyword,
-  }));
+  return shown.map((unit) => {
+    // A pattern the linear engine checks is a format to the validator: said as the pattern it is.
+    const linear = unit.keyword === "format" && unit.error.includes(`"${LINEAR_FORMAT}`);
+    const location = linear
+      ? unit.keywordLocation.replace(/(\/allOf\/\d+)?\/format$/, "/pattern")
+      : unit.keywordLocation;
+    const error = linear ? "String does not match pattern" : unit.error.replace(/\.$/, "");
+    return {
+      path: pathOf(unit.instanceLocation, value),
+      message: `${error} (schema ${location})`,
+      code: linear ? "pattern" : unit.keyword,
+    };
+  });
+}
+
+/** The format names under which linear patterns are registered with the validator. */
+const LINEAR_FORMAT = "sapling-linear-pattern:";
+
+/**
+ * The validator runs `pattern` with JavaScript's backtracking `RegExp`, where `^(a+)+$` against a
+ * 30-character answer takes seconds. A pattern the linear engine can run (linear-pattern.ts) becomes a
+ * format the validator calls instead (its format table is open to new names); any other pattern stays
+ * the validator's (docs/json-schema.md says so).
+ */
+function linearOrRegExp(record: Record<string, unknown>, pattern: string): void {
+  const linear = linearPattern(pattern);
+  if (!linear) {
+    record.pattern = pattern;
+    return;
+  }
+  const name = `${LINEAR_FORMAT}${pattern}`;
+  format[name] ??= (text: string) => linear.test(text);
+  delete record.pattern;
+  if (record.format === undefined) record.format = name;
+  else record.allOf = [...(Array.isArray(record.allOf) ? record.allOf : []), { format: name }];
 }
 
 /** `#/items/0/name` → `["items", 0, "name"]` (an index is a number where the value is a list). */
@@ -143,7 +174,7 @@ function unicodePatterns(node: unknown, path: string): void {
   const record = node as Record<string, unknown>;
   for (const [key, child] of Object.entries(record)) {
     if (key === "enum" || key === "const" || key === "default" || key === "examples") continue;
-    if (key === "pattern" && typeof child === "string") record.pattern = unicodePattern(child, path);
+    if (key === "pattern" && typeof child === "string") linearOrRegExp(record, unicodePattern(child, path));
     else if (key === "patternProperties" && typeof child === "object" && child !== null) {
       const renamed: Record<string, unknown> = {};
       for (const [pattern, schema] of Object.entries(child)) {

@@ -5,6 +5,7 @@
 export type { OutputFormatErrorCode, TemplateErrorCode } from "./errors.js";
 export { OutputFormatError, TemplateError } from "./errors.js";
 export { comparedValue, evaluateConstraint, evaluateTestConstraint } from "./evaluate-constraint.js";
+export { LinearRegex } from "./jinja/linear-regex.js";
 export type { OutputFormatOptions } from "./output-format/output-format-options.js";
 export {
   OUTPUT_FORMAT_OPTION_NAMES,

@@ -8,6 +8,7 @@ import {
 } from "../sap/index.js";
 import { issuePath, SchemaParseError } from "./schema-parse-error.js";
 import type { TypedSchema, ValidationOutcome } from "./typed-schema.js";
+import { syntaxFlags, writtenValue } from "./written-value.js";
 
 /** A value read through a schema, with every repair the parser made (`flags`, see docs/sap.md). */
 export interface SchemaParseResult<T> {
@@ -37,6 +38,8 @@ export function parseTyped<T>(schema: TypedSchema, text: string): SchemaParseRes
 /** As `parseTyped`, awaiting async refinements. */
 export async function parseTypedAsync<T>(schema: TypedSchema, text: string): Promise<SchemaParseResult<T>> {
   const result = readFinal(schema, text);
+  const written = asWritten<T>(schema, result, text);
+  if (written) return written;
   const adapted = schema.adaptFinal ? schema.adaptFinal(result.value, result.flags, text) : result.value;
   return outcomeToResult<T>(await schema.validate(adapted), result.flags, text);
 }
@@ -92,6 +95,8 @@ function readFinal(schema: TypedSchema, text: string): ParseResult {
 }
 
 function complete<T>(schema: TypedSchema, result: ParseResult, text: string): SchemaParseResult<T> {
+  const written = asWritten<T>(schema, result, text);
+  if (written) return written;
   const adapted = schema.adaptFinal ? schema.adaptFinal(result.value, result.flags, text) : result.value;
   const outcome = schema.validate(adapted);
   if (outcome instanceof Promise) {
@@ -103,6 +108,20 @@ function complete<T>(schema: TypedSchema, result: ParseResult, text: string): Sc
     );
   }
   return outcomeToResult<T>(outcome, result.flags, text);
+}
+
+/** The JSON the model wrote, when the schema accepts it as written (see `TypedSchema.acceptsWritten`). */
+function asWritten<T>(
+  schema: TypedSchema,
+  result: ParseResult,
+  text: string,
+): SchemaParseResult<T> | undefined {
+  if (!schema.acceptsWritten) return undefined;
+  const written = writtenValue(text, result.flags);
+  if (written === undefined) return undefined;
+  const judged = schema.validate(written);
+  if (judged instanceof Promise || !("value" in judged)) return undefined;
+  return { value: judged.value as T, flags: syntaxFlags(result.flags) };
 }
 
 function outcomeToResult<T>(outcome: ValidationOutcome, flags: Flag[], text: string): SchemaParseResult<T> {

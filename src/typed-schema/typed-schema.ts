@@ -26,6 +26,13 @@ export interface TypedSchema {
    * rejected, or a whole answer read as text from the JSON it is.
    */
   readonly adaptFinal?: ((value: unknown, flags: readonly Flag[], text: string) => unknown) | undefined;
+  /**
+   * The schema's validation is the whole truth about which values it allows (a JSON Schema with its
+   * validator): when the parser changed the answer to fit its type (dropped a key the type does not
+   * declare, case-folded a key, read `1` as `"1"`) but the JSON the model wrote is itself valid, that
+   * JSON is the value, with only the flags of where it was read from and its syntax repairs.
+   */
+  readonly acceptsWritten?: boolean | undefined;
   /** Partial values: only the enum mapping (a missing field stays `null`: not written yet). */
   readonly adaptPartial?: ValueAdapter | undefined;
   /**
