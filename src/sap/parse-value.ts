@@ -23,6 +23,7 @@ import {
 } from "./lenient/extract-candidates.js";
 import { earlierOrMarked, finalAnswerMarkerEnd } from "./lenient/final-answer-marker.js";
 import { stringNode } from "./lenient/jsonish-node.js";
+import { sectionNamesOf } from "./lenient/section-names.js";
 import { SapConfigurationError, SapParseError } from "./sap-parse-error.js";
 import { parsePartial } from "./stream/parse-partial.js";
 import { structureBeatsText } from "./structure-beats-text.js";
@@ -111,7 +112,7 @@ export function parseValue(
   let chosen: { result: CoerceSuccess; candidate: Candidate } | undefined;
   const fitted: { result: CoerceSuccess; candidate: Candidate }[] = [];
   const failures: { issue: CoerceIssue; candidate: Candidate }[] = [];
-  const candidates = extractCandidates(text, strict, work);
+  const candidates = extractCandidates(text, strict, work, sectionNamesOf(type, index));
   // An answer that is one quoted string is that string for a target that reads text: a `[` or `{`
   // inside it is text (a stream never sees it as a container).
   const wholeString =
