@@ -76,6 +76,9 @@ export class Sections {
   /** The indentation of a JSON container's opening line outside any section, while it is open. */
   private container: number | undefined;
   private line = "";
+  /** The object `node` gave last, and `changes` then. */
+  private shown: ObjectNode | undefined;
+  private shownAt = -1;
   /** Changes whenever `node` may have (a line read, or text added to an open section's last line). */
   changes = 0;
 
@@ -96,7 +99,7 @@ export class Sections {
       from = index + 1;
     }
     this.line += text.slice(from);
-    if (this.open !== undefined && !this.completed) this.changes++;
+    if (!this.completed) this.changes++;
   }
 
   /** The text is complete: its last line is read, the open section closed, and the object complete. */
@@ -110,16 +113,39 @@ export class Sections {
     this.changes++;
   }
 
-  /** The object, once a declared section has opened; else undefined. */
+  /**
+   * The object, once a declared section has opened; else undefined. While the text arrives, a new object
+   * each time it may have changed (a section's value is read again from its content, so its node is
+   * replaced, not grown in place; the entries before it are the same nodes).
+   */
   node(): ObjectNode | undefined {
-    if (this.declared === 0) return undefined;
+    if (this.object.complete) return this.declared === 0 ? undefined : this.object;
+    if (this.shownAt === this.changes) return this.shown;
+    this.shownAt = this.changes;
     const open = this.open;
+    // A label line being written whose key is declared: its value so far shows (the key is settled).
+    const opener =
+      this.completed || this.container !== undefined || this.line === "" || open?.form === "tag" || open?.inFence
+      ? undefined
+      : this.opener(this.line, open);
+    const label =
+      opener !== undefined && opener !== "completed" && opener.form === "label" && !UNDECLARED.has(opener.field!)
+        ? labelValue(opener.header.trim(), opener.field!)
+        : undefined;
+    if (this.declared === 0 && label === undefined) {
+      this.shown = undefined;
+      return undefined;
+    }
     // The open section's value so far, with the line being written unless it may still open a section.
-    if (open !== undefined && !this.object.complete) {
+    if (open !== undefined) {
       const partial = this.line === "" || this.mayOpen(this.line, open) ? undefined : this.line;
       this.place(open, sectionValue(open, partial, false));
     }
-    return this.object;
+    const entries = [...this.object.entries];
+    if (label !== undefined && opener !== undefined && opener !== "completed" && opener.header.trim() !== "")
+      entries.push([opener.written, incomplete(label)]);
+    this.shown = { kind: "object", entries, complete: false };
+    return this.shown;
   }
 
   private read(line: string): void {
@@ -282,10 +308,17 @@ export class Sections {
     if (open.inFence) return FENCE.test(line) || /^\s*[`~]{1,2}$/.test(line);
     if (line.trim() === "") return true;
     if (this.opener(line, open) !== undefined) return true;
-    if (open.form === "label" && indentOf(line) > open.indent) return false;
+    // An unindented line under a label may yet be a label (ending the value): shown once it is not.
+    if (open.form === "label" && indentOf(line) <= open.indent && !line.includes(":") && line.length <= 45)
+      return true;
+    if (open.form === "label" && indentOf(line) > open.indent) {
+      // A line of a YAML block under an empty key may still become a key or an item: shown once whole.
+      return open.header.trim() === "";
+    }
     const trimmed = line.trimStart();
     if (trimmed.length > this.names.longest + 24) return false;
-    if (/^[`~]{1,3}$/.test(trimmed)) return true;
+    if (/^[`~]{1,3}/.test(trimmed)) return true;
+    if (trimmed.startsWith("[[") && !trimmed.includes("]]")) return true;
     const words = sectionKey(trimmed.replace(/^(?:\[\[\s*|#+\s*|<|\*\*|[-*•]\s+)*/, ""));
     if (words === "") return true;
     for (const key of this.names.fields.keys()) {
@@ -321,7 +354,7 @@ function closingTag(line: string, name: string): { start: number; end: number } 
  */
 function sectionValue(section: Section, partial: string | undefined, complete: boolean): JsonishNode | undefined {
   const lines = partial === undefined ? section.lines : [...section.lines, partial];
-  const node = readSectionContent(section, lines);
+  const node = readSectionContent(section, lines, complete);
   if (node === undefined || complete) return node;
   return incomplete(node);
 }
@@ -342,13 +375,15 @@ function incomplete(node: JsonishNode): JsonishNode {
   return { ...node, complete: false };
 }
 
-function readSectionContent(section: Section, lines: string[]): JsonishNode | undefined {
+function readSectionContent(section: Section, lines: string[], complete: boolean): JsonishNode | undefined {
   const field = section.field;
   if (field === undefined) return undefined;
-  if (section.form === "tag") return readTagContent(lines.join("\n"), field);
-  if (section.form !== "label") return readContent(lines.join("\n"), field);
+  if (section.form === "tag") return readTagContent(lines.join("\n"), field, complete);
+  if (section.form !== "label") return readContent(lines.join("\n"), field, complete);
   const header = section.header.trim();
-  const block = blockScalarHeader(header);
+  const written = blockScalarHeader(header);
+  // (While the block is being written its trailing line breaks are not known yet: none is shown.)
+  const block = written === undefined || complete ? written : { ...written, chomping: "strip" as const };
   if (block !== undefined) {
     let end = lines.length;
     while (end > 0 && lines[end - 1]!.trim() !== "" && indentOf(lines[end - 1]!) <= section.indent) end--;
@@ -357,7 +392,7 @@ function readSectionContent(section: Section, lines: string[]): JsonishNode | un
   const content = trimBlankEnd(lines);
   if (header === "") {
     const yaml = readYamlBlock(content, section.indent);
-    return yaml ?? readContent(content.join("\n"), field);
+    return yaml ?? readContent(content.join("\n"), field, complete);
   }
   if (content.length === 0) return labelValue(header, field);
   // A value over several lines indented under its key is one YAML scalar (folded); else text as written.
@@ -366,7 +401,7 @@ function readSectionContent(section: Section, lines: string[]): JsonishNode | un
     const entry = yaml?.kind === "object" ? yaml.entries[0]?.[1] : undefined;
     if (entry !== undefined) return entry;
   }
-  return readContent([header, ...content].join("\n"), field);
+  return readContent([header, ...content].join("\n"), field, complete);
 }
 
 function trimBlankEnd(lines: string[]): string[] {
@@ -382,24 +417,26 @@ function labelValue(header: string, field: SectionField): JsonishNode {
     const yaml = yamlScalar(header.replace(/,$/, ""));
     if (yaml !== undefined) return yaml;
   }
-  if (FENCE.test(header)) return readContent(header, field) ?? scalar(header);
+  if (FENCE.test(header)) return readContent(header, field, true) ?? scalar(header);
   return scalar(header);
 }
 
 /** A fence's content: the whole content when it is one fenced block (its tag line dropped). */
 const WHOLE_FENCE = /^(```|~~~)[^\n]*\n([\s\S]*?)\n?\s*\1\s*$/;
+/** A fence still open at the end of content being written: its content so far. */
+const OPEN_FENCE = /^(```|~~~)[^\n]*(?:\n([\s\S]*))?$/;
 
 /**
  * A section's content read by the usual rules, short of a whole parse: a fenced block is its content, a
  * class field's content may hold nested sections, a JSON container is itself, lines of bullets are a list,
  * one line is a scalar, and anything else is its text.
  */
-function readContent(text: string, field: SectionField): JsonishNode | undefined {
+function readContent(text: string, field: SectionField, complete: boolean): JsonishNode | undefined {
   let content = text.trim();
   if (content === "") return undefined;
-  const fence = WHOLE_FENCE.exec(content);
+  const fence = WHOLE_FENCE.exec(content) ?? (complete ? null : OPEN_FENCE.exec(content));
   if (fence !== null) {
-    content = fence[2]!.trim();
+    content = (fence[2] ?? "").trim();
     if (content === "") return undefined;
   }
   const inner = field.inner;
@@ -416,7 +453,7 @@ function readContent(text: string, field: SectionField): JsonishNode | undefined
     parser.push(content);
     const roots = parser.end();
     const root = roots[0];
-    if (roots.length === 1 && root !== undefined && root.node.complete && root.end >= content.length)
+    if (roots.length === 1 && root !== undefined && (root.node.complete || !complete) && root.end >= content.length)
       return root.node;
   }
   const lines = content.split("\n");
@@ -428,12 +465,14 @@ function readContent(text: string, field: SectionField): JsonishNode | undefined
 }
 
 /** A tag's content: nested tags for a class or a list, else its text with entities decoded. */
-function readTagContent(text: string, field: SectionField): JsonishNode | undefined {
+function readTagContent(text: string, field: SectionField, complete: boolean): JsonishNode | undefined {
   if (field.list) {
     const items = repeatedTags(text);
     if (items !== undefined) {
       const itemField: SectionField = { key: field.key, list: false, inner: field.inner };
-      const nodes = items.map((item) => readTagContent(item, itemField) ?? { kind: "string" as const, value: "", complete: true });
+      const nodes = items.map(
+        (item) => readTagContent(item, itemField, true) ?? { kind: "string" as const, value: "", complete: true },
+      );
       return { kind: "array", items: nodes, complete: true };
     }
   }
@@ -444,8 +483,7 @@ function readTagContent(text: string, field: SectionField): JsonishNode | undefi
     const node = nested.node();
     if (node !== undefined) return node;
   }
-  const node = readContent(decodeEntities(text), { ...field, inner: undefined });
-  return node;
+  return readContent(decodeEntities(text), { ...field, inner: undefined }, complete);
 }
 
 /** `<x>…</x><x>…</x>` (one name, repeated, nothing else but blanks): the items' contents. */

@@ -20,6 +20,8 @@ import {
 } from "../lenient/jsonish-node.js";
 import { parseJsonInString, parseStrictJson } from "../lenient/parse-strict-json.js";
 import { LabelLines } from "../lenient/read-label-lines.js";
+import { Sections } from "../lenient/read-sections.js";
+import { sectionNamesOf } from "../lenient/section-names.js";
 import { ReasoningBlocks } from "../lenient/reasoning-blocks.js";
 import { blankBetween, structureBeatsText } from "../structure-beats-text.js";
 import { workMeter } from "../work-meter.js";
@@ -61,6 +63,8 @@ export interface ReadingSource {
   combined?: boolean;
   /** Read as `key: value` lines (an answer with no JSON at all, or a fence's text with no container). */
   labels?: boolean;
+  /** Read as sections named by the target's fields (`Sections`). */
+  sections?: boolean;
 }
 
 export interface PartialReaderOptions {
@@ -123,6 +127,8 @@ export class PartialReader {
   private readonly labels = new LabelLines();
   /** The last read tried the answer's text as a reading, and it did not fit yet (see `openAtEnd`). */
   private textWaits = false;
+  /** The answer as sections named by the target class's fields (final mode's `readSections`). */
+  private readonly sections: Sections | undefined;
   private labelsOpen = true;
   /** Some region has a container; regions before `rootScan` have none (see `hasRoots`). */
   private rootsSeen = false;
@@ -189,6 +195,8 @@ export class PartialReader {
     this.reasoning = options.afterReasoning ? undefined : new ReasoningBlocks();
     this.context.wholeText.add(this.textNode);
     this.plainText = this.context.plainText(type);
+    const names = sectionNamesOf(type, index);
+    this.sections = names === undefined ? undefined : new Sections(names);
     this.collectFlags = options.collectFlags;
     // A fence that arrives whole and is exactly of the type is read as final mode reads it (JSON.parse).
     this.scanner = new AnswerScanner(this.plainText !== "never", (value) => {
@@ -239,6 +247,7 @@ export class PartialReader {
       this.scalar.push(text);
     }
     this.scanner.push(text);
+    this.sections?.push(text);
     if (this.labelsOpen) {
       // Once the answer has JSON or a fence, it is never read as label lines again (as a whole: a
       // fence's own lines are its region's).
@@ -268,6 +277,7 @@ export class PartialReader {
     if (root !== undefined && !root.node.complete) return true;
     if (this.plainText !== "never" && (this.quoted.state === "open" || this.scalar.possible)) return true;
     if (this.textWaits) return true;
+    if (this.sections?.lineOpen) return true;
     return this.labelsOpen && this.labels.lineOpen;
   }
 
@@ -372,6 +382,10 @@ export class PartialReader {
     const labels = this.labelsOpen ? this.labels.node() : undefined;
     if (labels) {
       best = pick(this.evaluate(labels, ORIGIN_RANK.prose, 0, false, false, 0, { labels: true }), best);
+    }
+    const sections = this.sections?.node();
+    if (sections) {
+      best = pick(this.evaluate(sections, ORIGIN_RANK.prose, 0, false, false, 0, { sections: true }), best);
     }
     // The answer as plain text: not while it is blank, nor while a fence is open (its backticks and info
     // line are not text the model meant; final mode ranks a text cut off in a fence below the fence's
@@ -527,7 +541,8 @@ export class PartialReader {
           ? this.labels.lines * 2 + (this.labels.node() ? 1 : 0)
           : -1;
     // A quoted answer closing may make its text a reading of its own (`parseJsonInString`).
-    shape[length++] = this.quoted.state === "closed" ? 1 : 0;
+    // (And the sections read so far: any change there may change their reading.)
+    shape[length++] = (this.quoted.state === "closed" ? 1 : 0) + 2 * (this.sections?.changes ?? 0);
     let node: JsonishNode | undefined = roots[roots.length - 1]?.node;
     let level = 0;
     while (node !== undefined) {
@@ -841,6 +856,7 @@ function sameReading(left: PartialReading, right: PartialReading): boolean {
     a.child === b.child &&
     a.combined === b.combined &&
     a.labels === b.labels &&
+    a.sections === b.sections &&
     left.nested === right.nested &&
     left.rank === right.rank
   );
