@@ -6,8 +6,8 @@ import { FixingParser, type ParsedRoot } from "./fixing-parser.js";
 import { type JsonishNode, nodeFromJson, stringNode } from "./jsonish-node.js";
 import { parseJsonInString, parseStrictJson, type StrictJson } from "./parse-strict-json.js";
 import { readFenceLabelLines, readLabelLines } from "./read-label-lines.js";
-import { afterReasoning } from "./reasoning-blocks.js";
 import { readSections } from "./read-sections.js";
+import { afterReasoning } from "./reasoning-blocks.js";
 import type { SectionNames } from "./section-names.js";
 
 export { parseStrictJson, type StrictJson } from "./parse-strict-json.js";
@@ -252,7 +252,9 @@ function readCandidates(
   // Sections named by the target's fields (not gathered with other objects: it is the whole answer).
   const sections = names === undefined ? undefined : readSections(text, names);
   if (sections) {
-    candidates.push({ node: sections, origin: "prose", repairs: [SECTIONS_REPAIR], order: offset, span: whole });
+    // (Before the label lines' reading of the same lines: it wins a tie, in streams too.)
+    const order = offset - 1;
+    candidates.push({ node: sections, origin: "prose", repairs: [SECTIONS_REPAIR], order, span: whole });
   }
   const order = offset + text.length + 1;
   // An answer that is one quoted string (closed or cut off) is that string, not text with a quote in

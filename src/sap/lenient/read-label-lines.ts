@@ -114,8 +114,9 @@ export class LabelLines {
   end(): void {
     const line = this.line;
     this.line = "";
+    // (A text ending in a line break has no last line to read: no blank line is made up at the end.)
     this.lineHasText = false;
-    this.read(line);
+    if (line !== "" || this.block === undefined) this.read(line);
     this.endBlock();
     this.object.complete = true;
     if (this.openList) this.openList.complete = true;
@@ -184,12 +185,12 @@ function isLabel(line: string): boolean {
   return label !== null && label[1]!.trim().split(/\s+/).length <= 5;
 }
 
-/** A value as written: a number, a JSON/Python literal, a quoted string (unquoted), or plain text. */
+/** A value as written: a number, a JSON/Python/YAML literal, a quoted string (unquoted), or plain text. */
 export function scalar(written: string): JsonishNode {
   const text = written.trim().replace(/,$/, "").trim();
   const lower = text.toLowerCase();
   if (lower === "true" || lower === "false") return { kind: "bool", value: lower === "true", complete: true };
-  if (lower === "null" || lower === "none") return { kind: "null", complete: true };
+  if (lower === "null" || lower === "none" || lower === "~") return { kind: "null", complete: true };
   if (NUMBER.test(text)) return { kind: "number", value: Number(text), text, complete: true };
   const quoted = /^(["'])(.*)\1$/.exec(text);
   return { kind: "string", value: quoted ? quoted[2]! : text, complete: true };

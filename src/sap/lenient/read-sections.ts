@@ -61,7 +61,7 @@ interface Section extends Opener {
   entry: [string, JsonishNode] | undefined;
 }
 
-const DSPY = /^\s*\[\[\s*##\s*(.+?)\s*##\s*\]\]\s*$/;
+const DSPY = /^\s*\[\[\s*##\s*([^#\]]+?)\s*##\s*\]\]\s*$/;
 const HEADING = /^\s{0,3}#{1,6}\s+(.+?)\s*#*\s*$/;
 const TAG = /^\s*<([\p{L}_][\p{L}\p{N}_.-]*)\s*>(.*)$/u;
 const FENCE = /^\s*(```|~~~)/;
@@ -75,6 +75,8 @@ export class Sections {
   private completed = false;
   /** The indentation of a JSON container's opening line outside any section, while it is open. */
   private container: number | undefined;
+  /** A code fence outside any section is open. */
+  private fenced = false;
   private line = "";
   /** The object `node` gave last, and `changes` then. */
   private shown: ObjectNode | undefined;
@@ -99,14 +101,41 @@ export class Sections {
       from = index + 1;
     }
     this.line += text.slice(from);
+    // A tag closed on the line being written is closed now (the rest of the line is read on).
+    this.closeTagsOnLine();
     if (!this.completed) this.changes++;
+  }
+
+  /** Tags opened and closed on the line being written are read now, each as soon as it closes. */
+  private closeTagsOnLine(): void {
+    while (!this.completed && !this.fenced && this.container === undefined) {
+      const open = this.open;
+      if (open?.form === "tag") {
+        const close = closingTag(this.line, open.written);
+        if (close === undefined) return;
+        open.lines.push(this.line.slice(0, close.start));
+        this.close(open);
+        this.open = undefined;
+        this.line = this.line.slice(close.end);
+        continue;
+      }
+      if (open !== undefined) return;
+      const tag = TAG.exec(this.line);
+      const after = tag === null ? 0 : tag[0].length - tag[2]!.length;
+      const close = tag === null ? undefined : closingTag(this.line.slice(after), tag[1]!);
+      if (close === undefined) return;
+      const line = this.line;
+      this.line = line.slice(after + close.end);
+      this.read(line.slice(0, after + close.end));
+    }
   }
 
   /** The text is complete: its last line is read, the open section closed, and the object complete. */
   end(): void {
     const line = this.line;
     this.line = "";
-    this.read(line);
+    // (A text ending in a line break has no last line to read: no blank line is made up at the end.)
+    if (line !== "") this.read(line);
     if (this.open) this.close(this.open);
     this.open = undefined;
     this.object.complete = true;
@@ -125,24 +154,34 @@ export class Sections {
     const open = this.open;
     // A label line being written whose key is declared: its value so far shows (the key is settled).
     const opener =
-      this.completed || this.container !== undefined || this.line === "" || open?.form === "tag" || open?.inFence
-      ? undefined
-      : this.opener(this.line, open);
+      this.completed ||
+      this.fenced ||
+      this.container !== undefined ||
+      this.line === "" ||
+      open?.form === "tag" ||
+      open?.inFence
+        ? undefined
+        : this.opener(this.line, open);
     const label =
-      opener !== undefined && opener !== "completed" && opener.form === "label" && !UNDECLARED.has(opener.field!)
+      opener !== undefined &&
+      opener !== "completed" &&
+      opener.form === "label" &&
+      !UNDECLARED.has(opener.field!)
         ? labelValue(opener.header.trim(), opener.field!)
         : undefined;
     if (this.declared === 0 && label === undefined) {
       this.shown = undefined;
       return undefined;
     }
-    // The open section's value so far, with the line being written unless it may still open a section.
+    // The open section's value so far, with the line being written unless it may still open a section;
+    // when that line opens one already, the open section is as good as closed.
     if (open !== undefined) {
       const partial = this.line === "" || this.mayOpen(this.line, open) ? undefined : this.line;
-      this.place(open, sectionValue(open, partial, false));
+      this.place(open, sectionValue(open, partial, opener !== undefined));
     }
     const entries = [...this.object.entries];
-    if (label !== undefined && opener !== undefined && opener !== "completed" && opener.header.trim() !== "")
+    // (Only a plain value: a quote, bracket, bold marker or block header is settled by what follows.)
+    if (label !== undefined && opener !== undefined && opener !== "completed" && settled(opener.header))
       entries.push([opener.written, incomplete(label)]);
     this.shown = { kind: "object", entries, complete: false };
     return this.shown;
@@ -151,6 +190,11 @@ export class Sections {
   private read(line: string): void {
     this.changes++;
     if (this.completed) return;
+    if (this.fenced) {
+      // A code fence outside any section is a reading of its own (its lines are not sections).
+      if (FENCE.test(line)) this.fenced = false;
+      return;
+    }
     if (this.container !== undefined) {
       // A JSON container written outside any section: its lines are its own, not sections.
       if (/^\s*[}\]]/.test(line) && indentOf(line) <= this.container) this.container = undefined;
@@ -179,7 +223,8 @@ export class Sections {
       return;
     }
     if (open === undefined) {
-      if (/[{[]\s*$/.test(line) && !/[}\]]/.test(line)) this.container = indentOf(line);
+      if (FENCE.test(line)) this.fenced = true;
+      else if (/[{[]\s*$/.test(line) && !/[}\]]/.test(line)) this.container = indentOf(line);
       return;
     }
     if (line.trim() === "") {
@@ -268,7 +313,10 @@ export class Sections {
     }
     const heading = HEADING.exec(line);
     if (heading !== null) {
-      const written = heading[1]!.replace(/^\*\*(.*)\*\*$/, "$1").replace(/:$/, "").trim();
+      const written = heading[1]!
+        .replace(/^\*\*(.*)\*\*$/, "$1")
+        .replace(/:$/, "")
+        .trim();
       const field = names.fields.get(sectionKey(written));
       if (field !== undefined) return { form: "heading", field, written, header: "", indent };
       return undefined;
@@ -286,7 +334,8 @@ export class Sections {
     if (open !== undefined && open.form === "label" && indent > open.indent) return undefined;
     if (open !== undefined && open.form === "label" && open.header.trim() === "" && /^\s*-\s/.test(line))
       return undefined;
-    const label = LABEL_LINE.exec(line);
+    // (A quoted key is JSON written without its braces, not a label.)
+    const label = /^\s*"/.test(line) ? null : LABEL_LINE.exec(line);
     if (label === null) return undefined;
     const written = label[1]!.trim();
     if (written.split(/\s+/).length > 5) return undefined;
@@ -312,13 +361,14 @@ export class Sections {
     if (open.form === "label" && indentOf(line) <= open.indent && !line.includes(":") && line.length <= 45)
       return true;
     if (open.form === "label" && indentOf(line) > open.indent) {
-      // A line of a YAML block under an empty key may still become a key or an item: shown once whole.
-      return open.header.trim() === "";
+      // A line of a YAML block under an empty key may still become a key or an item: shown once whole,
+      // or once its flow or quoted value has closed.
+      return open.header.trim() === "" && !/[\]}"']\s*$/.test(line);
     }
     const trimmed = line.trimStart();
     if (trimmed.length > this.names.longest + 24) return false;
     if (/^[`~]{1,3}/.test(trimmed)) return true;
-    if (trimmed.startsWith("[[") && !trimmed.includes("]]")) return true;
+    if (trimmed.startsWith("[[")) return true;
     const words = sectionKey(trimmed.replace(/^(?:\[\[\s*|#+\s*|<|\*\*|[-*•]\s+)*/, ""));
     if (words === "") return true;
     for (const key of this.names.fields.keys()) {
@@ -330,6 +380,12 @@ export class Sections {
 
 function hasContent(section: Section): boolean {
   return section.header.trim() !== "" || section.lines.some((line) => line.trim() !== "");
+}
+
+/** A label's value as written so far shows: plain text, or a closed flow list, map or quoted string. */
+function settled(header: string): boolean {
+  const value = header.trim();
+  return /^[^\s*|>"'[{`~]/.test(value) || /^(?:\[.*\]|\{.*\}|"(?:[^"\\]|\\.)*")$/.test(value);
 }
 
 /** The fields made up for sections of undeclared names: their values are extra keys. */
@@ -352,7 +408,11 @@ function closingTag(line: string, name: string): { start: number; end: number } 
  * A section's value from its content (`partial`: the line being written, when shown); `complete`: the
  * section has closed. Undefined while it reads as nothing yet.
  */
-function sectionValue(section: Section, partial: string | undefined, complete: boolean): JsonishNode | undefined {
+function sectionValue(
+  section: Section,
+  partial: string | undefined,
+  complete: boolean,
+): JsonishNode | undefined {
   const lines = partial === undefined ? section.lines : [...section.lines, partial];
   const node = readSectionContent(section, lines, complete);
   if (node === undefined || complete) return node;
@@ -387,7 +447,11 @@ function readSectionContent(section: Section, lines: string[], complete: boolean
   if (block !== undefined) {
     let end = lines.length;
     while (end > 0 && lines[end - 1]!.trim() !== "" && indentOf(lines[end - 1]!) <= section.indent) end--;
-    return { kind: "string", value: blockScalarText(lines.slice(0, end), section.indent, block), complete: true };
+    return {
+      kind: "string",
+      value: blockScalarText(lines.slice(0, end), section.indent, block),
+      complete: true,
+    };
   }
   const content = trimBlankEnd(lines);
   if (header === "") {
@@ -441,10 +505,7 @@ function readContent(text: string, field: SectionField, complete: boolean): Json
   }
   const inner = field.inner;
   if (inner !== undefined) {
-    const nested = new Sections(inner);
-    nested.push(content);
-    nested.end();
-    const node = nested.node();
+    const node = nestedSections(content, inner, complete);
     if (node !== undefined) return node;
   }
   const first = content[0];
@@ -453,11 +514,17 @@ function readContent(text: string, field: SectionField, complete: boolean): Json
     parser.push(content);
     const roots = parser.end();
     const root = roots[0];
-    if (roots.length === 1 && root !== undefined && (root.node.complete || !complete) && root.end >= content.length)
+    if (
+      roots.length === 1 &&
+      root !== undefined &&
+      (root.node.complete || !complete) &&
+      root.end >= content.length
+    )
       return root.node;
   }
   const lines = content.split("\n");
-  if (lines.length === 1) return fence === null ? scalar(content) : { kind: "string", value: content, complete: true };
+  if (lines.length === 1)
+    return fence === null ? scalar(content) : { kind: "string", value: content, complete: true };
   const bullets = lines.filter((line) => line.trim() !== "").map((line) => BULLET.exec(line));
   if (bullets.every((bullet) => bullet !== null))
     return { kind: "array", items: bullets.map((bullet) => scalar(bullet![1]!)), complete: true };
@@ -467,27 +534,36 @@ function readContent(text: string, field: SectionField, complete: boolean): Json
 /** A tag's content: nested tags for a class or a list, else its text with entities decoded. */
 function readTagContent(text: string, field: SectionField, complete: boolean): JsonishNode | undefined {
   if (field.list) {
-    const items = repeatedTags(text);
+    const items = repeatedTags(text, complete);
+    // (A list of tags being written shows its finished items only.)
+    if (items === undefined && !complete && /^\s*<\/?[\p{L}_]*$/u.test(text))
+      return { kind: "array", items: [], complete: false };
     if (items !== undefined) {
       const itemField: SectionField = { key: field.key, list: false, inner: field.inner };
       const nodes = items.map(
-        (item) => readTagContent(item, itemField, true) ?? { kind: "string" as const, value: "", complete: true },
+        (item) =>
+          readTagContent(item, itemField, true) ?? { kind: "string" as const, value: "", complete: true },
       );
       return { kind: "array", items: nodes, complete: true };
     }
   }
   if (field.inner !== undefined && /<[\p{L}_]/u.test(text)) {
-    const nested = new Sections(field.inner);
-    nested.push(text);
-    nested.end();
-    const node = nested.node();
+    const node = nestedSections(text, field.inner, complete);
     if (node !== undefined) return node;
   }
   return readContent(decodeEntities(text), { ...field, inner: undefined }, complete);
 }
 
+/** A class field's content read as sections of its own (still being written unless `complete`). */
+function nestedSections(text: string, names: SectionNames, complete: boolean): ObjectNode | undefined {
+  const nested = new Sections(names);
+  nested.push(text);
+  if (complete) nested.end();
+  return nested.node();
+}
+
 /** `<x>…</x><x>…</x>` (one name, repeated, nothing else but blanks): the items' contents. */
-function repeatedTags(text: string): string[] | undefined {
+function repeatedTags(text: string, complete: boolean): string[] | undefined {
   const first = /^\s*<([\p{L}_][\p{L}\p{N}_.-]*)\s*>/u.exec(text);
   if (first === null) return undefined;
   const name = first[1]!.replace(/[.-]/g, "\\$&");
@@ -495,7 +571,10 @@ function repeatedTags(text: string): string[] | undefined {
   const items: string[] = [];
   item.lastIndex = 0;
   while (item.lastIndex < text.length) {
+    const at = item.lastIndex;
     const match = item.exec(text);
+    // (While the content is being written, the item still open is not one yet.)
+    if (match === null && !complete && text[text.slice(at).search(/\S/) + at] === "<") break;
     if (match === null) return undefined;
     items.push(match[1]!);
   }
@@ -507,9 +586,12 @@ const ENTITIES: Record<string, string> = { amp: "&", lt: "<", gt: ">", quot: '"'
 /** `&amp;`, `&lt;`, `&#39;`, `&#x27;` decoded; a bare `&` or an unknown name stays as written. */
 function decodeEntities(text: string): string {
   if (!text.includes("&")) return text;
-  return text.replace(/&(?:#(\d{1,7})|#[xX]([0-9a-fA-F]{1,6})|([a-zA-Z]+));/g, (whole, decimal, hex, name) => {
-    if (name !== undefined) return ENTITIES[name as string] ?? whole;
-    const code = decimal !== undefined ? Number(decimal) : Number.parseInt(hex as string, 16);
-    return code <= 0x10ffff ? String.fromCodePoint(code) : whole;
-  });
+  return text.replace(
+    /&(?:#(\d{1,7})|#[xX]([0-9a-fA-F]{1,6})|([a-zA-Z]+));/g,
+    (whole, decimal, hex, name) => {
+      if (name !== undefined) return ENTITIES[name as string] ?? whole;
+      const code = decimal !== undefined ? Number(decimal) : Number.parseInt(hex as string, 16);
+      return code <= 0x10ffff ? String.fromCodePoint(code) : whole;
+    },
+  );
 }

@@ -204,7 +204,8 @@ class YamlLines {
       if (rest === "") {
         this.at++;
         this.skipBlank();
-        item = !this.done && this.indent() > indent ? this.node(this.indent()) : { kind: "null", complete: true };
+        item =
+          !this.done && this.indent() > indent ? this.node(this.indent()) : { kind: "null", complete: true };
       } else {
         const column = indent + 1 + (after.length - after.trimStart().length);
         const entry = yamlKey(rest);
@@ -244,7 +245,11 @@ class YamlLines {
       this.at++;
       const start = this.at;
       while (!this.done && (this.text() === "" || this.indent() > indent)) this.at++;
-      return { kind: "string", value: blockScalarText(this.lines.slice(start, this.at), indent, header), complete: true };
+      return {
+        kind: "string",
+        value: blockScalarText(this.lines.slice(start, this.at), indent, header),
+        complete: true,
+      };
     }
     if (rest !== "" && !rest.startsWith("#")) return this.value(rest, indent);
     this.at++;

@@ -43,7 +43,13 @@ export function sectionNamesOf(type: Type, index: IrIndex): SectionNames | undef
   }
   const cached = known.get(type);
   if (cached !== undefined) return cached ?? undefined;
-  const names = build(type, index, new Map());
+  let names: SectionNames | undefined;
+  try {
+    names = build(type, index, new Map());
+  } catch {
+    // A type naming a declaration the IR lacks: the coercers report it; no sections to read.
+    names = undefined;
+  }
   known.set(type, names ?? null);
   return names;
 }
@@ -55,14 +61,16 @@ function classesOf(type: Type, index: IrIndex, into: string[], seen: Set<string>
       if (!into.includes(type.name)) into.push(type.name);
       return;
     case "optional":
-      return classesOf(type.inner, index, into, seen);
+      classesOf(type.inner, index, into, seen);
+      return;
     case "union":
       for (const option of type.options) classesOf(option, index, into, seen);
       return;
     case "alias":
       if (seen.has(type.name)) return;
       seen.add(type.name);
-      return classesOf(index.getAlias(type.name).type, index, into, seen);
+      classesOf(index.getAlias(type.name).type, index, into, seen);
+      return;
     default:
       return;
   }

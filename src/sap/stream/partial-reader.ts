@@ -21,8 +21,8 @@ import {
 import { parseJsonInString, parseStrictJson } from "../lenient/parse-strict-json.js";
 import { LabelLines } from "../lenient/read-label-lines.js";
 import { Sections } from "../lenient/read-sections.js";
-import { sectionNamesOf } from "../lenient/section-names.js";
 import { ReasoningBlocks } from "../lenient/reasoning-blocks.js";
+import { sectionNamesOf } from "../lenient/section-names.js";
 import { blankBetween, structureBeatsText } from "../structure-beats-text.js";
 import { workMeter } from "../work-meter.js";
 import { type AnswerRegion, AnswerScanner } from "./answer-scanner.js";
@@ -385,7 +385,8 @@ export class PartialReader {
     }
     const sections = this.sections?.node();
     if (sections) {
-      best = pick(this.evaluate(sections, ORIGIN_RANK.prose, 0, false, false, 0, { sections: true }), best);
+      // (Ordered before the label lines' reading, as in final mode: it wins a tie.)
+      best = pick(this.evaluate(sections, ORIGIN_RANK.prose, -1, false, false, 0, { sections: true }), best);
     }
     // The answer as plain text: not while it is blank, nor while a fence is open (its backticks and info
     // line are not text the model meant; final mode ranks a text cut off in a fence below the fence's
