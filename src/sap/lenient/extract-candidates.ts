@@ -250,7 +250,7 @@ function readCandidates(
     });
   }
   // Sections named by the target's fields (not gathered with other objects: it is the whole answer).
-  const sections = names === undefined ? undefined : readSections(text, names);
+  const sections = names?.mayOpen(text) ? readSections(text, names) : undefined;
   if (sections) {
     // (Before the label lines' reading of the same lines: it wins a tie, in streams too.)
     const order = offset - 1;
