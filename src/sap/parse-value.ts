@@ -20,10 +20,12 @@ import {
   extractCandidates,
   ORIGIN_RANK,
   parseStrictJson,
+  SECTIONS_REPAIR,
   type StrictJson,
 } from "./lenient/extract-candidates.js";
 import { earlierOrMarked, finalAnswerMarkerEnd } from "./lenient/final-answer-marker.js";
 import { stringNode } from "./lenient/jsonish-node.js";
+import { sectionNamesOf } from "./lenient/section-names.js";
 import { SapConfigurationError, SapParseError } from "./sap-parse-error.js";
 import { parsePartial } from "./stream/parse-partial.js";
 import { structureBeatsText } from "./structure-beats-text.js";
@@ -81,8 +83,9 @@ export function parseValue(
 ): ParseResult {
   // Prefix mode is the streaming parser's: the same reading a stream parser shows after this text.
   if (options.partial) return parsePartial(text, type, ir, options);
-  return settleAnswer(text, type, indexOf(ir), options, (strict) =>
-    extractCandidates(text, strict, options.work),
+  const index = indexOf(ir);
+  return settleAnswer(text, type, index, options, (strict) =>
+    extractCandidates(text, strict, options.work, sectionNamesOf(type, index)),
   );
 }
 
@@ -325,6 +328,10 @@ function describeOrigin(candidate: Candidate): string {
 }
 
 /** The failure worth reporting: the one that got deepest into the value, then the best-ranked reading. */
+function entryCount(candidate: Candidate): number {
+  return candidate.node.kind === "object" ? candidate.node.entries.length : 0;
+}
+
 function reportedIssue(
   text: string,
   failures: { issue: CoerceIssue; candidate: Candidate }[],
@@ -339,8 +346,18 @@ function reportedIssue(
       found: `text with no JSON object or list: ${describeNode(stringNode(text))}`,
     };
   }
-  let best = failures[0]!;
-  for (const failure of failures.slice(1)) {
+  // An answer in sections named by the class's fields is reported as such (its own failure says more
+  // than a bracket in its text read as a list); of two such readings, the one with more sections.
+  const sections = failures.filter((failure) => failure.candidate.repairs[0] === SECTIONS_REPAIR);
+  const most = Math.max(0, ...sections.map((failure) => entryCount(failure.candidate)));
+  sections.splice(
+    0,
+    sections.length,
+    ...sections.filter((failure) => entryCount(failure.candidate) === most),
+  );
+  const considered = sections.length > 0 ? sections : failures;
+  let best = considered[0]!;
+  for (const failure of considered.slice(1)) {
     const depth = pathDepth(failure.issue.path) - pathDepth(best.issue.path);
     if (depth > 0 || (depth === 0 && rank(failure.candidate) > rank(best.candidate))) best = failure;
   }

@@ -6,7 +6,9 @@ import { FixingParser, type ParsedRoot } from "./fixing-parser.js";
 import { type JsonishNode, nodeFromJson, stringNode } from "./jsonish-node.js";
 import { parseJsonInString, parseStrictJson, type StrictJson } from "./parse-strict-json.js";
 import { readFenceLabelLines, readLabelLines } from "./read-label-lines.js";
+import { readSections } from "./read-sections.js";
 import { afterReasoning } from "./reasoning-blocks.js";
+import type { SectionNames } from "./section-names.js";
 
 export { parseStrictJson, type StrictJson } from "./parse-strict-json.js";
 
@@ -51,6 +53,9 @@ export interface Candidate {
   reasoning?: boolean;
 }
 
+/** The repair a sections reading (`readSections`) is flagged with. */
+export const SECTIONS_REPAIR = "sections named by the fields";
+
 /** How candidates rank on equal score: a fence beats prose, and any parse beats plain text. */
 export const ORIGIN_RANK: Record<CandidateOrigin, number> = {
   json: 4,
@@ -63,28 +68,30 @@ export const ORIGIN_RANK: Record<CandidateOrigin, number> = {
 /**
  * Text → all plausible candidates, never committing early: valid JSON (fast path, then nothing else is
  * needed), else every fenced block, every balanced container in the prose around them, an array of all
- * object candidates when there are several, and finally the text itself. `work` counts the parsing
- * steps and fence searches (see `WorkCounter`).
+ * object candidates when there are several, the answer read as sections named by the target's fields
+ * (`names`, when it is a class), and finally the text itself. `work` counts the parsing steps and fence
+ * searches (see `WorkCounter`).
  */
 export function extractCandidates(
   text: string,
   strict: StrictJson | undefined = parseStrictJson(text),
   work?: WorkCounter,
+  names?: SectionNames,
 ): Candidate[] {
   const answerStart = strict === undefined ? afterReasoning(text) : undefined;
   if (answerStart !== undefined) {
     // The answer after the reasoning comes first; the whole text stays as a fallback reading.
     const after = text.slice(answerStart);
-    const answer = readCandidates(after, parseStrictJson(after), answerStart, work);
+    const answer = readCandidates(after, parseStrictJson(after), answerStart, work, names);
     // The reasoning before it is text around the value (flagged `FromProse`, as any preamble is).
     for (const candidate of answer) {
       if (candidate.origin === "json" || candidate.origin === "prose") candidate.surrounded = true;
     }
-    const whole = readCandidates(text, undefined, 0, work);
+    const whole = readCandidates(text, undefined, 0, work, names);
     for (const candidate of whole) candidate.reasoning = true;
     return [...answer, ...whole];
   }
-  return readCandidates(text, strict, 0, work);
+  return readCandidates(text, strict, 0, work, names);
 }
 
 /**
@@ -96,6 +103,7 @@ function readCandidates(
   strict: StrictJson | undefined,
   offset: number,
   work: WorkCounter | undefined,
+  names?: SectionNames,
 ): Candidate[] {
   const first = text.search(/\S/);
   const last = text.length - (text.length - text.trimEnd().length);
@@ -240,6 +248,13 @@ function readCandidates(
       order: offset + text.length,
       span: whole,
     });
+  }
+  // Sections named by the target's fields (not gathered with other objects: it is the whole answer).
+  const sections = names?.mayOpen(text) ? readSections(text, names) : undefined;
+  if (sections) {
+    // (Before the label lines' reading of the same lines: it wins a tie, in streams too.)
+    const order = offset - 1;
+    candidates.push({ node: sections, origin: "prose", repairs: [SECTIONS_REPAIR], order, span: whole });
   }
   const order = offset + text.length + 1;
   // An answer that is one quoted string (closed or cut off) is that string, not text with a quote in

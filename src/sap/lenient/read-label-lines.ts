@@ -1,10 +1,11 @@
 import { workMeter } from "../work-meter.js";
-import type { ArrayNode, JsonishNode, ObjectNode } from "./jsonish-node.js";
+import type { ArrayNode, JsonishNode, ObjectNode, StringNode } from "./jsonish-node.js";
+import { type BlockHeader, blockScalarHeader, blockScalarText, indentOf } from "./read-yaml-block.js";
 
 /** `key: value` (optionally bulleted or bold), the key one to five words. */
-const LABEL_LINE =
+export const LABEL_LINE =
   /^\s*(?:[-*•]\s+)?(?:\*\*)?["']?([\p{L}\p{N}_][\p{L}\p{N}_ -]{0,40}?)["']?(?:\*\*)?\s*:(?!\/\/)(?:\*\*)?\s*(.*)$/u;
-const BULLET = /^\s*(?:[-*•+]|\d{1,3}[.)])\s+(.*)$/;
+export const BULLET = /^\s*(?:[-*•+]|\d{1,3}[.)])\s+(.*)$/;
 /** Beyond this many characters a line's label (`LABEL_LINE`'s key, markers and colon) is decided. */
 const LABEL_DECIDED = 200;
 const NUMBER = /^[+-]?(?:\d+(?:\.\d*)?|\.\d+)(?:[eE][+-]?\d+)?$/;
@@ -78,6 +79,8 @@ export class FenceLabelLines {
 export class LabelLines {
   private readonly object: ObjectNode = { kind: "object", entries: [], complete: false };
   private openList: ArrayNode | undefined;
+  /** A YAML block scalar (`key: |`) being read: its header, key's indentation, lines and node. */
+  private block: { header: BlockHeader; indent: number; lines: string[]; node: StringNode } | undefined;
   private labels = 0;
   /** The line being written, whether it has a non-blank character, and (once long) whether it is a label. */
   private line = "";
@@ -111,8 +114,10 @@ export class LabelLines {
   end(): void {
     const line = this.line;
     this.line = "";
+    // (A text ending in a line break has no last line to read: no blank line is made up at the end.)
     this.lineHasText = false;
-    this.read(line);
+    if (line !== "" || this.block === undefined) this.read(line);
+    this.endBlock();
     this.object.complete = true;
     if (this.openList) this.openList.complete = true;
   }
@@ -129,8 +134,25 @@ export class LabelLines {
     return this.labels + pending >= 2 ? this.object : undefined;
   }
 
+  /** The block scalar read so far ends: its node gets its text. */
+  private endBlock(): void {
+    const block = this.block;
+    if (block === undefined) return;
+    this.block = undefined;
+    block.node.value = blockScalarText(block.lines, block.indent, block.header);
+    block.node.complete = true;
+  }
+
   private read(line: string): void {
     this.lines++;
+    const block = this.block;
+    if (block !== undefined) {
+      if (line.trim() === "" || indentOf(line) > block.indent) {
+        block.lines.push(line);
+        return;
+      }
+      this.endBlock();
+    }
     if (line.trim() === "") return;
     const bullet = this.openList ? BULLET.exec(line) : null;
     if (bullet && this.openList) {
@@ -143,7 +165,13 @@ export class LabelLines {
     if (!label || label[1]!.trim().split(/\s+/).length > 5) return;
     this.labels++;
     const value = label[2]!.trim();
-    if (value === "") {
+    const header = blockScalarHeader(value);
+    if (header !== undefined) {
+      // `key: |` (or `>`): the text is in the indented lines below (YAML's block scalar), not the `|`.
+      const node: StringNode = { kind: "string", value: "", complete: false };
+      this.block = { header, indent: indentOf(line), lines: [], node };
+      this.object.entries.push([label[1]!.trim(), node]);
+    } else if (value === "") {
       this.openList = { kind: "array", items: [], complete: false };
       this.object.entries.push([label[1]!.trim(), this.openList]);
     } else {
@@ -157,12 +185,12 @@ function isLabel(line: string): boolean {
   return label !== null && label[1]!.trim().split(/\s+/).length <= 5;
 }
 
-/** A value as written: a number, a JSON/Python literal, a quoted string (unquoted), or plain text. */
-function scalar(written: string): JsonishNode {
+/** A value as written: a number, a JSON/Python/YAML literal, a quoted string (unquoted), or plain text. */
+export function scalar(written: string): JsonishNode {
   const text = written.trim().replace(/,$/, "").trim();
   const lower = text.toLowerCase();
   if (lower === "true" || lower === "false") return { kind: "bool", value: lower === "true", complete: true };
-  if (lower === "null" || lower === "none") return { kind: "null", complete: true };
+  if (lower === "null" || lower === "none" || lower === "~") return { kind: "null", complete: true };
   if (NUMBER.test(text)) return { kind: "number", value: Number(text), text, complete: true };
   const quoted = /^(["'])(.*)\1$/.exec(text);
   return { kind: "string", value: quoted ? quoted[2]! : text, complete: true };

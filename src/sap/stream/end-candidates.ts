@@ -6,6 +6,7 @@ import {
   isObjectCandidate,
   jsonCandidate,
   readQuoted,
+  SECTIONS_REPAIR,
 } from "../lenient/extract-candidates.js";
 import { type JsonishNode, type ObjectNode, stringNode } from "../lenient/jsonish-node.js";
 import { parseJsonInString, parseStrictJson, type StrictJson } from "../lenient/parse-strict-json.js";
@@ -24,6 +25,8 @@ export interface EndSource {
   labels: ObjectNode | undefined | "unread";
   /** The whole text read as one quoted string. */
   quoted: QuotedAnswer;
+  /** The whole text read as sections named by the target's fields (ended), when a declared one opened. */
+  sections: ObjectNode | undefined;
 }
 
 /**
@@ -103,6 +106,18 @@ export function candidatesAtEnd(
     const from = new Set(objects.map((candidate) => baseOf(candidate, bases)));
     bases.set(combined, from.size === 1 ? [...from][0] : undefined);
     candidates.push(combined);
+  }
+  // Sections named by the target's fields (before the label lines' reading of the same lines: it wins a
+  // tie), as `readCandidates` lists them.
+  if (source.sections) {
+    const order = offset - 1;
+    candidates.push({
+      node: source.sections,
+      origin: "prose",
+      repairs: [SECTIONS_REPAIR],
+      order,
+      span: whole,
+    });
   }
   if (!quoted) {
     const order = offset + text.length + 1;

@@ -1,6 +1,7 @@
 import type { Ir, IrIndex, Type } from "../../ir/index.js";
 import type { ConstraintEvaluator } from "../coerce/coerce-context.js";
 import { type Flag, placeFlags, scoreFlags } from "../flags.js";
+import { SECTIONS_REPAIR } from "../lenient/extract-candidates.js";
 import type { ParseResult } from "../parse-value.js";
 import { indexOf } from "./index-of.js";
 import { PartialReader, type ReadingSource } from "./partial-reader.js";
@@ -76,7 +77,11 @@ function originFlags(source: ReadingSource, text: string, from: number): Flag[] 
       flags.push({ kind: "FromProse", path: "$", detail: "found inside the surrounding text" });
     }
   }
-  const repairs = source.labels ? ["key: value lines"] : [...(root?.repairs ?? [])];
+  const repairs = source.labels
+    ? ["key: value lines"]
+    : source.sections
+      ? [SECTIONS_REPAIR]
+      : [...(root?.repairs ?? [])];
   if (root && !root.node.complete && !repairs.includes("unclosed container"))
     repairs.push("unclosed container");
   if (region?.kind === "fence" && !region.closed && root) repairs.push("unclosed fence");

@@ -20,7 +20,9 @@ import {
 } from "../lenient/jsonish-node.js";
 import { parseJsonInString, parseStrictJson, type StrictJson } from "../lenient/parse-strict-json.js";
 import { LabelLines } from "../lenient/read-label-lines.js";
+import { Sections } from "../lenient/read-sections.js";
 import { ReasoningBlocks } from "../lenient/reasoning-blocks.js";
+import { sectionNamesOf } from "../lenient/section-names.js";
 import { type ParseOptions, type ParseResult, settleAnswer } from "../parse-value.js";
 import { blankBetween, structureBeatsText } from "../structure-beats-text.js";
 import { workMeter } from "../work-meter.js";
@@ -63,6 +65,8 @@ export interface ReadingSource {
   combined?: boolean;
   /** Read as `key: value` lines (an answer with no JSON at all, or a fence's text with no container). */
   labels?: boolean;
+  /** Read as sections named by the target's fields (`Sections`). */
+  sections?: boolean;
 }
 
 export interface PartialReaderOptions {
@@ -125,7 +129,11 @@ export class PartialReader {
   private readonly labels = new LabelLines();
   /** The last read tried the answer's text as a reading, and it did not fit yet (see `openAtEnd`). */
   private textWaits = false;
+  /** The answer as sections named by the target class's fields (final mode's `readSections`). */
+  private readonly sections: Sections | undefined;
   private labelsOpen = true;
+  /** `sections.regressions` at the last read (see `choose`). */
+  private sectionRegressions = 0;
   /** Some region has a container; regions before `rootScan` have none (see `hasRoots`). */
   private rootsSeen = false;
   private rootScan = 0;
@@ -191,6 +199,8 @@ export class PartialReader {
     this.reasoning = options.afterReasoning ? undefined : new ReasoningBlocks();
     this.context.wholeText.add(this.textNode);
     this.plainText = this.context.plainText(type);
+    const names = sectionNamesOf(type, index);
+    this.sections = names === undefined ? undefined : new Sections(names);
     this.collectFlags = options.collectFlags;
     // A fence that arrives whole and is exactly of the type is read as final mode reads it (JSON.parse).
     this.scanner = new AnswerScanner(this.plainText !== "never", (value) => {
@@ -241,6 +251,7 @@ export class PartialReader {
     this.scanner.end();
     this.reasoning?.end();
     if (this.labelsOpen) this.labels.end();
+    this.sections?.end();
     this.answer?.settleAll();
   }
 
@@ -280,7 +291,8 @@ export class PartialReader {
 
   private endSource(text: string, offset: number): EndSource {
     const labels = this.labelsOpen ? this.labels.node() : "unread";
-    return { text, offset, regions: this.scanner.regions, labels, quoted: this.quoted };
+    const sections = this.sections?.node();
+    return { text, offset, regions: this.scanner.regions, labels, quoted: this.quoted, sections };
   }
 
   /** Give the readers text (no half surrogate pair at its end, except at the end of the answer). */
@@ -314,6 +326,7 @@ export class PartialReader {
       this.scalar.push(text);
     }
     this.scanner.push(text);
+    this.sections?.push(text);
     if (this.labelsOpen) {
       // Once the answer has JSON or a fence, it is never read as label lines again (as a whole: a
       // fence's own lines are its region's).
@@ -343,6 +356,7 @@ export class PartialReader {
     if (root !== undefined && !root.node.complete) return true;
     if (this.plainText !== "never" && (this.quoted.state === "open" || this.scalar.possible)) return true;
     if (this.textWaits) return true;
+    if (this.sections?.lineOpen) return true;
     return this.labelsOpen && this.labels.lineOpen;
   }
 
@@ -447,6 +461,16 @@ export class PartialReader {
     const labels = this.labelsOpen ? this.labels.node() : undefined;
     if (labels) {
       best = pick(this.evaluate(labels, ORIGIN_RANK.prose, 0, false, false, 0, { labels: true }), best);
+    }
+    const sections = this.sections?.node();
+    // A section's value read again as one that does not extend it starts over: announced.
+    if (this.sections !== undefined && this.sections.regressions !== this.sectionRegressions) {
+      this.sectionRegressions = this.sections.regressions;
+      this.context.restarts++;
+    }
+    if (sections) {
+      // (Ordered before the label lines' reading, as in final mode: it wins a tie.)
+      best = pick(this.evaluate(sections, ORIGIN_RANK.prose, -1, false, false, 0, { sections: true }), best);
     }
     // The answer as plain text: not while it is blank, nor while a fence is open (its backticks and info
     // line are not text the model meant; final mode ranks a text cut off in a fence below the fence's
@@ -602,7 +626,8 @@ export class PartialReader {
           ? this.labels.lines * 2 + (this.labels.node() ? 1 : 0)
           : -1;
     // A quoted answer closing may make its text a reading of its own (`parseJsonInString`).
-    shape[length++] = this.quoted.state === "closed" ? 1 : 0;
+    // (And the sections read so far: any change there may change their reading.)
+    shape[length++] = (this.quoted.state === "closed" ? 1 : 0) + 2 * (this.sections?.changes ?? 0);
     let node: JsonishNode | undefined = roots[roots.length - 1]?.node;
     let level = 0;
     while (node !== undefined) {
@@ -916,6 +941,7 @@ function sameReading(left: PartialReading, right: PartialReading): boolean {
     a.child === b.child &&
     a.combined === b.combined &&
     a.labels === b.labels &&
+    a.sections === b.sections &&
     left.nested === right.nested &&
     left.rank === right.rank
   );

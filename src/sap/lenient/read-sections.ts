@@ -1,0 +1,629 @@
+import { workMeter } from "../work-meter.js";
+import { FixingParser } from "./fixing-parser.js";
+import type { JsonishNode, ObjectNode } from "./jsonish-node.js";
+import { BULLET, LABEL_LINE, scalar } from "./read-label-lines.js";
+import {
+  blockScalarHeader,
+  blockScalarText,
+  indentOf,
+  readYamlBlock,
+  yamlScalar,
+} from "./read-yaml-block.js";
+import { type SectionField, type SectionNames, sectionKey } from "./section-names.js";
+
+/**
+ * An answer written in sections named by the target class's fields, read as one object: each section's
+ * content becomes its field's value, read as JSON, a fence, a list of bullets, YAML or a scalar. What
+ * opens a section, on a line of its own (only names the class declares, or their `@alias`):
+ * - `Name: value`, `**Name:** value`, `- Name: value` (label lines): the value may go on over the next
+ *   lines, up to a blank line followed by a line not indented under the key; `Name: |` / `Name: >` start
+ *   a YAML block scalar, and a key with nothing after it takes the YAML block (or the list) under it;
+ * - `[[ ## name ## ]]` (DSPy's ChatAdapter): up to the next marker; `[[ ## completed ## ]]` ends the answer;
+ * - `<name>` … `</name>` (tags, on one line or several; entities decoded; nested tags for nested classes,
+ *   repeated tags as list items);
+ * - `# Name` … `###### Name` (markdown headings): up to the next section.
+ * Lines of undeclared DSPy markers and of undeclared tags on a line of their own (`<scratchpad>`) are
+ * skipped with their content; other text outside sections is prose, never a value. Code fences inside a
+ * section are its content (nothing in them opens a section).
+ *
+ * Like `LabelLines`, the rule reads a growing text line by line (final mode pushes the whole answer and
+ * calls `end`): the object's entries are only appended, and the open section's value is read again from
+ * its content as it grows. A line being written is held back while it may still open a section.
+ */
+export function readSections(text: string, names: SectionNames): ObjectNode | undefined {
+  const sections = new Sections(names);
+  sections.push(text);
+  sections.end();
+  return sections.node();
+}
+
+type Form = "label" | "dspy" | "heading" | "tag";
+
+interface Opener {
+  form: Form;
+  /** The field (made up for an undeclared label or marker: `undeclared`), or undefined: content skipped. */
+  field: SectionField | undefined;
+  /** The key as written. */
+  written: string;
+  /** The rest of the opening line (a label's value, the text after an opening tag). */
+  header: string;
+  indent: number;
+}
+
+interface Section extends Opener {
+  /** Content lines after the opening one. */
+  lines: string[];
+  /** A code fence is open in the content. */
+  inFence: boolean;
+  /** A blank line followed some content (a label's value then ends at an unindented line). */
+  blankAfterContent: boolean;
+  /** The object's entry for this section, once its content reads as something. */
+  entry: [string, JsonishNode] | undefined;
+}
+
+const DSPY = /^\s*\[\[\s*##\s*([^#\]]+?)\s*##\s*\]\]\s*$/;
+const HEADING = /^\s{0,3}#{1,6}\s+(.+?)\s*#*\s*$/;
+const TAG = /^\s*<([\p{L}_][\p{L}\p{N}_.-]*)\s*>(.*)$/u;
+const FENCE = /^\s*(```|~~~)/;
+
+export class Sections {
+  private readonly object: ObjectNode = { kind: "object", entries: [], complete: false };
+  private open: Section | undefined;
+  /** Declared sections opened so far. */
+  private declared = 0;
+  /** `[[ ## completed ## ]]` was read: nothing after it is read. */
+  private completed = false;
+  /** The indentation of a JSON container's opening line outside any section, while it is open. */
+  private container: number | undefined;
+  /** A code fence outside any section is open. */
+  private fenced = false;
+  private line = "";
+  /** The object `node` gave last, and `changes` then. */
+  private shown: ObjectNode | undefined;
+  private shownAt = -1;
+  /** Changes whenever `node` may have (a line read, or text added to an open section's last line). */
+  changes = 0;
+  /**
+   * How many times a section's value was replaced by one that does not extend it (its content read again
+   * as something else: a block that stopped being a mapping, a string a later quote cut short). A stream
+   * announces each as a restart (`ReadingSwitch`), as any value that starts over is.
+   */
+  regressions = 0;
+
+  constructor(private readonly names: SectionNames) {}
+
+  /** A section is open or a line is being written: the end of the answer may still change the object. */
+  get lineOpen(): boolean {
+    return this.open !== undefined || this.line.trim() !== "";
+  }
+
+  push(text: string): void {
+    workMeter.steps += text.length;
+    let from = 0;
+    for (let index = text.indexOf("\n"); index >= 0; index = text.indexOf("\n", from)) {
+      const line = this.line + text.slice(from, index);
+      this.line = "";
+      this.read(line.endsWith("\r") ? line.slice(0, -1) : line);
+      from = index + 1;
+    }
+    this.line += text.slice(from);
+    // A tag closed on the line being written is closed now (the rest of the line is read on).
+    this.closeTagsOnLine();
+    if (!this.completed) this.changes++;
+  }
+
+  /** Tags opened and closed on the line being written are read now, each as soon as it closes. */
+  private closeTagsOnLine(): void {
+    while (!this.completed && !this.fenced && this.container === undefined) {
+      const open = this.open;
+      if (open?.form === "tag") {
+        const close = closingTag(this.line, open.written);
+        if (close === undefined) return;
+        open.lines.push(this.line.slice(0, close.start));
+        this.close(open);
+        this.open = undefined;
+        this.line = this.line.slice(close.end);
+        continue;
+      }
+      if (open !== undefined) return;
+      const tag = TAG.exec(this.line);
+      const after = tag === null ? 0 : tag[0].length - tag[2]!.length;
+      const close = tag === null ? undefined : closingTag(this.line.slice(after), tag[1]!);
+      if (close === undefined) return;
+      const line = this.line;
+      this.line = line.slice(after + close.end);
+      this.read(line.slice(0, after + close.end));
+    }
+  }
+
+  /** The text is complete: its last line is read, the open section closed, and the object complete. */
+  end(): void {
+    const line = this.line;
+    this.line = "";
+    // (A text ending in a line break has no last line to read: no blank line is made up at the end.)
+    if (line !== "") this.read(line);
+    if (this.open) this.close(this.open);
+    this.open = undefined;
+    this.object.complete = true;
+    this.changes++;
+  }
+
+  /**
+   * The object, once a declared section has opened; else undefined. While the text arrives, a new object
+   * each time it may have changed (a section's value is read again from its content, so its node is
+   * replaced, not grown in place; the entries before it are the same nodes).
+   */
+  node(): ObjectNode | undefined {
+    if (this.object.complete) return this.declared === 0 ? undefined : this.object;
+    if (this.shownAt === this.changes) return this.shown;
+    this.shownAt = this.changes;
+    const open = this.open;
+    // A label line being written whose key is declared: its value so far shows (the key is settled).
+    const opener =
+      this.completed ||
+      this.fenced ||
+      this.container !== undefined ||
+      this.line === "" ||
+      open?.form === "tag" ||
+      open?.inFence
+        ? undefined
+        : this.opener(this.line, open);
+    const label =
+      opener !== undefined &&
+      opener !== "completed" &&
+      opener.form === "label" &&
+      !UNDECLARED.has(opener.field!)
+        ? labelValue(opener.header.trim(), opener.field!)
+        : undefined;
+    if (this.declared === 0 && label === undefined) {
+      this.shown = undefined;
+      return undefined;
+    }
+    // The open section's value so far, with the line being written unless it may still open a section;
+    // when that line opens one already, the open section is as good as closed.
+    if (open !== undefined) {
+      const partial = this.line === "" || this.mayOpen(this.line, open) ? undefined : this.line;
+      this.place(open, sectionValue(open, partial, opener !== undefined));
+    }
+    const entries = [...this.object.entries];
+    // (Only a plain value: a quote, bracket, bold marker or block header is settled by what follows.)
+    if (label !== undefined && opener !== undefined && opener !== "completed" && settled(opener.header))
+      entries.push([opener.written, incomplete(label)]);
+    this.shown = { kind: "object", entries, complete: false };
+    return this.shown;
+  }
+
+  private read(line: string): void {
+    this.changes++;
+    if (this.completed) return;
+    if (this.fenced) {
+      // A code fence outside any section is a reading of its own (its lines are not sections).
+      if (FENCE.test(line)) this.fenced = false;
+      return;
+    }
+    if (this.container !== undefined) {
+      // A JSON container written outside any section: its lines are its own, not sections.
+      if (/^\s*[}\]]/.test(line) && indentOf(line) <= this.container) this.container = undefined;
+      return;
+    }
+    const open = this.open;
+    if (open?.form === "tag") {
+      this.readInTag(line, open);
+      return;
+    }
+    if (open?.inFence) {
+      if (FENCE.test(line)) open.inFence = false;
+      open.lines.push(line);
+      return;
+    }
+    const opener = this.opener(line, open);
+    if (opener === "completed") {
+      if (open) this.close(open);
+      this.open = undefined;
+      this.completed = true;
+      return;
+    }
+    if (opener !== undefined) {
+      if (open) this.close(open);
+      this.start(opener);
+      return;
+    }
+    if (open === undefined) {
+      if (FENCE.test(line)) this.fenced = true;
+      else if (/[{[]\s*$/.test(line) && !/[}\]]/.test(line)) this.container = indentOf(line);
+      return;
+    }
+    if (line.trim() === "") {
+      if (hasContent(open)) open.blankAfterContent = true;
+      open.lines.push(line);
+      return;
+    }
+    if (open.form === "label" && this.labelEnds(open, line)) {
+      this.close(open);
+      this.open = undefined;
+      this.read(line);
+      return;
+    }
+    if (FENCE.test(line)) open.inFence = true;
+    open.lines.push(line);
+  }
+
+  /** Whether a label's value ends before `line` (not blank): the rule of `Sections`' doc. */
+  private labelEnds(open: Section, line: string): boolean {
+    const indent = indentOf(line);
+    if (blockScalarHeader(open.header) !== undefined) return indent <= open.indent;
+    if (indent > open.indent) return false;
+    if (open.header.trim() === "" && /^\s*-(?:\s|$)/.test(line) && !open.blankAfterContent) return false;
+    return open.blankAfterContent;
+  }
+
+  private readInTag(line: string, open: Section): void {
+    const close = closingTag(line, open.written);
+    if (close === undefined) {
+      open.lines.push(line);
+      return;
+    }
+    open.lines.push(line.slice(0, close.start));
+    this.close(open);
+    this.open = undefined;
+    const rest = line.slice(close.end);
+    if (rest.trim() !== "") this.read(rest);
+  }
+
+  private start(opener: Opener): void {
+    const section: Section = {
+      ...opener,
+      lines: [],
+      inFence: false,
+      blankAfterContent: false,
+      entry: undefined,
+    };
+    if (opener.field !== undefined && !UNDECLARED.has(opener.field)) this.declared++;
+    this.open = section;
+    if (opener.form === "tag") {
+      // `<answer>4</answer>` on one line: the rest of the line is the tag's first content line.
+      const header = opener.header;
+      section.header = "";
+      if (header !== "") this.readInTag(header, section);
+    } else if (FENCE.test(opener.header)) section.inFence = true;
+  }
+
+  private close(section: Section): void {
+    if (section.field === undefined) return;
+    this.place(section, sectionValue(section, undefined, true));
+  }
+
+  /** The section's value into the object: its entry, added once it has one (repeated tags gather as items). */
+  private place(section: Section, value: JsonishNode | undefined): void {
+    const field = section.field;
+    if (value === undefined || field === undefined) return;
+    if (section.entry !== undefined) {
+      if (section.entry[1] !== value) {
+        if (!extendsNode(section.entry[1], value)) this.regressions++;
+        section.entry[1] = value;
+      }
+      return;
+    }
+    const entry: [string, JsonishNode] = [section.written, value];
+    section.entry = entry;
+    this.object.entries.push(entry);
+  }
+
+  /** What `line` (whole) opens, given the section open now; "completed" for DSPy's end marker. */
+  private opener(line: string, open: Section | undefined): Opener | "completed" | undefined {
+    const names = this.names;
+    const indent = indentOf(line);
+    const dspy = DSPY.exec(line);
+    if (dspy !== null) {
+      const key = sectionKey(dspy[1]!);
+      if (key === "completed" && !names.fields.has(key)) return "completed";
+      const field = names.fields.get(key) ?? undeclared(dspy[1]!);
+      return { form: "dspy", field, written: dspy[1]!, header: "", indent };
+    }
+    const heading = HEADING.exec(line);
+    if (heading !== null) {
+      const written = heading[1]!
+        .replace(/^\*\*(.*)\*\*$/, "$1")
+        .replace(/:$/, "")
+        .trim();
+      const field = names.fields.get(sectionKey(written));
+      if (field !== undefined) return { form: "heading", field, written, header: "", indent };
+      return undefined;
+    }
+    const tag = TAG.exec(line);
+    if (tag !== null) {
+      const field = names.fields.get(sectionKey(tag[1]!));
+      // An undeclared tag on a line of its own is a block to skip (`<scratchpad>`); in prose it is text.
+      if (field !== undefined || tag[2]!.trim() === "")
+        return { form: "tag", field, written: tag[1]!, header: tag[2]!, indent };
+      return undefined;
+    }
+    // Label lines open a section outside DSPy sections, and in a label's block only at its own indentation.
+    if (open !== undefined && open.form === "dspy") return undefined;
+    if (open !== undefined && open.form === "label" && indent > open.indent) return undefined;
+    if (open !== undefined && open.form === "label" && open.header.trim() === "" && /^\s*-\s/.test(line))
+      return undefined;
+    // (A quoted key is JSON written without its braces, not a label.)
+    const label = /^\s*"/.test(line) ? null : LABEL_LINE.exec(line);
+    if (label === null) return undefined;
+    const written = label[1]!.trim();
+    if (written.split(/\s+/).length > 5) return undefined;
+    const field = names.fields.get(sectionKey(written));
+    // An undeclared label ends a label's value, and its own is an extra key (flagged, as in JSON).
+    if (field === undefined && open?.form !== "label") return undefined;
+    return { form: "label", field: field ?? undeclared(written), written, header: label[2]!, indent };
+  }
+
+  /**
+   * Whether the line being written may still open a section (or close the open tag), so its text is not
+   * shown as the open section's yet: it opens one already, or it is short and begins like an opener.
+   */
+  private mayOpen(line: string, open: Section): boolean {
+    if (open.form === "tag") {
+      const at = line.lastIndexOf("<");
+      return at >= 0 && `</${open.written}>`.startsWith(line.slice(at).replace(/\s+$/, ""));
+    }
+    if (open.inFence) return FENCE.test(line) || /^\s*[`~]{1,2}$/.test(line);
+    if (line.trim() === "") return true;
+    if (this.opener(line, open) !== undefined) return true;
+    // An unindented line under a label may yet be a label (ending the value): shown once it is not.
+    if (open.form === "label" && indentOf(line) <= open.indent && !line.includes(":") && line.length <= 45)
+      return true;
+    if (open.form === "label" && indentOf(line) > open.indent) {
+      // A line of a YAML block under an empty key may still become a key or an item: shown once whole,
+      // or once its flow or quoted value has closed.
+      return open.header.trim() === "" && !/[\]}"']\s*$/.test(line);
+    }
+    const trimmed = line.trimStart();
+    if (trimmed.length > this.names.longest + 24) return false;
+    if (/^[`~]{1,3}/.test(trimmed)) return true;
+    if (trimmed.startsWith("[[")) return true;
+    const words = sectionKey(trimmed.replace(/^(?:\[\[\s*|#+\s*|<|\*\*|[-*•]\s+)*/, ""));
+    if (words === "") return true;
+    for (const key of this.names.fields.keys()) {
+      if (key.startsWith(words) || words.startsWith(key)) return true;
+    }
+    return false;
+  }
+}
+
+function hasContent(section: Section): boolean {
+  return section.header.trim() !== "" || section.lines.some((line) => line.trim() !== "");
+}
+
+/** A label's value as written so far shows: plain text, or a closed flow list, map or quoted string. */
+function settled(header: string): boolean {
+  const value = header.trim();
+  return /^[^\s*|>"'[{`~]/.test(value) || /^(?:\[.*\]|\{.*\}|"(?:[^"\\]|\\.)*")$/.test(value);
+}
+
+/** The fields made up for sections of undeclared names: their values are extra keys. */
+const UNDECLARED = new WeakSet<SectionField>();
+
+function undeclared(key: string): SectionField {
+  const field: SectionField = { key, list: false, inner: undefined };
+  UNDECLARED.add(field);
+  return field;
+}
+
+/** Where `</name>` (any case) is in `line`. */
+function closingTag(line: string, name: string): { start: number; end: number } | undefined {
+  const pattern = new RegExp(`</\\s*${name.replace(/[.-]/g, "\\$&")}\\s*>`, "i");
+  const match = pattern.exec(line);
+  return match === null ? undefined : { start: match.index, end: match.index + match[0].length };
+}
+
+/**
+ * A section's value from its content (`partial`: the line being written, when shown); `complete`: the
+ * section has closed. Undefined while it reads as nothing yet.
+ */
+function sectionValue(
+  section: Section,
+  partial: string | undefined,
+  complete: boolean,
+): JsonishNode | undefined {
+  const lines = partial === undefined ? section.lines : [...section.lines, partial];
+  const node = readSectionContent(section, lines, complete);
+  if (node === undefined || complete) return node;
+  return incomplete(node);
+}
+
+/** A value read from content still being written: its last leaf may still grow. */
+function incomplete(node: JsonishNode): JsonishNode {
+  if (node.kind === "object" && node.entries.length > 0) {
+    const entries = [...node.entries];
+    const [key, last] = entries[entries.length - 1]!;
+    entries[entries.length - 1] = [key, incomplete(last)];
+    return { ...node, entries, complete: false };
+  }
+  if (node.kind === "array" && node.items.length > 0) {
+    const items = [...node.items];
+    items[items.length - 1] = incomplete(items[items.length - 1]!);
+    return { ...node, items, complete: false };
+  }
+  return { ...node, complete: false };
+}
+
+function readSectionContent(section: Section, lines: string[], complete: boolean): JsonishNode | undefined {
+  const field = section.field;
+  if (field === undefined) return undefined;
+  if (section.form === "tag") return readTagContent(lines.join("\n"), field, complete);
+  if (section.form !== "label") return readContent(lines.join("\n"), field, complete);
+  const header = section.header.trim();
+  const written = blockScalarHeader(header);
+  // (While the block is being written its trailing line breaks are not known yet: none is shown.)
+  const block = written === undefined || complete ? written : { ...written, chomping: "strip" as const };
+  if (block !== undefined) {
+    let end = lines.length;
+    while (end > 0 && lines[end - 1]!.trim() !== "" && indentOf(lines[end - 1]!) <= section.indent) end--;
+    return {
+      kind: "string",
+      value: blockScalarText(lines.slice(0, end), section.indent, block),
+      complete: true,
+    };
+  }
+  const content = trimBlankEnd(lines);
+  if (header === "") {
+    const yaml = readYamlBlock(content, section.indent);
+    return yaml ?? readContent(content.join("\n"), field, complete);
+  }
+  if (content.length === 0) return labelValue(header, field);
+  // A value over several lines indented under its key is one YAML scalar (folded); else text as written.
+  if (content.every((line) => line.trim() === "" || indentOf(line) > section.indent)) {
+    const yaml = readYamlBlock([`${" ".repeat(section.indent)}x: ${header}`, ...content], section.indent - 1);
+    const entry = yaml?.kind === "object" ? yaml.entries[0]?.[1] : undefined;
+    if (entry !== undefined) return entry;
+  }
+  return readContent([header, ...content].join("\n"), field, complete);
+}
+
+function trimBlankEnd(lines: string[]): string[] {
+  let end = lines.length;
+  while (end > 0 && lines[end - 1]!.trim() === "") end--;
+  return end === lines.length ? lines : lines.slice(0, end);
+}
+
+/** A label's one-line value: quoted or flow YAML as such, else as `LabelLines` reads a value. */
+function labelValue(header: string, field: SectionField): JsonishNode {
+  const first = header[0];
+  if (first === '"' || first === "'" || first === "[" || first === "{") {
+    const yaml = yamlScalar(header.replace(/,$/, ""));
+    if (yaml !== undefined) return yaml;
+  }
+  if (FENCE.test(header)) return readContent(header, field, true) ?? scalar(header);
+  return scalar(header);
+}
+
+/** A fence's content: the whole content when it is one fenced block (its tag line dropped). */
+const WHOLE_FENCE = /^(```|~~~)[^\n]*\n([\s\S]*?)\n?\s*\1\s*$/;
+/** A fence still open at the end of content being written: its content so far. */
+const OPEN_FENCE = /^(```|~~~)[^\n]*(?:\n([\s\S]*))?$/;
+
+/**
+ * A section's content read by the usual rules, short of a whole parse: a fenced block is its content, a
+ * class field's content may hold nested sections, a JSON container is itself, lines of bullets are a list,
+ * one line is a scalar, and anything else is its text.
+ */
+function readContent(text: string, field: SectionField, complete: boolean): JsonishNode | undefined {
+  let content = text.trim();
+  if (content === "") return undefined;
+  const fence = WHOLE_FENCE.exec(content) ?? (complete ? null : OPEN_FENCE.exec(content));
+  if (fence !== null) {
+    content = (fence[2] ?? "").trim();
+    if (content === "") return undefined;
+  }
+  const inner = field.inner;
+  if (inner !== undefined) {
+    const node = nestedSections(content, inner, complete);
+    if (node !== undefined) return node;
+  }
+  const first = content[0];
+  if (first === "{" || first === "[") {
+    const parser = new FixingParser();
+    parser.push(content);
+    const roots = parser.end();
+    const root = roots[0];
+    if (
+      roots.length === 1 &&
+      root !== undefined &&
+      (root.node.complete || !complete) &&
+      root.end >= content.length
+    )
+      return root.node;
+  }
+  const lines = content.split("\n");
+  if (lines.length === 1)
+    return fence === null ? scalar(content) : { kind: "string", value: content, complete: true };
+  const bullets = lines.filter((line) => line.trim() !== "").map((line) => BULLET.exec(line));
+  if (bullets.every((bullet) => bullet !== null))
+    return { kind: "array", items: bullets.map((bullet) => scalar(bullet![1]!)), complete: true };
+  return { kind: "string", value: content, complete: true };
+}
+
+/** A tag's content: nested tags for a class or a list, else its text with entities decoded. */
+function readTagContent(text: string, field: SectionField, complete: boolean): JsonishNode | undefined {
+  if (field.list) {
+    const items = repeatedTags(text, complete);
+    // (A list of tags being written shows its finished items only.)
+    if (items === undefined && !complete && /^\s*<\/?[\p{L}_]*$/u.test(text))
+      return { kind: "array", items: [], complete: false };
+    if (items !== undefined) {
+      const itemField: SectionField = { key: field.key, list: false, inner: field.inner };
+      const nodes = items.map(
+        (item) =>
+          readTagContent(item, itemField, true) ?? { kind: "string" as const, value: "", complete: true },
+      );
+      return { kind: "array", items: nodes, complete: true };
+    }
+  }
+  if (field.inner !== undefined && /<[\p{L}_]/u.test(text)) {
+    const node = nestedSections(text, field.inner, complete);
+    if (node !== undefined) return node;
+  }
+  return readContent(decodeEntities(text), { ...field, inner: undefined }, complete);
+}
+
+/** A class field's content read as sections of its own (still being written unless `complete`). */
+function nestedSections(text: string, names: SectionNames, complete: boolean): ObjectNode | undefined {
+  const nested = new Sections(names);
+  nested.push(text);
+  if (complete) nested.end();
+  return nested.node();
+}
+
+/** `<x>…</x><x>…</x>` (one name, repeated, nothing else but blanks): the items' contents. */
+function repeatedTags(text: string, complete: boolean): string[] | undefined {
+  const first = /^\s*<([\p{L}_][\p{L}\p{N}_.-]*)\s*>/u.exec(text);
+  if (first === null) return undefined;
+  const name = first[1]!.replace(/[.-]/g, "\\$&");
+  const item = new RegExp(`\\s*<${name}\\s*>([\\s\\S]*?)</${name}\\s*>\\s*`, "iy");
+  const items: string[] = [];
+  item.lastIndex = 0;
+  while (item.lastIndex < text.length) {
+    const at = item.lastIndex;
+    const match = item.exec(text);
+    // (While the content is being written, the item still open is not one yet.)
+    if (match === null && !complete && text[text.slice(at).search(/\S/) + at] === "<") break;
+    if (match === null) return undefined;
+    items.push(match[1]!);
+  }
+  return items;
+}
+
+const ENTITIES: Record<string, string> = { amp: "&", lt: "<", gt: ">", quot: '"', apos: "'", nbsp: "\u00a0" };
+
+/** `&amp;`, `&lt;`, `&#39;`, `&#x27;` decoded; a bare `&` or an unknown name stays as written. */
+function decodeEntities(text: string): string {
+  if (!text.includes("&")) return text;
+  return text.replace(
+    /&(?:#(\d{1,7})|#[xX]([0-9a-fA-F]{1,6})|([a-zA-Z]+));/g,
+    (whole, decimal, hex, name) => {
+      if (name !== undefined) return ENTITIES[name as string] ?? whole;
+      const code = decimal !== undefined ? Number(decimal) : Number.parseInt(hex as string, 16);
+      return code <= 0x10ffff ? String.fromCodePoint(code) : whole;
+    },
+  );
+}
+
+/** Whether `next` shows everything `shown` showed (a stream may replace the one by the other silently). */
+function extendsNode(shown: JsonishNode, next: JsonishNode): boolean {
+  if (shown.kind === "null") return true;
+  switch (shown.kind) {
+    case "string":
+      return next.kind === "string" && next.value.startsWith(shown.value);
+    case "number":
+      return next.kind === "number" && next.text.startsWith(shown.text);
+    case "bool":
+      return next.kind === "bool" && next.value === shown.value;
+    case "object": {
+      if (next.kind !== "object" || next.entries.length < shown.entries.length) return false;
+      return shown.entries.every(
+        ([key, value], at) => next.entries[at]![0] === key && extendsNode(value, next.entries[at]![1]),
+      );
+    }
+    case "array": {
+      if (next.kind !== "array" || next.items.length < shown.items.length) return false;
+      return shown.items.every((item, at) => extendsNode(item, next.items[at]!));
+    }
+  }
+}

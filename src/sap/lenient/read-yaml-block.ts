@@ -1,0 +1,312 @@
+import { FixingParser } from "./fixing-parser.js";
+import type { JsonishNode } from "./jsonish-node.js";
+
+/**
+ * The YAML subset models write, read from the lines under one key of a sections answer (`readSections`):
+ * nested mappings by indentation, `- ` sequences (also at the key's own indentation, as YAML allows),
+ * block scalars (`|`, `>`, with their chomping and indentation indicators), flow lists and maps, quoted
+ * and plain scalars (a plain scalar over several lines folds them with spaces), `#` comments. Anchors,
+ * tags, documents and complex keys are not read: a block that uses them is not this subset, and the
+ * lines are read as text instead (`undefined`). A hand-written reader rather than a YAML library, so it
+ * stays out of the runtime bundle and reads lines as a stream delivers them; the `yaml` package checks it
+ * in the tests.
+ */
+export function readYamlBlock(lines: readonly string[], keyIndent: number): JsonishNode | undefined {
+  const reader = new YamlLines(lines);
+  reader.skipBlank();
+  if (reader.done) return undefined;
+  const first = reader.indent();
+  // A sequence may sit at the key's own indentation (`items:⏎- a`); anything else is indented under it.
+  if (first < keyIndent || (first === keyIndent && !isItem(reader.text()))) return undefined;
+  const node = reader.node(first);
+  reader.skipBlank();
+  return reader.done && node !== undefined ? node : undefined;
+}
+
+/** The block scalar header after a key (`|`, `>-`, `|2+`), else undefined. */
+export function blockScalarHeader(value: string): BlockHeader | undefined {
+  const header = /^([|>])([+-]?)([1-9]?)([+-]?)\s*(?:#.*)?$/.exec(value.trim());
+  if (header === null || (header[2] !== "" && header[4] !== "")) return undefined;
+  const chomp = header[2] || header[4];
+  return {
+    folded: header[1] === ">",
+    chomping: chomp === "-" ? "strip" : chomp === "+" ? "keep" : "clip",
+    indent: header[3] === "" ? undefined : Number(header[3]),
+  };
+}
+
+export interface BlockHeader {
+  folded: boolean;
+  chomping: "strip" | "clip" | "keep";
+  /** The indentation indicator: the content's indentation relative to the key's. */
+  indent: number | undefined;
+}
+
+/**
+ * A block scalar's text from the lines under its key (every line more indented than the key, or blank;
+ * the caller stops at the first that is not): dedented, folded for `>`, its trailing line breaks chomped.
+ */
+export function blockScalarText(lines: readonly string[], keyIndent: number, header: BlockHeader): string {
+  let contentIndent = header.indent === undefined ? undefined : keyIndent + header.indent;
+  if (contentIndent === undefined) {
+    const first = lines.find((line) => line.trim() !== "");
+    contentIndent = first === undefined ? keyIndent + 1 : indentOf(first);
+  }
+  const body = lines.map((line) => (line.trim() === "" ? "" : line.slice(contentIndent)));
+  let trailing = 0;
+  while (trailing < body.length && body[body.length - 1 - trailing] === "") trailing++;
+  const kept = body.slice(0, body.length - trailing);
+  const text = header.folded ? fold(kept) : kept.join("\n");
+  if (kept.length === 0) return header.chomping === "keep" ? "\n".repeat(trailing) : "";
+  if (header.chomping === "strip") return text;
+  if (header.chomping === "clip") return `${text}\n`;
+  return `${text}\n${"\n".repeat(trailing)}`;
+}
+
+/** Folded (`>`) content: a break between two plain lines is a space; empty and more-indented lines keep theirs. */
+function fold(lines: readonly string[]): string {
+  let text = "";
+  let previous: "none" | "plain" | "empty" | "indented" = "none";
+  let afterIndented = false;
+  for (const line of lines) {
+    if (line === "") {
+      // The break after a more-indented line is kept, besides the empty line's own.
+      text += afterIndented ? "\n\n" : "\n";
+      afterIndented = false;
+      previous = "empty";
+    } else if (line[0] === " " || line[0] === "\t") {
+      if (previous === "plain" || previous === "indented") text += "\n";
+      text += line;
+      previous = "indented";
+      afterIndented = true;
+    } else {
+      if (previous === "plain") text += " ";
+      else if (previous === "indented") text += "\n";
+      text += line;
+      previous = "plain";
+      afterIndented = false;
+    }
+  }
+  return text;
+}
+
+/** How many blanks a line starts with. */
+export function indentOf(line: string): number {
+  return line.length - line.trimStart().length;
+}
+
+function isItem(text: string): boolean {
+  return text === "-" || text.startsWith("- ");
+}
+
+/** `key: value` in a YAML line (the key plain or quoted), else undefined. */
+export function yamlKey(text: string): { key: string; rest: string } | undefined {
+  const quote = text[0];
+  if (quote === '"' || quote === "'") {
+    const close = quote === '"' ? /^"((?:[^"\\]|\\.)*)"\s*:(?:\s+|$)/ : /^'((?:[^']|'')*)'\s*:(?:\s+|$)/;
+    const match = close.exec(text);
+    if (match === null) return undefined;
+    const key = quote === '"' ? (decodeDoubleQuoted(match[1]!) ?? match[1]!) : match[1]!.replace(/''/g, "'");
+    return { key, rest: text.slice(match[0].length).trim() };
+  }
+  if (/^[-?:,[\]{}#&*!|>%@`]/.test(text) && !/^-\S/.test(text)) return undefined;
+  const colon = text.search(/:(?:\s|$)/);
+  if (colon <= 0) return undefined;
+  const key = text.slice(0, colon).trim();
+  if (key === "" || key.includes(" #")) return undefined;
+  return { key, rest: text.slice(colon + 1).trim() };
+}
+
+function decodeDoubleQuoted(inner: string): string | undefined {
+  try {
+    return JSON.parse(`"${inner.replace(/\\'/g, "'").replace(/\t/g, "\\t")}"`) as string;
+  } catch {
+    return undefined;
+  }
+}
+
+const NUMBER = /^[+-]?(?:\d+(?:\.\d*)?|\.\d+)(?:[eE][+-]?\d+)?$/;
+
+/**
+ * A YAML flow or one-line scalar: a flow list or map (read by the fixing parser, which takes unquoted
+ * words), a quoted string (decoded; a single-quoted one's `''` is a quote), or a plain scalar under the
+ * core schema (`null`, `~`, `true`, `false` in their three spellings, numbers), else text.
+ */
+export function yamlScalar(text: string): JsonishNode | undefined {
+  const first = text[0];
+  if (first === "[" || first === "{") {
+    const parser = new FixingParser();
+    parser.push(text);
+    const roots = parser.end();
+    const root = roots[0];
+    if (roots.length !== 1 || root === undefined || !root.node.complete) return undefined;
+    if (text.slice(root.end).trim() !== "") return undefined;
+    return root.node;
+  }
+  if (first === '"') {
+    const match = /^"((?:[^"\\]|\\.)*)"$/.exec(text);
+    const value = match ? decodeDoubleQuoted(match[1]!) : undefined;
+    return value === undefined ? undefined : { kind: "string", value, complete: true };
+  }
+  if (first === "'") {
+    const match = /^'((?:[^']|'')*)'$/.exec(text);
+    return match ? { kind: "string", value: match[1]!.replace(/''/g, "'"), complete: true } : undefined;
+  }
+  if (/^(?:null|Null|NULL|~)$/.test(text)) return { kind: "null", complete: true };
+  if (/^(?:true|True|TRUE|false|False|FALSE)$/.test(text))
+    return { kind: "bool", value: text[0] === "t" || text[0] === "T", complete: true };
+  if (NUMBER.test(text)) return { kind: "number", value: Number(text), text, complete: true };
+  return { kind: "string", value: text, complete: true };
+}
+
+/** A cursor over a block's lines; each `read…` consumes the lines of one node. */
+class YamlLines {
+  private at = 0;
+
+  constructor(private readonly lines: readonly string[]) {}
+
+  get done(): boolean {
+    return this.at >= this.lines.length;
+  }
+
+  indent(): number {
+    return indentOf(this.lines[this.at]!);
+  }
+
+  text(): string {
+    return this.lines[this.at]!.trim();
+  }
+
+  /** Skip blank lines and whole-line comments. */
+  skipBlank(): void {
+    while (!this.done) {
+      const text = this.text();
+      if (text !== "" && !text.startsWith("#")) return;
+      this.at++;
+    }
+  }
+
+  /** The node whose first line is the current one, at indentation `indent`. */
+  node(indent: number): JsonishNode | undefined {
+    const text = this.text();
+    if (isItem(text)) return this.sequence(indent);
+    if (yamlKey(text) !== undefined) return this.mapping(indent, undefined);
+    return this.plain(text, indent - 1, true);
+  }
+
+  private sequence(indent: number): JsonishNode | undefined {
+    const items: JsonishNode[] = [];
+    for (this.skipBlank(); !this.done && this.indent() === indent && isItem(this.text()); this.skipBlank()) {
+      const line = this.lines[this.at]!;
+      const after = line.slice(indent + 1);
+      const rest = after.trim();
+      let item: JsonishNode | undefined;
+      if (rest === "") {
+        this.at++;
+        this.skipBlank();
+        item =
+          !this.done && this.indent() > indent ? this.node(this.indent()) : { kind: "null", complete: true };
+      } else {
+        const column = indent + 1 + (after.length - after.trimStart().length);
+        const entry = yamlKey(rest);
+        if (entry !== undefined) item = this.mapping(column, entry);
+        else if (isItem(rest)) return undefined;
+        else item = this.value(rest, indent);
+      }
+      if (item === undefined) return undefined;
+      items.push(item);
+    }
+    return { kind: "array", items, complete: true };
+  }
+
+  /** A mapping at `indent`; `first`: its first entry, already read from a sequence item's line. */
+  private mapping(indent: number, first: { key: string; rest: string } | undefined): JsonishNode | undefined {
+    const entries: [string, JsonishNode][] = [];
+    let entry = first;
+    for (;;) {
+      if (entry === undefined) {
+        this.skipBlank();
+        if (this.done || this.indent() !== indent) break;
+        entry = yamlKey(this.text());
+        if (entry === undefined) return undefined;
+      }
+      const value = this.entryValue(entry.rest, indent);
+      if (value === undefined) return undefined;
+      entries.push([entry.key, value]);
+      entry = undefined;
+    }
+    return { kind: "object", entries, complete: true };
+  }
+
+  /** The value of a key at `indent` whose line (the current one) has `rest` after the colon. */
+  private entryValue(rest: string, indent: number): JsonishNode | undefined {
+    const header = blockScalarHeader(rest);
+    if (header !== undefined) {
+      this.at++;
+      const start = this.at;
+      while (!this.done && (this.text() === "" || this.indent() > indent)) this.at++;
+      return {
+        kind: "string",
+        value: blockScalarText(this.lines.slice(start, this.at), indent, header),
+        complete: true,
+      };
+    }
+    if (rest !== "" && !rest.startsWith("#")) return this.value(rest, indent);
+    this.at++;
+    this.skipBlank();
+    if (this.done) return { kind: "null", complete: true };
+    const next = this.indent();
+    if (next > indent) return this.node(next);
+    if (next === indent && isItem(this.text())) return this.sequence(indent);
+    return { kind: "null", complete: true };
+  }
+
+  /** A one-line value at the current line and the lines more indented than `indent` after it. */
+  private value(rest: string, indent: number): JsonishNode | undefined {
+    return this.plain(rest, indent, false);
+  }
+
+  /** `first` (on the current line) and its continuation lines (indented past `indent`), as one scalar. */
+  private plain(first: string, indent: number, whole: boolean): JsonishNode | undefined {
+    this.at++;
+    const parts = [first];
+    while (!this.done) {
+      const text = this.text();
+      if (text !== "" && this.indent() <= indent) break;
+      if (text === "" && !whole) {
+        // A blank line inside a plain scalar is a line break; one that ends the block ends the value.
+        let next = this.at + 1;
+        while (next < this.lines.length && this.lines[next]!.trim() === "") next++;
+        if (next >= this.lines.length || indentOf(this.lines[next]!) <= indent) break;
+      }
+      parts.push(text);
+      this.at++;
+    }
+    const quoted = first[0] === '"' || first[0] === "'";
+    const flow = first[0] === "[" || first[0] === "{";
+    if (flow) return yamlScalar(parts.join(" "));
+    if (quoted) return yamlScalar(foldPlain(parts));
+    return yamlScalar(withoutComment(foldPlain(parts)));
+  }
+}
+
+/** Lines of a multi-line scalar folded: a single break is a space, each blank line a line break. */
+function foldPlain(parts: readonly string[]): string {
+  let text = "";
+  let breaks = 0;
+  for (const part of parts) {
+    if (part === "") {
+      breaks++;
+      continue;
+    }
+    if (text !== "") text += breaks > 0 ? "\n".repeat(breaks) : " ";
+    text += part;
+    breaks = 0;
+  }
+  return text;
+}
+
+function withoutComment(text: string): string {
+  const at = text.search(/\s#/);
+  return at < 0 ? text : text.slice(0, at).trimEnd();
+}

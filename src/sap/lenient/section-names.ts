@@ -1,0 +1,168 @@
+import type { IrIndex, Type } from "../../ir/index.js";
+import { normalizeWords } from "../kinds/enum/normalize-words.js";
+
+/**
+ * The names that may open a section of an answer (`readSections`): the fields a class declares, by the
+ * key the model was shown (`@alias`, else the name), matched ignoring case, spacing and punctuation
+ * (`Final Answer`, `final_answer`, `finalAnswer`). Built from the target type, so prose with other
+ * labels, tags or headings never opens one.
+ */
+export interface SectionNames {
+  /** Normalized words of the key (`normalizeWords`, joined by a space) → the field. */
+  readonly fields: ReadonlyMap<string, SectionField>;
+  /** The longest normalized key, so a line being written is known not to open a section past it. */
+  readonly longest: number;
+  /**
+   * Whether a text may hold a line opening a section (a declared key at a line's start, after the
+   * markers of a form): a quick test, so an answer naming no field costs no line-by-line reading.
+   */
+  mayOpen(text: string): boolean;
+}
+
+export interface SectionField {
+  /** The key the model was shown. */
+  key: string;
+  /** The field holds a list (repeated sections of it, or repeated child tags, are its items). */
+  list: boolean;
+  /** The names inside the field, when its type is (or holds) a class: read for nested sections. */
+  readonly inner: SectionNames | undefined;
+}
+
+/** A key as sections match it: its words, lower case, joined by a space. */
+export function sectionKey(written: string): string {
+  return normalizeWords(written).join(" ");
+}
+
+const perIndex = new WeakMap<IrIndex, WeakMap<Type, SectionNames | null>>();
+
+/**
+ * The section names of `type`: the fields of every class it may be (through optional, union and alias),
+ * or undefined when it is no class (scalars, lists, maps: no field names to open a section). Cached per
+ * IR and type.
+ */
+export function sectionNamesOf(type: Type, index: IrIndex): SectionNames | undefined {
+  let known = perIndex.get(index);
+  if (known === undefined) {
+    known = new WeakMap();
+    perIndex.set(index, known);
+  }
+  const cached = known.get(type);
+  if (cached !== undefined) return cached ?? undefined;
+  let names: SectionNames | undefined;
+  try {
+    names = build(type, index, new Map());
+  } catch {
+    // A type naming a declaration the IR lacks: the coercers report it; no sections to read.
+    names = undefined;
+  }
+  known.set(type, names ?? null);
+  return names;
+}
+
+/** The class names `type` may be, directly (not inside lists or maps). */
+function classesOf(type: Type, index: IrIndex, into: string[], seen: Set<string>): void {
+  switch (type.kind) {
+    case "class":
+      if (!into.includes(type.name)) into.push(type.name);
+      return;
+    case "optional":
+      classesOf(type.inner, index, into, seen);
+      return;
+    case "union":
+      for (const option of type.options) classesOf(option, index, into, seen);
+      return;
+    case "alias":
+      if (seen.has(type.name)) return;
+      seen.add(type.name);
+      classesOf(index.getAlias(type.name).type, index, into, seen);
+      return;
+    default:
+      return;
+  }
+}
+
+/** A field's type seen through optional and alias: a list, and the classes of its items or itself. */
+function fieldShape(type: Type, index: IrIndex): { list: boolean; classes: string[] } {
+  let inner = type;
+  const seen = new Set<string>();
+  for (;;) {
+    if (inner.kind === "optional") inner = inner.inner;
+    else if (inner.kind === "alias" && !seen.has(inner.name)) {
+      seen.add(inner.name);
+      inner = index.getAlias(inner.name).type;
+    } else break;
+  }
+  const classes: string[] = [];
+  if (inner.kind === "list") {
+    classesOf(inner.item, index, classes, new Set());
+    return { list: true, classes };
+  }
+  classesOf(inner, index, classes, new Set());
+  return { list: false, classes };
+}
+
+/** A line that starts (after a form's markers) with one of `keys`, each word apart by any separator. */
+function openingLine(keys: string[]): RegExp {
+  const words = keys.map((key) =>
+    key
+      .split(" ")
+      .map((word) => word.replace(/[.*+?^${}()|[\]\\]/g, "\\$&"))
+      .join("[\\s_.-]*"),
+  );
+  // (A quoted key is JSON, never a section: `"name":` lines of a pretty-printed object do not count.)
+  return new RegExp(`^[ \\t>*#<\\[\\-•]*(?:${words.join("|")})[ \\t]*(?::|\\*\\*|#|>|$)`, "imu");
+}
+
+/** Built once per set of classes; a class inside itself (recursion) shares the one being built. */
+function build(type: Type, index: IrIndex, built: Map<string, SectionNames>): SectionNames | undefined {
+  const classes: string[] = [];
+  classesOf(type, index, classes, new Set());
+  return namesOfClasses(classes, index, built);
+}
+
+function namesOfClasses(
+  classes: string[],
+  index: IrIndex,
+  built: Map<string, SectionNames>,
+): SectionNames | undefined {
+  if (classes.length === 0) return undefined;
+  const id = classes.join("|");
+  const done = built.get(id);
+  if (done) return done;
+  const fields = new Map<string, SectionField>();
+  let longest = 0;
+  let opens: RegExp | undefined;
+  const names: SectionNames = {
+    fields,
+    get longest() {
+      return longest;
+    },
+    mayOpen(text) {
+      opens ??= openingLine([...fields.keys()]);
+      return opens.test(text);
+    },
+  };
+  built.set(id, names);
+  for (const name of classes) {
+    for (const field of index.getClass(name).fields) {
+      if (field.skip) continue;
+      const key = field.alias ?? field.name;
+      const normal = sectionKey(key);
+      if (normal === "" || fields.has(normal)) continue;
+      const shape = fieldShape(field.type, index);
+      let inner: SectionNames | undefined;
+      let resolved = false;
+      fields.set(normal, {
+        key,
+        list: shape.list,
+        get inner() {
+          if (!resolved) inner = namesOfClasses(shape.classes, index, built);
+          resolved = true;
+          return inner;
+        },
+      });
+      longest = Math.max(longest, normal.length);
+    }
+  }
+  return names;
+}
