@@ -30,7 +30,7 @@ export const runtimeBundleBaseline = 80_309;
 export const runtimeSafetyAllowance = 7_500;
 
 /**
- * What the rest of the 2026-12-06 release adds to every call, measured at its merge (97,421 bytes gzipped
+ * What the rest of the 2026-12-06 release adds to every call, measured at its merges (97,421 bytes gzipped
  * with all of it): issue 30's parser rules (gathered objects scored per object, map key collisions,
  * final-answer markers, exact enum case, big integers), issue 35's request rules (default roles, o1's
  * system turn folded, parts kept for filtered metadata), `validateOutput` (what `extract` re-asks with)
@@ -38,8 +38,15 @@ export const runtimeSafetyAllowance = 7_500;
  * media by URL (97,165 bytes, 1,669 more in its lazy chunk) and takes 500 bytes back. The way further down is
  * the one-engine parser of issue 29, which removes the stream twins of the coercers (about a quarter of the
  * parser's bytes).
+ *
+ * The second round of merges (2026-12-06 evening) took the entry to 105,900 bytes: issue 38's sections
+ * reading (label lines, DSPy markers, tags, headings and the YAML subset, every call's parser: +6,270),
+ * issue 29's `end()` (+1,675, of which the candidate list restated in `stream/end-candidates.ts` is
+ * transitional: it goes when `parseValue` reads through the same reader), issue 35's
+ * `openai-transcriptions` provider and multipart bodies (+606), and issue 36's names (−120). The 80 KB
+ * target of issue 36 needs the stream twins gone first.
  */
-export const runtimeReleaseAllowance = 1_600;
+export const runtimeReleaseAllowance = 10_300;
 
 /**
  * The baseline plus 10% (88,340 bytes), what the streaming issue (16) allows. Tool calls, reasoning,
