@@ -330,7 +330,9 @@ export async function benchJsonschema(): Promise<string> {
     "",
     "Valid instances not read back exactly, by cause (the parser's flags, or the error):",
     "",
-    ...[...notExact].sort((left, right) => right[1] - left[1]).map(([cause, count]) => `- ${cause}: ${count}`),
+    ...[...notExact]
+      .sort((left, right) => right[1] - left[1])
+      .map(([cause, count]) => `- ${cause}: ${count}`),
     "",
     "Invalid instances read into a value, by the parser's flags (what it changed to make the value fit):",
     "",
