@@ -96,17 +96,13 @@ export class LabelLines {
 
   push(text: string): void {
     workMeter.steps += text.length;
-    let from = 0;
-    for (let index = text.indexOf("\n"); index >= 0; index = text.indexOf("\n", from)) {
-      const line = this.line + text.slice(from, index);
+    const rest = text.slice(text.lastIndexOf("\n") + 1);
+    this.line = readLines(this.line, text, (line) => {
       this.line = "";
       this.lineHasText = false;
       this.lineIsLabel = undefined;
-      this.read(line.endsWith("\r") ? line.slice(0, -1) : line);
-      from = index + 1;
-    }
-    const rest = text.slice(from);
-    this.line += rest;
+      this.read(line);
+    });
     if (!this.lineHasText && rest.trim() !== "") this.lineHasText = true;
   }
 
@@ -194,4 +190,21 @@ export function scalar(written: string): JsonishNode {
   if (NUMBER.test(text)) return { kind: "number", value: Number(text), text, complete: true };
   const quoted = /^(["'])(.*)\1$/.exec(text);
   return { kind: "string", value: quoted ? quoted[2]! : text, complete: true };
+}
+
+/**
+ * Hands `read` each whole line that `text` completes after `pending` (the line being written before it),
+ * without its line break (`\n` or `\r\n`); returns the line being written after it. Line rules that read
+ * a growing text (label lines, sections) share it.
+ */
+export function readLines(pending: string, text: string, read: (line: string) => void): string {
+  let line = pending;
+  let from = 0;
+  for (let index = text.indexOf("\n"); index >= 0; index = text.indexOf("\n", from)) {
+    const whole = line + text.slice(from, index);
+    line = "";
+    read(whole.endsWith("\r") ? whole.slice(0, -1) : whole);
+    from = index + 1;
+  }
+  return line + text.slice(from);
 }

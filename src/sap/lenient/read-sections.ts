@@ -1,7 +1,7 @@
 import { workMeter } from "../work-meter.js";
 import { FixingParser } from "./fixing-parser.js";
 import type { JsonishNode, ObjectNode } from "./jsonish-node.js";
-import { BULLET, LABEL_LINE, scalar } from "./read-label-lines.js";
+import { BULLET, LABEL_LINE, readLines, scalar } from "./read-label-lines.js";
 import {
   blockScalarHeader,
   blockScalarText,
@@ -99,14 +99,10 @@ export class Sections {
 
   push(text: string): void {
     workMeter.steps += text.length;
-    let from = 0;
-    for (let index = text.indexOf("\n"); index >= 0; index = text.indexOf("\n", from)) {
-      const line = this.line + text.slice(from, index);
+    this.line = readLines(this.line, text, (line) => {
       this.line = "";
-      this.read(line.endsWith("\r") ? line.slice(0, -1) : line);
-      from = index + 1;
-    }
-    this.line += text.slice(from);
+      this.read(line);
+    });
     // A tag closed on the line being written is closed now (the rest of the line is read on).
     this.closeTagsOnLine();
     if (!this.completed) this.changes++;
