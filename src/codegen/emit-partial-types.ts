@@ -1,4 +1,4 @@
-import type { Class, Field, TypeAlias } from "../ir/index.js";
+import { type Class, type Field, TOP_LEVEL, type TypeAlias } from "../ir/index.js";
 import type { GenerationContext } from "./generation-context.js";
 import { banner, byName, jsDoc, RUNTIME_MODULE, relativeModule } from "./module-text.js";
 import { renderPartialType } from "./render-partial-type.js";
@@ -56,7 +56,7 @@ function emitClass(declaration: Class, context: TypeRenderContext): string {
 }
 
 function emitField(field: Field, context: TypeRenderContext): string {
-  const members = renderPartialType(field.type, { needed: false, done: false }, context);
+  const members = renderPartialType(field.type, TOP_LEVEL, context);
   const optional = members.includes("null") ? "?" : "";
   return `${jsDoc(field.docs, "  ")}  ${field.name}${optional}: ${joinMembers(members)};\n`;
 }

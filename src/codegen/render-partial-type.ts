@@ -1,4 +1,4 @@
-import type { Type } from "../ir/index.js";
+import { type StreamBehaviour, streamBehaviourOf, type Type } from "../ir/index.js";
 import { primitiveText, renderFinalType } from "./render-final-type.js";
 import {
   asOperand,
@@ -13,14 +13,6 @@ import {
   unknownReference,
   wrapChecked,
 } from "./type-render-context.js";
-
-/** What an enclosing type passes down: BAML's streaming behaviour flags. */
-export interface StreamBehaviour {
-  /** The value may not be null in a partial (list items, map entries, union arms, `@stream.not_null`). */
-  needed: boolean;
-  /** The value appears only when complete (`@stream.done`, propagated into containers). */
-  done: boolean;
-}
 
 /**
  * An IR type as the TypeScript type of a *partial* value while a stream is running, following BAML's
@@ -40,9 +32,14 @@ export function renderPartialType(
   context: TypeRenderContext,
 ): Members {
   const attrs = type.attrs ?? {};
-  const done = inherited.done || attrs.streamDone === true || isInherentlyDone(type, context);
-  let needed = inherited.needed || attrs.streamNotNull === true || aliasIsOptional(type, context);
-  const inner: StreamBehaviour = { needed: true, done };
+  const behaviour = streamBehaviourOf(
+    type,
+    inherited,
+    (name) => context.index.classes.get(name)?.streamDone === true,
+  );
+  const { done, inner } = behaviour;
+  // An alias to `T?` already admits null; marking it needed avoids printing `X | null` twice over.
+  const needed = behaviour.needed || aliasIsOptional(type, context);
   let members: Members;
   switch (type.kind) {
     case "primitive":
@@ -62,8 +59,7 @@ export function renderPartialType(
     case "class": {
       const declaration = context.index.classes.get(type.name);
       if (!declaration) throw unknownReference("class", type.name);
-      const whole = done || declaration.streamDone === true;
-      members = [whole ? typesRef(type.name, context) : partialRef(type.name, context)];
+      members = [done ? typesRef(type.name, context) : partialRef(type.name, context)];
       break;
     }
     case "alias":
@@ -71,11 +67,9 @@ export function renderPartialType(
       members = [done ? typesRef(type.name, context) : partialRef(type.name, context)];
       break;
     case "list":
-      needed = true;
       members = [`${asOperand(renderPartialType(type.item, inner, context))}[]`];
       break;
     case "map":
-      needed = true;
       members = [
         mapText(
           renderPartialType(type.key, inner, context),
@@ -100,21 +94,7 @@ export function renderPartialType(
   return members;
 }
 
-function isInherentlyDone(type: Type, context: TypeRenderContext): boolean {
-  switch (type.kind) {
-    case "primitive":
-      return type.name === "int" || type.name === "float" || type.name === "bool";
-    case "enum":
-    case "literal":
-      return true;
-    case "class":
-      return context.index.classes.get(type.name)?.streamDone === true;
-    default:
-      return false;
-  }
-}
-
-/** An alias to `T?` already admits null; marking it needed avoids printing `X | null` twice over. */
+/** Whether the alias `type` names (through further aliases) is already optional. */
 function aliasIsOptional(type: Type, context: TypeRenderContext): boolean {
   if (type.kind !== "alias") return false;
   const seen = new Set<string>();

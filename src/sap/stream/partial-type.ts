@@ -1,4 +1,12 @@
-import { type Ir, type IrIndex, type Type, typeToString } from "../../ir/index.js";
+import {
+  type Ir,
+  type IrIndex,
+  type StreamBehaviour,
+  streamBehaviourOf,
+  TOP_LEVEL,
+  type Type,
+  typeToString,
+} from "../../ir/index.js";
 import { indexOf } from "./index-of.js";
 
 /**
@@ -36,14 +44,6 @@ export interface PartialField {
   type: PartialType;
 }
 
-/** What an enclosing type passes down (BAML's streaming converter; the code generator follows the same). */
-interface Inherited {
-  /** Not nullable: list items, map keys and values, union arms, `@stream.not_null` fields. */
-  needed: boolean;
-  /** Appears only whole: `@stream.done`, propagated into list items, map entries and union arms. */
-  done: boolean;
-}
-
 /**
  * The partial type of `type` (BAML's streaming types, reference/baml.md §4.2, as the TypeScript code
  * generator renders them): every value may be null until written unless it is needed (a list item, a map
@@ -52,7 +52,7 @@ interface Inherited {
  * final type); `@stream.with_state` wraps the value.
  */
 export function partialType(type: Type, ir: Ir | IrIndex): PartialType {
-  return convert(type, { needed: false, done: false }, indexOf(ir));
+  return convert(type, TOP_LEVEL, indexOf(ir));
 }
 
 /** The fields of the partial class `name`: each field's partial type. */
@@ -61,7 +61,7 @@ export function partialClassFields(name: string, ir: Ir | IrIndex): PartialField
   return index
     .getClass(name)
     .fields.filter((field) => !field.skip)
-    .map((field) => ({ name: field.name, type: convert(field.type, { needed: false, done: false }, index) }));
+    .map((field) => ({ name: field.name, type: convert(field.type, TOP_LEVEL, index) }));
 }
 
 /** The partial type an alias reference stands for (its target, read with the alias's own flags). */
@@ -78,11 +78,12 @@ export function partialTypeOfAlias(
   return reference.withState ? { ...converted, withState: true } : converted;
 }
 
-function convert(type: Type, inherited: Inherited, index: IrIndex): PartialType {
-  const attrs = type.attrs ?? {};
-  const done = inherited.done || attrs.streamDone === true || inherentlyWhole(type, index);
-  const needed = inherited.needed || attrs.streamNotNull === true;
-  const inner: Inherited = { needed: true, done };
+function convert(type: Type, inherited: StreamBehaviour, index: IrIndex): PartialType {
+  const { done, needed, inner } = streamBehaviourOf(
+    type,
+    inherited,
+    (name) => index.getClass(name).streamDone === true,
+  );
   let shape: PartialType;
   switch (type.kind) {
     case "list":
@@ -128,22 +129,7 @@ function convert(type: Type, inherited: Inherited, index: IrIndex): PartialType 
     default:
       shape = { kind: "whole", type, nullable: !needed };
   }
-  return attrs.streamWithState ? { ...shape, withState: true } : shape;
-}
-
-function inherentlyWhole(type: Type, index: IrIndex): boolean {
-  switch (type.kind) {
-    case "primitive":
-      return type.name === "int" || type.name === "float" || type.name === "bool";
-    case "enum":
-    case "literal":
-    case "media":
-      return true;
-    case "class":
-      return index.getClass(type.name).streamDone === true;
-    default:
-      return false;
-  }
+  return type.attrs?.streamWithState ? { ...shape, withState: true } : shape;
 }
 
 /**

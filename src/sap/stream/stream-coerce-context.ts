@@ -1,4 +1,4 @@
-import type { IrIndex, Type } from "../../ir/index.js";
+import { type IrIndex, inherentlyDone, type Type } from "../../ir/index.js";
 import { applyConstraints } from "../coerce/apply-constraints.js";
 import type {
   CoerceContext,
@@ -14,7 +14,6 @@ import {
 } from "../coerce/coerce-result.js";
 import { createCoerceContext, MAX_DEPTH, TooDeep } from "../coerce/create-coerce-context.js";
 import { FLAG_PENALTIES } from "../flags.js";
-import { stringLiteralsOf } from "../kinds/union/coerce-union.js";
 import { isCutHere, type JsonishNode } from "../lenient/jsonish-node.js";
 import { workMeter } from "../work-meter.js";
 import { FinishedNodeReader } from "./finished-node-reader.js";
@@ -109,6 +108,7 @@ export function createStreamCoerceContext(
   options: StreamCoerceOptions,
 ): StreamCoerceContext {
   const slots = new SlotStore();
+  const isDoneClass = (name: string): boolean => index.getClass(name).streamDone === true;
   const base = createCoerceContext(index, table, {
     partial: true,
     constraintEvaluator: options.constraintEvaluator,
@@ -215,7 +215,7 @@ export function createStreamCoerceContext(
     const attrs = type.attrs;
     let done = doneTypes.get(type);
     if (done === undefined) {
-      done = attrs?.streamDone === true || inherentlyDone(type, index);
+      done = attrs?.streamDone === true || inherentlyDone(type, isDoneClass);
       doneTypes.set(type, done);
     }
     if (!node.complete && (done || textOfContainer(type, node)) && !context.settled.has(node)) {
@@ -275,27 +275,6 @@ const NOT_READY: CoerceFailure = {
     found: "a value still being written",
   },
 };
-
-/**
- * Types whose values appear only whole: numbers, bools, enums, literals (and unions of string literals),
- * `@@stream.done` classes.
- */
-export function inherentlyDone(type: Type, index: IrIndex): boolean {
-  switch (type.kind) {
-    case "primitive":
-      return type.name === "int" || type.name === "float" || type.name === "bool";
-    case "enum":
-    case "literal":
-      return true;
-    case "union":
-      // A union of string literals is matched as one enum (`stringLiteralsOf`), so it appears as one.
-      return stringLiteralsOf(type) !== undefined;
-    case "class":
-      return index.getClass(type.name).streamDone === true;
-    default:
-      return false;
-  }
-}
 
 /**
  * An object or list where text is expected is kept as its JSON text (final mode's rule), which appears
