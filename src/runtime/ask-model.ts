@@ -18,8 +18,8 @@ import { mapLlmError } from "./map-llm-error.js";
 import type { OutputPlan } from "./output-plan.js";
 import type { AttemptContext } from "./run-attempt.js";
 
-/** One model answer: its text, finish reason, and the log entry of the HTTP call that produced it. */
-export interface Answer {
+/** One model call and its answer: the text, finish reason, tool calls and the log entry of the HTTP call. */
+export interface AnsweredCall {
   text: string;
   rawFinishReason: string | undefined;
   /** The finish reason normalized across providers (`length` when the token limit cut the answer). */
@@ -75,7 +75,7 @@ interface ParserFailure {
  * provider failures are thrown as BAML-named errors; a failure of the partial parser is a bug and is thrown
  * unchanged.
  */
-export async function askModel(ask: ModelAsk): Promise<Answer> {
+export async function askModel(ask: ModelAsk): Promise<AnsweredCall> {
   const { call, client, context, secrets } = ask;
   const parser: ParserFailure = {};
   try {
@@ -103,7 +103,7 @@ function modelOptions(ask: ModelAsk) {
 }
 
 /** A whole answer (`generate`), recorded. */
-async function generateAnswer(ask: ModelAsk): Promise<Answer> {
+async function generateAnswer(ask: ModelAsk): Promise<AnsweredCall> {
   const { model, call, secrets } = ask;
   const { recorder } = ask.context;
   const result: GenerateResult = await model.generate(ask.messages, modelOptions(ask));
@@ -128,7 +128,7 @@ async function generateAnswer(ask: ModelAsk): Promise<Answer> {
 }
 
 /** A streamed answer, each text delta and tool-call piece fed to the partial parser as it arrives, recorded. */
-async function streamAnswer(ask: ModelAsk, failure: ParserFailure): Promise<Answer> {
+async function streamAnswer(ask: ModelAsk, failure: ParserFailure): Promise<AnsweredCall> {
   const { model, call, context, secrets } = ask;
   const { recorder } = context;
   const parser = context.pipeline.createPartialParser(ask.plan);

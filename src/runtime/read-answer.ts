@@ -24,7 +24,8 @@ export interface ToolCallUse {
   used: boolean;
 }
 
-export interface ReadAnswer {
+/** An answer read into the return type: the value, the parser's flags, and which tool calls it used. */
+export interface AnswerReading {
   /** The value before `@check` wrapping. */
   value: unknown;
   flags: Flag[];
@@ -49,7 +50,7 @@ export function readAnswer(
   toolCalls: readonly ToolCall[],
   plan: OutputPlan,
   options: ParseOptions,
-): ReadAnswer {
+): AnswerReading {
   if (toolCalls.length === 0) {
     const { value, flags } = parseTarget(text, plan.text, options, text);
     return { value, flags, toolCalls: [] };

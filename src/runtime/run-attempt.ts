@@ -16,7 +16,7 @@ import {
 import { type Flag, SapParseError } from "../sap/index.js";
 import type { ChatMessage } from "../util/index.js";
 import { answerCompleteness } from "./answer-completeness.js";
-import { type Answer, askModel } from "./ask-model.js";
+import { type AnsweredCall, askModel } from "./ask-model.js";
 import type { CallOptions, OutputIssue } from "./call-options.js";
 import type { CallRecorder } from "./call-recorder.js";
 import {
@@ -158,7 +158,7 @@ export async function runAttempt(
  * still use the part that was written; the Collector's log records the same.
  */
 function finishReasonError(
-  answer: Answer,
+  answer: AnsweredCall,
   client: Client,
   messages: readonly ChatMessage[],
   context: AttemptContext,
@@ -215,7 +215,7 @@ function outputPlanFor(model: LanguageModel, client: Client, context: AttemptCon
 /** The answer's tool calls into its log entry and the function's; unused ones are also reported. */
 function recordToolCalls(
   uses: readonly ToolCallUse[],
-  answer: Answer,
+  answer: AnsweredCall,
   client: Client,
   context: AttemptContext,
 ): void {
