@@ -4,6 +4,8 @@
  * a payload, and a CRC-32 of everything before it. The decoder takes byte chunks split anywhere and checks
  * both checksums; the encoder writes string-header messages (what the mock server sends).
  */
+
+import { hasErrorMark, markError } from "../util/index.js";
 import { crc32 } from "./crc32.js";
 
 /** A header value by wire type: booleans, integers, bytes, strings, timestamps, UUIDs (as hex text). */
@@ -17,7 +19,17 @@ export interface AwsEventStreamMessage {
 
 /** The bytes are not a valid event stream (a bad checksum, an impossible length, a truncated message). */
 export class AwsEventStreamError extends Error {
+  constructor(...args: ConstructorParameters<typeof Error>) {
+    super(...args);
+    markError(this, "AwsEventStreamError");
+  }
+
   override name = "AwsEventStreamError";
+
+  /** `instanceof` that also works across two copies of the package. */
+  static isInstance(value: unknown): value is AwsEventStreamError {
+    return hasErrorMark(value, "AwsEventStreamError");
+  }
 }
 
 const preludeLength = 12;

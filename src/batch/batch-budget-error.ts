@@ -1,4 +1,5 @@
 import type { Collector } from "../runtime/index.js";
+import { hasErrorMark, markError } from "../util/index.js";
 
 /**
  * A budget (`maxCostUsd`) that cannot be kept: a row's model has no price, so what it cost is unknown.
@@ -13,6 +14,12 @@ export class BatchBudgetError extends Error {
       `maxCostUsd: the cost of row ${JSON.stringify(rowId)} is unknown: the model ${model === null ? "(not reported)" : JSON.stringify(model)} has no price in the price table, so the budget cannot be kept. Add its price (RuntimeOptions.prices, or --price MODEL=INPUT/OUTPUT on the command line, US dollars per million tokens), or run without a budget. No new rows were started; the finished ones are in the checkpoint.`,
     );
     this.name = "BatchBudgetError";
+    markError(this, "BatchBudgetError");
+  }
+
+  /** `instanceof` that also works across two copies of the package. */
+  static isInstance(value: unknown): value is BatchBudgetError {
+    return hasErrorMark(value, "BatchBudgetError");
   }
 }
 

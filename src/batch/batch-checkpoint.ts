@@ -1,3 +1,4 @@
+import { hasErrorMark, markError } from "../util/index.js";
 import type { BatchResult } from "./batch-result.js";
 
 /** A checkpoint that cannot be used: damaged, or made for another batch. The message says what to do. */
@@ -5,6 +6,12 @@ export class BatchCheckpointError extends Error {
   constructor(message: string) {
     super(message);
     this.name = "BatchCheckpointError";
+    markError(this, "BatchCheckpointError");
+  }
+
+  /** `instanceof` that also works across two copies of the package. */
+  static isInstance(value: unknown): value is BatchCheckpointError {
+    return hasErrorMark(value, "BatchCheckpointError");
   }
 }
 

@@ -1,4 +1,5 @@
 import { BamlAllClientsFailedError, BamlClientHttpError } from "../runtime/index.js";
+import { hasErrorMark, markError } from "../util/index.js";
 
 /**
  * The provider refused a row's credentials (HTTP 401 or 403 on every attempt). Every other row would be
@@ -15,6 +16,12 @@ export class BatchCredentialsError extends Error {
       `row ${JSON.stringify(rowId)} was refused with HTTP ${status} (${status === 401 ? "the API key is missing or wrong" : "the key may not use this model or endpoint"}): ${cause instanceof Error ? cause.message : String(cause)}. Every other row would be refused too, so no new row was started and no refused row was sent again. Fix the client's API key (or its permissions) and rerun: rows already done are not asked again.`,
     );
     this.name = "BatchCredentialsError";
+    markError(this, "BatchCredentialsError");
+  }
+
+  /** `instanceof` that also works across two copies of the package. */
+  static isInstance(value: unknown): value is BatchCredentialsError {
+    return hasErrorMark(value, "BatchCredentialsError");
   }
 }
 

@@ -1,6 +1,6 @@
 import type { CallOptions, HttpRequest } from "../runtime/index.js";
 import { Collector } from "../runtime/index.js";
-import { anthropicErrorStatus } from "../util/index.js";
+import { anthropicErrorStatus, hasErrorMark, markError } from "../util/index.js";
 import type { BatchCheckpoint, ProviderBatchRecord } from "./batch-checkpoint.js";
 import { memoryCheckpoint } from "./batch-checkpoint.js";
 import { type BatchClock, systemClock } from "./batch-clock.js";
@@ -67,6 +67,12 @@ export class ProviderBatchError extends Error {
   ) {
     super(message);
     this.name = "ProviderBatchError";
+    markError(this, "ProviderBatchError");
+  }
+
+  /** `instanceof` that also works across two copies of the package. */
+  static isInstance(value: unknown): value is ProviderBatchError {
+    return hasErrorMark(value, "ProviderBatchError");
   }
 }
 

@@ -1,5 +1,6 @@
 import type { Ir } from "../ir/index.js";
 import { type CallOptions, Collector } from "../runtime/index.js";
+import { hasErrorMark, markError } from "../util/index.js";
 import { BatchBudgetError, unpricedModel } from "./batch-budget-error.js";
 import { type BatchCheckpoint, memoryCheckpoint } from "./batch-checkpoint.js";
 import { type BatchClock, systemClock } from "./batch-clock.js";
@@ -110,6 +111,12 @@ export class BatchRowTimeoutError extends Error {
   constructor(readonly timeoutMs: number) {
     super(`the row took longer than ${timeoutMs} ms (timeoutMs) and was cancelled`);
     this.name = "BatchRowTimeoutError";
+    markError(this, "BatchRowTimeoutError");
+  }
+
+  /** `instanceof` that also works across two copies of the package. */
+  static isInstance(value: unknown): value is BatchRowTimeoutError {
+    return hasErrorMark(value, "BatchRowTimeoutError");
   }
 }
 

@@ -1,3 +1,4 @@
+import { hasErrorMark, markError } from "../util/index.js";
 /** Everything a command may touch outside itself; `main` builds the real one, tests a captured one. */
 export interface CliContext {
   cwd: string;
@@ -28,6 +29,12 @@ export class UsageError extends Error {
   constructor(message: string) {
     super(message);
     this.name = "UsageError";
+    markError(this, "UsageError");
+  }
+
+  /** `instanceof` that also works across two copies of the package. */
+  static isInstance(value: unknown): value is UsageError {
+    return hasErrorMark(value, "UsageError");
   }
 }
 
@@ -39,6 +46,12 @@ export class CliError extends Error {
   ) {
     super(message);
     this.name = "CliError";
+    markError(this, "CliError");
+  }
+
+  /** `instanceof` that also works across two copies of the package. */
+  static isInstance(value: unknown): value is CliError {
+    return hasErrorMark(value, "CliError");
   }
 }
 

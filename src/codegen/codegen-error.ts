@@ -1,3 +1,4 @@
+import { hasErrorMark, markError } from "../util/index.js";
 /**
  * A project the generator cannot turn into valid TypeScript (a declared name that collides with a name the
  * generated client needs, an unknown type reference). The compiler's checker catches most of these as
@@ -9,5 +10,11 @@ export class CodegenError extends Error {
     super(message);
     this.name = "CodegenError";
     this.code = code;
+    markError(this, "CodegenError");
+  }
+
+  /** `instanceof` that also works across two copies of the package. */
+  static isInstance(value: unknown): value is CodegenError {
+    return hasErrorMark(value, "CodegenError");
   }
 }

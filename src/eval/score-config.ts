@@ -1,3 +1,4 @@
+import { hasErrorMark, markError } from "../util/index.js";
 /**
  * The per-field scoring overrides of `sapling eval --score FILE`: a small JSON file keyed by field path.
  * Paths name fields from the return value down: `skills`, `work_history[].role` (`[]` steps into list
@@ -27,6 +28,12 @@ export class EvalConfigError extends Error {
   constructor(message: string) {
     super(message);
     this.name = "EvalConfigError";
+    markError(this, "EvalConfigError");
+  }
+
+  /** `instanceof` that also works across two copies of the package. */
+  static isInstance(value: unknown): value is EvalConfigError {
+    return hasErrorMark(value, "EvalConfigError");
   }
 }
 

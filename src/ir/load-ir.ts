@@ -1,3 +1,4 @@
+import { hasErrorMark, markError } from "../util/index.js";
 import { IR_VERSION, type Ir } from "./types.js";
 
 /** Thrown when serialized IR cannot be used by this version of Sapling. */
@@ -9,6 +10,12 @@ export class IrVersionError extends Error {
         "Regenerate the client with the installed Sapling (`sapling generate`).",
     );
     this.name = "IrVersionError";
+    markError(this, "IrVersionError");
+  }
+
+  /** `instanceof` that also works across two copies of the package. */
+  static isInstance(value: unknown): value is IrVersionError {
+    return hasErrorMark(value, "IrVersionError");
   }
 }
 

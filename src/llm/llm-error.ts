@@ -68,10 +68,11 @@ export class LlmHttpError extends LlmError {
     this.status = status;
     this.body = body.length > 4000 ? `${body.slice(0, 4000)}…` : body;
     this.retryAfterMs = retryAfterMs;
+    markError(this, "LlmHttpError");
   }
 
   static override isInstance(value: unknown): value is LlmHttpError {
-    return LlmError.isInstance(value) && value.code === "llm_http_error";
+    return hasErrorMark(value, "LlmHttpError");
   }
 }
 
@@ -91,10 +92,11 @@ export class LlmTimeoutError extends LlmError {
     this.name = "LlmTimeoutError";
     this.timeout = timeout;
     this.timeoutMs = timeoutMs;
+    markError(this, "LlmTimeoutError");
   }
 
   static override isInstance(value: unknown): value is LlmTimeoutError {
-    return LlmError.isInstance(value) && value.code === "llm_timeout";
+    return hasErrorMark(value, "LlmTimeoutError");
   }
 }
 
@@ -106,10 +108,11 @@ export class LlmAbortError extends LlmError {
     super("llm_aborted", `${context.provider} call was aborted by the caller.`, context);
     this.name = "LlmAbortError";
     this.reason = reason;
+    markError(this, "LlmAbortError");
   }
 
   static override isInstance(value: unknown): value is LlmAbortError {
-    return LlmError.isInstance(value) && value.code === "llm_aborted";
+    return hasErrorMark(value, "LlmAbortError");
   }
 }
 
@@ -132,10 +135,11 @@ export class LlmConnectionError extends LlmError {
     );
     this.afterResponse = options.afterResponse === true;
     this.name = "LlmConnectionError";
+    markError(this, "LlmConnectionError");
   }
 
   static override isInstance(value: unknown): value is LlmConnectionError {
-    return LlmError.isInstance(value) && value.code === "llm_connection_error";
+    return hasErrorMark(value, "LlmConnectionError");
   }
 }
 
@@ -152,10 +156,11 @@ export class LlmMalformedResponseError extends LlmError {
     );
     this.name = "LlmMalformedResponseError";
     this.raw = raw.length > 2000 ? `${raw.slice(0, 2000)}…` : raw;
+    markError(this, "LlmMalformedResponseError");
   }
 
   static override isInstance(value: unknown): value is LlmMalformedResponseError {
-    return LlmError.isInstance(value) && value.code === "llm_malformed_response";
+    return hasErrorMark(value, "LlmMalformedResponseError");
   }
 }
 
@@ -167,10 +172,11 @@ export class LlmOptionsError extends LlmError {
     super("llm_invalid_options", `${context.provider} client option \`${option}\`: ${detail}`, context);
     this.name = "LlmOptionsError";
     this.option = option;
+    markError(this, "LlmOptionsError");
   }
 
   static override isInstance(value: unknown): value is LlmOptionsError {
-    return LlmError.isInstance(value) && value.code === "llm_invalid_options";
+    return hasErrorMark(value, "LlmOptionsError");
   }
 }
 
@@ -192,10 +198,11 @@ export class LlmMediaError extends LlmError {
     this.name = "LlmMediaError";
     this.reason = reason;
     this.host = host;
+    markError(this, "LlmMediaError");
   }
 
   static override isInstance(value: unknown): value is LlmMediaError {
-    return LlmError.isInstance(value) && value.code === "llm_media_error";
+    return hasErrorMark(value, "LlmMediaError");
   }
 }
 

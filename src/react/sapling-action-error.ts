@@ -1,4 +1,5 @@
 import { StreamEventError } from "../stream-client/index.js";
+import { hasErrorMark, markError } from "../util/index.js";
 
 /**
  * A failed call as a hook reports it: the error the server described (over a stream's `error` event, or a
@@ -23,11 +24,17 @@ export class SaplingActionError extends Error {
     this.code = typeof body.code === "string" ? body.code : undefined;
     this.status = typeof body.status === "number" ? body.status : undefined;
     this.rawOutput = typeof body.raw_output === "string" ? body.raw_output : undefined;
+    markError(this, "SaplingActionError");
   }
 
   /** BAML's name for `rawOutput`. */
   get raw_output(): string | undefined {
     return this.rawOutput;
+  }
+
+  /** `instanceof` that also works across two copies of the package. */
+  static isInstance(value: unknown): value is SaplingActionError {
+    return hasErrorMark(value, "SaplingActionError");
   }
 }
 

@@ -1,4 +1,4 @@
-import { minorVersion, SAPLING_VERSION } from "../util/index.js";
+import { hasErrorMark, markError, minorVersion, SAPLING_VERSION } from "../util/index.js";
 
 /** A generated client meets a runtime of another minor version (their contract may differ). */
 export class SaplingVersionError extends Error {
@@ -13,6 +13,12 @@ export class SaplingVersionError extends Error {
         `it was generated for (npm install --save-exact sapling-llm@${generatedWith}).`,
     );
     this.name = "SaplingVersionError";
+    markError(this, "SaplingVersionError");
+  }
+
+  /** `instanceof` that also works across two copies of the package. */
+  static isInstance(value: unknown): value is SaplingVersionError {
+    return hasErrorMark(value, "SaplingVersionError");
   }
 }
 

@@ -15,6 +15,7 @@
 import { type Class, type Ir, IrIndex, type Type } from "../ir/index.js";
 import type { OutputMode, OutputRequest, ToolDefinition } from "../llm/index.js";
 import { type JsonSchema, toJsonSchema } from "../prompt/index.js";
+import { hasErrorMark, markError } from "../util/index.js";
 
 /** Where an answer (text, or a tool call's arguments) is parsed into. */
 export interface AnswerTarget {
@@ -108,7 +109,17 @@ export function createOutputPlan(
 
 /** The plan cannot serve the return type in this mode. */
 export class OutputPlanError extends Error {
+  constructor(...args: ConstructorParameters<typeof Error>) {
+    super(...args);
+    markError(this, "OutputPlanError");
+  }
+
   override name = "OutputPlanError";
+
+  /** `instanceof` that also works across two copies of the package. */
+  static isInstance(value: unknown): value is OutputPlanError {
+    return hasErrorMark(value, "OutputPlanError");
+  }
 }
 
 /** The classes a tool-mode answer can be, and the list item type when every call is an item. */

@@ -16,6 +16,7 @@ import {
   SapParseError,
   type StreamParser,
 } from "../sap/index.js";
+import { hasErrorMark, markError } from "../util/index.js";
 import { type AnswerTarget, type OutputPlan, unwrapPath, unwrapValue } from "./output-plan.js";
 
 /** A tool call of the answer and whether the value came from it. */
@@ -41,6 +42,12 @@ export class AnswerReadError extends Error {
     readonly detail: unknown,
   ) {
     super(message);
+    markError(this, "AnswerReadError");
+  }
+
+  /** `instanceof` that also works across two copies of the package. */
+  static isInstance(value: unknown): value is AnswerReadError {
+    return hasErrorMark(value, "AnswerReadError");
   }
 }
 

@@ -1,3 +1,4 @@
+import { hasErrorMark, markError } from "../util/index.js";
 /** Stable codes for why an answer could not be parsed; match on these, not on messages. */
 export type SapErrorCode =
   /** The answer was empty (or only whitespace). */
@@ -25,8 +26,6 @@ export type SapErrorCode =
   /** A type that text cannot produce (media). */
   | "unsupported-type";
 
-const BRAND = Symbol.for("sapling.SapParseError");
-
 export interface SapParseErrorInit {
   code: SapErrorCode;
   path: string;
@@ -49,11 +48,11 @@ export class SapParseError extends Error {
   /** The model's raw answer, always attached. */
   readonly raw: string;
   readonly detail: string | undefined;
-  readonly [BRAND] = true;
 
   constructor(init: SapParseErrorInit) {
     super(formatMessage(init));
     this.name = "SapParseError";
+    markError(this, "SapParseError");
     this.code = init.code;
     this.path = init.path;
     this.expected = init.expected;
@@ -64,7 +63,7 @@ export class SapParseError extends Error {
 
   /** `instanceof` that also works across two copies of the package. */
   static isInstance(value: unknown): value is SapParseError {
-    return typeof value === "object" && value !== null && (value as Record<symbol, unknown>)[BRAND] === true;
+    return hasErrorMark(value, "SapParseError");
   }
 }
 
@@ -87,25 +86,21 @@ function formatMessage(init: SapParseErrorInit): string {
   return `Could not parse the model's answer${where}: expected ${init.expected}, found ${init.found}.${detail} ${hint} The raw answer is attached to this error.`;
 }
 
-const CONFIG_BRAND = Symbol.for("sapling.SapConfigurationError");
-
 /**
  * The parser was called in a way that cannot work whatever the answer is: a type with `@check`/`@assert`
  * but no `constraintEvaluator`, or a type naming a class/enum/alias the IR does not declare.
  */
 export class SapConfigurationError extends Error {
   readonly code: "constraint-evaluator-missing" | "unknown-type";
-  readonly [CONFIG_BRAND] = true;
 
   constructor(code: SapConfigurationError["code"], message: string) {
     super(message);
     this.name = "SapConfigurationError";
+    markError(this, "SapConfigurationError");
     this.code = code;
   }
 
   static isInstance(value: unknown): value is SapConfigurationError {
-    return (
-      typeof value === "object" && value !== null && (value as Record<symbol, unknown>)[CONFIG_BRAND] === true
-    );
+    return hasErrorMark(value, "SapConfigurationError");
   }
 }

@@ -10,6 +10,7 @@ import {
   BamlTimeoutError,
   BamlValidationError,
 } from "../runtime/index.js";
+import { hasErrorMark, markError } from "../util/index.js";
 
 /** A request the server itself refuses (bad body, missing key, unknown route, too large). */
 export class HttpError extends Error {
@@ -22,6 +23,12 @@ export class HttpError extends Error {
   ) {
     super(message);
     this.name = "HttpError";
+    markError(this, "HttpError");
+  }
+
+  /** `instanceof` that also works across two copies of the package. */
+  static isInstance(value: unknown): value is HttpError {
+    return hasErrorMark(value, "HttpError");
   }
 }
 
@@ -75,9 +82,15 @@ export function describeFailure(error: unknown): ErrorBody {
   }
   if (BamlClientError.isInstance(error)) return body(502, error);
   // The arguments made a prompt longer than a template may build (docs/decisions/0023): the caller's to
-  // shorten, not a fault of the server. (Told by name and code: the server room does not import prompt.)
-  if (error instanceof Error && error.name === "TemplateError" && readCode(error) === "limit_exceeded")
-    return { status: 413, code: "PROMPT_TOO_LARGE", name: error.name, message: error.message };
+  // shorten, not a fault of the server. (Told by its error mark and code: the server room does not import
+  // prompt.)
+  if (hasErrorMark(error, "TemplateError") && readCode(error as Error) === "limit_exceeded")
+    return {
+      status: 413,
+      code: "PROMPT_TOO_LARGE",
+      name: "TemplateError",
+      message: (error as Error).message,
+    };
   const name = error instanceof Error ? error.name : "Error";
   const message = error instanceof Error ? error.message : String(error);
   return { status: 500, code: "INTERNAL", name, message };

@@ -1,3 +1,4 @@
+import { hasErrorMark, markError } from "../util/index.js";
 import { applyDelta, type DeltaCursor, type DeltaOperation } from "./partial-delta.js";
 
 /** An `error` event of a stream (or a non-2xx answer before it started), as the server described it. */
@@ -15,6 +16,12 @@ export class StreamEventError extends Error {
     this.body = body;
     this.code = typeof body.code === "string" ? body.code : undefined;
     this.status = typeof body.status === "number" ? body.status : undefined;
+    markError(this, "StreamEventError");
+  }
+
+  /** `instanceof` that also works across two copies of the package. */
+  static isInstance(value: unknown): value is StreamEventError {
+    return hasErrorMark(value, "StreamEventError");
   }
 }
 

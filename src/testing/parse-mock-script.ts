@@ -2,6 +2,8 @@
  * The answer file of `sapling mock` (docs/mock-llm-server.md, "The answer file"): scripted answers and faults as
  * JSON, checked field by field so a typo says where it is instead of serving a wrong answer.
  */
+
+import { hasErrorMark, markError } from "../util/index.js";
 import type { MockAnswer, MockFault, MockRoute, MockToolCall } from "./mock-answer.js";
 
 /** What an answer file scripts: a shared queue, per-route queues, and the answer once they are empty. */
@@ -19,6 +21,12 @@ export class MockScriptError extends Error {
   ) {
     super(`${path}: ${problem}`);
     this.name = "MockScriptError";
+    markError(this, "MockScriptError");
+  }
+
+  /** `instanceof` that also works across two copies of the package. */
+  static isInstance(value: unknown): value is MockScriptError {
+    return hasErrorMark(value, "MockScriptError");
   }
 }
 

@@ -1,6 +1,5 @@
 import type { SapErrorCode } from "../sap/index.js";
-
-const BRAND = Symbol.for("sapling.SchemaParseError");
+import { hasErrorMark, markError } from "../util/index.js";
 
 /** One problem the schema's own validation found in the parsed value (a Zod issue, a JSON Schema rule). */
 export interface SchemaIssue {
@@ -37,11 +36,11 @@ export class SchemaParseError extends Error {
   readonly path: string;
   /** What the schema's validation reported (empty when the parser itself failed). */
   readonly issues: readonly SchemaIssue[];
-  readonly [BRAND] = true;
 
   constructor(init: SchemaParseErrorInit) {
     super(init.message, init.cause === undefined ? undefined : { cause: init.cause });
     this.name = "SchemaParseError";
+    markError(this, "SchemaParseError");
     this.code = init.code;
     this.raw = init.raw;
     this.path = init.path;
@@ -50,7 +49,7 @@ export class SchemaParseError extends Error {
 
   /** `instanceof` that also works across two copies of the package. */
   static isInstance(value: unknown): value is SchemaParseError {
-    return typeof value === "object" && value !== null && (value as Record<symbol, unknown>)[BRAND] === true;
+    return hasErrorMark(value, "SchemaParseError");
   }
 }
 

@@ -1,4 +1,4 @@
-const BRAND = Symbol.for("sapling.UnsupportedSchemaError");
+import { hasErrorMark, markError } from "../util/index.js";
 
 /**
  * A schema uses a feature that has no counterpart in Sapling's types (a Zod `z.date()`, a JSON Schema
@@ -10,17 +10,17 @@ export class UnsupportedSchemaError extends Error {
   readonly feature: string;
   /** Where in the schema (`$.items[].created_at`). */
   readonly path: string;
-  readonly [BRAND] = true;
 
   constructor(feature: string, path: string, hint: string) {
     super(`${feature} at ${path} is not supported: ${hint}`);
     this.name = "UnsupportedSchemaError";
+    markError(this, "UnsupportedSchemaError");
     this.feature = feature;
     this.path = path;
   }
 
   /** `instanceof` that also works across two copies of the package. */
   static isInstance(value: unknown): value is UnsupportedSchemaError {
-    return typeof value === "object" && value !== null && (value as Record<symbol, unknown>)[BRAND] === true;
+    return hasErrorMark(value, "UnsupportedSchemaError");
   }
 }

@@ -17,6 +17,7 @@ import {
   optionalNumber,
   redactSecrets,
 } from "../llm/index.js";
+import { hasErrorMark, markError } from "../util/index.js";
 
 /** Google's token endpoint, used when a key file names none. */
 export const googleTokenUri = "https://oauth2.googleapis.com/token";
@@ -251,6 +252,12 @@ export class ServiceAccountTokenError extends LlmHttpError {
         ? "Google's token endpoint failed; a retry_policy can recover."
         : "Check that the key still exists and is enabled, that the machine's clock is right, and that the account may use Vertex AI."
     }`;
+    markError(this, "ServiceAccountTokenError");
+  }
+
+  /** `instanceof` that also works across two copies of the package. */
+  static override isInstance(value: unknown): value is ServiceAccountTokenError {
+    return hasErrorMark(value, "ServiceAccountTokenError");
   }
 }
 

@@ -1,4 +1,5 @@
 import { Redis } from "ioredis";
+import { hasErrorMark, markError } from "../util/index.js";
 
 /**
  * A Redis connection from a URL (`redis://user:password@host:6379/0`, or `rediss://` for TLS), as BullMQ
@@ -41,6 +42,12 @@ export class RedisUnreachableError extends Error {
       `cannot reach Redis at ${address} within ${timeoutMs / 1000} s${detail ? ` (${detail})` : ""}. Start Redis there, or name the right one with --redis URL or REDIS_URL.`,
     );
     this.name = "RedisUnreachableError";
+    markError(this, "RedisUnreachableError");
+  }
+
+  /** `instanceof` that also works across two copies of the package. */
+  static isInstance(value: unknown): value is RedisUnreachableError {
+    return hasErrorMark(value, "RedisUnreachableError");
   }
 }
 

@@ -12,6 +12,7 @@ import {
   SapConfigurationError,
   SapParseError,
 } from "../../sap/index.js";
+import { hasErrorMark, markError } from "../../util/index.js";
 import { type CliContext, CliError, type Command, UsageError } from "../cli-context.js";
 import { displayPath, loadCompiledProject, projectDirectory } from "../load-project.js";
 import { booleanFlag, parseFlags, stringFlag } from "../parse-flags.js";
@@ -157,6 +158,12 @@ class LineError extends Error {
     readonly path?: string,
   ) {
     super(message);
+    markError(this, "LineError");
+  }
+
+  /** `instanceof` that also works across two copies of the package. */
+  static isInstance(value: unknown): value is LineError {
+    return hasErrorMark(value, "LineError");
   }
 }
 

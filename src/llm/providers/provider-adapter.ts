@@ -4,6 +4,7 @@
  * `http-language-model.ts`, so an adapter is pure data shaping and easy to test on recorded fixtures.
  */
 import type { ChatMessage, MediaKind } from "../../util/index.js";
+import { hasErrorMark, markError } from "../../util/index.js";
 import type { MediaUrlMode } from "../client-options.js";
 import type { FinishReason, ModelUsage, ProviderRequest } from "../language-model.js";
 import type { SseEvent } from "../sse-decoder.js";
@@ -72,7 +73,17 @@ export interface AuthorizeContext {
 
 /** The answer does not have the documented shape; the model turns it into `LlmMalformedResponseError`. */
 export class ResponseShapeError extends Error {
+  constructor(...args: ConstructorParameters<typeof Error>) {
+    super(...args);
+    markError(this, "ResponseShapeError");
+  }
+
   override name = "ResponseShapeError";
+
+  /** `instanceof` that also works across two copies of the package. */
+  static isInstance(value: unknown): value is ResponseShapeError {
+    return hasErrorMark(value, "ResponseShapeError");
+  }
 }
 
 /** The provider reported a failure inside a stream (an `error` event); becomes `LlmHttpError`. */
@@ -83,6 +94,12 @@ export class ProviderStreamError extends Error {
     readonly body: string,
   ) {
     super(`provider error event: ${body}`);
+    markError(this, "ProviderStreamError");
+  }
+
+  /** `instanceof` that also works across two copies of the package. */
+  static isInstance(value: unknown): value is ProviderStreamError {
+    return hasErrorMark(value, "ProviderStreamError");
   }
 }
 

@@ -1,3 +1,4 @@
+import { hasErrorMark, markError } from "../../util/index.js";
 import type { TemplateErrorCode } from "../errors.js";
 
 /** An error inside the template engine, located by an offset into the template text. */
@@ -12,5 +13,11 @@ export class JinjaError extends Error {
     public templateName?: string,
   ) {
     super(message);
+    markError(this, "JinjaError");
+  }
+
+  /** `instanceof` that also works across two copies of the package. */
+  static isInstance(value: unknown): value is JinjaError {
+    return hasErrorMark(value, "JinjaError");
   }
 }

@@ -1,3 +1,4 @@
+import { hasErrorMark, markError } from "../../util/index.js";
 /**
  * The regular expressions of `regex_match`, matched in time linear in the text: a pattern is compiled to a
  * Thompson automaton and run as a Pike VM (every live state advances together, one step per character), so
@@ -19,6 +20,12 @@ export class RegexPatternError extends Error {
   ) {
     super(message);
     this.name = "RegexPatternError";
+    markError(this, "RegexPatternError");
+  }
+
+  /** `instanceof` that also works across two copies of the package. */
+  static isInstance(value: unknown): value is RegexPatternError {
+    return hasErrorMark(value, "RegexPatternError");
   }
 }
 

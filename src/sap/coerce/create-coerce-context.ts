@@ -1,4 +1,5 @@
 import { type IrIndex, type Type, typeToString } from "../../ir/index.js";
+import { hasErrorMark, markError } from "../../util/index.js";
 import { isCutHere, type JsonishNode } from "../lenient/jsonish-node.js";
 import { SapConfigurationError } from "../sap-parse-error.js";
 import { applyConstraints } from "./apply-constraints.js";
@@ -15,11 +16,17 @@ export const MAX_DEPTH = 500;
 export class TooDeep extends Error {
   constructor(readonly failure: CoerceFailure) {
     super(failure.issue.detail);
+    markError(this, "TooDeep");
   }
 
   /** The limit met at `path`, reading `node` as `expected` (final mode and streams alike). */
   static at(path: string, expected: string, node: JsonishNode): TooDeep {
     return new TooDeep(failure("too-deep", path, expected, node, `Nesting deeper than ${MAX_DEPTH} levels.`));
+  }
+
+  /** `instanceof` that also works across two copies of the package. */
+  static isInstance(value: unknown): value is TooDeep {
+    return hasErrorMark(value, "TooDeep");
   }
 }
 
