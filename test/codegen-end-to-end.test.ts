@@ -34,6 +34,8 @@ import {
   traceAsync,
   TypeBuilder,
 } from "./baml_client/index.js";
+import { DO_NOT_USE_DIRECTLY_UNLESS_YOU_KNOW_WHAT_YOURE_DOING_RUNTIME as bamlRuntime } from "./baml_client/globals.js";
+import { getLogLevel } from "sapling-llm/runtime";
 
 const resume = "Jane Doe — 8 years building distributed systems in Rust and Go.";
 const collector = new Collector("e2e");
@@ -82,15 +84,21 @@ const batch = await b.batch.ExtractContact(
 let ticks = 0;
 const events: string[] = [];
 onLogEvent((event) => events.push(event.metadata.parentId === undefined ? "trace" : "function"));
+// BAML's tracing counters: the first drain starts counting (zeros), the second reads the trace and its call.
+const statsBefore = bamlRuntime.drainStats();
 const screen = traceAsync("Screen", (text: string) =>
   b.EvaluateResume(text, { client: "Local", onTick: () => { ticks += 1; } }),
 );
 await screen(resume);
 await flush();
+const stats = bamlRuntime.drainStats();
 
 console.log(JSON.stringify({
   ticks,
   events,
+  statsBefore,
+  stats,
+  logLevel: getLogLevel(),
   evaluation,
   partialCount: partials.length,
   lastPartialName: partials.at(-1)?.candidate_name ?? null,
@@ -242,6 +250,18 @@ describe("init → generate → compile → run against the mock server", () => 
     ]);
     expect(output.ticks).toBe(Math.ceil(messyAnswer.length / 16) + 1);
     expect(output.events).toEqual(["function", "trace"]);
+    const counted = (count: number, failed: number) => ({
+      started: count,
+      finalized: count,
+      submitted: count,
+      sent: count,
+      done: count,
+      failed,
+    });
+    expect(output.statsBefore).toEqual(counted(0, 0));
+    // The trace and the LLM function inside it; attempts are not counted.
+    expect(output.stats).toEqual(counted(2, 0));
+    expect(output.logLevel).toBe("info");
     // BAML_LOG is empty: the default level, info, writes one line per call on stderr.
     expect(stderr.match(/\[sapling info\] EvaluateResume ok client=Local /g)).toHaveLength(2);
     expect(stderr).toMatch(/\[sapling info\] ExtractContact ok client=Local .* repairs=\d+\n/);
