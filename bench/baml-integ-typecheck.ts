@@ -183,7 +183,9 @@ function kindOf(line: string): string {
   if (missing && outOfScopeModules.some((name) => missing === name || missing.startsWith(`${name}/`))) {
     return "packages that are not BAML's client (out of scope)";
   }
-  const property = /Property '([^']+)' does not exist on type 'Baml(?:Async|Sync|Stream)Client'/.exec(message)?.[1];
+  const property = /Property '([^']+)' does not exist on type 'Baml(?:Async|Sync|Stream)Client'/.exec(
+    message,
+  )?.[1];
   if (property && expressionFunctions.has(property)) return "expression functions Sapling skips";
   return "Sapling's";
 }

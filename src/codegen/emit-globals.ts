@@ -9,7 +9,7 @@ import {
   VERTEX_AI_MODULE,
 } from "./module-text.js";
 import { runtimeApi } from "./runtime-api.js";
-import { usesProvider } from "./uses-provider.js";
+import { providerExtensionsOf } from "./uses-provider.js";
 
 /**
  * `globals.ts`: the one runtime every generated client shares, built from the embedded IR. Environment
@@ -24,10 +24,14 @@ import { usesProvider } from "./uses-provider.js";
  */
 export function emitGlobals(generation: GenerationContext): string {
   // The provider extensions this project needs: the name each entry exports, and the entry.
-  const extensions = [
-    { provider: "aws-bedrock", name: "awsBedrock", module: AWS_BEDROCK_MODULE },
-    { provider: "vertex-ai", name: "vertexAi", module: VERTEX_AI_MODULE },
-  ].filter(({ provider }) => usesProvider(generation.ir, provider));
+  const modules: Record<string, string> = {
+    "aws-bedrock": AWS_BEDROCK_MODULE,
+    "vertex-ai": VERTEX_AI_MODULE,
+  };
+  const extensions = providerExtensionsOf(generation.ir).map((extension) => ({
+    ...extension,
+    module: modules[extension.provider] ?? "",
+  }));
   const names = extensions.map(({ name }) => name).join(", ");
   return `${banner()}import { ${runtimeApi.checkVersion}, createConsoleLogger, parseLogLevel, ${runtimeApi.runtime}, setLogLevel } from "${RUNTIME_MODULE}";
 ${extensions.map(({ name, module }) => `import { ${name} } from "${module}";\n`).join("")}import { ir } from "${relativeModule("ir", generation.importExtension)}";

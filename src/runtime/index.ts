@@ -68,6 +68,7 @@ export {
 export type { Sleep } from "./execute-plan.js";
 export { FieldType } from "./field-type.js";
 export type { HTTPBody, HTTPRequest, HttpBody, HttpRequest } from "./http-request.js";
+export { withBodyReaders } from "./http-request.js";
 export type { ConsoleLoggerOptions, LineLevel, LogFields, LogLevel, RuntimeLogger } from "./log.js";
 export { createConsoleLogger, getLogLevel, parseLogLevel, setLogLevel } from "./log.js";
 export { Audio, Image, Pdf, Video } from "./media.js";
