@@ -6,7 +6,7 @@
  * example, beside BAML's `buildRequest` for the same prompt) and the schema's token cost. Whole request
  * bodies are compared per provider too (compare/request-conformance.ts).
  */
-import { readFileSync } from "node:fs";
+import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { getEncoding } from "js-tiktoken";
 import type { Ir, LlmFunction } from "../src/ir/index.js";
@@ -22,6 +22,7 @@ import type { ChatMessage } from "../src/util/index.js";
 import { type FixtureCase, readFixtureCases } from "../test/prompt-fixture-cases.js";
 import { fixtureIr, fixtureType } from "../test/prompt-fixture-ir.js";
 import { loadBaml } from "./compare/baml-parser.js";
+import { corpusRequestConformance, documentedCorpusDifferences } from "./compare/corpus-requests.js";
 import { markdownTable } from "./compare/markdown-table.js";
 import { measureTime } from "./compare/measure-time.js";
 import { requestConformance } from "./compare/request-conformance.js";
@@ -268,6 +269,50 @@ function summarize(shapes: string[]): string {
   return folded.join(", ") || "—";
 }
 
+/** Request bodies over every function of the materialised BAML compatibility corpus (`BAML_CORPUS`). */
+async function corpusSection(baml: Baml): Promise<string> {
+  const directory = process.env.BAML_CORPUS ?? "/tmp/baml-corpus";
+  if (!existsSync(directory)) {
+    return `The corpus comparison needs the corpus: \`bench/baml-corpus/materialise.sh ${directory}\` (or \`BAML_CORPUS=DIR\`).`;
+  }
+  const report = await corpusRequestConformance(baml, directory);
+  const byReason = new Map<string, string[]>();
+  const unexplained: string[] = [];
+  for (const difference of report.differences) {
+    const label = `${difference.project.split("/").at(-1)} ${difference.functionName}`;
+    const reason = documentedCorpusDifferences.find((rule) => rule.matches(difference))?.reason;
+    if (reason === undefined) unexplained.push(`${label} [${difference.provider}]: ${difference.detail}`);
+    else byReason.set(reason, [...(byReason.get(reason) ?? []), label]);
+  }
+  const documented = report.differences.length - unexplained.length;
+  return [
+    `Every function of the BAML compatibility corpus (the projects materialised in \`${directory}\`: ` +
+      `${report.projects} loaded by both runtimes${report.skippedProjects.length > 0 ? `; left out: ${report.skippedProjects.join(", ")}` : ""}), ` +
+      "its request built by both runtimes for the same sample arguments (bench/compare/corpus-requests.ts) " +
+      "and compared as URL and JSON body:",
+    "",
+    markdownTable(
+      ["functions", "identical to BAML", "documented differences", "other differences", "neither builds one"],
+      [
+        [
+          String(report.functions),
+          String(report.identical),
+          String(documented),
+          String(unexplained.length),
+          String(report.bothFailed),
+        ],
+      ],
+    ),
+    "",
+    markdownTable(
+      ["documented difference (docs/providers.md)", "functions"],
+      [...byReason].map(([reason, labels]) => [reason, `${labels.length}: ${labels.join(", ")}`]),
+    ),
+    "",
+    unexplained.length > 0 ? `Other differences: ${unexplained.join("; ")}.` : "No other differences.",
+  ].join("\n");
+}
+
 export async function benchPrompt(): Promise<string> {
   const baml = await loadBaml();
   const formats = await outputFormatConformance(baml);
@@ -275,6 +320,7 @@ export async function benchPrompt(): Promise<string> {
   const requests = await requestConformance(baml);
   const fixtures = await requestFixtureConformance(baml);
   const timings = await speed(baml);
+  const corpus = await corpusSection(baml);
   const differences = [...formats.differing, ...prompts.differing];
   return [
     "## Prompt rendering",
@@ -313,6 +359,8 @@ export async function benchPrompt(): Promise<string> {
       `URIs, descriptions, Bedrock numbers): ${fixtures.compared} built by both; ${fixtures.identical} identical ` +
       `to BAML, ${fixtures.documented.length} documented differences (${fixtures.documented.join("; ") || "—"}), ` +
       `${fixtures.mismatched.length} mismatched${fixtures.mismatched.length > 0 ? ` (${fixtures.mismatched.join("; ")})` : ""}.`,
+    "",
+    corpus,
     "",
     "Speed (median per call) and token cost on the resume example:",
     "",
