@@ -269,6 +269,12 @@ function summarize(shapes: string[]): string {
   return folded.join(", ") || "—";
 }
 
+/** The projects the corpus lists (rows of bench/baml-corpus/sources.tsv). */
+function materialisable(): number {
+  const rows = readFileSync(join(import.meta.dirname, "baml-corpus", "sources.tsv"), "utf8").split("\n");
+  return rows.filter((row) => row.trim() !== "" && !row.startsWith("#")).length;
+}
+
 /** Request bodies over every function of the materialised BAML compatibility corpus (`BAML_CORPUS`). */
 async function corpusSection(baml: Baml): Promise<string> {
   const directory = process.env.BAML_CORPUS ?? "/tmp/baml-corpus";
@@ -289,7 +295,10 @@ async function corpusSection(baml: Baml): Promise<string> {
     `Every function of the BAML compatibility corpus (the projects materialised in \`${directory}\`: ` +
       `${report.projects} loaded by both runtimes${report.skippedProjects.length > 0 ? `; left out: ${report.skippedProjects.join(", ")}` : ""}), ` +
       "its request built by both runtimes for the same sample arguments (bench/compare/corpus-requests.ts) " +
-      "and compared as URL and JSON body:",
+      "and compared as URL and JSON body. A project whose repository has no local mirror is not materialised " +
+      `(${materialisable()} rows of bench/baml-corpus/sources.tsv name a project; materialise.sh lists the missing).`,
+    "",
+    "Command: `bench/baml-corpus/materialise.sh DIR`, then `BAML_CORPUS=DIR npm run bench -- prompt`.",
     "",
     markdownTable(
       ["functions", "identical to BAML", "documented differences", "other differences", "neither builds one"],
