@@ -22,7 +22,11 @@ import type { ChatMessage } from "../src/util/index.js";
 import { type FixtureCase, readFixtureCases } from "../test/prompt-fixture-cases.js";
 import { fixtureIr, fixtureType } from "../test/prompt-fixture-ir.js";
 import { loadBaml } from "./compare/baml-parser.js";
-import { corpusRequestConformance, documentedCorpusDifferences } from "./compare/corpus-requests.js";
+import {
+  bamlRequest,
+  corpusRequestConformance,
+  documentedCorpusDifferences,
+} from "./compare/corpus-requests.js";
 import { markdownTable } from "./compare/markdown-table.js";
 import { measureTime } from "./compare/measure-time.js";
 import { requestConformance } from "./compare/request-conformance.js";
@@ -50,17 +54,8 @@ async function bamlPrompt(
   args: Record<string, unknown>,
 ): Promise<string> {
   const runtime = baml.BamlRuntime.fromFiles("baml_src", { "baml_src/main.baml": source }, env);
-  const context = new baml.BamlCtxManager(runtime);
-  const request = await runtime.buildRequest(
-    functionName,
-    args,
-    context.cloneContext(),
-    null,
-    null,
-    false,
-    env,
-  );
-  const body = request.body.json() as {
+  const request = await bamlRequest(baml, runtime, functionName, args, env);
+  const body = request.body as {
     messages: { role: string; content: string | { type: string; text?: string }[] }[];
   };
   return body.messages

@@ -141,7 +141,8 @@ function describe(error: unknown): string {
   return message.split("\n")[0]?.slice(0, 160) ?? "";
 }
 
-async function bamlRequest(
+/** BAML's request for a call, built offline with a fresh context (what a generated `b.request.Fn` does). */
+export async function bamlRequest(
   baml: Baml,
   runtime: InstanceType<Baml["BamlRuntime"]>,
   functionName: string,

@@ -1,4 +1,4 @@
-import { clientClass, mergedOptions, parameterList } from "./client-class.js";
+import { requestClass as requestClassOf } from "./client-class.js";
 import { clientImports } from "./client-imports.js";
 import type { FunctionSignature } from "./function-signature.js";
 import type { GenerationContext } from "./generation-context.js";
@@ -17,15 +17,7 @@ export const SYNC_CALLS = "syncCalls";
  */
 export function emitSyncRequest(generation: GenerationContext, signatures: FunctionSignature[]): string {
   const requestClass = (name: string, stream: boolean, docs: string) =>
-    clientClass({
-      name,
-      docs,
-      signatures,
-      method: (signature) => ({
-        head: `${signature.name}${parameterList(signature)}: ${runtimeApi.httpRequest}`,
-        body: `return ${SYNC_CALLS}.buildRequest(${JSON.stringify(signature.name)}, ${signature.argumentsObject}, { stream: ${stream} }, ${mergedOptions});`,
-      }),
-    });
+    requestClassOf({ name, docs, signatures, stream, engine: SYNC_CALLS, asynchronous: false });
   const imports = clientImports(generation, {
     runtimeTypes: [
       runtimeApi.callOptions,
