@@ -10,7 +10,11 @@
  *
  * `--skip-failing` leaves out the .baml files Sapling does not compile yet (repeatedly, since removing one
  * can break another), so the count measures the client's surface rather than the compiler's gaps. Prints
- * the error count, the files left out, and the errors grouped by message.
+ * the error count, the files left out, and the errors grouped by message and by kind: jest's globals
+ * (vitest's stand in, `fail` and `jest.fn` have none), expression functions Sapling skips (W0306,
+ * decision 0011), imports of packages that are not BAML's client (the SDKs `modular.test.ts` sends
+ * `b.request` bodies with, AWS's credential helpers, `dotenv`: out of scope, never installed here), and
+ * what is left: Sapling's.
  */
 import { execFileSync, spawnSync } from "node:child_process";
 import {
@@ -69,7 +73,14 @@ function compileProject(source: string, skipFailing: boolean) {
   const skipped: string[] = [];
   for (;;) {
     const result = compile(files);
-    if (result.ir) return { ir: result.ir, skipped };
+    if (result.ir) {
+      const expressionFunctions = new Set(
+        result.diagnostics
+          .filter((item) => item.code === "W0306")
+          .map((item) => /Function "([^"]+)"/.exec(item.message)?.[1] ?? ""),
+      );
+      return { ir: result.ir, skipped, expressionFunctions };
+    }
     const failing = new Set(
       result.diagnostics.filter((item) => item.severity === "error").map((item) => item.file),
     );
@@ -89,7 +100,7 @@ const work = argument("--keep") ?? mkdtempSync(join(tmpdir(), "baml-integ-"));
 mkdirSync(work, { recursive: true });
 materialise(work);
 const source = join(work, "integ-tests", "baml_src");
-const { ir, skipped } = compileProject(source, process.argv.includes("--skip-failing"));
+const { ir, skipped, expressionFunctions } = compileProject(source, process.argv.includes("--skip-failing"));
 
 // BAML's tests import `../baml_client`, written by the generator whose output_dir is "../typescript".
 const typescript = join(work, "integ-tests", "typescript");
@@ -151,9 +162,41 @@ for (const line of errors) {
   const message = line.slice(line.indexOf("error TS")).replace(/'[^']*'/g, (text) => text);
   byMessage.set(message, (byMessage.get(message) ?? 0) + 1);
 }
+/** Packages the tests import that are not BAML's client (other vendors' SDKs, AWS helpers, dotenv). */
+const outOfScopeModules = [
+  "openai",
+  "@anthropic-ai/sdk",
+  "@google/generative-ai",
+  "@smithy/signature-v4",
+  "@smithy/protocol-http",
+  "@aws-sdk/credential-provider-node",
+  "@aws-sdk/client-sts",
+  "@aws-crypto/sha256-js",
+  "dotenv",
+];
+function kindOf(line: string): string {
+  const message = line.slice(line.indexOf("error TS"));
+  if (/TS2304: Cannot find name 'fail'|TS2708: Cannot use namespace 'jest'/.test(message)) {
+    return "jest globals";
+  }
+  const missing = /TS2307: Cannot find module '([^']+)'/.exec(message)?.[1];
+  if (missing && outOfScopeModules.some((name) => missing === name || missing.startsWith(`${name}/`))) {
+    return "packages that are not BAML's client (out of scope)";
+  }
+  const property = /Property '([^']+)' does not exist on type 'Baml(?:Async|Sync|Stream)Client'/.exec(
+    message,
+  )?.[1];
+  if (property && expressionFunctions.has(property)) return "expression functions Sapling skips";
+  return "Sapling's";
+}
+const byKind = new Map<string, number>();
+for (const line of errors) byKind.set(kindOf(line), (byKind.get(kindOf(line)) ?? 0) + 1);
+
 console.log(`work folder: ${work}`);
 console.log(`baml files left out (${skipped.length}): ${skipped.join(", ") || "none"}`);
 console.log(`tsc --strict errors: ${errors.length}`);
+console.log("\nby kind:");
+for (const [kind, count] of [...byKind].sort((a, b) => b[1] - a[1])) console.log(`  ${count}\t${kind}`);
 console.log("\nby file:");
 for (const [file, count] of [...byFile].sort((a, b) => b[1] - a[1])) console.log(`  ${count}\t${file}`);
 console.log("\nby message:");

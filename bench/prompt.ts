@@ -6,7 +6,7 @@
  * example, beside BAML's `buildRequest` for the same prompt) and the schema's token cost. Whole request
  * bodies are compared per provider too (compare/request-conformance.ts).
  */
-import { readFileSync } from "node:fs";
+import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { getEncoding } from "js-tiktoken";
 import type { Ir, LlmFunction } from "../src/ir/index.js";
@@ -22,6 +22,11 @@ import type { ChatMessage } from "../src/util/index.js";
 import { type FixtureCase, readFixtureCases } from "../test/prompt-fixture-cases.js";
 import { fixtureIr, fixtureType } from "../test/prompt-fixture-ir.js";
 import { loadBaml } from "./compare/baml-parser.js";
+import {
+  bamlRequest,
+  corpusRequestConformance,
+  documentedCorpusDifferences,
+} from "./compare/corpus-requests.js";
 import { markdownTable } from "./compare/markdown-table.js";
 import { measureTime } from "./compare/measure-time.js";
 import { requestConformance } from "./compare/request-conformance.js";
@@ -49,17 +54,8 @@ async function bamlPrompt(
   args: Record<string, unknown>,
 ): Promise<string> {
   const runtime = baml.BamlRuntime.fromFiles("baml_src", { "baml_src/main.baml": source }, env);
-  const context = new baml.BamlCtxManager(runtime);
-  const request = await runtime.buildRequest(
-    functionName,
-    args,
-    context.cloneContext(),
-    null,
-    null,
-    false,
-    env,
-  );
-  const body = request.body.json() as {
+  const request = await bamlRequest(baml, runtime, functionName, args, env);
+  const body = request.body as {
     messages: { role: string; content: string | { type: string; text?: string }[] }[];
   };
   return body.messages
@@ -268,6 +264,59 @@ function summarize(shapes: string[]): string {
   return folded.join(", ") || "—";
 }
 
+/** The projects the corpus lists (rows of bench/baml-corpus/sources.tsv). */
+function materialisable(): number {
+  const rows = readFileSync(join(import.meta.dirname, "baml-corpus", "sources.tsv"), "utf8").split("\n");
+  return rows.filter((row) => row.trim() !== "" && !row.startsWith("#")).length;
+}
+
+/** Request bodies over every function of the materialised BAML compatibility corpus (`BAML_CORPUS`). */
+async function corpusSection(baml: Baml): Promise<string> {
+  const directory = process.env.BAML_CORPUS ?? "/tmp/baml-corpus";
+  if (!existsSync(directory)) {
+    return `The corpus comparison needs the corpus: \`bench/baml-corpus/materialise.sh ${directory}\` (or \`BAML_CORPUS=DIR\`).`;
+  }
+  const report = await corpusRequestConformance(baml, directory);
+  const byReason = new Map<string, string[]>();
+  const unexplained: string[] = [];
+  for (const difference of report.differences) {
+    const label = `${difference.project.split("/").at(-1)} ${difference.functionName}`;
+    const reason = documentedCorpusDifferences.find((rule) => rule.matches(difference))?.reason;
+    if (reason === undefined) unexplained.push(`${label} [${difference.provider}]: ${difference.detail}`);
+    else byReason.set(reason, [...(byReason.get(reason) ?? []), label]);
+  }
+  const documented = report.differences.length - unexplained.length;
+  return [
+    `Every function of the BAML compatibility corpus (the projects materialised in \`${directory}\`: ` +
+      `${report.projects} loaded by both runtimes${report.skippedProjects.length > 0 ? `; left out: ${report.skippedProjects.join(", ")}` : ""}), ` +
+      "its request built by both runtimes for the same sample arguments (bench/compare/corpus-requests.ts) " +
+      "and compared as URL and JSON body. A project whose repository has no local mirror is not materialised " +
+      `(${materialisable()} rows of bench/baml-corpus/sources.tsv name a project; materialise.sh lists the missing).`,
+    "",
+    "Command: `bench/baml-corpus/materialise.sh DIR`, then `BAML_CORPUS=DIR npm run bench -- prompt`.",
+    "",
+    markdownTable(
+      ["functions", "identical to BAML", "documented differences", "other differences", "neither builds one"],
+      [
+        [
+          String(report.functions),
+          String(report.identical),
+          String(documented),
+          String(unexplained.length),
+          String(report.bothFailed),
+        ],
+      ],
+    ),
+    "",
+    markdownTable(
+      ["documented difference (docs/providers.md)", "functions"],
+      [...byReason].map(([reason, labels]) => [reason, `${labels.length}: ${labels.join(", ")}`]),
+    ),
+    "",
+    unexplained.length > 0 ? `Other differences: ${unexplained.join("; ")}.` : "No other differences.",
+  ].join("\n");
+}
+
 export async function benchPrompt(): Promise<string> {
   const baml = await loadBaml();
   const formats = await outputFormatConformance(baml);
@@ -275,6 +324,7 @@ export async function benchPrompt(): Promise<string> {
   const requests = await requestConformance(baml);
   const fixtures = await requestFixtureConformance(baml);
   const timings = await speed(baml);
+  const corpus = await corpusSection(baml);
   const differences = [...formats.differing, ...prompts.differing];
   return [
     "## Prompt rendering",
@@ -313,6 +363,8 @@ export async function benchPrompt(): Promise<string> {
       `URIs, descriptions, Bedrock numbers): ${fixtures.compared} built by both; ${fixtures.identical} identical ` +
       `to BAML, ${fixtures.documented.length} documented differences (${fixtures.documented.join("; ") || "—"}), ` +
       `${fixtures.mismatched.length} mismatched${fixtures.mismatched.length > 0 ? ` (${fixtures.mismatched.join("; ")})` : ""}.`,
+    "",
+    corpus,
     "",
     "Speed (median per call) and token cost on the resume example:",
     "",

@@ -34,6 +34,9 @@ import {
   traceAsync,
   TypeBuilder,
 } from "./baml_client/index.js";
+import { DO_NOT_USE_DIRECTLY_UNLESS_YOU_KNOW_WHAT_YOURE_DOING_RUNTIME as bamlRuntime } from "./baml_client/globals.js";
+import { getLogLevel, isBamlError } from "sapling-llm/runtime";
+import { b as bSync } from "./baml_client/sync_client.js";
 
 const resume = "Jane Doe — 8 years building distributed systems in Rust and Go.";
 const collector = new Collector("e2e");
@@ -82,15 +85,45 @@ const batch = await b.batch.ExtractContact(
 let ticks = 0;
 const events: string[] = [];
 onLogEvent((event) => events.push(event.metadata.parentId === undefined ? "trace" : "function"));
+// BAML's tracing counters: the first drain starts counting (zeros), the second reads the trace and its call.
+const statsBefore = bamlRuntime.drainStats();
 const screen = traceAsync("Screen", (text: string) =>
   b.EvaluateResume(text, { client: "Local", onTick: () => { ticks += 1; } }),
 );
 await screen(resume);
 await flush();
+const stats = bamlRuntime.drainStats();
+
+// BAML's sync client: each call blocks until it ends (on a worker thread), requests come back built.
+const syncCollector = new Collector("sync");
+const syncEvaluation = bSync.withOptions({ clientRegistry: registry }).EvaluateResume(resume, {
+  collector: syncCollector,
+});
+const syncContact = bSync.ExtractContact("Ann, gold member, lives in Paris.", { tb });
+const syncRequest = bSync.request.EvaluateResume(resume, { client: "Local" });
+const syncStreamRequest = bSync.streamRequest.EvaluateResume(resume, { client: "Local" });
+const refusals: string[] = [];
+for (const options of [{ client: "Local", onTick: () => {} }, { client: "NoSuchClient" }]) {
+  try {
+    bSync.EvaluateResume(resume, options);
+  } catch (error) {
+    refusals.push(\`\${isBamlError(error)} \${(error as Error).constructor.name}: \${(error as Error).message}\`);
+  }
+}
 
 console.log(JSON.stringify({
   ticks,
   events,
+  statsBefore,
+  stats,
+  logLevel: getLogLevel(),
+  syncEvaluation,
+  syncContact,
+  syncLogs: syncCollector.logs.map((log) => [log.functionName, log.calls[0]?.httpRequest?.body.json().model]),
+  syncRequestSame: JSON.stringify(syncRequest.body.json()) === JSON.stringify(request.body.json()),
+  syncRequestUrl: syncRequest.url,
+  syncStream: syncStreamRequest.body.json().stream,
+  refusals,
   evaluation,
   partialCount: partials.length,
   lastPartialName: partials.at(-1)?.candidate_name ?? null,
@@ -152,7 +185,12 @@ describe("init → generate → compile → run against the mock server", () => 
       JSON.stringify({
         name: "sapling-llm",
         type: "module",
-        exports: { ".": "./index.ts", "./runtime": "./runtime.ts", "./batch": "./batch.ts" },
+        exports: {
+          ".": "./index.ts",
+          "./runtime": "./runtime.ts",
+          "./batch": "./batch.ts",
+          "./sync": "./sync.ts",
+        },
       }),
     );
     writeFileSync(
@@ -166,6 +204,10 @@ describe("init → generate → compile → run against the mock server", () => 
     writeFileSync(
       join(packageFolder, "batch.ts"),
       `export * from ${JSON.stringify(join(repository, "src", "batch", "index.ts"))};\n`,
+    );
+    writeFileSync(
+      join(packageFolder, "sync.ts"),
+      `export * from ${JSON.stringify(join(repository, "src", "sync", "index.ts"))};\n`,
     );
     writeFileSync(join(root, "package.json"), JSON.stringify({ type: "module" }));
   });
@@ -239,9 +281,37 @@ describe("init → generate → compile → run against the mock server", () => 
       false,
       false,
       true,
+      // The sync client's two calls (its requests are built, not sent).
+      false,
+      false,
     ]);
     expect(output.ticks).toBe(Math.ceil(messyAnswer.length / 16) + 1);
     expect(output.events).toEqual(["function", "trace"]);
+    const counted = (count: number, failed: number) => ({
+      started: count,
+      finalized: count,
+      submitted: count,
+      sent: count,
+      done: count,
+      failed,
+    });
+    expect(output.statsBefore).toEqual(counted(0, 0));
+    // The trace and the LLM function inside it; attempts are not counted.
+    expect(output.stats).toEqual(counted(2, 0));
+    expect(output.logLevel).toBe("info");
+    expect(output.syncEvaluation).toEqual(expected);
+    // The TypeBuilder's schema crossed to the worker: the dynamic fields are there.
+    expect(output.syncContact).toEqual(output.contact);
+    expect(output.syncLogs).toEqual([["EvaluateResume", "mock"]]);
+    expect(output.syncRequestSame).toBe(true);
+    expect(output.syncRequestUrl).toBe(`${server.baseUrls.openai}/chat/completions`);
+    expect(output.syncStream).toBe(true);
+    expect(output.refusals).toEqual([
+      expect.stringMatching(
+        /^true BamlInvalidArgumentError: onTick is not supported for synchronous functions/,
+      ),
+      expect.stringMatching(/^true \w+Error: .*NoSuchClient/),
+    ]);
     // BAML_LOG is empty: the default level, info, writes one line per call on stderr.
     expect(stderr.match(/\[sapling info\] EvaluateResume ok client=Local /g)).toHaveLength(2);
     expect(stderr).toMatch(/\[sapling info\] ExtractContact ok client=Local .* repairs=\d+\n/);

@@ -1,7 +1,7 @@
 /**
  * Type-checks generated clients with the TypeScript compiler API, under options stricter than most
  * applications use (an application compiles `baml_client/` with *its* tsconfig, so generated code must
- * pass the strictest common settings), with `sapling-llm/runtime` resolved to src/runtime/index.ts (`sapling-llm/batch` to src/batch, `sapling-llm/aws-bedrock` to src/aws-bedrock, `sapling-llm/vertex-ai` to src/vertex-ai, `sapling-llm/react` to src/react), `sapling`
+ * pass the strictest common settings), with `sapling-llm/runtime` resolved to src/runtime/index.ts (`sapling-llm/batch` to src/batch, `sapling-llm/aws-bedrock` to src/aws-bedrock, `sapling-llm/vertex-ai` to src/vertex-ai, `sapling-llm/react` to src/react, `sapling-llm/sync` to src/sync), `sapling`
  * (the compiler `type_builder.ts` imports for addBaml) to src/index.ts, and no
  * `@types/node` (generated code must not need Node to type-check: it also runs in browsers).
  */
@@ -14,6 +14,7 @@ const batchEntry = resolve(import.meta.dirname, "..", "src", "batch", "index.ts"
 const awsBedrockEntry = resolve(import.meta.dirname, "..", "src", "aws-bedrock", "index.ts");
 const vertexAiEntry = resolve(import.meta.dirname, "..", "src", "vertex-ai", "index.ts");
 const reactEntry = resolve(import.meta.dirname, "..", "src", "react", "index.ts");
+const syncEntry = resolve(import.meta.dirname, "..", "src", "sync", "index.ts");
 
 /** "declared but never used" diagnostics. */
 const unusedCodes = new Set([6133, 6192, 6196, 6198, 6205]);
@@ -51,6 +52,7 @@ export function typeCheck(input: TypeCheckInput): string[] {
       "sapling-llm/aws-bedrock": [awsBedrockEntry],
       "sapling-llm/vertex-ai": [vertexAiEntry],
       "sapling-llm/react": [reactEntry],
+      "sapling-llm/sync": [syncEntry],
       "sapling-llm": [rootEntry],
     },
     ...(input.moduleFormat === "esm"

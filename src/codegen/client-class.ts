@@ -42,3 +42,27 @@ export function parameterList(signature: FunctionSignature): string {
 
 /** The call's options merged over the client's defaults. */
 export const mergedOptions = `{ ...this.options, ...${OPTIONS_PARAMETER} }`;
+
+/**
+ * A \`b.request\` or \`b.streamRequest\` class: one method per function returning the HTTP request
+ * \`engine.buildRequest\` builds (\`this.runtime\`, a promise; the sync client's engine, the request).
+ */
+export function requestClass(options: {
+  name: string;
+  docs: string;
+  signatures: FunctionSignature[];
+  stream: boolean;
+  engine: string;
+  asynchronous: boolean;
+}): string {
+  const result = options.asynchronous ? `Promise<${runtimeApi.httpRequest}>` : runtimeApi.httpRequest;
+  return clientClass({
+    name: options.name,
+    docs: options.docs,
+    signatures: options.signatures,
+    method: (signature) => ({
+      head: `${options.asynchronous ? "async " : ""}${signature.name}${parameterList(signature)}: ${result}`,
+      body: `return ${options.engine}.buildRequest(${JSON.stringify(signature.name)}, ${signature.argumentsObject}, { stream: ${options.stream} }, ${mergedOptions});`,
+    }),
+  });
+}

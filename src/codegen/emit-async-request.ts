@@ -1,4 +1,4 @@
-import { clientClass, mergedOptions, parameterList } from "./client-class.js";
+import { requestClass as requestClassOf } from "./client-class.js";
 import { clientImports } from "./client-imports.js";
 import type { FunctionSignature } from "./function-signature.js";
 import type { GenerationContext } from "./generation-context.js";
@@ -11,15 +11,7 @@ import { runtimeApi } from "./runtime-api.js";
  */
 export function emitAsyncRequest(generation: GenerationContext, signatures: FunctionSignature[]): string {
   const requestClass = (name: string, stream: boolean, docs: string) =>
-    clientClass({
-      name,
-      docs,
-      signatures,
-      method: (signature) => ({
-        head: `async ${signature.name}${parameterList(signature)}: Promise<${runtimeApi.httpRequest}>`,
-        body: `return this.runtime.buildRequest(${JSON.stringify(signature.name)}, ${signature.argumentsObject}, { stream: ${stream} }, ${mergedOptions});`,
-      }),
-    });
+    requestClassOf({ name, docs, signatures, stream, engine: "this.runtime", asynchronous: true });
   const imports = clientImports(generation, {
     runtimeTypes: [
       runtimeApi.callOptions,

@@ -7,7 +7,14 @@ import { banner, RUNTIME_MODULE, relativeModule } from "./module-text.js";
  * OpenTelemetry exporter of `sapling-llm/opentelemetry` goes there), all over the client's one runtime.
  */
 export function emitTracing(generation: GenerationContext): string {
-  return `${banner()}import { type BamlLogEvent, type LogLevel, parseLogLevel, type SpanExporter } from "${RUNTIME_MODULE}";
+  return `${banner()}import {
+  type BamlLogEvent,
+  getLogLevel as getProcessLogLevel,
+  type LogLevel,
+  parseLogLevel,
+  type SpanExporter,
+  setLogLevel as setProcessLogLevel,
+} from "${RUNTIME_MODULE}";
 import { runtime } from "${relativeModule("globals", generation.importExtension)}";
 
 /** Wraps \`fn\` so that each call is a span containing the LLM functions it calls (BAML's \`traceAsync\`). */
@@ -48,18 +55,20 @@ export function addSpanExporter(exporter: SpanExporter): () => void {
 
 /**
  * The level of the lines written from now on (\`BAML_LOG\` sets the first one): trace, debug, info, warn,
- * error or off, in any case (BAML's \`"WARN"\` too).
+ * error or off, in any case (BAML's \`"WARN"\` too). One level for the process, as in BAML: the
+ * package's \`setLogLevel\` (every runtime without a level of its own follows it).
  */
 export function setLogLevel(level: LogLevel | (string & {})): void {
   const parsed = parseLogLevel(level);
   if (parsed === undefined) {
     throw new Error(\`setLogLevel: "\${level}" is not a log level; use trace, debug, info, warn, error or off.\`);
   }
-  runtime.setLogLevel(parsed);
+  setProcessLogLevel(parsed);
 }
 
+/** The process's level (what \`setLogLevel\` or \`BAML_LOG\` set). */
 export function getLogLevel(): LogLevel {
-  return runtime.getLogLevel();
+  return getProcessLogLevel();
 }
 `;
 }

@@ -14,6 +14,7 @@ import { emitReactServer } from "./emit-react-server.js";
 import { emitReactServerStreaming } from "./emit-react-server-streaming.js";
 import { emitReactStreamingTypes } from "./emit-react-streaming-types.js";
 import { emitSyncClient } from "./emit-sync-client.js";
+import { emitSyncRequest } from "./emit-sync-request.js";
 import { emitTracing } from "./emit-tracing.js";
 import { emitTypeBuilder } from "./emit-type-builder.js";
 import { emitTypes } from "./emit-types.js";
@@ -54,7 +55,8 @@ export function generateClient(ir: Ir, generator: Generator): Record<string, str
     "ir.ts": emitIr(generation),
     "parser.ts": emitParser(generation, signatures),
     "partial_types.ts": emitPartialTypes(generation),
-    "sync_client.ts": emitSyncClient(generation),
+    "sync_client.ts": emitSyncClient(generation, signatures),
+    "sync_request.ts": emitSyncRequest(generation, signatures),
     "tracing.ts": emitTracing(generation),
     "type_builder.ts": emitTypeBuilder(generation),
     "types.ts": emitTypes(generation),

@@ -16,6 +16,12 @@ export const AWS_BEDROCK_MODULE = "sapling-llm/aws-bedrock";
 /** The `vertex-ai` adapter's entry, imported as `aws-bedrock`'s is (docs/decisions/0021-vertex-ai-entry-point.md). */
 export const VERTEX_AI_MODULE = "sapling-llm/vertex-ai";
 
+/**
+ * BAML's blocking calls, Node only: `sync_request.ts` imports it (so only code that imports the sync client
+ * loads it; docs/decisions/0036-sync-client-worker-thread.md).
+ */
+export const SYNC_MODULE = "sapling-llm/sync";
+
 export type ModuleFormat = "esm" | "cjs";
 
 /**

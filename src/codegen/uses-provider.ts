@@ -18,3 +18,14 @@ export function usesProvider(ir: Ir, provider: string): boolean {
     ) || ir.functions.some((fn) => isShorthand(fn.client))
   );
 }
+
+/**
+ * The adapters of other entry points a project needs (each provider it can call that the runtime entry
+ * does not hold), in a fixed order: what `globals.ts` imports and the sync client's worker loads.
+ */
+export function providerExtensionsOf(ir: Ir): { provider: string; name: string }[] {
+  return [
+    { provider: "aws-bedrock", name: "awsBedrock" },
+    { provider: "vertex-ai", name: "vertexAi" },
+  ].filter(({ provider }) => usesProvider(ir, provider));
+}

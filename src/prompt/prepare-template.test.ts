@@ -17,6 +17,13 @@ describe("prepareTemplate", () => {
     expect(prepareTemplate("A {{a}}\n   \nB\n\t\nC   \n  D").text).toBe("A {{a}}\n\nB\n\nC   \n  D");
     expect(prepareTemplate("\n    A\n      \n    B\n  ").text).toBe("A\n\nB");
   });
+  it("reads CRLF line endings as \\n, as BAML does (a .baml file saved on Windows)", () => {
+    const prepared = prepareTemplate("\r\n    A\r\n\r\n      {{ x }}\r\n  ");
+    expect(prepared.text).toBe("A\n\n  {{ x }}");
+    expect(prepared.toOriginal(prepared.text.indexOf("{{"))).toEqual({ line: 3, column: 6 });
+    // A carriage return inside a line is text.
+    expect(prepareTemplate("a\rb\r\nc").text).toBe("a\rb\nc");
+  });
   it("keeps a single-line prompt as is", () => {
     expect(prepareTemplate("Say hi to {{ name }}").text).toBe("Say hi to {{ name }}");
   });

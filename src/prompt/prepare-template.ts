@@ -1,6 +1,6 @@
 /**
- * BAML's preprocessing of a prompt: dedent (remove the smallest indentation of the non-blank lines from
- * every line, and all of a whitespace-only line) and trim. Keeps enough bookkeeping to map an offset in the prepared text back to a line and
+ * BAML's preprocessing of a prompt: CRLF line endings read as `\n`, dedent (remove the smallest
+ * indentation of the non-blank lines from every line, and all of a whitespace-only line) and trim. Keeps enough bookkeeping to map an offset in the prepared text back to a line and
  * column of the text as written, so errors point into the `.baml` file.
  */
 export interface PreparedTemplate {
@@ -10,7 +10,9 @@ export interface PreparedTemplate {
 }
 
 export function prepareTemplate(raw: string): PreparedTemplate {
-  const lines = raw.split("\n");
+  // Lines end at `\n`, and a `\r` before it goes with the ending (a file saved with CRLF), as BAML reads
+  // them: the prompt sends `\n` only. A `\r` elsewhere is text.
+  const lines = raw.split("\n").map((line) => (line.endsWith("\r") ? line.slice(0, -1) : line));
   let indent = Number.POSITIVE_INFINITY;
   for (const line of lines) {
     if (line.trim() === "") continue;

@@ -11,7 +11,7 @@ import {
   ToolCallAccumulator,
 } from "../llm/index.js";
 import type { ChatMessage } from "../util/index.js";
-import type { LlmCall, Usage } from "./collector.js";
+import type { LlmCall, SseResponse, Usage } from "./collector.js";
 import { BamlClientHttpError } from "./errors.js";
 import { withBodyReaders } from "./http-request.js";
 import { mapLlmError } from "./map-llm-error.js";
@@ -139,6 +139,12 @@ async function streamAnswer(ask: ModelAsk, failure: ParserFailure): Promise<Answ
     return partial === null ? undefined : partial;
   };
   const events: string[] = [];
+  let started = false;
+  // BAML's `LlmStreamCall.sseResponses()`, a method the log does not serialize.
+  Object.defineProperty(call, "sseResponses", {
+    value: (): SseResponse[] | null =>
+      started ? events.map((text) => ({ text, json: () => JSON.parse(text) })) : null,
+  });
   let buffer = "";
   let rawFinishReason: string | undefined;
   let finishReason: FinishReason | undefined;
@@ -146,6 +152,7 @@ async function streamAnswer(ask: ModelAsk, failure: ParserFailure): Promise<Answ
   for await (const event of model.stream(ask.messages, modelOptions(ask))) {
     switch (event.type) {
       case "response-start":
+        started = true;
         call.httpResponse = {
           status: event.response.status,
           headers: redactLoggedHeaders(event.response.headers, secrets),

@@ -49,6 +49,11 @@ export class ClientRegistry {
     return this.#primary;
   }
 
+  /** Every client added, as IR data (what the sync client hands its worker thread). */
+  get clients(): Client[] {
+    return [...this.#clients.values()];
+  }
+
   /** The client added under `name`, as IR data. */
   getClient(name: string): Client | undefined {
     return this.#clients.get(name);

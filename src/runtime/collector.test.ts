@@ -1,3 +1,5 @@
+import { setFlagsFromString } from "node:v8";
+import { runInNewContext } from "node:vm";
 import { describe, expect, it } from "vitest";
 import { ClientRegistry } from "./client-registry.js";
 import { addUsage, Collector, emptyUsage, type FunctionLog } from "./collector.js";
@@ -35,6 +37,29 @@ describe("Collector", () => {
     expect(collector.usage).toEqual({ ...emptyUsage(), inputTokens: 10, outputTokens: 4 });
     expect(collector.clear()).toBe(2);
     expect(collector.logs).toEqual([]);
+  });
+
+  it("counts the logs collectors hold (BAML's __functionSpanCount) until cleared or collected", async () => {
+    const before = Collector.__functionSpanCount();
+    const kept = new Collector();
+    kept.record(log("a", 1));
+    kept.record(log("b", 1));
+    expect(Collector.__functionSpanCount()).toBe(before + 2);
+    expect(kept.clear()).toBe(2);
+    expect(Collector.__functionSpanCount()).toBe(before);
+    // A collector nobody holds any more leaves the count once it is garbage-collected.
+    (() => {
+      const dropped = new Collector();
+      dropped.record(log("c", 1));
+    })();
+    expect(Collector.__functionSpanCount()).toBe(before + 1);
+    setFlagsFromString("--expose-gc");
+    const gc = runInNewContext("gc") as () => void;
+    for (let turn = 0; turn < 50 && Collector.__functionSpanCount() !== before; turn++) {
+      gc();
+      await new Promise((resolve) => setImmediate(resolve));
+    }
+    expect(Collector.__functionSpanCount()).toBe(before);
   });
 
   it("adds usage, treating unreported counts as absent rather than zero", () => {

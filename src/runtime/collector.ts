@@ -90,11 +90,22 @@ export interface LlmCall {
   costUsd: number | null;
 }
 
+/** One server-sent event of a streamed answer (BAML's `SSEResponse`): its data, as text and parsed. */
+export interface SseResponse {
+  text: string;
+  // biome-ignore lint/suspicious/noExplicitAny: BAML's SSEResponse.json() is `any`; code written for it relies on that
+  json(): any;
+}
+
 /**
- * BAML's name for a streamed attempt. Sapling records a stream in the same `LlmCall` (its `httpResponse`
- * body is the list of events' data, its timing has `timeToFirstTokenMs`), so the two names are one type.
+ * A streamed attempt (BAML's `LlmStreamCall`): an `LlmCall` whose `httpResponse` body is the list of the
+ * events' data and whose timing has `timeToFirstTokenMs`, and which also answers `sseResponses()` (a
+ * method, not enumerable, so logs serialize as before). `"sseResponses" in call` tells a stream's attempt.
  */
-export type LlmStreamCall = LlmCall;
+export interface LlmStreamCall extends LlmCall {
+  /** The events the provider sent, in order, secrets removed; `null` before the response started. */
+  sseResponses(): SseResponse[] | null;
+}
 
 /** One function call or stream, with all its attempts. */
 export interface FunctionLog {
@@ -170,11 +181,32 @@ export function costOfCalls(calls: readonly LlmCall[]): number | null {
   return total;
 }
 
+/** Function logs held by collectors not yet garbage-collected (BAML's `Collector.__functionSpanCount`). */
+let heldLogs = 0;
+// A collector's count leaves the total when the collector is collected (where the platform says so).
+const collected =
+  typeof FinalizationRegistry === "function"
+    ? new FinalizationRegistry<{ count: number }>((held) => {
+        heldLogs -= held.count;
+      })
+    : undefined;
+
 /** Records function logs; one collector may watch many calls, and one call may feed many collectors. */
 export class Collector {
   readonly #logs: FunctionLog[] = [];
+  readonly #held = { count: 0 };
 
-  constructor(readonly name = "default") {}
+  constructor(readonly name = "default") {
+    collected?.register(this, this.#held);
+  }
+
+  /**
+   * BAML's leak check: how many function logs collectors still hold in this process, counting each
+   * collector until it is cleared or garbage-collected.
+   */
+  static __functionSpanCount(): number {
+    return heldLogs;
+  }
 
   /** Every recorded call, oldest first. Logs of running calls are updated in place. */
   get logs(): readonly FunctionLog[] {
@@ -208,11 +240,15 @@ export class Collector {
   clear(): number {
     const count = this.#logs.length;
     this.#logs.length = 0;
+    heldLogs -= count;
+    this.#held.count = 0;
     return count;
   }
 
   /** Called by the runtime when a call starts. */
   record(log: FunctionLog): void {
     this.#logs.push(log);
+    heldLogs++;
+    this.#held.count++;
   }
 }

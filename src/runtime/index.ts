@@ -40,6 +40,7 @@ export type {
   HttpResponseLog,
   LlmCall,
   LlmStreamCall,
+  SseResponse,
   Timing,
   ToolCallLog,
   Usage,
@@ -67,14 +68,19 @@ export {
 export type { Sleep } from "./execute-plan.js";
 export { FieldType } from "./field-type.js";
 export type { HTTPBody, HTTPRequest, HttpBody, HttpRequest } from "./http-request.js";
+export { withBodyReaders } from "./http-request.js";
 export type { ConsoleLoggerOptions, LineLevel, LogFields, LogLevel, RuntimeLogger } from "./log.js";
-export { createConsoleLogger, parseLogLevel } from "./log.js";
+export { createConsoleLogger, getLogLevel, parseLogLevel, setLogLevel } from "./log.js";
 export { Audio, Image, Pdf, Video } from "./media.js";
 export type { ModelPrice, PriceTable } from "./price-table.js";
 export { defaultPriceTable } from "./price-table.js";
 export type { Environment } from "./resolve-options.js";
 export type { RuntimeOptions } from "./sapling-runtime.js";
-export { SaplingRuntime } from "./sapling-runtime.js";
+export {
+  /** BAML's name for the runtime class, for code that imports it from `@boundaryml/baml`; its methods are Sapling's. */
+  SaplingRuntime as BamlRuntime,
+  SaplingRuntime,
+} from "./sapling-runtime.js";
 export {
   SaplingStream,
   type StreamableOptions,

@@ -25,6 +25,21 @@ export function parseLogLevel(value: string | undefined): LogLevel | undefined {
   return level !== undefined && Object.hasOwn(rank, level) ? (level as LogLevel) : undefined;
 }
 
+let processLogLevel: LogLevel = "info";
+
+/**
+ * BAML's package-level `setLogLevel`: the level of every runtime not given one of its own (`logLevel`,
+ * `runtime.setLogLevel`) in this process. The generated client sets it from `BAML_LOG` when it loads.
+ */
+export function setLogLevel(level: LogLevel): void {
+  processLogLevel = level;
+}
+
+/** BAML's package-level `getLogLevel`: the level `setLogLevel` set (default `info`). */
+export function getLogLevel(): LogLevel {
+  return processLogLevel;
+}
+
 /** Whether a line at `level` passes `threshold`. */
 export function isLogged(threshold: LogLevel, level: LineLevel): boolean {
   return rank[level] >= rank[threshold];

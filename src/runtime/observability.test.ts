@@ -15,8 +15,9 @@ import {
   serverError,
   startMockLlmServer,
 } from "../testing/index.js";
-import { Collector, type FunctionLog } from "./collector.js";
+import { Collector, type FunctionLog, type LlmStreamCall } from "./collector.js";
 import { BamlInvalidArgumentError } from "./errors.js";
+import { getLogLevel, setLogLevel } from "./log.js";
 import { SaplingRuntime } from "./sapling-runtime.js";
 import type { BamlLogEvent, SpanRecord } from "./tracing.js";
 
@@ -251,6 +252,52 @@ describe("logging", () => {
     server.scriptFor("openai", answer(ANSWER));
     await logged.call("ExtractPerson", { text: "Ada" });
     expect(lines).toEqual([]);
+  });
+});
+
+describe("the process's log level (BAML's package-level getLogLevel / setLogLevel)", () => {
+  it("is followed by every runtime without a level of its own, and not by one with its own", async () => {
+    const lines: string[] = [];
+    const follows = runtime({ logger: (level) => lines.push(`follows ${level}`) });
+    const pinned = runtime({ logger: (level) => lines.push(`pinned ${level}`), logLevel: "info" });
+    expect(getLogLevel()).toBe("info");
+    try {
+      setLogLevel("off");
+      expect(follows.getLogLevel()).toBe("off");
+      expect(pinned.getLogLevel()).toBe("info");
+      server.scriptFor("openai", answer(ANSWER), answer(ANSWER));
+      await follows.call("ExtractPerson", { text: "Ada" });
+      await pinned.call("ExtractPerson", { text: "Ada" });
+      expect(lines).toEqual(["pinned info"]);
+      setLogLevel("warn");
+      expect(getLogLevel()).toBe("warn");
+      expect(follows.getLogLevel()).toBe("warn");
+    } finally {
+      setLogLevel("info");
+    }
+  });
+});
+
+describe("LlmStreamCall.sseResponses()", () => {
+  it("lists a streamed attempt's events in order; a whole answer's attempt has no such method", async () => {
+    server.scriptFor("openai", answer(ANSWER, { chunkSize: 12 }), answer(ANSWER));
+    const collector = new Collector();
+    await runtime().stream("ExtractPerson", { text: "Ada" }, { collector }).getFinalResponse();
+    await runtime().call("ExtractPerson", { text: "Ada" }, { collector });
+    const [streamed, whole] = collector.logs.map((log) => log.calls.at(-1));
+    if (!streamed || !("sseResponses" in streamed))
+      throw new Error("the streamed attempt has no sseResponses");
+    const events = (streamed as LlmStreamCall).sseResponses() ?? [];
+    // The same events the response body logs, each readable as JSON (the last is OpenAI's `[DONE]`).
+    expect(events.map((event) => event.text)).toEqual(streamed.httpResponse?.body);
+    const deltas = events
+      .filter((event) => event.text !== "[DONE]")
+      .map((event) => event.json().choices?.[0]?.delta?.content ?? "")
+      .join("");
+    expect(deltas).toBe(ANSWER);
+    expect(whole && "sseResponses" in whole).toBe(false);
+    // Not enumerable: the log serializes as before.
+    expect(Object.keys(streamed)).not.toContain("sseResponses");
   });
 });
 

@@ -24,7 +24,14 @@ import { BamlInvalidArgumentError } from "./errors.js";
 import { defaultSleep, executePlan, type Sleep } from "./execute-plan.js";
 import type { AnswerContent, FunctionPipeline } from "./function-pipeline.js";
 import { type HttpRequest, toHttpRequest } from "./http-request.js";
-import { isLogged, type LineLevel, type LogFields, type LogLevel, type RuntimeLogger } from "./log.js";
+import {
+  getLogLevel,
+  isLogged,
+  type LineLevel,
+  type LogFields,
+  type LogLevel,
+  type RuntimeLogger,
+} from "./log.js";
 import { mapLlmError } from "./map-llm-error.js";
 import {
   createRoundRobinPicker,
@@ -77,7 +84,10 @@ export interface RuntimeOptions {
    * logger and the level of `BAML_LOG`.
    */
   logger?: RuntimeLogger;
-  /** Default `info` (BAML's default level); `setLogLevel` changes it later. */
+  /**
+   * This runtime's own level; `runtime.setLogLevel` changes it later. Without it the runtime follows the
+   * process's level (the package's `setLogLevel`, default `info` as in BAML).
+   */
   logLevel?: LogLevel;
   /**
    * Prices (US dollars per million tokens) by model id, over the shipped table (`defaultPriceTable`):
@@ -119,7 +129,7 @@ export class SaplingRuntime {
   readonly #sleep: Sleep;
   readonly #clock: Clock;
   readonly #logger: RuntimeLogger | undefined;
-  #logLevel: LogLevel;
+  #logLevel: LogLevel | undefined;
   readonly #warned = new Set<string>();
   readonly #prices: Prices;
   readonly #tracer: Tracer;
@@ -138,7 +148,7 @@ export class SaplingRuntime {
     this.#sleep = options.sleep ?? defaultSleep;
     this.#clock = options.clock ?? Date.now;
     this.#logger = options.logger;
-    this.#logLevel = options.logLevel ?? "info";
+    this.#logLevel = options.logLevel;
     this.#prices = { ...defaultPriceTable.models, ...options.prices };
     this.#tracer = new Tracer(this.#clock, (error) =>
       this.#log(
@@ -191,9 +201,9 @@ export class SaplingRuntime {
     this.#logLevel = level;
   }
 
-  /** BAML's `getLogLevel`. */
+  /** The level this runtime logs at: its own, else the process's (`getLogLevel` of the package). */
   getLogLevel(): LogLevel {
-    return this.#logLevel;
+    return this.#logLevel ?? getLogLevel();
   }
 
   /**
@@ -319,7 +329,8 @@ export class SaplingRuntime {
   }
 
   #log(level: LineLevel, message: string, fields?: LogFields): void {
-    if (this.#logger !== undefined && isLogged(this.#logLevel, level)) this.#logger(level, message, fields);
+    if (this.#logger !== undefined && isLogged(this.getLogLevel(), level))
+      this.#logger(level, message, fields);
   }
 
   #prepare(functionName: string, args: Record<string, unknown>, options: CallOptions): PreparedCall {
@@ -372,7 +383,7 @@ export class SaplingRuntime {
       },
     );
     const onTick = options.onTick;
-    const debug = this.#logger !== undefined && isLogged(this.#logLevel, "debug");
+    const debug = this.#logger !== undefined && isLogged(this.getLogLevel(), "debug");
     const recovery: ParseRecovery = {
       reask: options.parseRecovery?.reask ?? this.#parseRecovery.reask,
       nextClient: options.parseRecovery?.nextClient ?? this.#parseRecovery.nextClient,
@@ -473,7 +484,7 @@ export class SaplingRuntime {
 
   /** The `info` line of a call (the same summary `sapling call` and `sapling serve` show). */
   #logSummary(log: FunctionLog): void {
-    if (this.#logger === undefined || !isLogged(this.#logLevel, "info")) return;
+    if (this.#logger === undefined || !isLogged(this.getLogLevel(), "info")) return;
     const summary = summarizeCall(log);
     this.#log("info", formatCallSummary(summary), {
       event: "call",

@@ -54,15 +54,26 @@ export function toSchemaType(type: Type, index: IrIndex, recursiveAliases: Reado
   }
 }
 
+/**
+ * Flattens nested unions and keeps each arm once, where it first appears, as BAML does: `string | (int |
+ * string)` is `string or int`, and an alias's arms repeated beside it are printed once.
+ */
 function unionOf(arms: SchemaType[], withNull: boolean): SchemaType {
   const options: SchemaType[] = [];
+  const seen = new Set<string>();
   let hasNull = withNull;
+  const add = (arm: SchemaType): void => {
+    const key = schemaTypeKey(arm);
+    if (seen.has(key)) return;
+    seen.add(key);
+    options.push(arm);
+  };
   for (const arm of arms) {
     if (arm.kind === "union") {
-      options.push(...arm.options);
+      for (const option of arm.options) add(option);
       hasNull ||= arm.hasNull;
     } else {
-      options.push(arm);
+      add(arm);
     }
   }
   return { kind: "union", options, hasNull };
