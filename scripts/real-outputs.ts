@@ -349,6 +349,7 @@ async function main(): Promise<void> {
   };
   const report: string[] = [];
   const show = (outcome: Outcome) => (outcome.ok ? JSON.stringify(outcome.value) : outcome.error);
+  const width = only ? 6000 : 200;
   let read = 0;
   for (const entry of cases) {
     const fileKey = `${entry.repo}@${entry.commit}:${entry.file}`;
@@ -372,7 +373,7 @@ async function main(): Promise<void> {
       const result = verdict(entry, outcomes[index]!);
       count(tool, result);
       count(`${tool} ${entry.repo}`, result);
-      if (result !== "right") lines.push(`    ${tool}: ${result}: ${show(outcomes[index]!).slice(0, 200)}`);
+      if (result !== "right") lines.push(`    ${tool}: ${result}: ${show(outcomes[index]!).slice(0, width)}`);
     });
     if (lines.length > 0 || only) {
       const expected = entry.expected === "error" ? "error" : JSON.stringify(entry.expected.value);
