@@ -31,6 +31,9 @@
  * - `jsonl <line> <pointer>`: the text is JSON Lines; the 0-based line, then the pointer.
  * - `yaml <key> <n>`: the text is YAML; the n-th (0-based) scalar written as the value of `<key>:`
  *   (plain, quoted, or a `|`/`|-` block), in file order.
+ * - `after <n> <JSON string>`: the text after the n-th (0-based) occurrence of the string.
+ * - `through <JSON string>`: the text up to the first occurrence of the string, the string included.
+ * A pointer naming a list of strings (a notebook output's lines) gives them joined.
  */
 import { execFileSync } from "node:child_process";
 import { existsSync, readFileSync } from "node:fs";
@@ -117,6 +120,8 @@ function pointer(value: unknown, path: string): unknown {
 }
 
 function asText(value: unknown, step: string): string {
+  // A notebook keeps an output's text as a list of lines.
+  if (Array.isArray(value) && value.every((line) => typeof line === "string")) return value.join("");
   if (typeof value !== "string") throw new Error(`${step} names ${JSON.stringify(value)?.slice(0, 60)}, not a string`);
   return value;
 }
@@ -219,7 +224,20 @@ function locate(text: string, at: string): string {
       if (line === undefined) throw new Error(`${step}: no such line`);
       current = asText(pointer(JSON.parse(line), args[1] ?? ""), step);
     } else if (kind === "yaml") current = yamlScalar(current, args[0]!, Number(args[1] ?? 0));
-    else throw new Error(`unknown locator step ${JSON.stringify(step)}`);
+    else if (kind === "after") {
+      const marker = JSON.parse(args.slice(1).join(" ")) as string;
+      let at = -1;
+      for (let seen = 0; seen <= Number(args[0]); seen++) {
+        at = current.indexOf(marker, at + 1);
+        if (at < 0) throw new Error(`${step}: the text has ${seen} of those`);
+      }
+      current = current.slice(at + marker.length);
+    } else if (kind === "through") {
+      const marker = JSON.parse(args.join(" ")) as string;
+      const at = current.indexOf(marker);
+      if (at < 0) throw new Error(`${step}: not found`);
+      current = current.slice(0, at + marker.length);
+    } else throw new Error(`unknown locator step ${JSON.stringify(step)}`);
   }
   return current;
 }
