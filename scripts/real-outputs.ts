@@ -5,12 +5,13 @@
  * after reading the answer. The recorded texts are not part of this repository: the manifest names where
  * each one is, and the script reads it at run time from local git snapshots of those repositories.
  *
- *   npx tsx scripts/real-outputs.ts [--mirrors <dir>] [--list] [--case=<name>]
+ *   npx tsx scripts/real-outputs.ts [--mirrors <dir>] [--also <checkout>] [--list] [--case=<name>]
  *
  * `--mirrors` (or REAL_OUTPUTS_MIRRORS) is the folder holding one bare git directory per repository at
  * `<dir>/<owner>+<name>/repo` (default /work/.mirror, where the session's `fetch` tool puts them); a
- * repository missing there is reported with the cases it skips. `--list` prints every case a tool did
- * not get right, with both values.
+ * repository missing there is reported with the cases it skips. `--list` prints every case a reader did
+ * not get right, with both values. `--also <checkout>` reads the answers with the Sapling of another
+ * checkout too (its src/, e.g. /work/wt/base), for a before/after table in one run.
  *
  * Manifest format (bench/real-outputs/manifest.txt; declarations in bench/real-outputs/declarations.baml):
  *
@@ -38,10 +39,10 @@
 import { execFileSync } from "node:child_process";
 import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
-import type { Ir, Type } from "../src/ir/index.js";
-import { compileSchema } from "../src/parse-with-schema.js";
-import { evaluateConstraint } from "../src/prompt/index.js";
-import { createStreamParser, parseValue, SapParseError } from "../src/sap/index.js";
+import { pathToFileURL } from "node:url";
+import type * as SchemaModule from "../src/parse-with-schema.js";
+import type * as PromptModule from "../src/prompt/index.js";
+import type * as SapModule from "../src/sap/index.js";
 
 const FOLDER = join(import.meta.dirname, "..", "bench", "real-outputs");
 
@@ -65,7 +66,8 @@ function readManifest(text: string): RealCase[] {
     if (current.name === undefined) return;
     const get = (key: string) => {
       const value = current.headers.get(key);
-      if (value === undefined) throw new Error(`manifest:${current.line}: case "${current.name}" has no ${key}:`);
+      if (value === undefined)
+        throw new Error(`manifest:${current.line}: case "${current.name}" has no ${key}:`);
       return value;
     };
     if (!source) throw new Error(`manifest:${current.line}: a case before any source: line`);
@@ -89,7 +91,8 @@ function readManifest(text: string): RealCase[] {
       return;
     }
     const header = /^([a-z]+):\s?(.*)$/.exec(line);
-    if (!header) throw new Error(`manifest:${index + 1}: expected "key: value", found ${JSON.stringify(line)}`);
+    if (!header)
+      throw new Error(`manifest:${index + 1}: expected "key: value", found ${JSON.stringify(line)}`);
     if (header[1] === "source") {
       finish();
       current = { headers: new Map() };
@@ -122,7 +125,8 @@ function pointer(value: unknown, path: string): unknown {
 function asText(value: unknown, step: string): string {
   // A notebook keeps an output's text as a list of lines.
   if (Array.isArray(value) && value.every((line) => typeof line === "string")) return value.join("");
-  if (typeof value !== "string") throw new Error(`${step} names ${JSON.stringify(value)?.slice(0, 60)}, not a string`);
+  if (typeof value !== "string")
+    throw new Error(`${step} names ${JSON.stringify(value)?.slice(0, 60)}, not a string`);
   return value;
 }
 
@@ -148,7 +152,9 @@ function yamlScalar(text: string, key: string, n: number): string {
     }
     if (/^\|[-+]?$/.test(rest)) {
       while (more.length > 0 && more[more.length - 1]!.trim() === "") more.pop();
-      const cut = Math.min(...more.filter((line) => line.trim() !== "").map((line) => line.length - line.trimStart().length));
+      const cut = Math.min(
+        ...more.filter((line) => line.trim() !== "").map((line) => line.length - line.trimStart().length),
+      );
       const body = more.map((line) => line.slice(cut)).join("\n");
       return rest === "|-" ? body : `${body}\n`;
     }
@@ -183,7 +189,17 @@ function quotedScalar(source: string, key: string, n: number): string {
         while (source[index] === " " || source[index] === "\t") index++;
         continue;
       }
-      const simple: Record<string, string> = { n: "\n", t: "\t", r: "\r", '"': '"', "\\": "\\", "/": "/", "0": "\0", " ": " ", e: "\u001b" };
+      const simple: Record<string, string> = {
+        n: "\n",
+        t: "\t",
+        r: "\r",
+        '"': '"',
+        "\\": "\\",
+        "/": "/",
+        "0": "\0",
+        " ": " ",
+        e: "\u001b",
+      };
       if (next in simple) {
         out += simple[next];
         index += 2;
@@ -260,7 +276,9 @@ function matches(expected: unknown, got: unknown): boolean {
   }
   if (Array.isArray(expected))
     return (
-      Array.isArray(got) && got.length === expected.length && expected.every((item, index) => matches(item, got[index]))
+      Array.isArray(got) &&
+      got.length === expected.length &&
+      expected.every((item, index) => matches(item, got[index]))
     );
   if (expected !== null && typeof expected === "object") {
     if (got === null || typeof got !== "object" || Array.isArray(got)) return false;
@@ -268,7 +286,9 @@ function matches(expected: unknown, got: unknown): boolean {
     const gotKeys = Object.keys(got);
     return (
       keys.length === gotKeys.length &&
-      keys.every((key) => matches((expected as Record<string, unknown>)[key], (got as Record<string, unknown>)[key]))
+      keys.every((key) =>
+        matches((expected as Record<string, unknown>)[key], (got as Record<string, unknown>)[key]),
+      )
     );
   }
   return expected === got;
@@ -280,33 +300,46 @@ function verdict(entry: RealCase, outcome: Outcome): Verdict {
   return matches(entry.expected.value, outcome.value) ? "right" : "wrong value";
 }
 
-const options = { constraintEvaluator: evaluateConstraint };
+type Parse = (type: string, text: string) => Outcome;
 
-function saplingError(error: unknown): Outcome {
-  if (SapParseError.isInstance(error)) return { ok: false, error: `${error.code} ${error.path}` };
-  throw error;
+/**
+ * Sapling's final parse and its stream parser (fed 13-character chunks, an arbitrary width that cuts
+ * tokens, then finished), loaded from the checkout at `root`: this one, or another given with `--also`
+ * to compare two versions in one run.
+ */
+async function saplingRunner(root: string, declarations: string, types: string[]) {
+  const load = (path: string) => import(pathToFileURL(join(root, path)).href);
+  const [{ compileSchema }, { evaluateConstraint }, sap] = (await Promise.all([
+    load("src/parse-with-schema.ts"),
+    load("src/prompt/index.ts"),
+    load("src/sap/index.ts"),
+  ])) as [typeof SchemaModule, typeof PromptModule, typeof SapModule];
+  const options = { constraintEvaluator: evaluateConstraint };
+  const compiled = new Map(types.map((type) => [type, compileSchema(declarations, type)]));
+  const attempt = (run: () => unknown): Outcome => {
+    try {
+      return { ok: true, value: run() };
+    } catch (error) {
+      if (sap.SapParseError.isInstance(error)) return { ok: false, error: `${error.code} ${error.path}` };
+      throw error;
+    }
+  };
+  const final: Parse = (type, text) => {
+    const { ir, type: target } = compiled.get(type)!;
+    return attempt(() => sap.parseValue(text, target, ir, options).value);
+  };
+  const stream: Parse = (type, text) => {
+    const { ir, type: target } = compiled.get(type)!;
+    return attempt(() => {
+      const parser = sap.createStreamParser(target, ir, options);
+      for (let at = 0; at < text.length; at += 13) parser.push(text.slice(at, at + 13));
+      return parser.finish().value;
+    });
+  };
+  return { final, stream };
 }
 
-function runFinal(text: string, type: Type, ir: Ir): Outcome {
-  try {
-    return { ok: true, value: parseValue(text, type, ir, options).value };
-  } catch (error) {
-    return saplingError(error);
-  }
-}
-
-/** The stream parser fed 13-character chunks (an arbitrary width that cuts tokens), then finished. */
-function runStream(text: string, type: Type, ir: Ir): Outcome {
-  try {
-    const parser = createStreamParser(type, ir, options);
-    for (let at = 0; at < text.length; at += 13) parser.push(text.slice(at, at + 13));
-    return { ok: true, value: parser.finish().value };
-  } catch (error) {
-    return saplingError(error);
-  }
-}
-
-async function bamlRunner(declarations: string, types: string[]): Promise<(type: string, text: string) => Outcome> {
+async function bamlRunner(declarations: string, types: string[]): Promise<Parse> {
   process.env.BAML_LOG ??= "off";
   const baml = await import("@boundaryml/baml");
   const names = new Map(types.map((type, index) => [type, `RealOutput${index}`]));
@@ -327,7 +360,15 @@ ${functions.join("\n")}`;
   const context = new baml.BamlCtxManager(runtime);
   return (type, text) => {
     try {
-      const value = runtime.parseLlmResponse(names.get(type)!, text, false, context.cloneContext(), null, null, {});
+      const value = runtime.parseLlmResponse(
+        names.get(type)!,
+        text,
+        false,
+        context.cloneContext(),
+        null,
+        null,
+        {},
+      );
       return { ok: true, value: JSON.parse(JSON.stringify(value)) };
     } catch (error) {
       return { ok: false, error: String(error).split("\n")[0]! };
@@ -348,17 +389,27 @@ async function main(): Promise<void> {
   const argv = process.argv.slice(2);
   const mirrorsFlag = argv.indexOf("--mirrors");
   const mirrors =
-    (mirrorsFlag >= 0 ? argv[mirrorsFlag + 1] : undefined) ?? process.env.REAL_OUTPUTS_MIRRORS ?? "/work/.mirror";
+    (mirrorsFlag >= 0 ? argv[mirrorsFlag + 1] : undefined) ??
+    process.env.REAL_OUTPUTS_MIRRORS ??
+    "/work/.mirror";
   const only = argv.find((arg) => arg.startsWith("--case="))?.slice("--case=".length);
   const declarations = readFileSync(join(FOLDER, "declarations.baml"), "utf8");
   const all = readManifest(readFileSync(join(FOLDER, "manifest.txt"), "utf8"));
   const cases = only ? all.filter((entry) => entry.name === only) : all;
   const types = [...new Set(cases.map((entry) => entry.type))];
-  const compiled = new Map(types.map((type) => [type, compileSchema(declarations, type)]));
-  const baml = await bamlRunner(declarations, types);
+  const readers: [string, Parse][] = [];
+  const here = await saplingRunner(join(import.meta.dirname, ".."), declarations, types);
+  readers.push(["Sapling", here.final], ["Sapling stream", here.stream]);
+  const alsoFlag = argv.indexOf("--also");
+  if (alsoFlag >= 0) {
+    const root = argv[alsoFlag + 1]!;
+    const other = await saplingRunner(root, declarations, types);
+    readers.push([`Sapling at ${root}`, other.final], [`Sapling stream at ${root}`, other.stream]);
+  }
+  readers.push(["BAML 0.226.2", await bamlRunner(declarations, types)]);
+  const tools = readers.map(([name]) => name);
   const files = new Map<string, string | undefined>();
   const missing = new Map<string, number>();
-  const tools = ["Sapling", "Sapling stream", "BAML 0.226.2"] as const;
   const counts = new Map<string, Record<Verdict, number>>();
   const count = (key: string, result: Verdict) => {
     const row = counts.get(key) ?? { right: 0, "wrong value": 0, error: 0 };
@@ -384,8 +435,7 @@ async function main(): Promise<void> {
       throw new Error(`manifest:${entry.line}: ${entry.name}: ${(error as Error).message}`);
     }
     read++;
-    const { ir, type } = compiled.get(entry.type)!;
-    const outcomes = [runFinal(text, type, ir), runStream(text, type, ir), baml(entry.type, text)];
+    const outcomes = readers.map(([, parse]) => parse(entry.type, text));
     const lines: string[] = [];
     tools.forEach((tool, index) => {
       const result = verdict(entry, outcomes[index]!);
@@ -404,12 +454,23 @@ async function main(): Promise<void> {
   for (const [repo, skipped] of missing)
     console.log(`skipped ${skipped} cases: no snapshot of ${repo} under ${mirrors} (fetch github:${repo})`);
   const expectErrors = cases.filter((entry) => entry.expected === "error").length;
-  console.log(`${read} recorded answers read (${expectErrors} expected to fail)\n`);
+  console.log(`${read} recorded answers read (${expectErrors} of them expected to fail)\n`);
   console.log("| reader | right | returned a wrong value | failed with an error |");
   console.log("|---|---:|---:|---:|");
-  for (const key of [...tools, ...[...counts.keys()].filter((key) => !tools.includes(key as never)).sort()]) {
-    const row = counts.get(key);
-    if (row) console.log(`| ${key} | ${row.right} | ${row["wrong value"]} | ${row.error} |`);
+  const cell = (key: string) => {
+    const row = counts.get(key) ?? { right: 0, "wrong value": 0, error: 0 };
+    return [row.right, row["wrong value"], row.error];
+  };
+  for (const tool of tools) console.log(`| ${tool} | ${cell(tool).join(" | ")} |`);
+  console.log(`\nPer source (right / wrong value / error):\n`);
+  console.log(`| source | cases | ${tools.join(" | ")} |`);
+  console.log(`|---|---:|${tools.map(() => "---:").join("|")}|`);
+  for (const repo of [...new Set(cases.map((entry) => entry.repo))].sort()) {
+    const total = cell(`${tools[0]} ${repo}`).reduce((sum, value) => sum + value, 0);
+    if (total > 0)
+      console.log(
+        `| ${repo} | ${total} | ${tools.map((tool) => cell(`${tool} ${repo}`).join(" / ")).join(" | ")} |`,
+      );
   }
 }
 
