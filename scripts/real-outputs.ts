@@ -43,6 +43,7 @@ import { pathToFileURL } from "node:url";
 import type * as SchemaModule from "../src/parse-with-schema.js";
 import type * as PromptModule from "../src/prompt/index.js";
 import type * as SapModule from "../src/sap/index.js";
+import { bamlFinalParser, bamlTargets, loadBaml } from "./baml-final-parser.js";
 
 const FOLDER = join(import.meta.dirname, "..", "bench", "real-outputs");
 
@@ -340,40 +341,9 @@ async function saplingRunner(root: string, declarations: string, types: string[]
 }
 
 async function bamlRunner(declarations: string, types: string[]): Promise<Parse> {
-  process.env.BAML_LOG ??= "off";
-  const baml = await import("@boundaryml/baml");
   const names = new Map(types.map((type, index) => [type, `RealOutput${index}`]));
-  const functions = [...names].map(
-    ([type, name]) => `function ${name}() -> ${type} {\n  client RealOutputsClient\n  prompt #"x"#\n}`,
-  );
-  const source = `${declarations}
-client<llm> RealOutputsClient {
-  provider openai
-  options {
-    model "m"
-    api_key "k"
-    base_url "http://127.0.0.1:9/v1"
-  }
-}
-${functions.join("\n")}`;
-  const runtime = baml.BamlRuntime.fromFiles("baml_src", { "baml_src/real.baml": source }, {});
-  const context = new baml.BamlCtxManager(runtime);
-  return (type, text) => {
-    try {
-      const value = runtime.parseLlmResponse(
-        names.get(type)!,
-        text,
-        false,
-        context.cloneContext(),
-        null,
-        null,
-        {},
-      );
-      return { ok: true, value: JSON.parse(JSON.stringify(value)) };
-    } catch (error) {
-      return { ok: false, error: String(error).split("\n")[0]! };
-    }
-  };
+  const parse = bamlFinalParser(await loadBaml(), bamlTargets(declarations, names));
+  return (type, text) => parse(names.get(type)!, text);
 }
 
 function gitShow(mirrors: string, repo: string, commit: string, file: string): string | undefined {
