@@ -27,6 +27,10 @@
  *                                              the text does not hold a value of the type)
  * ```
  *
+ * A long expected string is written `start…end` (U+2026 between a start and an end): it matches a string
+ * that starts and ends so, so the manifest need not copy the recorded sentence. Each reader's outcome is
+ * right, a wrong value (a different value, or any value where `error` was expected), or an error.
+ *
  * Locators (`at:`), one step or several joined with ` | `, each applied to the text the previous one gave:
  * - `json <pointer>`: the text is JSON; the RFC 6901 pointer names a string (the answer).
  * - `jsonl <line> <pointer>`: the text is JSON Lines; the 0-based line, then the pointer.
