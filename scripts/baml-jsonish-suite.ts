@@ -16,6 +16,7 @@ import { readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { parseWithSchema } from "../src/parse-with-schema.js";
 import { SapConfigurationError, SapParseError } from "../src/sap/index.js";
+import { bamlFinalParser, bamlTargets, loadBaml } from "./baml-final-parser.js";
 
 interface SuiteCase {
   file: string;
@@ -400,39 +401,12 @@ function runSapling(entry: SuiteCase): Outcome {
 }
 
 async function bamlRunner(): Promise<(entry: SuiteCase) => Outcome> {
-  process.env.BAML_LOG ??= "off";
-  const baml = await import("@boundaryml/baml");
-  return (entry) => {
-    const source = `${entry.schema}
-client<llm> SuiteClient {
-  provider openai
-  options {
-    model "m"
-    api_key "k"
-    base_url "http://127.0.0.1:9/v1"
-  }
-}
-function SuiteTarget() -> ${entry.type} {
-  client SuiteClient
-  prompt #"x"#
-}`;
-    try {
-      const runtime = baml.BamlRuntime.fromFiles("baml_src", { "baml_src/suite.baml": source }, {});
-      const context = new baml.BamlCtxManager(runtime);
-      const value = runtime.parseLlmResponse(
-        "SuiteTarget",
-        entry.raw,
-        false,
-        context.cloneContext(),
-        null,
-        null,
-        {},
-      );
-      return { ok: true, value: JSON.parse(JSON.stringify(value)) };
-    } catch (error) {
-      return { ok: false, error: String(error).split("\n")[0]! };
-    }
-  };
+  const baml = await loadBaml();
+  return (entry) =>
+    bamlFinalParser(baml, bamlTargets(entry.schema, new Map([[entry.type, "SuiteTarget"]])))(
+      "SuiteTarget",
+      entry.raw,
+    );
 }
 
 function agrees(entry: SuiteCase, outcome: Outcome): boolean {
