@@ -432,11 +432,18 @@ function lineStartingWith(
     if (which < 0) return undefined;
     const hit = hits[which]!;
     let start = hit;
-    while (start > from && text[start - 1] !== "\n" && BLANK.test(text[start - 1]!)) start--;
+    while (start > from && isBlankAt(text, start - 1)) start--;
     const lineStart = start === from || text[start - 1] === "\n";
     if (lineStart && hit - start <= indent) return start;
     hits[which] = text.indexOf(marks[which]!, hit + 1);
   }
+}
+
+/** Whether `text[at]` is a blank within a line (`\s` but a line break), spaces and tabs decided first. */
+function isBlankAt(text: string, at: number): boolean {
+  const code = text.charCodeAt(at);
+  if (code === 32 || code === 9) return true;
+  return code !== 10 && BLANK.test(text[at]!);
 }
 
 function hasContent(section: Section): boolean {
