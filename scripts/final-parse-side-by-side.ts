@@ -3,10 +3,12 @@
  * in one process and timed interleaved (alternating which goes first), so machine noise hits both alike:
  *
  *   git worktree add --detach ../base <commit>
- *   npx tsx scripts/final-parse-side-by-side.ts ../base
+ *   npx tsx scripts/final-parse-side-by-side.ts ../base [--rounds N] [--cpu]
  *
  * Every answer of the bench corpus (bench/corpus), parsed for its function's return type with each
- * tree's own compiler and parser; the median of six rounds per answer, summed per variant and size.
+ * tree's own compiler and parser; the median of six rounds (`--rounds`) per answer, summed per variant
+ * and size. `--cpu` times the process's CPU time instead of the wall clock: on a machine shared with
+ * other jobs, time spent waiting for a core then counts for neither column.
  */
 import { resolve } from "node:path";
 import { pathToFileURL } from "node:url";
@@ -25,8 +27,13 @@ type Tree = {
 };
 
 const baseFolder = process.argv[2];
-if (baseFolder === undefined) {
-  console.error("usage: npx tsx scripts/final-parse-side-by-side.ts <folder of the other checkout>");
+const roundsAt = process.argv.indexOf("--rounds");
+const rounds = roundsAt < 0 ? 6 : Number(process.argv[roundsAt + 1]);
+const cpu = process.argv.includes("--cpu");
+if (baseFolder === undefined || baseFolder.startsWith("--") || !(rounds >= 1)) {
+  console.error(
+    "usage: npx tsx scripts/final-parse-side-by-side.ts <folder of the other checkout> [--rounds N] [--cpu]",
+  );
   process.exit(2);
 }
 const load = (path: string) => import(pathToFileURL(resolve(baseFolder, path)).href);
@@ -44,10 +51,17 @@ const baseReturnTypes = new Map(
 const project = loadSaplingProject();
 const index = new IrIndex(project.ir);
 
+/** Milliseconds now: the wall clock, or the process's CPU time (`--cpu`). */
+function now(): number {
+  if (!cpu) return performance.now();
+  const { user, system } = process.cpuUsage();
+  return (user + system) / 1000;
+}
+
 function perCall(run: () => void, repeats: number): number {
-  const started = performance.now();
+  const started = now();
   for (let repeat = 0; repeat < repeats; repeat++) run();
-  return (performance.now() - started) / repeats;
+  return (now() - started) / repeats;
 }
 const median = (values: number[]): number => [...values].sort((a, b) => a - b)[values.length >> 1]!;
 const quietly = (run: () => unknown) => () => {
@@ -69,7 +83,7 @@ for (const corpusCase of loadCorpus()) {
   other();
   const hereTimes: number[] = [];
   const otherTimes: number[] = [];
-  for (let round = 0; round < 6; round++) {
+  for (let round = 0; round < rounds; round++) {
     if (round % 2 === 0) {
       hereTimes.push(perCall(here, repeats));
       otherTimes.push(perCall(other, repeats));

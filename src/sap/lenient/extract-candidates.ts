@@ -250,7 +250,9 @@ function readCandidates(
     });
   }
   // Sections named by the target's fields (not gathered with other objects: it is the whole answer).
-  const sections = names?.mayOpen(text) ? readSections(text, names) : undefined;
+  // (No quick test of the whole text first: reading it costs about as much as a search for the keys
+  // would, since the lines of fences and JSON values are passed by unread.)
+  const sections = names === undefined ? undefined : readSections(text, names);
   if (sections) {
     // (Before the label lines' reading of the same lines: it wins a tie, in streams too.)
     const order = offset - 1;

@@ -195,16 +195,24 @@ export function scalar(written: string): JsonishNode {
 /**
  * Hands `read` each whole line that `text` completes after `pending` (the line being written before it),
  * without its line break (`\n` or `\r\n`); returns the line being written after it. Line rules that read
- * a growing text (label lines, sections) share it.
+ * a growing text (label lines, sections) share it. `pass`, when given, is asked at the start of each line
+ * (with nothing pending) where the next line `read` must see starts: the whole lines before it are passed
+ * by unread, never cut out of the text (a rule skipping a fence's lines costs no string per line).
  */
-export function readLines(pending: string, text: string, read: (line: string) => void): string {
+export function readLines(
+  pending: string,
+  text: string,
+  read: (line: string) => void,
+  pass?: (text: string, from: number) => number,
+): string {
   let line = pending;
-  let from = 0;
-  for (let index = text.indexOf("\n"); index >= 0; index = text.indexOf("\n", from)) {
+  let from = line === "" && pass !== undefined ? pass(text, 0) : 0;
+  for (let index = text.indexOf("\n", from); index >= 0; index = text.indexOf("\n", from)) {
     const whole = line + text.slice(from, index);
     line = "";
     read(whole.endsWith("\r") ? whole.slice(0, -1) : whole);
     from = index + 1;
+    if (pass !== undefined) from = pass(text, from);
   }
   return line + text.slice(from);
 }

@@ -65,6 +65,10 @@ const DSPY = /^\s*\[\[\s*##\s*([^#\]]+?)\s*##\s*\]\]\s*$/;
 const HEADING = /^\s{0,3}#{1,6}\s+(.+?)\s*#*\s*$/;
 const TAG = /^\s*<([\p{L}_][\p{L}\p{N}_.-]*)\s*>(.*)$/u;
 const FENCE = /^\s*(```|~~~)/;
+/** What starts a line that `FENCE` matches, and one that may close a JSON container. */
+const FENCE_MARKS = ["```", "~~~"];
+const CLOSERS = ["}", "]"];
+const BLANK = /\s/;
 
 export class Sections {
   private readonly object: ObjectNode = { kind: "object", entries: [], complete: false };
@@ -99,14 +103,39 @@ export class Sections {
 
   push(text: string): void {
     workMeter.steps += text.length;
-    this.line = readLines(this.line, text, (line) => {
-      this.line = "";
-      this.read(line);
-    });
+    this.line = readLines(
+      this.line,
+      text,
+      (line) => {
+        this.line = "";
+        this.read(line);
+      },
+      this.passQuietLines,
+    );
     // A tag closed on the line being written is closed now (the rest of the line is read on).
     this.closeTagsOnLine();
     if (!this.completed) this.changes++;
   }
+
+  /**
+   * Where the next line that may change anything starts, from the line starting at `from`: after
+   * `[[ ## completed ## ]]`, inside a fence outside any section, or inside a JSON container outside any
+   * section, `read` does nothing with a line unless it may end that state (a fence line; a line starting
+   * with a closer), so the lines before such a line are passed by without being cut out of the text: an
+   * answer that is one long fenced or bare JSON value costs a line search, not a string per line.
+   */
+  private readonly passQuietLines = (text: string, from: number): number => {
+    let next: number | undefined;
+    if (this.completed) next = undefined;
+    else if (this.fenced) next = lineStartingWith(text, from, FENCE_MARKS, Number.POSITIVE_INFINITY);
+    else if (this.container !== undefined) next = lineStartingWith(text, from, CLOSERS, this.container);
+    else return from;
+    // (No such line: every whole line is passed by; the last one, maybe still being written, is not.)
+    const start = next ?? Math.max(from, text.lastIndexOf("\n") + 1);
+    // (A line passed by changes nothing, but counts as read for whoever watches `changes`.)
+    if (start !== from) this.changes++;
+    return start;
+  };
 
   /** Tags opened and closed on the line being written are read now, each as soon as it closes. */
   private closeTagsOnLine(): void {
@@ -381,6 +410,40 @@ export class Sections {
     }
     return false;
   }
+}
+
+/**
+ * The start of the first line of `text` at or after `from` (a line's start) whose first character after
+ * blanks (`\s`) begins one of `marks`, with at most `indent` blanks before it; undefined when no line
+ * does. Found by searching for the marks, not by reading line by line: a long fenced value holds few.
+ */
+function lineStartingWith(
+  text: string,
+  from: number,
+  marks: readonly string[],
+  indent: number,
+): number | undefined {
+  const hits = marks.map((mark) => text.indexOf(mark, from));
+  for (;;) {
+    let which = -1;
+    for (let at = 0; at < hits.length; at++) {
+      if (hits[at]! >= 0 && (which < 0 || hits[at]! < hits[which]!)) which = at;
+    }
+    if (which < 0) return undefined;
+    const hit = hits[which]!;
+    let start = hit;
+    while (start > from && isBlankAt(text, start - 1)) start--;
+    const lineStart = start === from || text[start - 1] === "\n";
+    if (lineStart && hit - start <= indent) return start;
+    hits[which] = text.indexOf(marks[which]!, hit + 1);
+  }
+}
+
+/** Whether `text[at]` is a blank within a line (`\s` but a line break), spaces and tabs decided first. */
+function isBlankAt(text: string, at: number): boolean {
+  const code = text.charCodeAt(at);
+  if (code === 32 || code === 9) return true;
+  return code !== 10 && BLANK.test(text[at]!);
 }
 
 function hasContent(section: Section): boolean {

@@ -12,11 +12,6 @@ export interface SectionNames {
   readonly fields: ReadonlyMap<string, SectionField>;
   /** The longest normalized key, so a line being written is known not to open a section past it. */
   readonly longest: number;
-  /**
-   * Whether a text may hold a line opening a section (a declared key at a line's start, after the
-   * markers of a form): a quick test, so an answer naming no field costs no line-by-line reading.
-   */
-  mayOpen(text: string): boolean;
 }
 
 export interface SectionField {
@@ -101,18 +96,6 @@ function fieldShape(type: Type, index: IrIndex): { list: boolean; classes: strin
   return { list: false, classes };
 }
 
-/** A line that starts (after a form's markers) with one of `keys`, each word apart by any separator. */
-function openingLine(keys: string[]): RegExp {
-  const words = keys.map((key) =>
-    key
-      .split(" ")
-      .map((word) => word.replace(/[.*+?^${}()|[\]\\]/g, "\\$&"))
-      .join("[\\s_.-]*"),
-  );
-  // (A quoted key is JSON, never a section: `"name":` lines of a pretty-printed object do not count.)
-  return new RegExp(`^[ \\t>*#<\\[\\-•]*(?:${words.join("|")})[ \\t]*(?::|\\*\\*|#|>|$)`, "imu");
-}
-
 /** Built once per set of classes; a class inside itself (recursion) shares the one being built. */
 function build(type: Type, index: IrIndex, built: Map<string, SectionNames>): SectionNames | undefined {
   const classes: string[] = [];
@@ -131,15 +114,10 @@ function namesOfClasses(
   if (done) return done;
   const fields = new Map<string, SectionField>();
   let longest = 0;
-  let opens: RegExp | undefined;
   const names: SectionNames = {
     fields,
     get longest() {
       return longest;
-    },
-    mayOpen(text) {
-      opens ??= openingLine([...fields.keys()]);
-      return opens.test(text);
     },
   };
   built.set(id, names);
