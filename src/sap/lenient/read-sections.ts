@@ -20,7 +20,8 @@ import { type SectionField, type SectionNames, sectionKey } from "./section-name
  *   a YAML block scalar, and a key with nothing after it takes the YAML block (or the list) under it;
  * - `[[ ## name ## ]]` (DSPy's ChatAdapter): up to the next marker; `[[ ## completed ## ]]` ends the answer;
  * - `<name>` … `</name>` (tags, on one line or several; entities decoded; nested tags for nested classes,
- *   repeated tags as list items);
+ *   repeated tags as list items); a tag naming the class itself (`<Address>` … `</Address>`, as BAML's XML
+ *   format wraps a class value) wraps the sections and is dropped, opening none;
  * - `# Name` … `###### Name` (markdown headings): up to the next section.
  * Lines of undeclared DSPy markers and of undeclared tags on a line of their own (`<scratchpad>`) are
  * skipped with their content; other text outside sections is prose, never a value. Code fences inside a
@@ -167,6 +168,7 @@ export class Sections {
     const label =
       opener !== undefined &&
       opener !== "completed" &&
+      opener !== "wrapper" &&
       opener.form === "label" &&
       !UNDECLARED.has(opener.field!)
         ? labelValue(opener.header.trim(), opener.field!)
@@ -183,7 +185,7 @@ export class Sections {
     }
     const entries = [...this.object.entries];
     // (Only a plain value: a quote, bracket, bold marker or block header is settled by what follows.)
-    if (label !== undefined && opener !== undefined && opener !== "completed" && settled(opener.header))
+    if (label !== undefined && opener !== undefined && typeof opener !== "string" && settled(opener.header))
       entries.push([opener.written, incomplete(label)]);
     this.shown = { kind: "object", entries, complete: false };
     return this.shown;
@@ -213,6 +215,13 @@ export class Sections {
       return;
     }
     const opener = this.opener(line, open);
+    if (opener === "wrapper") {
+      // The class's own tag: dropped, and what follows it on the line read on (its closing tag is no
+      // section's and is passed over as prose is).
+      const rest = line.replace(TAG, "$2");
+      if (rest.trim() !== "") this.read(rest);
+      return;
+    }
     if (opener === "completed") {
       if (open) this.close(open);
       this.open = undefined;
@@ -305,8 +314,11 @@ export class Sections {
     this.object.entries.push(entry);
   }
 
-  /** What `line` (whole) opens, given the section open now; "completed" for DSPy's end marker. */
-  private opener(line: string, open: Section | undefined): Opener | "completed" | undefined {
+  /**
+   * What `line` (whole) opens, given the section open now; "completed" for DSPy's end marker, "wrapper"
+   * for the class's own tag outside any section.
+   */
+  private opener(line: string, open: Section | undefined): Opener | "completed" | "wrapper" | undefined {
     const names = this.names;
     const indent = indentOf(line);
     const dspy = DSPY.exec(line);
@@ -328,7 +340,9 @@ export class Sections {
     }
     const tag = TAG.exec(line);
     if (tag !== null) {
-      const field = names.fields.get(sectionKey(tag[1]!));
+      const key = sectionKey(tag[1]!);
+      const field = names.fields.get(key);
+      if (field === undefined && open === undefined && names.wrappers.has(key)) return "wrapper";
       // An undeclared tag on a line of its own is a block to skip (`<scratchpad>`); in prose it is text.
       if (field !== undefined || tag[2]!.trim() === "")
         return { form: "tag", field, written: tag[1]!, header: tag[2]!, indent };
