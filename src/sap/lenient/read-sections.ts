@@ -604,7 +604,7 @@ function repeatedTags(
 ): string[] | undefined {
   if (!/^\s*<[\p{L}_]/u.test(text)) return undefined;
   const tags = siblingTags(text, complete);
-  if (tags === undefined || tags.length === 0) return tags;
+  if (tags === undefined || tags.length === 0) return tags === undefined ? undefined : [];
   const named = (tag: { name: string }) => wrappers?.has(sectionKey(tag.name)) === true;
   const first = tags[0]!;
   if (tags.length === 1 && !named(first)) {
@@ -629,13 +629,16 @@ function siblingTags(text: string, complete: boolean): { name: string; content: 
       if (!complete && text[text.slice(at).search(/\S/) + at] === "<") break;
       return undefined;
     }
-    const close = closingTag(text.slice(item.lastIndex), open[1]!);
-    if (close === undefined) {
+    // (Searched from the opening tag on, not in a copy of the rest: the items cost the text's length.)
+    const close = new RegExp(`</\\s*${open[1]!.replace(/[.-]/g, "\\$&")}\\s*>`, "gi");
+    close.lastIndex = item.lastIndex;
+    const closed = close.exec(text);
+    if (closed === null) {
       if (!complete) break;
       return undefined;
     }
-    tags.push({ name: open[1]!, content: text.slice(item.lastIndex, item.lastIndex + close.start) });
-    at = item.lastIndex + close.end;
+    tags.push({ name: open[1]!, content: text.slice(item.lastIndex, closed.index) });
+    at = closed.index + closed[0].length;
   }
   return tags;
 }
