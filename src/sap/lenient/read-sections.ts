@@ -20,7 +20,8 @@ import { type SectionField, type SectionNames, sectionKey } from "./section-name
  *   a YAML block scalar, and a key with nothing after it takes the YAML block (or the list) under it;
  * - `[[ ## name ## ]]` (DSPy's ChatAdapter): up to the next marker; `[[ ## completed ## ]]` ends the answer;
  * - `<name>` … `</name>` (tags, on one line or several; entities decoded; nested tags for nested classes,
- *   repeated tags as list items);
+ *   repeated tags as list items); a tag naming the class itself (`<Address>` … `</Address>`, as BAML's XML
+ *   format wraps a class value) wraps the sections and is dropped, opening none;
  * - `# Name` … `###### Name` (markdown headings): up to the next section.
  * Lines of undeclared DSPy markers and of undeclared tags on a line of their own (`<scratchpad>`) are
  * skipped with their content; other text outside sections is prose, never a value. Code fences inside a
@@ -77,6 +78,8 @@ export class Sections {
   private declared = 0;
   /** `[[ ## completed ## ]]` was read: nothing after it is read. */
   private completed = false;
+  /** The class's own tags opened so far (`wrapper`); a second one is another object: no reading. */
+  private wrapped = 0;
   /** The indentation of a JSON container's opening line outside any section, while it is open. */
   private container: number | undefined;
   /** A code fence outside any section is open. */
@@ -179,7 +182,8 @@ export class Sections {
    * replaced, not grown in place; the entries before it are the same nodes).
    */
   node(): ObjectNode | undefined {
-    if (this.object.complete) return this.declared === 0 ? undefined : this.object;
+    if (this.object.complete) return this.declared === 0 || this.wrapped > 1 ? undefined : this.object;
+    if (this.wrapped > 1) return undefined;
     if (this.shownAt === this.changes) return this.shown;
     this.shownAt = this.changes;
     const open = this.open;
@@ -196,6 +200,7 @@ export class Sections {
     const label =
       opener !== undefined &&
       opener !== "completed" &&
+      opener !== "wrapper" &&
       opener.form === "label" &&
       !UNDECLARED.has(opener.field!)
         ? labelValue(opener.header.trim(), opener.field!)
@@ -212,7 +217,7 @@ export class Sections {
     }
     const entries = [...this.object.entries];
     // (Only a plain value: a quote, bracket, bold marker or block header is settled by what follows.)
-    if (label !== undefined && opener !== undefined && opener !== "completed" && settled(opener.header))
+    if (label !== undefined && opener !== undefined && typeof opener !== "string" && settled(opener.header))
       entries.push([opener.written, incomplete(label)]);
     this.shown = { kind: "object", entries, complete: false };
     return this.shown;
@@ -242,6 +247,21 @@ export class Sections {
       return;
     }
     const opener = this.opener(line, open);
+    if (opener === "wrapper") {
+      // The class's own tag: dropped, and what follows it on the line read on (its closing tag is no
+      // section's and is passed over as prose is). A second one holds another object: which one the
+      // answer means is not known, so the answer is not read as one object (nothing after is read).
+      this.wrapped++;
+      if (this.wrapped > 1) {
+        if (open) this.close(open);
+        this.open = undefined;
+        this.completed = true;
+        return;
+      }
+      const rest = line.replace(TAG, "$2");
+      if (rest.trim() !== "") this.read(rest);
+      return;
+    }
     if (opener === "completed") {
       if (open) this.close(open);
       this.open = undefined;
@@ -334,8 +354,11 @@ export class Sections {
     this.object.entries.push(entry);
   }
 
-  /** What `line` (whole) opens, given the section open now; "completed" for DSPy's end marker. */
-  private opener(line: string, open: Section | undefined): Opener | "completed" | undefined {
+  /**
+   * What `line` (whole) opens, given the section open now; "completed" for DSPy's end marker, "wrapper"
+   * for the class's own tag outside any section.
+   */
+  private opener(line: string, open: Section | undefined): Opener | "completed" | "wrapper" | undefined {
     const names = this.names;
     const indent = indentOf(line);
     const dspy = DSPY.exec(line);
@@ -357,7 +380,9 @@ export class Sections {
     }
     const tag = TAG.exec(line);
     if (tag !== null) {
-      const field = names.fields.get(sectionKey(tag[1]!));
+      const key = sectionKey(tag[1]!);
+      const field = names.fields.get(key);
+      if (field === undefined && open === undefined && names.wrappers.has(key)) return "wrapper";
       // An undeclared tag on a line of its own is a block to skip (`<scratchpad>`); in prose it is text.
       if (field !== undefined || tag[2]!.trim() === "")
         return { form: "tag", field, written: tag[1]!, header: tag[2]!, indent };
@@ -602,7 +627,7 @@ function readContent(text: string, field: SectionField, complete: boolean): Json
 /** A tag's content: nested tags for a class or a list, else its text with entities decoded. */
 function readTagContent(text: string, field: SectionField, complete: boolean): JsonishNode | undefined {
   if (field.list) {
-    const items = repeatedTags(text, complete);
+    const items = repeatedTags(text, complete, field.inner?.wrappers);
     // (A list of tags being written shows its finished items only.)
     if (items === undefined && !complete && /^\s*<\/?[\p{L}_]*$/u.test(text))
       return { kind: "array", items: [], complete: false };
@@ -630,23 +655,55 @@ function nestedSections(text: string, names: SectionNames, complete: boolean): O
   return nested.node();
 }
 
-/** `<x>…</x><x>…</x>` (one name, repeated, nothing else but blanks): the items' contents. */
-function repeatedTags(text: string, complete: boolean): string[] | undefined {
-  const first = /^\s*<([\p{L}_][\p{L}\p{N}_.-]*)\s*>/u.exec(text);
-  if (first === null) return undefined;
-  const name = first[1]!.replace(/[.-]/g, "\\$&");
-  const item = new RegExp(`\\s*<${name}\\s*>([\\s\\S]*?)</${name}\\s*>\\s*`, "iy");
-  const items: string[] = [];
-  item.lastIndex = 0;
-  while (item.lastIndex < text.length) {
-    const at = item.lastIndex;
-    const match = item.exec(text);
-    // (While the content is being written, the item still open is not one yet.)
-    if (match === null && !complete && text[text.slice(at).search(/\S/) + at] === "<") break;
-    if (match === null) return undefined;
-    items.push(match[1]!);
+/**
+ * `<x>…</x><x>…</x>` (one name, repeated, nothing else but blanks): the items' contents. Tags naming the
+ * item classes (`wrappers`: `<Cat>…</Cat><Dog>…</Dog>`) may differ from one item to the next; a single
+ * tag of another name around such items (`<list>`, `<AddressList>`) is a container of them.
+ */
+function repeatedTags(
+  text: string,
+  complete: boolean,
+  wrappers: ReadonlySet<string> | undefined,
+): string[] | undefined {
+  if (!/^\s*<[\p{L}_]/u.test(text)) return undefined;
+  const tags = siblingTags(text, complete);
+  if (tags === undefined || tags.length === 0) return tags === undefined ? undefined : [];
+  const named = (tag: { name: string }) => wrappers?.has(sectionKey(tag.name)) === true;
+  const first = tags[0]!;
+  if (tags.length === 1 && !named(first)) {
+    const inner = siblingTags(first.content, complete);
+    if (inner !== undefined && inner.length > 0 && inner.every(named)) return inner.map((tag) => tag.content);
   }
-  return items;
+  const same = (tag: { name: string }) => tag.name.toLowerCase() === first.name.toLowerCase();
+  return tags.every(same) || tags.every(named) ? tags.map((tag) => tag.content) : undefined;
+}
+
+/** `<a>…</a><b>…</b>` (nothing else but blanks): each tag's name and content; undefined otherwise. */
+function siblingTags(text: string, complete: boolean): { name: string; content: string }[] | undefined {
+  const item = /\s*<([\p{L}_][\p{L}\p{N}_.-]*)\s*>/uy;
+  const tags: { name: string; content: string }[] = [];
+  let at = 0;
+  while (at < text.length) {
+    item.lastIndex = at;
+    const open = item.exec(text);
+    if (open === null) {
+      if (text.slice(at).trim() === "") break;
+      // (While the content is being written, the item still open is not one yet.)
+      if (!complete && text[text.slice(at).search(/\S/) + at] === "<") break;
+      return undefined;
+    }
+    // (Searched from the opening tag on, not in a copy of the rest: the items cost the text's length.)
+    const close = new RegExp(`</\\s*${open[1]!.replace(/[.-]/g, "\\$&")}\\s*>`, "gi");
+    close.lastIndex = item.lastIndex;
+    const closed = close.exec(text);
+    if (closed === null) {
+      if (!complete) break;
+      return undefined;
+    }
+    tags.push({ name: open[1]!, content: text.slice(item.lastIndex, closed.index) });
+    at = closed.index + closed[0].length;
+  }
+  return tags;
 }
 
 const ENTITIES: Record<string, string> = { amp: "&", lt: "<", gt: ">", quot: '"', apos: "'", nbsp: "\u00a0" };

@@ -10,6 +10,11 @@ import { normalizeWords } from "../kinds/enum/normalize-words.js";
 export interface SectionNames {
   /** Normalized words of the key (`normalizeWords`, joined by a space) → the field. */
   readonly fields: ReadonlyMap<string, SectionField>;
+  /**
+   * The classes the names are of, normalized as keys: a tag naming one (`<Address>` around the fields of
+   * `Address`, as BAML's XML output format writes a class value) wraps the sections, and is no section.
+   */
+  readonly wrappers: ReadonlySet<string>;
   /** The longest normalized key, so a line being written is known not to open a section past it. */
   readonly longest: number;
 }
@@ -113,9 +118,11 @@ function namesOfClasses(
   const done = built.get(id);
   if (done) return done;
   const fields = new Map<string, SectionField>();
+  const wrappers = new Set(classes.map(sectionKey).filter((key) => key !== ""));
   let longest = 0;
   const names: SectionNames = {
     fields,
+    wrappers,
     get longest() {
       return longest;
     },
