@@ -88,10 +88,29 @@ export function stableValue(previous: unknown, next: unknown): unknown {
 }
 
 /**
+ * Containers at least this large that a coercer built to replace the one it handed out before, and knew
+ * to differ from it, are remembered as such (`noteReplacement`): comparing the two partials then stops
+ * there rather than walking every entry (`knownDifferent`), so a read costs what changed, not the size of
+ * the map. Smaller ones are compared entry by entry, which costs less than remembering them.
+ */
+const REMEMBERED_SIZE = 32;
+const replacements = new WeakMap<object, object>();
+
+/** `next` (of `size` entries) replaces `previous`, and differs from it. */
+export function noteReplacement(next: object, previous: object, size: number): void {
+  if (size >= REMEMBERED_SIZE) replacements.set(next, previous);
+}
+
+/** Whether one of the two containers was built to replace the other, and so differs from it. */
+export function knownDifferent(left: object, right: object): boolean {
+  return replacements.get(left) === right || replacements.get(right) === left;
+}
+
+/**
  * Identity, plus the small values rebuilt on every chunk that carry no identity of their own: empty
  * lists and maps (defaults of fields not written yet) and `{ value, state }` wrappers of such values.
  */
-function sameValue(left: unknown, right: unknown): boolean {
+export function sameValue(left: unknown, right: unknown): boolean {
   if (left === right) return true;
   if (typeof left !== "object" || typeof right !== "object" || left === null || right === null) return false;
   if (Array.isArray(left) || Array.isArray(right)) {
