@@ -88,22 +88,38 @@ export function stableValue(previous: unknown, next: unknown): unknown {
 }
 
 /**
- * Containers at least this large that a coercer built to replace the one it handed out before, and knew
- * to differ from it, are remembered as such (`noteReplacement`): comparing the two partials then stops
- * there rather than walking every entry (`knownDifferent`), so a read costs what changed, not the size of
- * the map. Smaller ones are compared entry by entry, which costs less than remembering them.
+ * Containers at least this large that a coercer built are remembered with who built them and when
+ * (`noteBuild`): a coercer builds a new container only when it differs from the one it built before, so
+ * two consecutive builds of one owner are known to differ, and comparing the two partials stops there
+ * rather than walking every entry (`knownDifferent`): a read costs what changed, not the size of the map.
+ * Smaller ones are compared entry by entry, which costs less than remembering them. (The record names
+ * its owner, never the container built before: a partial kept alive must not keep its predecessors.)
  */
 const REMEMBERED_SIZE = 32;
-const replacements = new WeakMap<object, object>();
 
-/** `next` (of `size` entries) replaces `previous`, and differs from it. */
-export function noteReplacement(next: object, previous: object, size: number): void {
-  if (size >= REMEMBERED_SIZE) replacements.set(next, previous);
+interface Build {
+  readonly owner: object;
+  readonly version: number;
 }
 
-/** Whether one of the two containers was built to replace the other, and so differs from it. */
+const builds = new WeakMap<object, Build>();
+
+/**
+ * `container` (of `size` entries) is `owner`'s build number `version`, which differs from its build
+ * number `version - 1`.
+ */
+export function noteBuild(container: object, owner: object, version: number, size: number): void {
+  if (size >= REMEMBERED_SIZE) builds.set(container, { owner, version });
+}
+
+/** Whether the two containers are consecutive builds of one owner, and so differ. */
 export function knownDifferent(left: object, right: object): boolean {
-  return replacements.get(left) === right || replacements.get(right) === left;
+  const a = builds.get(left);
+  if (a === undefined) return false;
+  const b = builds.get(right);
+  return (
+    b !== undefined && a.owner === b.owner && (a.version - b.version === 1 || b.version - a.version === 1)
+  );
 }
 
 /**

@@ -4,7 +4,7 @@ import { type CheckResult, type CoerceResult, childPath, failure } from "../../c
 import { setOwn } from "../../coerce/set-own.js";
 import { FLAG_PENALTIES, type Flag } from "../../flags.js";
 import { type ObjectNode, stringNode } from "../../lenient/jsonish-node.js";
-import { noteReplacement, sameValue } from "../../stream/slot-store.js";
+import { noteBuild, sameValue } from "../../stream/slot-store.js";
 import {
   pendingOf,
   type StreamCoerceContext,
@@ -33,6 +33,8 @@ interface EntriesState {
   /** The map handed out at the last read, and how many keys it has. */
   shown: Record<string, unknown> | undefined;
   shownKeys: number;
+  /** How many maps were built and handed out (`noteBuild`). */
+  builds: number;
   /** The key of the entry being written when `shown` was built (it is in `shown`, maybe not in `value`). */
   shownOpen: string | undefined;
   /** The keys set in `value` since `shown` was handed out (see `sameAsShown`). */
@@ -79,6 +81,7 @@ function coerceEntries(
       order: [],
       shown: undefined,
       shownKeys: 0,
+      builds: 0,
       shownOpen: undefined,
       touched: [],
     };
@@ -184,7 +187,7 @@ function shownMap(
   let value: Record<string, unknown>;
   if (openKey !== undefined) value = setOwn(copyEntries(state), openKey, openValue);
   else value = closed ? state.value : copyEntries(state);
-  if (shown !== undefined) noteReplacement(value, shown, keys);
+  noteBuild(value, state, ++state.builds, keys);
   state.shown = value;
   state.shownKeys = keys;
   state.shownOpen = openKey;
