@@ -13,6 +13,7 @@ const areas = [
   "language",
   "sap",
   "streaming",
+  "entries",
   "delivery",
   "cadence",
   "prompt",
@@ -31,11 +32,12 @@ const areas = [
 ] as const;
 
 /**
- * Areas run only when named (`npm run bench -- fuzz`): the fuzz run takes a quarter of an hour, the batch
+ * Areas run only when named (`npm run bench -- fuzz`): the fuzz run takes a quarter of an hour, the many
+ * entries run (maps of 10^5 entries streamed; their copies alone take minutes) as long, the batch
  * run (100,000 rows twice, with a redis-server) several minutes, and jsonschema needs a copy of
  * JSONSchemaBench (`JSONSCHEMABENCH=/path/to/clone`).
  */
-const namedOnly = new Set<string>(["fuzz", "batch", "eval", "jsonschema"]);
+const namedOnly = new Set<string>(["fuzz", "entries", "batch", "eval", "jsonschema"]);
 
 /** Areas whose file is not `bench/<area>.ts`. */
 const areaFiles: Record<string, string> = { jsonschema: "json-schema-bench" };

@@ -1,17 +1,22 @@
+import { workMeter } from "../work-meter.js";
+import { knownDifferent } from "./slot-store.js";
+
 /**
  * Whether two partial values are equal. Unchanged subtrees keep their identity between chunks, so the
  * comparison stops at the first shared object: after a chunk that changed one leaf it walks only the path
- * to that leaf (and the entries of the containers on it). A deep walk happens only when a different
- * reading of the answer was chosen, which is rare.
+ * to that leaf (and the entries of the containers on it), and a large container a coercer rebuilt because
+ * it changed is known to differ without a walk (`knownDifferent`). A deep walk happens only when a
+ * different reading of the answer was chosen, which is rare. Each entry compared is a step of `workMeter`.
  */
 export function samePartial(left: unknown, right: unknown): boolean {
   if (left === right) return true;
   if (typeof left !== "object" || typeof right !== "object" || left === null || right === null) return false;
-  if (Array.isArray(left) !== Array.isArray(right)) return false;
+  if (Array.isArray(left) !== Array.isArray(right) || knownDifferent(left, right)) return false;
   if (Array.isArray(left)) {
     const other = right as unknown[];
     if (left.length !== other.length) return false;
     for (let index = left.length - 1; index >= 0; index--) {
+      workMeter.steps++;
       if (!samePartial(left[index], other[index])) return false;
     }
     return true;
@@ -22,9 +27,13 @@ export function samePartial(left: unknown, right: unknown): boolean {
   // partial values are plain objects, whose enumerable keys are their own.
   let count = 0;
   for (const key in leftRecord) {
-    if (!Object.hasOwn(rightRecord, key) || !samePartial(leftRecord[key], rightRecord[key])) return false;
+    if (!Object.hasOwn(rightRecord, key) || !samePartial(leftRecord[key], rightRecord[key])) {
+      workMeter.steps += count + 1;
+      return false;
+    }
     count++;
   }
+  workMeter.steps += 2 * count;
   for (const _key in rightRecord) count--;
   return count === 0;
 }

@@ -88,10 +88,45 @@ export function stableValue(previous: unknown, next: unknown): unknown {
 }
 
 /**
+ * Containers at least this large that a coercer built are remembered with who built them and when
+ * (`noteBuild`): a coercer builds a new container only when it differs from the one it built before, so
+ * two consecutive builds of one owner are known to differ, and comparing the two partials stops there
+ * rather than walking every entry (`knownDifferent`): a read costs what changed, not the size of the map.
+ * Smaller ones are compared entry by entry, which costs less than remembering them. (The record names
+ * its owner, never the container built before: a partial kept alive must not keep its predecessors.)
+ */
+const REMEMBERED_SIZE = 32;
+
+interface Build {
+  readonly owner: object;
+  readonly version: number;
+}
+
+const builds = new WeakMap<object, Build>();
+
+/**
+ * `container` (of `size` entries) is `owner`'s build number `version`, which differs from its build
+ * number `version - 1`.
+ */
+export function noteBuild(container: object, owner: object, version: number, size: number): void {
+  if (size >= REMEMBERED_SIZE) builds.set(container, { owner, version });
+}
+
+/** Whether the two containers are consecutive builds of one owner, and so differ. */
+export function knownDifferent(left: object, right: object): boolean {
+  const a = builds.get(left);
+  if (a === undefined) return false;
+  const b = builds.get(right);
+  return (
+    b !== undefined && a.owner === b.owner && (a.version - b.version === 1 || b.version - a.version === 1)
+  );
+}
+
+/**
  * Identity, plus the small values rebuilt on every chunk that carry no identity of their own: empty
  * lists and maps (defaults of fields not written yet) and `{ value, state }` wrappers of such values.
  */
-function sameValue(left: unknown, right: unknown): boolean {
+export function sameValue(left: unknown, right: unknown): boolean {
   if (left === right) return true;
   if (typeof left !== "object" || typeof right !== "object" || left === null || right === null) return false;
   if (Array.isArray(left) || Array.isArray(right)) {

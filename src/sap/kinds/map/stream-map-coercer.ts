@@ -4,7 +4,7 @@ import { type CheckResult, type CoerceResult, childPath, failure } from "../../c
 import { setOwn } from "../../coerce/set-own.js";
 import { FLAG_PENALTIES, type Flag } from "../../flags.js";
 import { type ObjectNode, stringNode } from "../../lenient/jsonish-node.js";
-import { stableObject } from "../../stream/slot-store.js";
+import { noteBuild, sameValue } from "../../stream/slot-store.js";
 import {
   pendingOf,
   type StreamCoerceContext,
@@ -28,6 +28,17 @@ interface EntriesState {
   announced: number;
   /** Each key of `value` as the answer wrote it (`keyCollision`). */
   written: Map<string, string>;
+  /** The keys of `value`, in the order they were first set (its order; `copyEntries`). */
+  order: string[];
+  /** The map handed out at the last read, and how many keys it has. */
+  shown: Record<string, unknown> | undefined;
+  shownKeys: number;
+  /** How many maps were built and handed out (`noteBuild`). */
+  builds: number;
+  /** The key of the entry being written when `shown` was built (it is in `shown`, maybe not in `value`). */
+  shownOpen: string | undefined;
+  /** The keys set in `value` since `shown` was handed out (see `sameAsShown`). */
+  touched: string[];
 }
 
 /**
@@ -43,6 +54,9 @@ export const streamMapCoercer: KindCoercer<MapType> = {
     return coerceEntries(type, node, path, context);
   },
 };
+
+/** Maps with fewer keys are copied by a spread (see `copyEntries`). */
+const SPREAD_BELOW = 32;
 
 function coerceEntries(
   type: MapType,
@@ -64,6 +78,12 @@ function coerceEntries(
       firstProblem: undefined,
       announced: -1,
       written: new Map(),
+      order: [],
+      shown: undefined,
+      shownKeys: 0,
+      builds: 0,
+      shownOpen: undefined,
+      touched: [],
     };
     slot.state = state;
   }
@@ -74,8 +94,11 @@ function coerceEntries(
     if (!entryNode.complete && index === entries.length - 1) break;
     const entry = coerceEntry(type, key, entryNode, path, context);
     if (entry.ok) {
-      announceReplacement(state, index, String(entry.key), context);
-      setOwn(state.value, String(entry.key), entry.value);
+      const entryKey = String(entry.key);
+      announceReplacement(state, index, entryKey, context);
+      if (!Object.hasOwn(state.value, entryKey)) state.order.push(entryKey);
+      setOwn(state.value, entryKey, entry.value);
+      state.touched.push(entryKey);
       state.kept++;
       state.score += entry.score;
       state.pending += entry.pending;
@@ -103,18 +126,18 @@ function coerceEntries(
   let pending = state.pending;
   const flags: Flag[] = context.collectFlags ? [...state.flags] : [];
   const checks: CheckResult[] = context.collectFlags ? [...state.checks] : [];
-  let next: Record<string, unknown> = state.value;
-  let open = false;
+  let openKey: string | undefined;
+  let openValue: unknown;
   if (state.frozen < entries.length) {
     const [key, entryNode] = entries[entries.length - 1]!;
     const entry = coerceEntry(type, key, entryNode, path, context);
     if (entry.ok) {
-      announceReplacement(state, entries.length - 1, String(entry.key), context);
-      next = setOwn({ ...state.value }, String(entry.key), entry.value);
-      open = true;
+      openKey = String(entry.key);
+      openValue = entry.value;
+      announceReplacement(state, entries.length - 1, openKey, context);
       score += entry.score;
       pending += entry.pending;
-      const collision = keyCollision(state.written, String(entry.key), key, path, false);
+      const collision = keyCollision(state.written, openKey, key, path, false);
       if (collision) score += FLAG_PENALTIES.KeyCollision;
       if (context.collectFlags) {
         if (collision) flags.push(collision);
@@ -125,7 +148,7 @@ function coerceEntries(
       score += FLAG_PENALTIES.EntryDropped;
     }
   }
-  if (state.kept === 0 && !open && state.firstProblem !== undefined) {
+  if (state.kept === 0 && openKey === undefined && state.firstProblem !== undefined) {
     const failed = failure(
       "all-items-failed",
       path,
@@ -134,14 +157,85 @@ function coerceEntries(
       `No entry fits; the first: ${state.firstProblem}.`,
     );
     if (!node.complete) return failed;
-    const shown = stableObject(slot.last, { ...state.value });
-    slot.last = shown;
-    return shownButWillFail(failed, shown, context);
+    return shownButWillFail(failed, shownMap(state, node.complete, undefined, undefined), context);
   }
-  const value = stableObject(slot.last, open ? next : { ...state.value });
-  slot.last = value;
+  const value = shownMap(state, node.complete, openKey, openValue);
   const success: StreamSuccess = { ok: true, value, flags, score, checks, pending };
   return success;
+}
+
+/**
+ * The map to hand out: the one handed out last when nothing in it changed, else a new one (a partial
+ * handed out never changes afterwards). Whether anything changed is told from the entries set since then
+ * and the entry being written, never by walking the whole map: a read costs what changed plus one copy.
+ * A closed map with no entry open is the coerced entries themselves (nothing is added to them again).
+ */
+function shownMap(
+  state: EntriesState,
+  closed: boolean,
+  openKey: string | undefined,
+  openValue: unknown,
+): Record<string, unknown> {
+  const added = openKey !== undefined && !Object.hasOwn(state.value, openKey) ? 1 : 0;
+  const keys = state.order.length + added;
+  const shown = state.shown;
+  if (shown !== undefined && sameAsShown(state, shown, keys, openKey, openValue)) {
+    state.touched.length = 0;
+    state.shownOpen = openKey;
+    return shown;
+  }
+  let value: Record<string, unknown>;
+  if (openKey !== undefined) value = setOwn(copyEntries(state), openKey, openValue);
+  else value = closed ? state.value : copyEntries(state);
+  noteBuild(value, state, ++state.builds, keys);
+  state.shown = value;
+  state.shownKeys = keys;
+  state.shownOpen = openKey;
+  state.touched.length = 0;
+  return value;
+}
+
+/**
+ * A copy of the coerced entries. A map of more than a few dozen keys is a dictionary in V8, which a
+ * spread (`{ ...value }`) copies at two to five times the cost of setting its keys one by one from the
+ * list of keys (it enumerates and sorts them first), and this copy is most of what a read of a long map
+ * costs; a small map is copied faster by a spread.
+ */
+function copyEntries(state: EntriesState): Record<string, unknown> {
+  const value = state.value;
+  const order = state.order;
+  if (order.length < SPREAD_BELOW) return { ...value };
+  const copy: Record<string, unknown> = {};
+  for (let index = 0; index < order.length; index++) {
+    const key = order[index]!;
+    setOwn(copy, key, value[key]);
+  }
+  return copy;
+}
+
+/**
+ * Whether the map now (the coerced entries, plus the one being written) equals `shown`: as many keys, and
+ * the same value under every key that may have changed since (the keys set since, the entry being written
+ * then and now); every other key holds what it held when `shown` was copied from the entries.
+ */
+function sameAsShown(
+  state: EntriesState,
+  shown: Record<string, unknown>,
+  keys: number,
+  openKey: string | undefined,
+  openValue: unknown,
+): boolean {
+  if (state.shownKeys !== keys) return false;
+  const value = state.value;
+  const same = (key: string): boolean => {
+    if (!Object.hasOwn(shown, key)) return false;
+    if (key === openKey) return sameValue(shown[key], openValue);
+    return Object.hasOwn(value, key) && sameValue(shown[key], value[key]);
+  };
+  if (openKey !== undefined && !same(openKey)) return false;
+  if (state.shownOpen !== undefined && !same(state.shownOpen)) return false;
+  for (const key of state.touched) if (!same(key)) return false;
+  return true;
 }
 
 type EntryOutcome =
