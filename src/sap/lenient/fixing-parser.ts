@@ -92,6 +92,10 @@ interface StringFrame {
    * follows on it (a line of blanks is empty, as in the dedented code it stands for).
    */
   lineBlanks: string;
+  /** Characters of the text searched for runs of backticks so far (`insideCodeBlockText`). */
+  backtickScanned: number;
+  /** Runs of three or more backticks found in them. */
+  backtickRuns: number;
 }
 interface UnquotedFrame {
   kind: "unquoted";
@@ -331,6 +335,8 @@ export class FixingParser {
     column: 0,
     pendingBreak: false,
     lineBlanks: "",
+    backtickScanned: 0,
+    backtickRuns: 0,
   };
   private readonly unquotedFrame: UnquotedFrame = {
     kind: "unquoted",
@@ -394,6 +400,35 @@ export class FixingParser {
    */
   get insideTripleString(): boolean {
     return this.insideString && this.stringFrame.triple;
+  }
+
+  /**
+   * Whether the next character would be text of a code block inside the open string: a `"""` string or a
+   * ``` code block written as a value, or a string whose own text opened a ``` block not yet closed (an
+   * odd count of runs of three or more backticks in it). A run of backticks there ends that block, not
+   * a fence around the answer. Each string's text is searched once, however often this is asked.
+   */
+  get insideCodeBlockText(): boolean {
+    if (!this.insideString) return false;
+    const frame = this.stringFrame;
+    if (frame.triple) return true;
+    const text = frame.node === undefined ? frame.text : frame.node.value;
+    let at = text.indexOf("```", frame.backtickScanned);
+    let searched = text.length;
+    while (at >= 0) {
+      let end = at + 3;
+      while (end < text.length && text.charCodeAt(end) === 96 /* ` */) end++;
+      // A run at the end of the text may still grow: search it again next time.
+      if (end === text.length) {
+        searched = at;
+        break;
+      }
+      frame.backtickRuns++;
+      at = text.indexOf("```", end);
+    }
+    if (this.work) this.work.steps += searched - frame.backtickScanned;
+    frame.backtickScanned = searched;
+    return frame.backtickRuns % 2 === 1;
   }
 
   private run(): void {
@@ -862,6 +897,8 @@ export class FixingParser {
     frame.column = 0;
     frame.pendingBreak = false;
     frame.lineBlanks = "";
+    frame.backtickScanned = 0;
+    frame.backtickRuns = 0;
     this.stack.push(frame);
   }
 
