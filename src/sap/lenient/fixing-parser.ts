@@ -240,6 +240,14 @@ function countOf(text: string, char: string): number {
   return count;
 }
 
+/** An unquoted token ending in its only quote, after something other than a number (`foo"`, not `24"`). */
+function lostOpeningQuote(text: string): boolean {
+  const last = text.length - 1;
+  if (last < 1 || !isQuoteCode(text.charCodeAt(last))) return false;
+  for (let index = 0; index < last; index++) if (isQuoteCode(text.charCodeAt(index))) return false;
+  return Number.isNaN(numberFromText(text.slice(0, last)));
+}
+
 function isIdentifierCode(code: number): boolean {
   if (code < 128) {
     return (
@@ -1158,6 +1166,8 @@ export class FixingParser {
         return code === 58 /* : */ || code === 125 /* } */ || code === 44 /* , */ || next > index + 1;
       case "item":
         if (code === 93 /* ] */ || code === 125 /* } */) return true;
+        // Missing comma before a number item: `["a" 2]`.
+        if (next > index + 1 && isDigitCode(code)) return true;
         if (code !== 44 /* , */ && !isQuoteCode(code)) return false;
         // An inner quote still open (`["say "hi", and "bye"", "x"]`) pairs with this one unless the next
         // item starts right after the comma (`["say "hi", "x"]`).
@@ -1230,11 +1240,13 @@ export class FixingParser {
     if (next >= length) return this.ended ? true : undefined;
     if (code === 125 /* } */ || code === 47 /* / */ || code === 44 /* , */) return true;
     if (isQuoteCode(code)) return true;
-    // An unquoted key: identifier characters up to a colon (bounded look-ahead).
+    // An unquoted key: identifier characters up to a colon (bounded look-ahead), or up to a quote and a
+    // colon (a key that lost its opening quote: `"foo",b":"bar"`).
     const limit = Math.min(length, next + 64);
     let scan = next;
     while (scan < limit && isIdentifierCode(buffer.charCodeAt(scan))) scan++;
     if (scan >= length) return this.ended ? false : undefined;
+    if (scan > next && isQuoteCode(buffer.charCodeAt(scan))) return this.halfQuotedKeyFollows(next);
     return scan > next && buffer.charCodeAt(scan) === 58 /* : */;
   }
 
@@ -1378,7 +1390,7 @@ export class FixingParser {
 
   private finishUnquoted(frame: UnquotedFrame, complete: boolean): void {
     this.stack.pop();
-    const text = frame.text.trim();
+    let text = frame.text.trim();
     if (frame.role === "key") {
       // A key that lost only its opening quote (`b": 1`): the closing one is no part of it.
       const last = text.charCodeAt(text.length - 1);
@@ -1386,6 +1398,14 @@ export class FixingParser {
       return;
     }
     if (text.length === 0) return;
+    // A word that lost only its opening quote (`foo",`): the closing one is no part of it (a number
+    // keeps it: `24"` may be inches).
+    if (lostOpeningQuote(text)) text = text.slice(0, -1);
+    // An ellipsis standing for items left out (`[1, 2, ...]`, `[..., 9]`): no item.
+    if (text === "..." || text === "\u2026") {
+      this.repair("ellipsis");
+      return;
+    }
     this.attach(this.scalarFromToken(text, complete, frame.start, this.offset + this.position));
   }
 
@@ -1404,6 +1424,11 @@ export class FixingParser {
         if (text !== "null") this.repair("python literal");
         return { kind: "null", complete, start, end };
       }
+    }
+    // JavaScript's `undefined`: no value, as `null` is.
+    if (text === "undefined") {
+      this.repair("javascript undefined");
+      return { kind: "null", complete, start, end };
     }
     const value = numberFromText(text);
     if (!Number.isNaN(value)) return { kind: "number", value, text, complete, start, end };
