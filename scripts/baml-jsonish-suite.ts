@@ -399,7 +399,6 @@ const DELIBERATE: Record<string, string> = {
   test_original_priority_values_fail_with_aliases: "an enum value's declared name names it behind an @alias",
   test_multiple_original_enum_values_fail: "an enum value's declared name names it behind an @alias",
   test_skip_field: "follows BAML 0.226.2, which leaves the @skip field out",
-  test_string_from_string22: "a fenced block is its text for a string",
   // BAML's tests of October 2024 expect a value with a score where BAML 0.226.2 itself raises.
   test_class_failing_assert: "follows BAML 0.226.2: a failing @assert fails the parse",
   test_class_multiple_failing_asserts: "follows BAML 0.226.2: a failing @assert fails the parse",

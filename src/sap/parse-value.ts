@@ -250,6 +250,14 @@ function readExactOrNothing(type: Type, value: unknown, index: IrIndex): unknown
   }
 }
 
+/**
+ * How a reading ranks on equal scores: its origin's rank, except that a string read from a fence that is
+ * only part of the answer ranks below the answer as text (`fenceIsTheAnswer`).
+ */
+function readingRank(candidate: Candidate, result: CoerceSuccess): number {
+  return candidate.fenceInProse && typeof result.value === "string" ? -1 : rank(candidate);
+}
+
 function rank(candidate: Candidate): number {
   if (candidate.origin === "text") return candidate.fenceTag === undefined ? 0 : 1;
   return ORIGIN_RANK[candidate.origin];
@@ -265,7 +273,9 @@ function better(
   const score = rankingScore(result, candidate);
   const bestScore = rankingScore(best, bestCandidate);
   if (score !== bestScore) return score < bestScore;
-  if (rank(candidate) !== rank(bestCandidate)) return rank(candidate) > rank(bestCandidate);
+  const ranked = readingRank(candidate, result);
+  const bestRanked = readingRank(bestCandidate, best);
+  if (ranked !== bestRanked) return ranked > bestRanked;
   // A container found inside an unclosed one is a fallback reading, not a better one.
   if (Boolean(candidate.parent) !== Boolean(bestCandidate.parent)) return !candidate.parent;
   return earlierOrMarked(candidate.order, bestCandidate.order, markerEnd);
@@ -307,6 +317,12 @@ function whyChosen(
     ({ result, candidate }) =>
       result !== chosen.result && candidate.origin !== "text" && rankingScore(result, candidate) === score,
   );
+  if (
+    chosen.candidate.origin === "text" &&
+    chosen.candidate.fenceTag === undefined &&
+    fitted.some(({ result, candidate }) => readingRank(candidate, result) < 0)
+  )
+    return "a code block that is only part of the answer is not the answer";
   if (tied.length === 0) return "lowest score";
   if (chosen.candidate.order >= markerEnd) return "equally good; it follows the final-answer marker";
   return "equally good; a fence beats prose, else the first wins";

@@ -14,9 +14,13 @@ describe("findFences", () => {
     ]);
   });
 
-  it("does not end a JSON fence at backticks inside a string of its content", () => {
-    const text = '```json\n{"a": "x\n```\ny"}\n```';
-    expect(findFences(text)[0]!.content).toBe('{"a": "x\n```\ny"}\n');
+  it("ends a JSON fence inside a string of its content only at a run alone on its line", () => {
+    // Mid-line: text of the string. Alone on its line: the string's closing quote was dropped.
+    expect(findFences('```json\n{"a": "x ``` y"}\n```')[0]!.content).toBe('{"a": "x ``` y"}\n');
+    expect(findFences('```json\n{"a": "x\n```\ny"}\n```')[0]!.content).toBe('{"a": "x\n');
+    // A run that closes a code block the string opened is its text.
+    const block = '```json\n{"a": "x\n```sh\nls\n```\n"}\n```';
+    expect(findFences(block)[0]!.content).toBe('{"a": "x\n```sh\nls\n```\n"}\n');
   });
 
   it("ends a JSON fence mid-line only outside any value, a code fence where its line ends", () => {

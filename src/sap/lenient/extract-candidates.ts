@@ -1,5 +1,6 @@
 import { QuotedAnswer } from "../kinds/primitive/quoted-answer.js";
 import type { WorkCounter } from "../work-counter.js";
+import { fenceIsTheAnswer } from "./fence-is-the-answer.js";
 import { beginsLine, opensFence } from "./fence-rule.js";
 import { findFences } from "./find-fences.js";
 import { FixingParser, type ParsedRoot } from "./fixing-parser.js";
@@ -30,6 +31,11 @@ export interface Candidate {
   order: number;
   /** The fence's language tag, for `fence` candidates. */
   fenceTag?: string;
+  /**
+   * Read from a fence that is only part of the answer (more than a one-line lead-in before it, text or
+   * another fence after it): as a string it ranks below the answer as text (`fenceIsTheAnswer`).
+   */
+  fenceInProse?: boolean;
   /**
    * For a candidate taken from inside a container that never closed (a stray `[` in prose, say): that
    * container's candidate. Only tried when the container itself does not fit.
@@ -138,7 +144,11 @@ function readCandidates(
   // The answer was cut off inside a fence: then the whole text is cut off too (see the text candidate).
   let endsInFence = false;
   const prose = readProse(text, offset, work);
-  for (const fence of findFences(text, work, prose.opens, offset)) {
+  const fences = findFences(text, work, prose.opens, offset);
+  const fenceInProse =
+    fences.length > 1 || (fences.length === 1 && !fenceIsTheAnswer(text, fences[0]!.start, fences[0]!.end));
+  const fencesFrom = candidates.length;
+  for (const fence of fences) {
     endsInFence = !fence.closed;
     addProse(candidates, prose, text, proseStart, fence.start, first, last, offset);
     proseStart = fence.end;
@@ -221,6 +231,10 @@ function readCandidates(
       });
     }
   }
+  if (fenceInProse)
+    for (let index = fencesFrom; index < candidates.length; index++) {
+      if (candidates[index]!.fenceTag !== undefined) candidates[index]!.fenceInProse = true;
+    }
   addProse(candidates, prose, text, proseStart, text.length, first, last, offset);
   // No JSON anywhere: the answer may be `key: value` lines.
   if (candidates.length === 0) {

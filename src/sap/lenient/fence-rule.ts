@@ -13,8 +13,10 @@
  *   the content starts on the next line, else right after the tag (a one-line fence, ```` ```json {…}``` ````).
  * - Closing, as in CommonMark a run at least as long as the opening one (a ```` ```` ```` fence holds
  *   ```` ``` ```` blocks). Then, when the fence's content is read as JSON (no tag, or a `json…` tag):
- *   a run inside a string of the content (a code block inside a JSON string written with raw line
- *   breaks, a ```` ``` ```` code block written as a value) is text of it; otherwise it closes the fence
+ *   a run inside a string of the content is text of it when it stands mid-line or ends a code block
+ *   of that string (a block the string's text opened, with raw line breaks; a ```` ``` ```` code block
+ *   written as a value), and alone on its line otherwise closes the fence (the string's closing quote
+ *   was dropped: the string ends before the fence, as in BAML); outside strings it closes the fence
  *   where it begins its line; mid-line inside a value it is text (the backticks that open
  *   `"code": ```…`); mid-line outside any value it closes the fence after JSON (`{"a": 1}``` bye`), and
  *   in plain text (`Use ```x``` here`) where only blanks follow it on its line. When the content is
@@ -31,6 +33,11 @@ export interface FenceContentState {
   readonly insideValue: boolean;
   /** The next character would be text of an open string. */
   readonly insideString: boolean;
+  /**
+   * The next character would be text of a code block in an open string (a ``` block the string's own
+   * text opened, a ``` code block written as a value, a `"""` string).
+   */
+  readonly insideCodeBlockText: boolean;
   /** The containers read so far (a closed one, when outside any value). */
   readonly roots: { readonly length: number };
 }
@@ -92,7 +99,9 @@ export function closesFence(
   if (run < fence.run) return "text";
   if (!fence.json) return beginsLine ? "closes" : "closes-if-line-ends";
   const state = content();
-  if (state.insideString) return "text";
+  // A run alone on its line inside a string closes the fence, unless it closes a code block the string
+  // holds: the string's closing quote was dropped (BAML stops at the fence too).
+  if (state.insideString) return beginsLine && !state.insideCodeBlockText ? "closes-if-line-ends" : "text";
   if (beginsLine) return "closes";
   if (state.insideValue) return "text";
   // Outside any value, mid-line: right after JSON it closes (`{"a": 1}``` bye`); in plain text
@@ -139,8 +148,18 @@ export function lineEndsAfter(text: string, at: number, ended: boolean): boolean
 const TAG_CHAR = /[A-Za-z0-9_+.-]/;
 
 /** Outside any value, after one (valid JSON holding a container) or not (a JSON scalar). */
-const AFTER_CONTAINER: FenceContentState = { insideValue: false, insideString: false, roots: [0] };
-const AFTER_SCALAR: FenceContentState = { insideValue: false, insideString: false, roots: [] };
+const AFTER_CONTAINER: FenceContentState = {
+  insideValue: false,
+  insideString: false,
+  insideCodeBlockText: false,
+  roots: [0],
+};
+const AFTER_SCALAR: FenceContentState = {
+  insideValue: false,
+  insideString: false,
+  insideCodeBlockText: false,
+  roots: [],
+};
 
 /** Where the fixing parser stands after reading valid JSON (nothing open; a root if it was a container). */
 export function outsideAfter(value: unknown): FenceContentState {

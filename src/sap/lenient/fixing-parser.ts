@@ -92,6 +92,10 @@ interface StringFrame {
    * follows on it (a line of blanks is empty, as in the dedented code it stands for).
    */
   lineBlanks: string;
+  /** Characters of the text searched for runs of backticks so far (`insideCodeBlockText`). */
+  backtickScanned: number;
+  /** Runs of three or more backticks found in them. */
+  backtickRuns: number;
 }
 interface UnquotedFrame {
   kind: "unquoted";
@@ -236,6 +240,14 @@ function countOf(text: string, char: string): number {
   return count;
 }
 
+/** An unquoted token ending in its only quote, after something other than a number (`foo"`, not `24"`). */
+function lostOpeningQuote(text: string): boolean {
+  const last = text.length - 1;
+  if (last < 1 || !isQuoteCode(text.charCodeAt(last))) return false;
+  for (let index = 0; index < last; index++) if (isQuoteCode(text.charCodeAt(index))) return false;
+  return Number.isNaN(numberFromText(text.slice(0, last)));
+}
+
 function isIdentifierCode(code: number): boolean {
   if (code < 128) {
     return (
@@ -331,6 +343,8 @@ export class FixingParser {
     column: 0,
     pendingBreak: false,
     lineBlanks: "",
+    backtickScanned: 0,
+    backtickRuns: 0,
   };
   private readonly unquotedFrame: UnquotedFrame = {
     kind: "unquoted",
@@ -394,6 +408,35 @@ export class FixingParser {
    */
   get insideTripleString(): boolean {
     return this.insideString && this.stringFrame.triple;
+  }
+
+  /**
+   * Whether the next character would be text of a code block inside the open string: a `"""` string or a
+   * ``` code block written as a value, or a string whose own text opened a ``` block not yet closed (an
+   * odd count of runs of three or more backticks in it). A run of backticks there ends that block, not
+   * a fence around the answer. Each string's text is searched once, however often this is asked.
+   */
+  get insideCodeBlockText(): boolean {
+    if (!this.insideString) return false;
+    const frame = this.stringFrame;
+    if (frame.triple) return true;
+    const text = frame.node === undefined ? frame.text : frame.node.value;
+    let at = text.indexOf("```", frame.backtickScanned);
+    let searched = text.length;
+    while (at >= 0) {
+      let end = at + 3;
+      while (end < text.length && text.charCodeAt(end) === 96 /* ` */) end++;
+      // A run at the end of the text may still grow: search it again next time.
+      if (end === text.length) {
+        searched = at;
+        break;
+      }
+      frame.backtickRuns++;
+      at = text.indexOf("```", end);
+    }
+    if (this.work) this.work.steps += searched - frame.backtickScanned;
+    frame.backtickScanned = searched;
+    return frame.backtickRuns % 2 === 1;
   }
 
   private run(): void {
@@ -862,6 +905,8 @@ export class FixingParser {
     frame.column = 0;
     frame.pendingBreak = false;
     frame.lineBlanks = "";
+    frame.backtickScanned = 0;
+    frame.backtickRuns = 0;
     this.stack.push(frame);
   }
 
@@ -1121,6 +1166,8 @@ export class FixingParser {
         return code === 58 /* : */ || code === 125 /* } */ || code === 44 /* , */ || next > index + 1;
       case "item":
         if (code === 93 /* ] */ || code === 125 /* } */) return true;
+        // Missing comma before a number item: `["a" 2]`.
+        if (next > index + 1 && isDigitCode(code)) return true;
         if (code !== 44 /* , */ && !isQuoteCode(code)) return false;
         // An inner quote still open (`["say "hi", and "bye"", "x"]`) pairs with this one unless the next
         // item starts right after the comma (`["say "hi", "x"]`).
@@ -1193,11 +1240,13 @@ export class FixingParser {
     if (next >= length) return this.ended ? true : undefined;
     if (code === 125 /* } */ || code === 47 /* / */ || code === 44 /* , */) return true;
     if (isQuoteCode(code)) return true;
-    // An unquoted key: identifier characters up to a colon (bounded look-ahead).
+    // An unquoted key: identifier characters up to a colon (bounded look-ahead), or up to a quote and a
+    // colon (a key that lost its opening quote: `"foo",b":"bar"`).
     const limit = Math.min(length, next + 64);
     let scan = next;
     while (scan < limit && isIdentifierCode(buffer.charCodeAt(scan))) scan++;
     if (scan >= length) return this.ended ? false : undefined;
+    if (scan > next && isQuoteCode(buffer.charCodeAt(scan))) return this.halfQuotedKeyFollows(next);
     return scan > next && buffer.charCodeAt(scan) === 58 /* : */;
   }
 
@@ -1341,7 +1390,7 @@ export class FixingParser {
 
   private finishUnquoted(frame: UnquotedFrame, complete: boolean): void {
     this.stack.pop();
-    const text = frame.text.trim();
+    let text = frame.text.trim();
     if (frame.role === "key") {
       // A key that lost only its opening quote (`b": 1`): the closing one is no part of it.
       const last = text.charCodeAt(text.length - 1);
@@ -1349,6 +1398,14 @@ export class FixingParser {
       return;
     }
     if (text.length === 0) return;
+    // A word that lost only its opening quote (`foo",`): the closing one is no part of it (a number
+    // keeps it: `24"` may be inches).
+    if (lostOpeningQuote(text)) text = text.slice(0, -1);
+    // An ellipsis standing for items left out (`[1, 2, ...]`, `[..., 9]`): no item.
+    if (text === "..." || text === "\u2026") {
+      this.repair("ellipsis");
+      return;
+    }
     this.attach(this.scalarFromToken(text, complete, frame.start, this.offset + this.position));
   }
 
@@ -1367,6 +1424,11 @@ export class FixingParser {
         if (text !== "null") this.repair("python literal");
         return { kind: "null", complete, start, end };
       }
+    }
+    // JavaScript's `undefined`: no value, as `null` is.
+    if (text === "undefined") {
+      this.repair("javascript undefined");
+      return { kind: "null", complete, start, end };
     }
     const value = numberFromText(text);
     if (!Number.isNaN(value)) return { kind: "number", value, text, complete, start, end };

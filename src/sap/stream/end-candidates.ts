@@ -8,6 +8,7 @@ import {
   readQuoted,
   SECTIONS_REPAIR,
 } from "../lenient/extract-candidates.js";
+import { fenceIsTheAnswer } from "../lenient/fence-is-the-answer.js";
 import { type JsonishNode, type ObjectNode, stringNode } from "../lenient/jsonish-node.js";
 import { parseJsonInString, parseStrictJson, type StrictJson } from "../lenient/parse-strict-json.js";
 import { readLabelLines } from "../lenient/read-label-lines.js";
@@ -60,6 +61,7 @@ export function candidatesAtEnd(
   const candidates: Candidate[] = [];
   // The answer was cut off inside a fence: then the whole text is cut off too (see the text candidate).
   let endsInFence = false;
+  const fenceInProse = isFenceInProse(text, regions);
   for (const region of regions) {
     if (region.kind === "prose") {
       const base = offset + region.start;
@@ -71,7 +73,10 @@ export function candidatesAtEnd(
       continue;
     }
     endsInFence = !region.closed;
+    const from = candidates.length;
     fenceCandidates(source, region, candidates, bases);
+    if (fenceInProse)
+      for (let index = from; index < candidates.length; index++) candidates[index]!.fenceInProse = true;
   }
   // No JSON anywhere: the answer may be `key: value` lines.
   if (candidates.length === 0) {
@@ -210,6 +215,19 @@ function containerCandidate(
   };
   bases.set(candidate, base);
   return candidate;
+}
+
+/** Whether the answer's fences are only part of it (`fenceIsTheAnswer`), as `readCandidates` decides. */
+function isFenceInProse(text: string, regions: readonly AnswerRegion[]): boolean {
+  let fence: number | undefined;
+  for (let index = 0; index < regions.length; index++) {
+    if (regions[index]!.kind !== "fence") continue;
+    if (fence !== undefined) return true;
+    fence = index;
+  }
+  if (fence === undefined) return false;
+  const end = regions[fence + 1]?.start ?? text.length;
+  return !fenceIsTheAnswer(text, regions[fence]!.start, end);
 }
 
 /** A fence's candidates, as `readCandidates` lists them. */

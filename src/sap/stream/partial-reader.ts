@@ -8,6 +8,7 @@ import { FLAG_PENALTIES } from "../flags.js";
 import { QuotedAnswer } from "../kinds/primitive/quoted-answer.js";
 import { ScalarAnswer } from "../kinds/primitive/scalar-answer.js";
 import { type Candidate, extractCandidates, ORIGIN_RANK } from "../lenient/extract-candidates.js";
+import { leadInIsOneLine } from "../lenient/fence-is-the-answer.js";
 import { FinalAnswerMarker } from "../lenient/final-answer-marker.js";
 import type { ParsedRoot } from "../lenient/fixing-parser.js";
 import {
@@ -141,6 +142,15 @@ export class PartialReader {
   private readonly fenceNodes = new WeakMap<AnswerRegion, StringNode>();
   /** Each fence's content as one quoted string, decoded (see `AnswerRegion.quoted`), updated in place. */
   private readonly fenceQuotedNodes = new WeakMap<AnswerRegion, StringNode>();
+  /**
+   * The answer's fences are only part of it (`fenceIsTheAnswer`): two fences, more than a line of lead-in
+   * before one, or text after it. Once true it stays true; `fenceScan` is the next region to look at,
+   * `soleFence` the one fence seen so far, and `blankTo` how far the text after it is known blank.
+   */
+  private fencesInProse = false;
+  private fenceScan = 0;
+  private soleFence: AnswerRegion | undefined;
+  private blankTo = 0;
   /** Something other than blanks and backticks was written (the plain-text reading has something). */
   private sawText = false;
   /** The text so far ends in a backslash (a `\u` escape may be cut in two). */
@@ -472,13 +482,17 @@ export class PartialReader {
       // (Ordered before the label lines' reading, as in final mode: it wins a tie.)
       best = pick(this.evaluate(sections, ORIGIN_RANK.prose, -1, false, false, 0, { sections: true }), best);
     }
-    // The answer as plain text: not while it is blank, nor while a fence is open (its backticks and info
-    // line are not text the model meant; final mode ranks a text cut off in a fence below the fence's
-    // text), and without a possible fence marker at its end.
+    // A string read from a fence that is only part of the answer: the answer as text beats it.
+    const inProse = this.plainText !== "never" && this.fenceInProse();
+    const demoted =
+      inProse && best?.source.region?.kind === "fence" && typeof best.value === "string" ? best : undefined;
+    // The answer as plain text: not while it is blank, nor while a fence that may be the answer is open
+    // (its backticks and info line are not text the model meant; final mode ranks a text cut off in a
+    // fence below the fence's text), and without a possible fence marker at its end.
     if (
       this.textAllowed() &&
       this.sawText &&
-      region?.kind !== "fence" &&
+      (region?.kind !== "fence" || inProse) &&
       // A reading still missing fields is not known to fit yet (final mode would fail it so far).
       !(best && pendingOf(best.result) === 0 && structureBeatsText(best.value, this.wholeAnswer(best)))
     ) {
@@ -490,7 +504,10 @@ export class PartialReader {
         const text = this.evaluate(this.textNode, ORIGIN_RANK.text, TEXT_ORDER, false, false);
         // (A number, bool, enum or literal read from the text shows only once the answer has ended.)
         this.textWaits = text === undefined;
-        best = pick(text, best);
+        best =
+          demoted !== undefined && text !== undefined && text.distance <= demoted.distance
+            ? text
+            : pick(text, best);
       }
     }
     const quoted = this.quoted;
@@ -540,6 +557,37 @@ export class PartialReader {
       this.trail = traceSpine(this.type, open.node, "$", best.value, this.context);
     }
     return best;
+  }
+
+  /** Whether the answer's fences are only part of it (see `fencesInProse`), looked at incrementally. */
+  private fenceInProse(): boolean {
+    if (this.fencesInProse) return true;
+    const regions = this.scanner.regions;
+    for (; this.fenceScan < regions.length; this.fenceScan++) {
+      const region = regions[this.fenceScan]!;
+      if (region.kind !== "fence") continue;
+      if (this.soleFence !== undefined || !leadInIsOneLine(this.text, region.start)) {
+        this.fencesInProse = true;
+        return true;
+      }
+      this.soleFence = region;
+      this.blankTo = -1;
+    }
+    const fence = this.soleFence;
+    if (fence === undefined || !fence.closed) return false;
+    // The text after the fence, searched once: anything but blanks there makes it part of the answer.
+    const after = regions[regions.indexOf(fence) + 1];
+    if (after === undefined) return false;
+    if (this.blankTo < after.start) this.blankTo = after.start;
+    const text = this.text;
+    for (; this.blankTo < text.length; this.blankTo++) {
+      const code = text.charCodeAt(this.blankTo);
+      if (code > 32 && !/\s/.test(text[this.blankTo]!)) {
+        this.fencesInProse = true;
+        return true;
+      }
+    }
+    return false;
   }
 
   /** The reading is of the whole answer: a fence's value, or a container with only blanks around it. */

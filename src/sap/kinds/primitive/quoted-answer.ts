@@ -6,15 +6,43 @@ import { workMeter } from "../../work-meter.js";
  * text with quotes around it (`parseStrictJson` and `quotedAnswer` in extract-candidates), and a fence
  * holding nothing else likewise (`readQuoted` there, `AnswerRegion.quoted` in a stream). This is the
  * streaming side of the same rule: it decodes such an answer as it arrives, one pass over each chunk, and
- * gives up for good as soon as the text cannot be one quoted string any more (a blank and then more text
- * after the closing quote, an escape JSON does not have): from then on the answer is plain text, as in
- * final mode. A closing quote followed at once by a letter or digit was an inner one (`it's`).
+ * gives up for good as soon as the text cannot be one quoted string any more (text right after the
+ * closing quote, an escape JSON does not have): from then on the answer is plain text, as in final mode.
+ * A closing quote followed at once by a letter or digit was an inner one (`it's`); a closing `"` followed
+ * by blanks and more text may be a stray one, decided by the quotes the answer ends with (`state`).
  */
 export class QuotedAnswer {
-  /** `maybe`: only blanks so far; `open`/`closed`: one JSON string, its closing quote not seen / seen. */
-  state: "maybe" | "open" | "closed" | "no" = "maybe";
+  private mode: "maybe" | "open" | "closed" | "no" | "stray" = "maybe";
+  private decoded = "";
+  /**
+   * After a closing `"`, blanks and more text (`"The TV has a 24" screen"`): the text from that quote on,
+   * as written, while the answer may still end on a quote that makes the quote inside a stray one.
+   */
+  private stray = "";
+  /** Double quotes in the answer so far once `stray` (the opening and the first closing one included). */
+  private strayQuotes = 0;
+  /** Where the last quote of `stray` stands while only blanks follow it (-1: something else does). */
+  private strayEnd = -1;
+  /** Blanks read after the closing quote. */
+  private closeBlanks = "";
+  /** Quotes read as inner ones so far (a letter right after them: `it's`). */
+  private innerQuotes = 0;
+
+  /**
+   * `maybe`: only blanks so far; `open`/`closed`: one JSON string, its closing quote not seen / seen. An
+   * answer in double quotes with an odd number of quotes inside (`"The TV has a 24" screen"`) is closed
+   * too: the quote inside is a stray one (paired inner quotes, `"a" or "b"`, are no quoted answer).
+   */
+  get state(): "maybe" | "open" | "closed" | "no" {
+    if (this.mode !== "stray") return this.mode;
+    return this.strayQuotes % 2 === 1 && this.strayEnd >= 0 ? "closed" : "no";
+  }
+
   /** The decoded text so far (while `open` or `closed`). */
-  value = "";
+  get value(): string {
+    if (this.mode !== "stray") return this.decoded;
+    return this.state === "closed" ? this.decoded + this.stray.slice(0, this.strayEnd) : "";
+  }
   /**
    * JSON would not take it as written (another quote than `"`, an inner quote, a raw control character):
    * final mode then reads it beside the containers inside it rather than instead of them.
@@ -28,14 +56,18 @@ export class QuotedAnswer {
   private afterClose = false;
 
   push(text: string): void {
-    if (this.state === "no") return;
+    if (this.mode === "no") return;
+    if (this.mode === "stray") {
+      this.pushStray(text, 0);
+      return;
+    }
     let from = 0;
     let index = 0;
     const length = text.length;
     let decoded = "";
     while (index < length) {
       const char = text.charCodeAt(index);
-      if (this.state === "maybe") {
+      if (this.mode === "maybe") {
         if (isBlank(char)) {
           index++;
           continue;
@@ -47,24 +79,36 @@ export class QuotedAnswer {
         }
         this.closer = closer;
         if (char !== QUOTE) this.repaired = true;
-        this.state = "open";
+        this.mode = "open";
         from = ++index;
         continue;
       }
-      if (this.state === "closed") {
+      if (this.mode === "closed") {
         if (!this.afterClose && isWordCharacter(char)) {
           // The quote was an inner one (`it's`): it belongs to the value, which goes on.
           this.repaired = true;
+          this.innerQuotes++;
           decoded += String.fromCharCode(this.closer);
-          this.state = "open";
+          this.mode = "open";
           from = index;
           continue;
         }
         if (!isBlank(char)) {
-          this.giveUp(index);
+          if (!this.afterClose || this.closer !== QUOTE) {
+            this.giveUp(index);
+            return;
+          }
+          // More text after the quote and blanks: the quote may be a stray one inside the answer.
+          this.mode = "stray";
+          this.repaired = true;
+          this.decoded += decoded;
+          this.stray = `"${this.closeBlanks}`;
+          this.strayQuotes = 2 + this.innerQuotes;
+          this.pushStray(text, index);
           return;
         }
         this.afterClose = true;
+        this.closeBlanks += text[index];
         index++;
         continue;
       }
@@ -84,8 +128,9 @@ export class QuotedAnswer {
       }
       if (char === this.closer) {
         decoded += text.slice(from, index);
-        this.state = "closed";
+        this.mode = "closed";
         this.afterClose = false;
+        this.closeBlanks = "";
         index++;
         continue;
       }
@@ -99,9 +144,23 @@ export class QuotedAnswer {
       if (char < 0x20) this.repaired = true;
       index++;
     }
-    if (this.state === "open" && this.escape === "") decoded += text.slice(from);
-    this.value += decoded;
+    if (this.mode === "open" && this.escape === "") decoded += text.slice(from);
+    this.decoded += decoded;
     workMeter.steps += length;
+  }
+
+  /** Reads `text` from `from` on as the rest of an answer that may end on a quote (`stray`). */
+  private pushStray(text: string, from: number): void {
+    const start = this.stray.length - from;
+    for (let index = from; index < text.length; index++) {
+      const char = text.charCodeAt(index);
+      if (char === QUOTE) {
+        this.strayQuotes++;
+        this.strayEnd = start + index;
+      } else if ((char > 0x20 && char < 0x7f) || !isBlank(char)) this.strayEnd = -1;
+    }
+    this.stray += from === 0 ? text : text.slice(from);
+    workMeter.steps += text.length - from;
   }
 
   /** The escape read so far: its character, "" while it needs more, undefined when JSON has no such one. */
@@ -123,8 +182,8 @@ export class QuotedAnswer {
   private giveUp(scanned: number): void {
     // (The characters read before giving up are the work done: not the rest of a long chunk.)
     workMeter.steps += scanned + 1;
-    this.state = "no";
-    this.value = "";
+    this.mode = "no";
+    this.decoded = "";
   }
 }
 

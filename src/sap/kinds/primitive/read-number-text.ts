@@ -51,11 +51,12 @@ export function readNumberText(text: string): NumberReading {
 /** `4 out of 5` (the score is 4); one phrase, and no number in the text but its two. */
 const OUT_OF = /(?<![\p{L}\p{N}.])([+-]?\d+(?:\.\d+)?)\s+out\s+of\s+(\d+(?:\.\d+)?)(?!\p{N})/giu;
 /**
- * Arithmetic ending in its result: `9 + 11 = 20`, `1231 × 2331 = **2,869,461**`, `= \( 25 \)`: a number
- * after the last `=`, in markdown or LaTeX emphasis at most, ending the text.
+ * Arithmetic ending in its result: `9 + 11 = 20`, `1231 × 2331 = **2,869,461**`, `= \( 25 \)`, `… so the
+ * answer is \( 25 \)`: a number after the last `=` (or `the answer is`), in markdown or LaTeX emphasis at
+ * most, ending the text.
  */
 const RESULT =
-  /=\s*(?:\*\*|\\\(|\$)?\s*([+-]?(?:\d{1,3}(?:,\d{3})+|\d+)(?:\.\d+)?)\s*(?:\*\*|\\\)|\$)?\s*[.!]?\s*$/u;
+  /(?:=|\banswer\s+is:?)\s*(?:\*\*|\\\(|\$)?\s*([+-]?(?:\d{1,3}(?:,\d{3})+|\d+)(?:\.\d+)?)\s*(?:\*\*|\\\)|\$)?\s*[.!]?\s*$/u;
 
 /**
  * Two idioms name one of several numbers: `N out of M` names N, and arithmetic ending in a result names
