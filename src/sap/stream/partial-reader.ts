@@ -623,7 +623,7 @@ export class PartialReader {
       this.plainText !== "never"
         ? this.text.length
         : this.labelsOpen
-          ? this.labels.lines * 2 + (this.labels.node() ? 1 : 0)
+          ? this.labels.changes * 2 + (this.labels.node() ? 1 : 0)
           : -1;
     // A quoted answer closing may make its text a reading of its own (`parseJsonInString`).
     // (And the sections read so far: any change there may change their reading.)
