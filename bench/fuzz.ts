@@ -20,6 +20,8 @@ const COUNTED = [
   "endDecides",
   "shownThenReplaced",
   "backwardsPartials",
+  "streams",
+  "restartStreams",
 ] as const;
 /** Longer mutated answers are parsed one-shot only (deep nesting makes long ones slow to stream). */
 const STREAM_AT_MOST = 2_000;
@@ -78,6 +80,10 @@ export async function benchFuzz(): Promise<string> {
       total.shownThenReplaced,
     ],
     ["partials that went backwards without a `ReadingSwitch` flag", total.backwardsPartials],
+    [
+      "streams announcing a restart (`ReadingSwitch` on some push)",
+      `${total.restartStreams} of ${total.streams} (${((100 * total.restartStreams) / Math.max(1, total.streams)).toFixed(1)}%)`,
+    ],
     ["most work per character (steps, answers of 64+ characters)", total.maxStepsPerCharacter.toFixed(1)],
     ["… on", `${total.heaviest?.seed ?? "–"} (${total.heaviest?.detail ?? ""})`],
   ];

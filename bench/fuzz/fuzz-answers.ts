@@ -63,6 +63,10 @@ export interface FuzzCounts {
   shownThenReplaced: number;
   /** A partial that lost something an earlier one showed, without a `ReadingSwitch` flag (`regression`). */
   backwardsPartials: number;
+  /** Inputs also streamed (the share of streams that announce a restart is `restartStreams` of these). */
+  streams: number;
+  /** Streams with at least one push announcing a restart (`ReadingSwitch`). Issue 29 halves their share. */
+  restartStreams: number;
   /** The most work per input character (`WorkCounter` steps ÷ length), over inputs of 64+ characters. */
   maxStepsPerCharacter: number;
   /** The input with the most work per character. */
@@ -90,6 +94,8 @@ export function emptyCounts(): FuzzCounts {
     endDecides: 0,
     shownThenReplaced: 0,
     backwardsPartials: 0,
+    streams: 0,
+    restartStreams: 0,
     maxStepsPerCharacter: 0,
     examples: {},
   };
@@ -271,17 +277,24 @@ export function runFuzz(
       continue;
     try {
       const parser = createStreamParser(fuzzSeed.type, fuzzSeed.ir, parseOptions);
+      // The chunks come from a generator of this input's own: the inputs after it are the same whatever
+      // this stream does (a push that throws ends it early), so two parser versions see the same inputs.
+      const chunkRandom = seededRandom((seed ^ Math.imul(input + 1, 0x9e3779b1)) >>> 0);
       // The same agreement the invariant test holds every conformance case to (test/sap-stream-agreement.ts).
       const dropped = oneShot.ok ? heldBack(oneShot.flags) : new Set<string>();
       let previous: unknown = null;
       let backwards: string | undefined;
+      let restarted = false;
+      counts.streams++;
       for (let at = 0; at < text.length; ) {
-        const size = 1 + Math.floor(random() * 24);
+        const size = 1 + Math.floor(chunkRandom() * 24);
         const pushed = parser.push(text.slice(at, at + size));
         at += size;
-        if (!switchedReading(pushed.flags)) backwards ??= regression(previous, pushed.value, "$", dropped);
+        if (switchedReading(pushed.flags)) restarted = true;
+        else backwards ??= regression(previous, pushed.value, "$", dropped);
         previous = pushed.value;
       }
+      if (restarted) counts.restartStreams++;
       if (backwards) note("backwardsPartials", fuzzSeed, text, backwards);
       // (Asked before `finish()`, which settles everything.)
       const unsettled = oneShot.ok && text !== "" ? endsUnsettled(parser) : false;

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { nodeToJsonText } from "./jsonish-node.js";
-import { FenceLabelLines, readFenceLabelLines, readLabelLines } from "./read-label-lines.js";
+import { FenceLabelLines, LabelLines, readFenceLabelLines, readLabelLines } from "./read-label-lines.js";
 
 describe("readLabelLines", () => {
   it("reads key: value lines, scalars typed as written", () => {
@@ -19,6 +19,43 @@ describe("readLabelLines", () => {
 
   it("ignores sentences whose text before the colon is too long to be a key", () => {
     expect(readLabelLines("Here is what I found after a long look: nothing\nx: 1")).toBeUndefined();
+  });
+});
+
+describe("LabelLines, a key written again", () => {
+  it("starts over as its line is written, in the one object, and ends as final mode reads it", () => {
+    const lines = new LabelLines();
+    lines.push("a: first\nb: two\na");
+    const object = lines.node();
+    expect(object && nodeToJsonText(object)).toBe('{"a":"first","b":"two"}');
+    // (`a:` may yet be `a://…`: not a label until the next character.)
+    lines.push(":");
+    expect(lines.node()?.entries).toHaveLength(2);
+    lines.push(" 'open");
+    // A value still open shows nothing yet: the key starts over as null.
+    expect(lines.node()).toBe(object);
+    expect(object?.entries.map(([key, node]) => [key, node.kind])).toEqual([
+      ["a", "string"],
+      ["b", "string"],
+      ["a", "null"],
+    ]);
+    lines.push(" quote'");
+    lines.end();
+    expect(lines.node()).toBe(object);
+    expect(object?.entries).toHaveLength(3);
+    expect(nodeToJsonText(object!)).toBe(
+      nodeToJsonText(readLabelLines("a: first\nb: two\na: 'open quote'")!),
+    );
+  });
+
+  it("shows a plain value as written, growing in place", () => {
+    const lines = new LabelLines();
+    lines.push("a: first\nb: two\na: ag");
+    const node = lines.node()?.entries[2]?.[1];
+    expect(node).toMatchObject({ kind: "string", value: "ag", complete: false });
+    lines.push("ain\n");
+    expect(lines.node()?.entries[2]?.[1]).toBe(node);
+    expect(node).toMatchObject({ kind: "string", value: "again", complete: true });
   });
 });
 

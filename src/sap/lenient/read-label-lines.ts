@@ -65,7 +65,7 @@ export class FenceLabelLines {
    */
   get changes(): number {
     const lines = this.lines;
-    return lines?.node() ? lines.lines * 2 + 1 : 0;
+    return lines?.node() ? lines.changes * 2 + 1 : 0;
   }
 }
 
@@ -73,8 +73,10 @@ export class FenceLabelLines {
  * `readLabelLines` over a growing text: each line is read once, when it ends (a line break, or `end`).
  * The object grows in place, as the fixing parser's nodes do: entries are only appended, and a list
  * under a key is complete once a line that is not one of its bullets follows. While the answer is still
- * arriving the object is incomplete, and the line being written counts toward the two labels it takes
- * (its value appears when its line ends).
+ * arriving the object is incomplete, and the line being written counts toward the two labels it takes.
+ * A label line being written whose key was written before starts that key's value over at once, as
+ * `Sections` shows it (`pendingLabel`): the last key wins, so what the earlier one showed goes now, not
+ * when the line ends (the sections reading of the same lines shows it so; final mode reads the line whole).
  */
 export class LabelLines {
   private readonly object: ObjectNode = { kind: "object", entries: [], complete: false };
@@ -82,12 +84,21 @@ export class LabelLines {
   /** A YAML block scalar (`key: |`) being read: its header, key's indentation, lines and node. */
   private block: { header: BlockHeader; indent: number; lines: string[]; node: StringNode } | undefined;
   private labels = 0;
+  /** The keys read so far, in lower case. */
+  private readonly keys = new Set<string>();
   /** The line being written, whether it has a non-blank character, and (once long) whether it is a label. */
   private line = "";
   private lineHasText = false;
   private lineIsLabel: boolean | undefined;
-  /** How many lines were read (changes whenever the object may have). */
+  /** The key of the line being written, once long (null: not a label). */
+  private lineKey: string | null | undefined;
+  /** How many lines were read. */
   lines = 0;
+  /** Changes whenever `node` may have: a line read, or text added to a line that writes a key again. */
+  changes = 0;
+  /** The entry of the line being written, in the object while that line writes a key again, and `changes` then. */
+  private pending: [string, JsonishNode] | undefined;
+  private shownAt = -1;
 
   /** The last line has text and no line break yet: its value may still go on. */
   get lineOpen(): boolean {
@@ -101,9 +112,11 @@ export class LabelLines {
       this.line = "";
       this.lineHasText = false;
       this.lineIsLabel = undefined;
+      this.lineKey = undefined;
       this.read(line);
     });
     if (!this.lineHasText && rest.trim() !== "") this.lineHasText = true;
+    if (this.lineHasText && this.repeatedKey() !== undefined) this.changes++;
   }
 
   /** The text is complete: its last line is read, and the object is complete. */
@@ -118,7 +131,11 @@ export class LabelLines {
     if (this.openList) this.openList.complete = true;
   }
 
-  /** The object, once two lines are labels (the line being written counts); else undefined. */
+  /**
+   * The object, once two lines are labels (the line being written counts); else undefined. While a line
+   * writes a key again, its entry (`pendingLabel`) is the object's last, its node changing in place as
+   * the line grows, as the fixing parser's nodes do (so the key starts over once, not on every chunk).
+   */
   node(): ObjectNode | undefined {
     let pending = 0;
     if (this.lineHasText) {
@@ -127,7 +144,35 @@ export class LabelLines {
       if (this.line.length > LABEL_DECIDED) this.lineIsLabel = isLabelLine;
       pending = isLabelLine ? 1 : 0;
     }
-    return this.labels + pending >= 2 ? this.object : undefined;
+    if (this.labels + pending < 2) return undefined;
+    const key = this.lineHasText ? this.repeatedKey() : undefined;
+    if (key !== undefined && this.shownAt !== this.changes) {
+      this.shownAt = this.changes;
+      const entry = pendingLabel(key, LABEL_LINE.exec(this.line)![2]!, this.object.entries)!;
+      if (this.pending === undefined) {
+        this.pending = entry;
+        this.object.entries.push(entry);
+      } else becomes(this.pending[1], entry[1]);
+    }
+    return this.object;
+  }
+
+  /** The key of the line being written (it has text) when it is a label writing a key read before. */
+  private repeatedKey(): string | undefined {
+    const block = this.block;
+    if (block !== undefined && indentOf(this.line) > block.indent) return undefined;
+    if (this.openList !== undefined && BULLET.test(this.line)) return undefined;
+    // (`key:` or `key:/` at the end may yet be `key://…`, which is not a label.)
+    if (this.lineKey === undefined && /:\/?$/.test(this.line)) return undefined;
+    let key = this.lineKey;
+    if (key === undefined) {
+      const label = LABEL_LINE.exec(this.line);
+      const written = label === null ? undefined : label[1]!.trim();
+      key = written !== undefined && written.split(/\s+/).length <= 5 ? written : null;
+      // (Past the first few dozen characters, the key is known for good.)
+      if (this.line.length > LABEL_DECIDED) this.lineKey = key;
+    }
+    return key !== null && this.keys.has(key.toLowerCase()) ? key : undefined;
   }
 
   /** The block scalar read so far ends: its node gets its text. */
@@ -141,6 +186,7 @@ export class LabelLines {
 
   private read(line: string): void {
     this.lines++;
+    this.changes++;
     const block = this.block;
     if (block !== undefined) {
       if (line.trim() === "" || indentOf(line) > block.indent) {
@@ -160,20 +206,67 @@ export class LabelLines {
     const label = LABEL_LINE.exec(line);
     if (!label || label[1]!.trim().split(/\s+/).length > 5) return;
     this.labels++;
+    const key = label[1]!.trim();
+    this.keys.add(key.toLowerCase());
     const value = label[2]!.trim();
     const header = blockScalarHeader(value);
     if (header !== undefined) {
       // `key: |` (or `>`): the text is in the indented lines below (YAML's block scalar), not the `|`.
-      const node: StringNode = { kind: "string", value: "", complete: false };
+      const node = this.place(key, { kind: "string", value: "", complete: false }) as StringNode;
       this.block = { header, indent: indentOf(line), lines: [], node };
-      this.object.entries.push([label[1]!.trim(), node]);
     } else if (value === "") {
-      this.openList = { kind: "array", items: [], complete: false };
-      this.object.entries.push([label[1]!.trim(), this.openList]);
+      this.openList = this.place(key, { kind: "array", items: [], complete: false }) as ArrayNode;
     } else {
-      this.object.entries.push([label[1]!.trim(), scalar(value)]);
+      this.place(key, scalar(value));
     }
   }
+
+  /**
+   * A label line's entry into the object: appended, or, when the line showed an entry while it was
+   * written (see `node`), that entry's node becomes this one in place (the entries are only appended).
+   */
+  private place(key: string, node: JsonishNode): JsonishNode {
+    const pending = this.pending;
+    if (pending === undefined) {
+      this.object.entries.push([key, node]);
+      return node;
+    }
+    this.pending = undefined;
+    becomes(pending[1], node);
+    return pending[1];
+  }
+}
+
+/** `target` takes `source`'s place: the same object, now with its kind and contents. */
+function becomes(target: JsonishNode, source: JsonishNode): void {
+  for (const property of Object.keys(target)) delete (target as unknown as Record<string, unknown>)[property];
+  Object.assign(target, source);
+}
+
+/**
+ * The entry a label line being written shows (`key`: as written; `header`: its value so far), the rule
+ * label lines and sections share: a plain value (not a quote, bracket, bold marker, block header or fence
+ * still open) shows as written so far (`shown`: read as the rule reads a value, incomplete: a number or
+ * literal waits for its line to end); a key written again (case aside) whose value shows nothing yet
+ * starts over as null, not written yet: the last key wins, so what the earlier one showed goes now, not
+ * when the line ends. Else the line shows nothing yet.
+ */
+export function pendingLabel(
+  key: string,
+  header: string,
+  entries: readonly (readonly [string, JsonishNode])[],
+  shown: (header: string) => JsonishNode = (value) => ({ ...scalar(value), complete: false }),
+): [string, JsonishNode] | undefined {
+  if (settled(header)) return [key, shown(header)];
+  const folded = key.toLowerCase();
+  if (!entries.some(([written]) => written.toLowerCase() === folded)) return undefined;
+  return [key, { kind: "null", complete: false }];
+}
+
+/** A label's value as written so far shows: plain text, or a closed flow list, map or quoted string. */
+function settled(header: string): boolean {
+  const value = header.trim();
+  return /^[^\s*|>"'[{`~]/.test(value) || /^(?:\[.*\]|\{.*\}|"(?:[^"\\]|\\.)*")$/.test(value);
 }
 
 function isLabel(line: string): boolean {

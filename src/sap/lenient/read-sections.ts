@@ -1,7 +1,7 @@
 import { workMeter } from "../work-meter.js";
 import { FixingParser } from "./fixing-parser.js";
 import type { JsonishNode, ObjectNode } from "./jsonish-node.js";
-import { BULLET, LABEL_LINE, readLines, scalar } from "./read-label-lines.js";
+import { BULLET, LABEL_LINE, pendingLabel, readLines, scalar } from "./read-label-lines.js";
 import {
   blockScalarHeader,
   blockScalarText,
@@ -217,8 +217,11 @@ export class Sections {
     }
     const entries = [...this.object.entries];
     // (Only a plain value: a quote, bracket, bold marker or block header is settled by what follows.)
-    if (label !== undefined && opener !== undefined && typeof opener !== "string" && settled(opener.header))
-      entries.push([opener.written, incomplete(label)]);
+    const pending =
+      label !== undefined && opener !== undefined && typeof opener !== "string"
+        ? pendingLabel(opener.written, opener.header, entries, () => incomplete(label))
+        : undefined;
+    if (pending !== undefined) entries.push(pending);
     this.shown = { kind: "object", entries, complete: false };
     return this.shown;
   }
@@ -473,12 +476,6 @@ function isBlankAt(text: string, at: number): boolean {
 
 function hasContent(section: Section): boolean {
   return section.header.trim() !== "" || section.lines.some((line) => line.trim() !== "");
-}
-
-/** A label's value as written so far shows: plain text, or a closed flow list, map or quoted string. */
-function settled(header: string): boolean {
-  const value = header.trim();
-  return /^[^\s*|>"'[{`~]/.test(value) || /^(?:\[.*\]|\{.*\}|"(?:[^"\\]|\\.)*")$/.test(value);
 }
 
 /** The fields made up for sections of undeclared names: their values are extra keys. */

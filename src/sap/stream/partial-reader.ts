@@ -671,7 +671,7 @@ export class PartialReader {
       this.plainText !== "never"
         ? this.text.length
         : this.labelsOpen
-          ? this.labels.lines * 2 + (this.labels.node() ? 1 : 0)
+          ? this.labels.changes * 2 + (this.labels.node() ? 1 : 0)
           : -1;
     // A quoted answer closing may make its text a reading of its own (`parseJsonInString`).
     // (And the sections read so far: any change there may change their reading.)
@@ -995,6 +995,12 @@ function sameReading(left: PartialReading, right: PartialReading): boolean {
   );
 }
 
+/**
+ * A root's place in the answer. Final mode gives every candidate of a fence the fence's start, and the
+ * earlier root in the fence wins their tie (its list order); a fraction below one keeps that order here,
+ * where a tie goes to the later reading (`earlierOrMarked`), without moving a fence's roots past anything
+ * after the fence's start.
+ */
 function orderOf(region: AnswerRegion, rootStart: number): number {
-  return region.kind === "fence" ? region.start : region.start + rootStart;
+  return region.kind === "fence" ? region.start + rootStart / (rootStart + 1) : region.start + rootStart;
 }
