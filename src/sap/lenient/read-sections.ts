@@ -300,7 +300,7 @@ export class Sections {
       }
       return;
     }
-    const entry: [string, JsonishNode] = [section.written, value];
+    const entry: [string, JsonishNode] = [field.implied ? field.key : section.written, value];
     section.entry = entry;
     this.object.entries.push(entry);
   }
@@ -443,6 +443,9 @@ function incomplete(node: JsonishNode): JsonishNode {
 function readSectionContent(section: Section, lines: string[], complete: boolean): JsonishNode | undefined {
   const field = section.field;
   if (field === undefined) return undefined;
+  // (`Action Input: {"query": …}` is the whole object, read as JSON in the prose, not the field's value.)
+  if (field.implied && field.inner === undefined && /^\s*\{/.test(section.header || (lines[0] ?? "")))
+    return undefined;
   if (section.form === "tag") return readTagContent(lines.join("\n"), field, complete);
   if (section.form !== "label") return readContent(lines.join("\n"), field, complete);
   const header = section.header.trim();
