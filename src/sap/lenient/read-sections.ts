@@ -249,7 +249,8 @@ export class Sections {
     const indent = indentOf(line);
     if (blockScalarHeader(open.header) !== undefined) return indent <= open.indent;
     if (indent > open.indent) return false;
-    if (open.header.trim() === "" && /^\s*-(?:\s|$)/.test(line) && !open.blankAfterContent) return false;
+    // (A sequence at the key's own indentation goes on over blank lines, as YAML reads it.)
+    if (open.header.trim() === "" && indent === open.indent && /^\s*-(?:\s|$)/.test(line)) return false;
     return open.blankAfterContent;
   }
 
@@ -463,7 +464,8 @@ function readSectionContent(section: Section, lines: string[], complete: boolean
   }
   const content = trimBlankEnd(lines);
   if (header === "") {
-    const yaml = readYamlBlock(content, section.indent);
+    // (Blank lines at the end too: a `|+` block at the end of the mapping keeps them.)
+    const yaml = readYamlBlock(lines, section.indent);
     return yaml ?? readContent(content.join("\n"), field, complete);
   }
   if (content.length === 0) return labelValue(header, field);
