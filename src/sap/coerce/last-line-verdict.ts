@@ -24,7 +24,10 @@ export function lastLineVerdict<T>(
   if (value === undefined) return undefined;
   if (cut >= 0) {
     for (const before of end.slice(0, cut).split("\n")) {
-      const other = bare(before, CONCLUDING_LABEL.exec(before.trim()));
+      const labelledBefore = CONCLUDING_LABEL.exec(before.trim());
+      // (A line with another label is a step, never a value on its own: not read, which keeps this linear.)
+      if (labelledBefore === null && STEP_LABEL.test(before)) continue;
+      const other = bare(before, labelledBefore);
       if (other !== "" && other.length <= LONGEST_VERDICT && read(other) !== undefined) return undefined;
     }
   }
@@ -42,5 +45,7 @@ function bare(line: string, labelled: RegExpExecArray | null): string {
 /** A label that says the line concludes (not a step's: `Step 2: yes` is a step of the reasoning). */
 const CONCLUDING_LABEL =
   /^[*_]*(?:final\s+)?(?:answer|conclusion|verdict|result|decision|output)[*_]*\s*[:：]\s*[*_]*\s*/i;
+/** A line of a step or other label (`Step 1: …`). */
+const STEP_LABEL = /^[^:]{1,40}:\s/;
 /** Longer than this, a last line is a sentence, not a verdict. */
 const LONGEST_VERDICT = 40;

@@ -64,6 +64,8 @@ export function coerceBool(
 
 /** The bool one word names (`true`, `Y`, `no`, `off`, `1`), else undefined. */
 function boolWord(text: string): boolean | undefined {
+  // (Every word below has at most 5 letters: a longer text is none, without splitting it into words.)
+  if (text.length > 8) return undefined;
   const words = normalizeWords(text);
   if (words.length !== 1) return undefined;
   const word = words[0]!;
