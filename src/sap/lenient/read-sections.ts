@@ -65,6 +65,8 @@ const DSPY = /^\s*\[\[\s*##\s*([^#\]]+?)\s*##\s*\]\]\s*$/;
 const HEADING = /^\s{0,3}#{1,6}\s+(.+?)\s*#*\s*$/;
 const TAG = /^\s*<([\p{L}_][\p{L}\p{N}_.-]*)\s*>(.*)$/u;
 const FENCE = /^\s*(```|~~~)/;
+/** A line whose key (before its first colon) has a quote at either end. */
+const QUOTED_KEY = /^\s*"|^[^:]*["']\s*(?:\*\*)?\s*:|^[\s>*#\-•]*'/;
 
 export class Sections {
   private readonly object: ObjectNode = { kind: "object", entries: [], complete: false };
@@ -340,8 +342,9 @@ export class Sections {
     if (open !== undefined && open.form === "label" && indent > open.indent) return undefined;
     if (open !== undefined && open.form === "label" && open.header.trim() === "" && /^\s*-\s/.test(line))
       return undefined;
-    // (A quoted key is JSON written without its braces, not a label.)
-    const label = /^\s*"/.test(line) ? null : LABEL_LINE.exec(line);
+    // (A quoted key is JSON written without its braces, not a label; so is a key with a quote on one
+    // side, `'name':` or `name":`, as `SectionNames.mayOpen` reads lines in final mode.)
+    const label = QUOTED_KEY.test(line) ? null : LABEL_LINE.exec(line);
     if (label === null) return undefined;
     const written = label[1]!.trim();
     if (written.split(/\s+/).length > 5) return undefined;
