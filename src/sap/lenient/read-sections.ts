@@ -70,6 +70,8 @@ const FENCE = /^\s*(```|~~~)/;
 const FENCE_MARKS = ["```", "~~~"];
 const CLOSERS = ["}", "]"];
 const BLANK = /\s/;
+/** A line whose key (before its first colon) has a quote at either end. */
+const QUOTED_KEY = /^\s*"|^[^:]*["']\s*(?:\*\*)?\s*:|^[\s>*#\-•]*'/;
 
 export class Sections {
   private readonly object: ObjectNode = { kind: "object", entries: [], complete: false };
@@ -301,7 +303,8 @@ export class Sections {
     const indent = indentOf(line);
     if (blockScalarHeader(open.header) !== undefined) return indent <= open.indent;
     if (indent > open.indent) return false;
-    if (open.header.trim() === "" && /^\s*-(?:\s|$)/.test(line) && !open.blankAfterContent) return false;
+    // (A sequence at the key's own indentation goes on over blank lines, as YAML reads it.)
+    if (open.header.trim() === "" && indent === open.indent && /^\s*-(?:\s|$)/.test(line)) return false;
     return open.blankAfterContent;
   }
 
@@ -352,7 +355,7 @@ export class Sections {
       }
       return;
     }
-    const entry: [string, JsonishNode] = [section.written, value];
+    const entry: [string, JsonishNode] = [field.implied ? field.key : section.written, value];
     section.entry = entry;
     this.object.entries.push(entry);
   }
@@ -396,8 +399,9 @@ export class Sections {
     if (open !== undefined && open.form === "label" && indent > open.indent) return undefined;
     if (open !== undefined && open.form === "label" && open.header.trim() === "" && /^\s*-\s/.test(line))
       return undefined;
-    // (A quoted key is JSON written without its braces, not a label.)
-    const label = /^\s*"/.test(line) ? null : LABEL_LINE.exec(line);
+    // (A quoted key is JSON written without its braces, not a label; so is a key with a quote on one
+    // side, `'name':` or `name":`, as `SectionNames.mayOpen` reads lines in final mode.)
+    const label = QUOTED_KEY.test(line) ? null : LABEL_LINE.exec(line);
     if (label === null) return undefined;
     const written = label[1]!.trim();
     if (written.split(/\s+/).length > 5) return undefined;
@@ -528,6 +532,9 @@ function incomplete(node: JsonishNode): JsonishNode {
 function readSectionContent(section: Section, lines: string[], complete: boolean): JsonishNode | undefined {
   const field = section.field;
   if (field === undefined) return undefined;
+  // (`Action Input: {"query": …}` is the whole object, read as JSON in the prose, not the field's value.)
+  if (field.implied && field.inner === undefined && /^\s*\{/.test(section.header || (lines[0] ?? "")))
+    return undefined;
   if (section.form === "tag") return readTagContent(lines.join("\n"), field, complete);
   if (section.form !== "label") return readContent(lines.join("\n"), field, complete);
   const header = section.header.trim();
@@ -545,7 +552,8 @@ function readSectionContent(section: Section, lines: string[], complete: boolean
   }
   const content = trimBlankEnd(lines);
   if (header === "") {
-    const yaml = readYamlBlock(content, section.indent);
+    // (Blank lines at the end too: a `|+` block at the end of the mapping keeps them.)
+    const yaml = readYamlBlock(lines, section.indent);
     return yaml ?? readContent(content.join("\n"), field, complete);
   }
   if (content.length === 0) return labelValue(header, field);

@@ -119,7 +119,9 @@ export function yamlKey(text: string): { key: string; rest: string } | undefined
 
 function decodeDoubleQuoted(inner: string): string | undefined {
   try {
-    return JSON.parse(`"${inner.replace(/\\'/g, "'").replace(/\t/g, "\\t")}"`) as string;
+    // (Escapes read in pairs, so `\\'` is a backslash then a quote; YAML's `\'` is a quote, JSON's is none.)
+    const json = inner.replace(/\\([\s\S])/g, (pair, escaped) => (escaped === "'" ? "'" : pair));
+    return JSON.parse(`"${json.replace(/\t/g, "\\t")}"`) as string;
   } catch {
     return undefined;
   }

@@ -5,6 +5,10 @@
  * something other than blanks follows it. (The reasoning stays there as a fallback reading.) Final mode
  * asks `afterReasoning` of the whole text; a stream feeds `ReasoningBlocks` chunk by chunk and reads the
  * same answer start as the text grows.
+ *
+ * Reasoning models served with the opening tag already in the chat template (DeepSeek-R1, QwQ, qwen3 in
+ * thinking mode) write only the closing one: a closing tag that comes before any other reasoning tag
+ * ends a block that opened at the start of the text (`17*3=51 … </think>⏎⏎391`).
  */
 
 /** Longer names first: `<thinking>` is not `<think>` followed by text. */
@@ -38,6 +42,8 @@ export class ReasoningBlocks {
   private lastNonBlank = -1;
   /** How many blocks have closed so far. */
   closed = 0;
+  /** A reasoning tag has counted (a closing tag after it no longer closes a block opened at the start). */
+  private tagged = false;
 
   /** Where the last closed block ends (-1: none has closed). */
   get lastClosedEnd(): number {
@@ -74,9 +80,11 @@ export class ReasoningBlocks {
         }
         continue;
       }
-      if (this.open === undefined) {
+      this.tagged = true;
+      if (this.open === undefined && text[at + 1] !== "/") {
         this.open = tag;
       } else {
+        // (The open block's closing tag, or a lone one closing the block the text started in.)
         this.open = undefined;
         this.closed++;
         this.lastEnd = this.offset + at + tag.length + 3;
@@ -92,14 +100,21 @@ export class ReasoningBlocks {
     this.pending = "";
   }
 
-  /** The name of the tag at `at` that counts now (an opening one, or the open block's closing one). */
+  /**
+   * The name of the tag at `at` that counts now: an opening one, the open block's closing one, or, before
+   * any tag has counted, a lone closing one.
+   */
   private tagAt(text: string, at: number): string | undefined {
     if (this.open !== undefined) {
       const close = `</${this.open}>`;
       return text.slice(at, at + close.length).toLowerCase() === close ? this.open : undefined;
     }
+    const closing = text[at + 1] === "/";
+    if (closing && this.tagged) return undefined;
+    const start = closing ? 2 : 1;
     for (const name of NAMES) {
-      if (text.slice(at, at + name.length + 2).toLowerCase() === `<${name}>`) return name;
+      const written = text.slice(at + start, at + start + name.length + 1).toLowerCase();
+      if (written === `${name}>`) return name;
     }
     return undefined;
   }

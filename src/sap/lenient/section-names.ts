@@ -26,7 +26,18 @@ export interface SectionField {
   list: boolean;
   /** The names inside the field, when its type is (or holds) a class: read for nested sections. */
   readonly inner: SectionNames | undefined;
+  /**
+   * A section named by the answer's form, not by the field: ReAct's `Action Input:` gives the one field
+   * of a one-field class its value (see `REACT_INPUT`). Its entry is keyed by the field.
+   */
+  readonly implied?: boolean;
 }
+
+/**
+ * ReAct agents (LangChain's ReAct prompt, and the many written after it) end a step with
+ * `Action: tool⏎Action Input: value`: for a one-field class, that value is the field's.
+ */
+const REACT_INPUT = "action input";
 
 /** A key as sections match it: its words, lower case, joined by a space. */
 export function sectionKey(written: string): string {
@@ -148,6 +159,18 @@ function namesOfClasses(
       });
       longest = Math.max(longest, normal.length);
     }
+  }
+  const only = fields.size === 1 && classes.length === 1 ? [...fields.values()][0] : undefined;
+  if (only !== undefined && !fields.has(REACT_INPUT)) {
+    fields.set(REACT_INPUT, {
+      key: only.key,
+      list: only.list,
+      implied: true,
+      get inner() {
+        return only.inner;
+      },
+    });
+    longest = Math.max(longest, REACT_INPUT.length);
   }
   return names;
 }

@@ -1,6 +1,7 @@
 import type { Type } from "../../../ir/index.js";
 import type { CoerceContext } from "../../coerce/coerce-context.js";
 import { type CoerceResult, exact, failure, repaired } from "../../coerce/coerce-result.js";
+import { lastLineVerdict } from "../../coerce/last-line-verdict.js";
 import { unwrapSingle } from "../../coerce/unwrap-single.js";
 import type { JsonishNode } from "../../lenient/jsonish-node.js";
 import { type MatchOption, matchText } from "./match-text.js";
@@ -19,6 +20,17 @@ export function coerceByMatching(
   }
   const text = node.kind === "string" ? node.value : node.kind === "number" ? node.text : String(node.value);
   const outcome = matchText(text, options);
+  if (outcome.kind !== "exact" && outcome.kind !== "caseFold") {
+    // Reasoning that weighs several values, then a verdict line naming one: the verdict.
+    const verdict = lastLineVerdict(text, (line) => {
+      const named = matchText(line, options);
+      return named.kind === "exact" || named.kind === "caseFold" ? named.value : undefined;
+    });
+    if (verdict !== undefined && verdict.value !== substringValue(outcome)) {
+      const read = `${verdict.line} is the last line of ${preview(text)}, after the reasoning`;
+      return repaired(verdict.value, "EnumSubstring", path, read, node);
+    }
+  }
   switch (outcome.kind) {
     case "exact":
       return exact(outcome.value);
@@ -73,6 +85,11 @@ export function coerceByMatching(
     case "none":
       return failure("enum-no-match", path, expected, node);
   }
+}
+
+/** The value a text names among other words, if that is how it was matched. */
+function substringValue(outcome: ReturnType<typeof matchText>): string | undefined {
+  return outcome.kind === "substring" ? outcome.value : undefined;
 }
 
 function preview(text: string): string {

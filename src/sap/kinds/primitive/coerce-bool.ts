@@ -2,6 +2,7 @@ import type { PrimitiveType } from "../../../ir/index.js";
 import type { CoerceContext } from "../../coerce/coerce-context.js";
 import { type CoerceResult, exact, failure, repaired } from "../../coerce/coerce-result.js";
 import { isStructuredText } from "../../coerce/is-structured-text.js";
+import { lastLineVerdict } from "../../coerce/last-line-verdict.js";
 import { unwrapSingle } from "../../coerce/unwrap-single.js";
 import type { JsonishNode } from "../../lenient/jsonish-node.js";
 import { normalizeWords } from "../enum/normalize-words.js";
@@ -10,8 +11,9 @@ const TRUE_WORDS = new Set(["yes", "y", "on", "1"]);
 const FALSE_WORDS = new Set(["no", "n", "off", "0"]);
 
 /**
- * `bool`: JSON bools; `"true"`/`"False"` (any case); `yes/no`, `y/n`, `on/off`, `1/0`; `true` or `false`
- * named once among other words. Both named, or neither, is an error.
+ * `bool`: JSON bools; `"true"`/`"False"` (any case); `yes/no`, `y/n`, `on/off`, `1/0`; a last line that
+ * is one of these after lines of reasoning (`Step 1: …⏎Y`: the verdict, whatever the steps say);
+ * `true` or `false` named once among other words. Both named, or neither, is an error.
  */
 export function coerceBool(
   type: PrimitiveType,
@@ -28,6 +30,11 @@ export function coerceBool(
   // JSON written as text names no bool, not even as its only word (`[["on"]]`): as for numbers, its
   // values are read from its structure (a one-element list once, `unwrapSingle`), never from its words.
   if (isStructuredText(node.value)) return failure("type-mismatch", path, "bool", node);
+  const verdict = lastLineVerdict(node.value, boolWord);
+  if (verdict !== undefined) {
+    const read = `the last line ${JSON.stringify(verdict.line)} read as ${verdict.value}`;
+    return repaired(verdict.value, "BoolFromWord", path, read, node);
+  }
   const words = normalizeWords(node.value);
   const only = words.length === 1 ? words[0]! : undefined;
   if (only === "true" || only === "false") {
@@ -53,6 +60,18 @@ export function coerceBool(
     return repaired(first === "yes", "BoolFromWord", path, `the answer starts with "${first}"`, node);
   }
   return failure("type-mismatch", path, "bool", node, saysTrue ? "It names both true and false." : undefined);
+}
+
+/** The bool one word names (`true`, `Y`, `no`, `off`, `1`), else undefined. */
+function boolWord(text: string): boolean | undefined {
+  // (Every word below has at most 5 letters: a longer text is none, without splitting it into words.)
+  if (text.length > 8) return undefined;
+  const words = normalizeWords(text);
+  if (words.length !== 1) return undefined;
+  const word = words[0]!;
+  if (word === "true" || TRUE_WORDS.has(word)) return true;
+  if (word === "false" || FALSE_WORDS.has(word)) return false;
+  return undefined;
 }
 
 function preview(text: string): string {

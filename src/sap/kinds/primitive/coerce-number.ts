@@ -1,6 +1,7 @@
 import type { PrimitiveType } from "../../../ir/index.js";
 import type { CoerceContext } from "../../coerce/coerce-context.js";
 import { addFlag, type CoerceResult, exact, failure, repaired } from "../../coerce/coerce-result.js";
+import { lastLineVerdict } from "../../coerce/last-line-verdict.js";
 import { unwrapSingle } from "../../coerce/unwrap-single.js";
 import type { JsonishNode } from "../../lenient/jsonish-node.js";
 import { readNumberText, roundHalfAwayFromZero } from "./read-number-text.js";
@@ -89,6 +90,17 @@ function readNumberOf(node: JsonishNode, path: string, expected: "int" | "float"
   if (node.kind === "number") return exact(node.value);
   if (node.kind !== "string") return failure("type-mismatch", path, expected, node);
   const reading = readNumberText(node.value);
+  if (!reading.ok && reading.reason === "several") {
+    // Steps of working, then the result alone on the last line: the result.
+    const verdict = lastLineVerdict(node.value, (line) => {
+      const number = readNumberText(line);
+      return number.ok && number.plain ? number.value : undefined;
+    });
+    if (verdict !== undefined) {
+      const read = `${verdict.line} is the last line of the working in ${preview(node.value)}`;
+      return repaired(verdict.value, "NumberFromText", path, read, node);
+    }
+  }
   if (!reading.ok) {
     return reading.reason === "several"
       ? failure(
@@ -111,6 +123,11 @@ function readNumberOf(node: JsonishNode, path: string, expected: "int" | "float"
     `${reading.value} is ${reading.note} in ${JSON.stringify(node.value)}`,
     node,
   );
+}
+
+function preview(text: string): string {
+  const json = JSON.stringify(text.trim());
+  return json.length > 60 ? `${json.slice(0, 57)}…"` : json;
 }
 
 function isFraction(text: string): boolean {
