@@ -248,6 +248,8 @@ export class Sections {
   private labelEnds(open: Section, line: string): boolean {
     const indent = indentOf(line);
     if (blockScalarHeader(open.header) !== undefined) return indent <= open.indent;
+    // Text runs over blank lines: only the next section (or the end of the answer) ends it.
+    if (open.field?.text) return false;
     if (indent > open.indent) return false;
     if (open.header.trim() === "" && /^\s*-(?:\s|$)/.test(line) && !open.blankAfterContent) return false;
     return open.blankAfterContent;
@@ -329,8 +331,9 @@ export class Sections {
     const tag = TAG.exec(line);
     if (tag !== null) {
       const field = names.fields.get(sectionKey(tag[1]!));
-      // An undeclared tag on a line of its own is a block to skip (`<scratchpad>`); in prose it is text.
-      if (field !== undefined || tag[2]!.trim() === "")
+      // An undeclared tag on a line of its own is a block to skip (`<scratchpad>`); in prose or in a
+      // label's text it is text.
+      if (field !== undefined || (tag[2]!.trim() === "" && !isText(open)))
         return { form: "tag", field, written: tag[1]!, header: tag[2]!, indent };
       return undefined;
     }
@@ -345,8 +348,9 @@ export class Sections {
     const written = label[1]!.trim();
     if (written.split(/\s+/).length > 5) return undefined;
     const field = names.fields.get(sectionKey(written));
-    // An undeclared label ends a label's value, and its own is an extra key (flagged, as in JSON).
-    if (field === undefined && open?.form !== "label") return undefined;
+    // An undeclared label ends a label's value, and its own is an extra key (flagged, as in JSON); in text
+    // that went on past its label's line (`**Step 2:**` in a multi-paragraph answer) it is text.
+    if (field === undefined && (open?.form !== "label" || (isText(open) && wentOn(open)))) return undefined;
     return { form: "label", field: field ?? undeclared(written), written, header: label[2]!, indent };
   }
 
@@ -383,6 +387,16 @@ export class Sections {
   }
 }
 
+/** The open section is a label whose field holds text: its value goes on over blank lines and labels. */
+function isText(open: Section | undefined): boolean {
+  return open?.form === "label" && open.field?.text === true;
+}
+
+/** A label's value went on past its label's line (or its label has no value on its line). */
+function wentOn(open: Section): boolean {
+  return open.lines.length > 0 || open.header.trim() === "";
+}
+
 function hasContent(section: Section): boolean {
   return section.header.trim() !== "" || section.lines.some((line) => line.trim() !== "");
 }
@@ -397,7 +411,7 @@ function settled(header: string): boolean {
 const UNDECLARED = new WeakSet<SectionField>();
 
 function undeclared(key: string): SectionField {
-  const field: SectionField = { key, list: false, inner: undefined };
+  const field: SectionField = { key, list: false, text: false, inner: undefined };
   UNDECLARED.add(field);
   return field;
 }
@@ -461,14 +475,15 @@ function readSectionContent(section: Section, lines: string[], complete: boolean
   const content = trimBlankEnd(lines);
   if (header === "") {
     const yaml = readYamlBlock(content, section.indent);
-    return yaml ?? readContent(content.join("\n"), field, complete);
+    if (yaml !== undefined && !(field.text && isContainer(yaml))) return yaml;
+    return readContent(content.join("\n"), field, complete);
   }
   if (content.length === 0) return labelValue(header, field);
   // A value over several lines indented under its key is one YAML scalar (folded); else text as written.
   if (content.every((line) => line.trim() === "" || indentOf(line) > section.indent)) {
     const yaml = readYamlBlock([`${" ".repeat(section.indent)}x: ${header}`, ...content], section.indent - 1);
     const entry = yaml?.kind === "object" ? yaml.entries[0]?.[1] : undefined;
-    if (entry !== undefined) return entry;
+    if (entry !== undefined && !(field.text && isContainer(entry))) return entry;
   }
   return readContent([header, ...content].join("\n"), field, complete);
 }
@@ -479,10 +494,17 @@ function trimBlankEnd(lines: string[]): string[] {
   return end === lines.length ? lines : lines.slice(0, end);
 }
 
-/** A label's one-line value: quoted or flow YAML as such, else as `LabelLines` reads a value. */
+function isContainer(node: JsonishNode): boolean {
+  return node.kind === "object" || node.kind === "array";
+}
+
+/**
+ * A label's one-line value: quoted or flow YAML as such (for a text field, quoted only: `{name}` is its
+ * text), else as `LabelLines` reads a value.
+ */
 function labelValue(header: string, field: SectionField): JsonishNode {
   const first = header[0];
-  if (first === '"' || first === "'" || first === "[" || first === "{") {
+  if (first === '"' || first === "'" || (!field.text && (first === "[" || first === "{"))) {
     const yaml = yamlScalar(header.replace(/,$/, ""));
     if (yaml !== undefined) return yaml;
   }
@@ -498,7 +520,8 @@ const OPEN_FENCE = /^(```|~~~)[^\n]*(?:\n([\s\S]*))?$/;
 /**
  * A section's content read by the usual rules, short of a whole parse: a fenced block is its content, a
  * class field's content may hold nested sections, a JSON container is itself, lines of bullets are a list,
- * one line is a scalar, and anything else is its text.
+ * one line is a scalar, and anything else is its text. A text field's content is never a container or a
+ * list: brackets, braces and numbered lines are its text as written.
  */
 function readContent(text: string, field: SectionField, complete: boolean): JsonishNode | undefined {
   let content = text.trim();
@@ -514,7 +537,7 @@ function readContent(text: string, field: SectionField, complete: boolean): Json
     if (node !== undefined) return node;
   }
   const first = content[0];
-  if (first === "{" || first === "[") {
+  if (!field.text && (first === "{" || first === "[")) {
     const parser = new FixingParser();
     parser.push(content);
     const roots = parser.end();
@@ -531,7 +554,7 @@ function readContent(text: string, field: SectionField, complete: boolean): Json
   if (lines.length === 1)
     return fence === null ? scalar(content) : { kind: "string", value: content, complete: true };
   const bullets = lines.filter((line) => line.trim() !== "").map((line) => BULLET.exec(line));
-  if (bullets.every((bullet) => bullet !== null))
+  if (!field.text && bullets.every((bullet) => bullet !== null))
     return { kind: "array", items: bullets.map((bullet) => scalar(bullet![1]!)), complete: true };
   return { kind: "string", value: content, complete: true };
 }
@@ -544,7 +567,7 @@ function readTagContent(text: string, field: SectionField, complete: boolean): J
     if (items === undefined && !complete && /^\s*<\/?[\p{L}_]*$/u.test(text))
       return { kind: "array", items: [], complete: false };
     if (items !== undefined) {
-      const itemField: SectionField = { key: field.key, list: false, inner: field.inner };
+      const itemField: SectionField = { key: field.key, list: false, text: field.text, inner: field.inner };
       const nodes = items.map(
         (item) =>
           readTagContent(item, itemField, true) ?? { kind: "string" as const, value: "", complete: true },
