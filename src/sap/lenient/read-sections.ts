@@ -365,6 +365,8 @@ export class Sections {
     }
     if (open.inFence) return FENCE.test(line) || /^\s*[`~]{1,2}$/.test(line);
     if (line.trim() === "") return true;
+    // (No section opens with a closing bracket: `}` ending a JSON value under a label shows at once.)
+    if (/^\s*[}\]]/.test(line)) return false;
     if (this.opener(line, open) !== undefined) return true;
     // An unindented line under a label may yet be a label (ending the value): shown once it is not.
     if (open.form === "label" && indentOf(line) <= open.indent && !line.includes(":") && line.length <= 45)
@@ -438,8 +440,20 @@ function sectionValue(
   return incomplete(node);
 }
 
-/** A value read from content still being written: its last leaf may still grow. */
+/**
+ * JSON (or YAML flow) containers whose closing bracket was read: their leaves cannot grow any more, only
+ * the text after them (so a stream shows `{"days": 3}` ending a label's line whole, as final mode does).
+ */
+const CLOSED = new WeakSet<JsonishNode>();
+
+function closed(node: JsonishNode): JsonishNode {
+  if (node.kind === "object" || node.kind === "array") CLOSED.add(node);
+  return node;
+}
+
+/** A value read from content still being written: its last leaf may still grow (not in a closed container). */
 function incomplete(node: JsonishNode): JsonishNode {
+  if (CLOSED.has(node)) return { ...node, complete: false };
   if (node.kind === "object" && node.entries.length > 0) {
     const entries = [...node.entries];
     const [key, last] = entries[entries.length - 1]!;
@@ -506,7 +520,7 @@ function labelValue(header: string, field: SectionField): JsonishNode {
   const first = header[0];
   if (first === '"' || first === "'" || (!field.text && (first === "[" || first === "{"))) {
     const yaml = yamlScalar(header.replace(/,$/, ""));
-    if (yaml !== undefined) return yaml;
+    if (yaml !== undefined) return closed(yaml);
   }
   if (FENCE.test(header)) return readContent(header, field, true) ?? scalar(header);
   return scalar(header);
@@ -548,7 +562,7 @@ function readContent(text: string, field: SectionField, complete: boolean): Json
       (root.node.complete || !complete) &&
       root.end >= content.length
     )
-      return root.node;
+      return root.node.complete ? closed(root.node) : root.node;
   }
   const lines = content.split("\n");
   if (lines.length === 1)
