@@ -111,13 +111,7 @@ for (const name of readdirSync(folder)
  * Cases where the stream still disagrees with final mode, each with the reason. They run as expected
  * failures (`it.fails`): one that starts to pass must leave this list.
  */
-const LABEL_OBJECT_AT_END =
-  "a label line's JSON object ending the answer shows its last number as null, though the object is closed";
-const KNOWN_DRIFTS = new Map<string, string>([
-  ["real-shapes.cases: an empty Action line before the real one", LABEL_OBJECT_AT_END],
-  ["real-shapes.cases: an action input whose numbers are strings", LABEL_OBJECT_AT_END],
-  ["real-shapes.cases: an action input written over several lines below its label", LABEL_OBJECT_AT_END],
-]);
+const KNOWN_DRIFTS = new Map<string, string>([]);
 
 describe("a stream ends where final mode does, and never goes back", () => {
   for (const entry of cases) {

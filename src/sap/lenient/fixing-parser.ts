@@ -993,6 +993,15 @@ export class FixingParser {
       if (index >= length) return true;
     }
     if (buffer.charCodeAt(index) === 92) return this.stepEscape(frame);
+    const doubled = this.doubledCloser(frame, index);
+    if (doubled === undefined) return false;
+    if (doubled) {
+      // `"green pear""]`: the second quote is a typo, not a new string.
+      this.repair("doubled closing quote");
+      this.position = index + 2;
+      this.finishString(frame, true);
+      return true;
+    }
     const closes = this.quoteCloses(frame.role, index, frame.innerQuotes);
     if (closes === undefined) return false;
     this.position = index + 1;
@@ -1181,6 +1190,24 @@ export class FixingParser {
         if (next === index + 1 && isIdentifierCode(code)) return this.halfQuotedKeyFollows(next);
         return false;
     }
+  }
+
+  /**
+   * Whether the quote at `index` closes a value or item and the same quote right after it is a typo
+   * (`["red apple"", "green pear""]`): no inner quote is open, and after the second quote comes what
+   * fits after a string (`,`, `]`, `}`, the end). Undefined while the text so far cannot tell.
+   */
+  private doubledCloser(frame: StringFrame, index: number): boolean | undefined {
+    const buffer = this.buffer;
+    if (frame.role === "key" || frame.innerQuotes % 2 !== 0) return false;
+    const length = buffer.length;
+    if (index + 1 >= length) return this.ended ? false : undefined;
+    if (buffer.charCodeAt(index + 1) !== buffer.charCodeAt(index)) return false;
+    let next = index + 2;
+    while (next < length && isWhitespaceCode(buffer.charCodeAt(next))) next++;
+    if (next >= length) return this.ended ? true : undefined;
+    const code = buffer.charCodeAt(next);
+    return code === 44 /* , */ || code === 93 /* ] */ || code === 125 /* } */;
   }
 
   /** After the comma at `index`: does the next item start with a quote? */

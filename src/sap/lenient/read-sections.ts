@@ -302,6 +302,8 @@ export class Sections {
   private labelEnds(open: Section, line: string): boolean {
     const indent = indentOf(line);
     if (blockScalarHeader(open.header) !== undefined) return indent <= open.indent;
+    // Text runs over blank lines: only the next section (or the end of the answer) ends it.
+    if (open.field?.text) return false;
     if (indent > open.indent) return false;
     // (A sequence at the key's own indentation goes on over blank lines, as YAML reads it.)
     if (open.header.trim() === "" && indent === open.indent && /^\s*-(?:\s|$)/.test(line)) return false;
@@ -389,8 +391,9 @@ export class Sections {
       const key = sectionKey(tag[1]!);
       const field = names.fields.get(key);
       if (field === undefined && open === undefined && names.wrappers.has(key)) return "wrapper";
-      // An undeclared tag on a line of its own is a block to skip (`<scratchpad>`); in prose it is text.
-      if (field !== undefined || tag[2]!.trim() === "")
+      // An undeclared tag on a line of its own is a block to skip (`<scratchpad>`); in prose or in a
+      // label's text it is text.
+      if (field !== undefined || (tag[2]!.trim() === "" && !isText(open)))
         return { form: "tag", field, written: tag[1]!, header: tag[2]!, indent };
       return undefined;
     }
@@ -406,8 +409,9 @@ export class Sections {
     const written = label[1]!.trim();
     if (written.split(/\s+/).length > 5) return undefined;
     const field = names.fields.get(sectionKey(written));
-    // An undeclared label ends a label's value, and its own is an extra key (flagged, as in JSON).
-    if (field === undefined && open?.form !== "label") return undefined;
+    // An undeclared label ends a label's value, and its own is an extra key (flagged, as in JSON); in text
+    // that went on past its label's line (`**Step 2:**` in a multi-paragraph answer) it is text.
+    if (field === undefined && (open?.form !== "label" || (isText(open) && wentOn(open)))) return undefined;
     return { form: "label", field: field ?? undeclared(written), written, header: label[2]!, indent };
   }
 
@@ -422,6 +426,8 @@ export class Sections {
     }
     if (open.inFence) return FENCE.test(line) || /^\s*[`~]{1,2}$/.test(line);
     if (line.trim() === "") return true;
+    // (No section opens with a closing bracket: `}` ending a JSON value under a label shows at once.)
+    if (/^\s*[}\]]/.test(line)) return false;
     if (this.opener(line, open) !== undefined) return true;
     // An unindented line under a label may yet be a label (ending the value): shown once it is not.
     if (open.form === "label" && indentOf(line) <= open.indent && !line.includes(":") && line.length <= 45)
@@ -471,6 +477,20 @@ function lineStartingWith(
   }
 }
 
+/** The open section is a label whose field holds text: its value goes on over blank lines and labels. */
+function isText(open: Section | undefined): boolean {
+  return open?.form === "label" && open.field?.text === true;
+}
+
+/** A label's value went on past its label's line (or its label has no value on its line). */
+function wentOn(open: Section): boolean {
+  return open.lines.length > 0 || open.header.trim() === "";
+}
+
+function hasContent(section: Section): boolean {
+  return section.header.trim() !== "" || section.lines.some((line) => line.trim() !== "");
+}
+
 /** Whether `text[at]` is a blank within a line (`\s` but a line break), spaces and tabs decided first. */
 function isBlankAt(text: string, at: number): boolean {
   const code = text.charCodeAt(at);
@@ -478,15 +498,11 @@ function isBlankAt(text: string, at: number): boolean {
   return code !== 10 && BLANK.test(text[at]!);
 }
 
-function hasContent(section: Section): boolean {
-  return section.header.trim() !== "" || section.lines.some((line) => line.trim() !== "");
-}
-
 /** The fields made up for sections of undeclared names: their values are extra keys. */
 const UNDECLARED = new WeakSet<SectionField>();
 
 function undeclared(key: string): SectionField {
-  const field: SectionField = { key, list: false, inner: undefined };
+  const field: SectionField = { key, list: false, text: false, inner: undefined };
   UNDECLARED.add(field);
   return field;
 }
@@ -513,8 +529,20 @@ function sectionValue(
   return incomplete(node);
 }
 
-/** A value read from content still being written: its last leaf may still grow. */
+/**
+ * JSON (or YAML flow) containers whose closing bracket was read: their leaves cannot grow any more, only
+ * the text after them (so a stream shows `{"days": 3}` ending a label's line whole, as final mode does).
+ */
+const CLOSED = new WeakSet<JsonishNode>();
+
+function closed(node: JsonishNode): JsonishNode {
+  if (node.kind === "object" || node.kind === "array") CLOSED.add(node);
+  return node;
+}
+
+/** A value read from content still being written: its last leaf may still grow (not in a closed container). */
 function incomplete(node: JsonishNode): JsonishNode {
+  if (CLOSED.has(node)) return { ...node, complete: false };
   if (node.kind === "object" && node.entries.length > 0) {
     const entries = [...node.entries];
     const [key, last] = entries[entries.length - 1]!;
@@ -554,14 +582,15 @@ function readSectionContent(section: Section, lines: string[], complete: boolean
   if (header === "") {
     // (Blank lines at the end too: a `|+` block at the end of the mapping keeps them.)
     const yaml = readYamlBlock(lines, section.indent);
-    return yaml ?? readContent(content.join("\n"), field, complete);
+    if (yaml !== undefined && !(field.text && isContainer(yaml))) return yaml;
+    return readContent(content.join("\n"), field, complete);
   }
   if (content.length === 0) return labelValue(header, field);
   // A value over several lines indented under its key is one YAML scalar (folded); else text as written.
   if (content.every((line) => line.trim() === "" || indentOf(line) > section.indent)) {
     const yaml = readYamlBlock([`${" ".repeat(section.indent)}x: ${header}`, ...content], section.indent - 1);
     const entry = yaml?.kind === "object" ? yaml.entries[0]?.[1] : undefined;
-    if (entry !== undefined) return entry;
+    if (entry !== undefined && !(field.text && isContainer(entry))) return entry;
   }
   return readContent([header, ...content].join("\n"), field, complete);
 }
@@ -572,12 +601,19 @@ function trimBlankEnd(lines: string[]): string[] {
   return end === lines.length ? lines : lines.slice(0, end);
 }
 
-/** A label's one-line value: quoted or flow YAML as such, else as `LabelLines` reads a value. */
+function isContainer(node: JsonishNode): boolean {
+  return node.kind === "object" || node.kind === "array";
+}
+
+/**
+ * A label's one-line value: quoted or flow YAML as such (for a text field, quoted only: `{name}` is its
+ * text), else as `LabelLines` reads a value.
+ */
 function labelValue(header: string, field: SectionField): JsonishNode {
   const first = header[0];
-  if (first === '"' || first === "'" || first === "[" || first === "{") {
+  if (first === '"' || first === "'" || (!field.text && (first === "[" || first === "{"))) {
     const yaml = yamlScalar(header.replace(/,$/, ""));
-    if (yaml !== undefined) return yaml;
+    if (yaml !== undefined) return closed(yaml);
   }
   if (FENCE.test(header)) return readContent(header, field, true) ?? scalar(header);
   return scalar(header);
@@ -591,7 +627,8 @@ const OPEN_FENCE = /^(```|~~~)[^\n]*(?:\n([\s\S]*))?$/;
 /**
  * A section's content read by the usual rules, short of a whole parse: a fenced block is its content, a
  * class field's content may hold nested sections, a JSON container is itself, lines of bullets are a list,
- * one line is a scalar, and anything else is its text.
+ * one line is a scalar, and anything else is its text. A text field's content is never a container or a
+ * list: brackets, braces and numbered lines are its text as written.
  */
 function readContent(text: string, field: SectionField, complete: boolean): JsonishNode | undefined {
   let content = text.trim();
@@ -607,7 +644,7 @@ function readContent(text: string, field: SectionField, complete: boolean): Json
     if (node !== undefined) return node;
   }
   const first = content[0];
-  if (first === "{" || first === "[") {
+  if (!field.text && (first === "{" || first === "[")) {
     const parser = new FixingParser();
     parser.push(content);
     const roots = parser.end();
@@ -618,13 +655,13 @@ function readContent(text: string, field: SectionField, complete: boolean): Json
       (root.node.complete || !complete) &&
       root.end >= content.length
     )
-      return root.node;
+      return root.node.complete ? closed(root.node) : root.node;
   }
   const lines = content.split("\n");
   if (lines.length === 1)
     return fence === null ? scalar(content) : { kind: "string", value: content, complete: true };
   const bullets = lines.filter((line) => line.trim() !== "").map((line) => BULLET.exec(line));
-  if (bullets.every((bullet) => bullet !== null))
+  if (!field.text && bullets.every((bullet) => bullet !== null))
     return { kind: "array", items: bullets.map((bullet) => scalar(bullet![1]!)), complete: true };
   return { kind: "string", value: content, complete: true };
 }
@@ -637,7 +674,7 @@ function readTagContent(text: string, field: SectionField, complete: boolean): J
     if (items === undefined && !complete && /^\s*<\/?[\p{L}_]*$/u.test(text))
       return { kind: "array", items: [], complete: false };
     if (items !== undefined) {
-      const itemField: SectionField = { key: field.key, list: false, inner: field.inner };
+      const itemField: SectionField = { key: field.key, list: false, text: field.text, inner: field.inner };
       const nodes = items.map(
         (item) =>
           readTagContent(item, itemField, true) ?? { kind: "string" as const, value: "", complete: true },

@@ -24,6 +24,11 @@ export interface SectionField {
   key: string;
   /** The field holds a list (repeated sections of it, or repeated child tags, are its items). */
   list: boolean;
+  /**
+   * The field holds text (`string`, seen through optional and alias): its section's value is the text as
+   * written, over blank lines, up to the next section (`Sections`).
+   */
+  text: boolean;
   /** The names inside the field, when its type is (or holds) a class: read for nested sections. */
   readonly inner: SectionNames | undefined;
   /**
@@ -92,8 +97,11 @@ function classesOf(type: Type, index: IrIndex, into: string[], seen: Set<string>
   }
 }
 
-/** A field's type seen through optional and alias: a list, and the classes of its items or itself. */
-function fieldShape(type: Type, index: IrIndex): { list: boolean; classes: string[] } {
+/**
+ * A field's type seen through optional and alias: a list, text (`string`), and the classes of its items
+ * or itself.
+ */
+function fieldShape(type: Type, index: IrIndex): { list: boolean; text: boolean; classes: string[] } {
   let inner = type;
   const seen = new Set<string>();
   for (;;) {
@@ -106,10 +114,10 @@ function fieldShape(type: Type, index: IrIndex): { list: boolean; classes: strin
   const classes: string[] = [];
   if (inner.kind === "list") {
     classesOf(inner.item, index, classes, new Set());
-    return { list: true, classes };
+    return { list: true, text: false, classes };
   }
   classesOf(inner, index, classes, new Set());
-  return { list: false, classes };
+  return { list: false, text: inner.kind === "primitive" && inner.name === "string", classes };
 }
 
 /** Built once per set of classes; a class inside itself (recursion) shares the one being built. */
@@ -151,6 +159,7 @@ function namesOfClasses(
       fields.set(normal, {
         key,
         list: shape.list,
+        text: shape.text,
         get inner() {
           if (!resolved) inner = namesOfClasses(shape.classes, index, built);
           resolved = true;
