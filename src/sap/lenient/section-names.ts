@@ -174,6 +174,7 @@ function namesOfClasses(
     fields.set(REACT_INPUT, {
       key: only.key,
       list: only.list,
+      text: only.text,
       implied: true,
       get inner() {
         return only.inner;

@@ -31,7 +31,7 @@ import { type AnswerRegion, AnswerScanner } from "./answer-scanner.js";
 import { candidatesAtEnd, type EndSource, endRereads } from "./end-candidates.js";
 import { exactPartial } from "./exact-partial.js";
 import { pick, preferable, showsNothing } from "./prefer-reading.js";
-import { samePartial } from "./same-partial.js";
+import { grewFrom, samePartial } from "./same-partial.js";
 import { patchSpine, type SpineTrail, traceSpine } from "./spine-trail.js";
 import { createStreamCoerceContext, pendingOf, type StreamCoerceContext } from "./stream-coerce-context.js";
 import { streamCoercers } from "./stream-coercer-table.js";
@@ -135,6 +135,8 @@ export class PartialReader {
   private labelsOpen = true;
   /** `sections.regressions` at the last read (see `choose`). */
   private sectionRegressions = 0;
+  /** The value the sections reading gave at the last read (see `read`). */
+  private sectionsShown: { value: unknown } | undefined;
   /** Some region has a container; regions before `rootScan` have none (see `hasRoots`). */
   private rootsSeen = false;
   private rootScan = 0;
@@ -480,7 +482,15 @@ export class PartialReader {
     }
     if (sections) {
       // (Ordered before the label lines' reading, as in final mode: it wins a tie.)
-      best = pick(this.evaluate(sections, ORIGIN_RANK.prose, -1, false, false, 0, { sections: true }), best);
+      const reading = this.evaluate(sections, ORIGIN_RANK.prose, -1, false, false, 0, { sections: true });
+      // The sections' nodes are built afresh on each read, so no coercer remembers what it showed: a value
+      // that did not grow from the last one (a lead-in item dropped once bullets come) starts over here.
+      if (reading !== undefined) {
+        if (this.sectionsShown !== undefined && !grewFrom(this.sectionsShown.value, reading.value))
+          this.context.restarts++;
+        this.sectionsShown = { value: reading.value };
+      }
+      best = pick(reading, best);
     }
     // A string read from a fence that is only part of the answer: the answer as text beats it.
     const inProse = this.plainText !== "never" && this.fenceInProse();

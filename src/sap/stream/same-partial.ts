@@ -37,3 +37,28 @@ export function samePartial(left: unknown, right: unknown): boolean {
   for (const _key in rightRecord) count--;
   return count === 0;
 }
+
+/**
+ * Whether `next` still shows everything `shown` did: null grew into a value, text grew at its end, a list
+ * or object kept its items and fields and each grew. Shared subtrees stop the walk at once.
+ */
+export function grewFrom(shown: unknown, next: unknown): boolean {
+  if (shown === next || shown === null || shown === undefined) return true;
+  if (typeof shown === "string") return typeof next === "string" && next.startsWith(shown);
+  if (typeof shown !== "object" || typeof next !== "object" || next === null) return false;
+  if (Array.isArray(shown)) {
+    if (!Array.isArray(next) || next.length < shown.length) return false;
+    for (let index = 0; index < shown.length; index++) {
+      workMeter.steps++;
+      if (!grewFrom(shown[index], next[index])) return false;
+    }
+    return true;
+  }
+  if (Array.isArray(next)) return false;
+  const after = next as Record<string, unknown>;
+  for (const key in shown) {
+    workMeter.steps++;
+    if (!grewFrom((shown as Record<string, unknown>)[key], after[key])) return false;
+  }
+  return true;
+}
