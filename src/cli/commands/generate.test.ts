@@ -15,6 +15,7 @@ const clientFiles = [
   "parser.ts",
   "partial_types.ts",
   "sync_client.ts",
+  "sync_request.ts",
   "tracing.ts",
   "type_builder.ts",
   "types.ts",
@@ -41,7 +42,7 @@ describe("sapling generate", () => {
     const first = captureContext({ cwd: root });
     expect(await main(["generate"], first)).toBe(0);
     expect(first.output().stdout).toBe(
-      "Generated baml_client/ for generator target (13 written, 0 unchanged).\n",
+      "Generated baml_client/ for generator target (14 written, 0 unchanged).\n",
     );
     expect(readdirSync(join(root, "baml_client")).sort()).toEqual(clientFiles);
     expect(readFileSync(join(root, "baml_client", "async_client.ts"), "utf8")).toContain(
@@ -49,7 +50,7 @@ describe("sapling generate", () => {
     );
     const second = captureContext({ cwd: root });
     expect(await main(["generate", "--from", "baml_src"], second)).toBe(0);
-    expect(second.output().stdout).toContain("(0 written, 13 unchanged)");
+    expect(second.output().stdout).toContain("(0 written, 14 unchanged)");
   });
 
   it("removes stale generated files but never files it did not write", async () => {
