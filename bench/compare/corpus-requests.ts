@@ -121,8 +121,12 @@ function sample(type: Type, index: IrIndex, media: (kind: string) => unknown, de
     }
     case "list":
       return depth > 2 ? [] : [sample(type.item, index, media, depth + 1)];
-    case "map":
-      return depth > 2 ? {} : { key: sample(type.value, index, media, depth + 1) };
+    case "map": {
+      if (depth > 2) return {};
+      // An enum or literal key type takes its first value, as any other value of that type.
+      const key = sample(type.key, index, media, depth + 1);
+      return { [typeof key === "string" ? key : "key"]: sample(type.value, index, media, depth + 1) };
+    }
     case "union":
       return type.options[0] === undefined ? null : sample(type.options[0], index, media, depth + 1);
     case "optional":
@@ -177,15 +181,16 @@ export async function corpusRequestConformance(baml: Baml, directory: string): P
     const files = bamlFiles(folder);
     const env = environment(files);
     const { ir } = compile(files);
-    if (!ir) {
-      report.skippedProjects.push(`${project} (Sapling refuses it)`);
-      continue;
-    }
-    let bamlRuntime: InstanceType<Baml["BamlRuntime"]>;
+    let bamlRuntime: InstanceType<Baml["BamlRuntime"]> | undefined;
     try {
       bamlRuntime = baml.BamlRuntime.fromFiles("baml_src", files, env);
     } catch {
-      report.skippedProjects.push(`${project} (BAML refuses it)`);
+      bamlRuntime = undefined;
+    }
+    if (!ir || bamlRuntime === undefined) {
+      const refused =
+        !ir && bamlRuntime === undefined ? "both refuse it" : !ir ? "Sapling refuses it" : "BAML refuses it";
+      report.skippedProjects.push(`${project} (${refused})`);
       continue;
     }
     report.projects++;

@@ -15,6 +15,7 @@ import {
   isRecord,
   mergeHeaders,
   optionalNumber,
+  optionFields,
   type ProviderAdapter,
   type ProviderAnswer,
   ProviderStreamError,
@@ -47,11 +48,9 @@ export function createAnthropicMessagesAdapter(options: ClientOptions, baseUrl: 
     defaultMediaUrlMode: (_kind: MediaKind): MediaUrlMode => "send_url",
     buildRequest(messages: readonly ChatMessage[], stream: boolean): ProviderRequest {
       const { system, conversation } = splitSystemTurn(messages);
-      const body: Record<string, unknown> = {};
-      if (options.model !== undefined) body.model = options.model;
-      body.max_tokens = anthropicDefaultMaxTokens;
-      Object.assign(body, options.passthrough);
-      delete body.stream;
+      const body = optionFields(options.model, options.passthrough, stream, {
+        max_tokens: anthropicDefaultMaxTokens,
+      });
       if (system !== undefined) body.system = toBlocks(system, provider);
       body.messages = conversation.map((turn) => ({ role: turn.role, content: toBlocks(turn, provider) }));
       if (stream) body.stream = true;

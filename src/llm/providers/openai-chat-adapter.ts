@@ -13,6 +13,7 @@ import {
   isRecord,
   mergeHeaders,
   optionalNumber,
+  optionFields,
   type ProviderAdapter,
   type ProviderAnswer,
   ProviderStreamError,
@@ -44,13 +45,10 @@ export function createOpenAiChatAdapter(settings: OpenAiChatSettings): ProviderA
     modelId: options.model,
     defaultMediaUrlMode: (kind: MediaKind): MediaUrlMode => (kind === "image" ? "send_url" : "send_base64"),
     buildRequest(messages: readonly ChatMessage[], stream: boolean): ProviderRequest {
-      const body: Record<string, unknown> = {};
-      if (options.model !== undefined) body.model = options.model;
       const defaults = settings.defaults ?? {};
-      Object.assign(body, defaults, options.passthrough);
+      const body = optionFields(options.model, options.passthrough, stream, defaults);
       for (const name of Object.keys(defaults)) if (body[name] === null) delete body[name];
-      // Streaming is the call's choice, not an option: `stream_options` is rejected on non-streaming calls.
-      delete body.stream;
+      // `stream_options` is rejected on non-streaming calls; a streaming call sends it after the messages.
       delete body.stream_options;
       body.messages = toRoleTurns(messages).map((turn) => toOpenAiMessage(turn, provider));
       if (stream) {

@@ -19,6 +19,7 @@ import {
   isRecord,
   mergeHeaders,
   optionalNumber,
+  optionFields,
   type ProviderAdapter,
   type ProviderAnswer,
   ProviderStreamError,
@@ -62,11 +63,8 @@ export function createOpenAiResponsesAdapter(settings: OpenAiResponsesSettings):
     modelId: options.model,
     defaultMediaUrlMode: (kind: MediaKind): MediaUrlMode => (kind === "image" ? "send_url" : "send_base64"),
     buildRequest(messages: readonly ChatMessage[], stream: boolean): ProviderRequest {
-      const body: Record<string, unknown> = {};
-      if (options.model !== undefined) body.model = options.model;
-      Object.assign(body, passthrough);
-      // Streaming is the call's choice, not an option; `stream_options` is only valid on streaming calls.
-      delete body.stream;
+      const body = optionFields(options.model, passthrough, stream);
+      // `stream_options` is only valid on streaming calls.
       if (!stream) delete body.stream_options;
       body.input = toRoleTurns(messages).map((turn) => toInputItem(turn, provider));
       if (stream) body.stream = true;

@@ -112,6 +112,26 @@ export function isRecord(value: unknown): value is Record<string, unknown> {
   return typeof value === "object" && value !== null && !Array.isArray(value);
 }
 
+/**
+ * The option fields of a request body, in the order BAML 0.226.2 sends them: the client's options as
+ * written (`model` among them), then each provider default the options leave unset. A `stream` the
+ * options name keeps its place but says what the call does (`stream false` on a streaming call sends
+ * `true`); an adapter adds `stream` after the messages when the options do not name it.
+ */
+export function optionFields(
+  model: string | undefined,
+  passthrough: Readonly<Record<string, unknown>>,
+  stream: boolean,
+  defaults: Readonly<Record<string, unknown>> = {},
+): Record<string, unknown> {
+  const body: Record<string, unknown> = {};
+  if (model !== undefined && !("model" in passthrough)) body.model = model;
+  Object.assign(body, passthrough);
+  for (const [name, value] of Object.entries(defaults)) if (!(name in body)) body[name] = value;
+  if ("stream" in body) body.stream = stream;
+  return body;
+}
+
 /** Appends `query` (already-encoded values are encoded again: pass raw strings) to `url`. */
 export function withQuery(url: string, query: Readonly<Record<string, string>>): string {
   const entries = Object.entries(query);
