@@ -52,6 +52,16 @@ const shapes: [string, string, (size: number) => string][] = [
   ["a markdown heading's string section", "QA", (size) => `## Reasoning\n${prose(size, sentence)}`],
   ["a tag's string section", "QA", (size) => `<reasoning>\n${prose(size, sentence)}`],
   ["a label's text over several paragraphs", "QA", (size) => `Reasoning: first.\n${prose(size, sentence)}`],
+  [
+    "a YAML literal block scalar",
+    "QA",
+    (size) => `reasoning: |\n${prose(size, sentence).replace(/^(?=.)/gm, "  ")}`,
+  ],
+  [
+    "a YAML folded block scalar",
+    "QA",
+    (size) => `reasoning: >-\n${prose(size, sentence).replace(/^(?=.)/gm, "  ")}`,
+  ],
 ];
 
 describe("streamed sections cost work linear in their length", () => {

@@ -3,6 +3,8 @@ import { FixingParser } from "./fixing-parser.js";
 import type { JsonishNode, ObjectNode } from "./jsonish-node.js";
 import { BULLET, LABEL_LINE, pendingLabel, readLines, scalar } from "./read-label-lines.js";
 import {
+  type BlockHeader,
+  BlockText,
   blockScalarHeader,
   blockScalarText,
   indentOf,
@@ -61,7 +63,7 @@ interface Section extends Opener {
   /** The object's entry for this section, once its content reads as something. */
   entry: [string, JsonishNode] | undefined;
   /** Its content read line by line as it arrives, while it is plain text or bullets (`PlainContent`). */
-  plain: PlainContent | undefined | false;
+  plain: PlainContent | BlockContent | undefined | false;
 }
 
 const DSPY = /^\s*\[\[\s*##\s*([^#\]]+?)\s*##\s*\]\]\s*$/;
@@ -549,21 +551,24 @@ function plainValue(section: Section, partial: string | undefined): JsonishNode 
   const field = section.field;
   if (field === undefined) return undefined;
   if (section.plain === undefined) {
-    // Which content `readSectionContent` reads as `readContent` does, line for line.
+    // Which content `readSectionContent` reads as `readContent` or as a block scalar, line for line.
     const header = section.header.trim();
+    const block = section.form === "label" ? blockScalarHeader(header) : undefined;
     const plain =
       field.inner === undefined &&
       !field.implied &&
       (section.form === "dspy" ||
         section.form === "heading" ||
         (section.form === "tag" && !field.list) ||
-        (section.form === "label" && header !== "" && blockScalarHeader(header) === undefined));
-    if (!plain) {
+        (section.form === "label" && header !== "" && block === undefined));
+    if (block !== undefined) section.plain = new BlockContent(block, section.indent);
+    else if (!plain) {
       section.plain = false;
       return undefined;
+    } else {
+      section.plain = new PlainContent(field.text, section.form === "label" ? section.indent : undefined);
+      if (section.form === "label") section.plain.add(header);
     }
-    section.plain = new PlainContent(field.text, section.form === "label" ? section.indent : undefined);
-    if (section.form === "label") section.plain.add(header);
   }
   const plain = section.plain;
   const decode = section.form === "tag";
@@ -572,7 +577,7 @@ function plainValue(section: Section, partial: string | undefined): JsonishNode 
     plain.add(decode ? decodeEntities(line) : line);
   }
   plain.fed = section.lines.length;
-  if (plain.kind === "other") {
+  if (plain.gaveUp) {
     section.plain = false;
     return undefined;
   }
@@ -602,6 +607,11 @@ class PlainContent {
   private readonly items: JsonishNode[] = [];
   /** A line not indented under its label (a label's value then is not one YAML scalar). */
   private unindented = false;
+
+  /** The content is not plain: read whole from now on. */
+  get gaveUp(): boolean {
+    return this.kind === "other";
+  }
 
   /** `indent`: a label's indentation (its value's lines are checked against it); `text`: a text field. */
   constructor(
@@ -672,6 +682,57 @@ class PlainContent {
     const bullet = BULLET.exec(line);
     if (bullet === null) this.bullets = false;
     else this.items.push(scalar(bullet[1]!));
+  }
+}
+
+/**
+ * A YAML block scalar under a label (`Name: |`, `Name: >-`) read line by line as it arrives, as
+ * `blockScalarText` reads it whole: while it is being written its trailing line breaks are not known
+ * yet, so none is shown (the header's chomping applies once the section closes, read whole).
+ */
+class BlockContent {
+  /** Lines of `lines` read so far. */
+  fed = 0;
+  /** A line not indented under the key is in the block (in a fence): read whole from now on. */
+  gaveUp = false;
+  private readonly body: BlockText;
+  /** The content's indentation: the header's indicator, else the first line's that is not blank. */
+  private contentIndent: number | undefined;
+
+  constructor(
+    header: BlockHeader,
+    private readonly keyIndent: number,
+  ) {
+    this.body = new BlockText(header.folded);
+    this.contentIndent = header.indent === undefined ? undefined : keyIndent + header.indent;
+  }
+
+  add(line: string): void {
+    workMeter.steps += line.length + 1;
+    if (line.trim() === "") {
+      this.body.add("");
+      return;
+    }
+    if (indentOf(line) <= this.keyIndent) {
+      this.gaveUp = true;
+      return;
+    }
+    this.contentIndent ??= indentOf(line);
+    this.body.add(line.slice(this.contentIndent));
+  }
+
+  /** The block's text with `partial` (the line being written) after it; undefined: read it whole. */
+  value(partial: string | undefined): JsonishNode | undefined {
+    if (this.gaveUp) return undefined;
+    let body = this.body;
+    // (A line not indented under the key ends the block: it is not the block's.)
+    if (partial !== undefined && partial.trim() !== "" && indentOf(partial) > this.keyIndent) {
+      if (this.contentIndent === undefined) return undefined;
+      workMeter.steps += partial.length;
+      body = body.copy();
+      body.add(partial.slice(this.contentIndent));
+    }
+    return { kind: "string", value: body.chomped("strip"), complete: false };
   }
 }
 
