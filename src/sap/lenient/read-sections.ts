@@ -30,8 +30,11 @@ import { type SectionField, type SectionNames, sectionKey } from "./section-name
  * section are its content (nothing in them opens a section).
  *
  * Like `LabelLines`, the rule reads a growing text line by line (final mode pushes the whole answer and
- * calls `end`): the object's entries are only appended, and the open section's value is read again from
- * its content as it grows. A line being written is held back while it may still open a section.
+ * calls `end`): the object's entries are only appended, and the open section's value is read as its
+ * content grows: from the lines added since the last read when it is plain text, bullets or a YAML block
+ * scalar (`PlainContent`, `BlockContent`: a stream's reads cost what arrived), else again from all of its
+ * content; a section that closes is read whole, once. A line being written is held back while it may
+ * still open a section.
  */
 export function readSections(text: string, names: SectionNames): ObjectNode | undefined {
   const sections = new Sections(names);
@@ -184,8 +187,8 @@ export class Sections {
 
   /**
    * The object, once a declared section has opened; else undefined. While the text arrives, a new object
-   * each time it may have changed (a section's value is read again from its content, so its node is
-   * replaced, not grown in place; the entries before it are the same nodes).
+   * each time it may have changed (the open section's value is a new node at each read, never one handed
+   * out before grown in place; the entries before it are the same nodes).
    */
   node(): ObjectNode | undefined {
     if (this.object.complete) return this.declared === 0 || this.wrapped > 1 ? undefined : this.object;
