@@ -3,6 +3,8 @@ import { FixingParser } from "./fixing-parser.js";
 import type { JsonishNode, ObjectNode } from "./jsonish-node.js";
 import { BULLET, LABEL_LINE, pendingLabel, readLines, scalar } from "./read-label-lines.js";
 import {
+  type BlockHeader,
+  BlockText,
   blockScalarHeader,
   blockScalarText,
   indentOf,
@@ -28,8 +30,11 @@ import { type SectionField, type SectionNames, sectionKey } from "./section-name
  * section are its content (nothing in them opens a section).
  *
  * Like `LabelLines`, the rule reads a growing text line by line (final mode pushes the whole answer and
- * calls `end`): the object's entries are only appended, and the open section's value is read again from
- * its content as it grows. A line being written is held back while it may still open a section.
+ * calls `end`): the object's entries are only appended, and the open section's value is read as its
+ * content grows: from the lines added since the last read when it is plain text, bullets or a YAML block
+ * scalar (`PlainContent`, `BlockContent`: a stream's reads cost what arrived), else again from all of its
+ * content; a section that closes is read whole, once. A line being written is held back while it may
+ * still open a section.
  */
 export function readSections(text: string, names: SectionNames): ObjectNode | undefined {
   const sections = new Sections(names);
@@ -60,6 +65,8 @@ interface Section extends Opener {
   blankAfterContent: boolean;
   /** The object's entry for this section, once its content reads as something. */
   entry: [string, JsonishNode] | undefined;
+  /** Its content read line by line as it arrives, while it is plain text or bullets (`PlainContent`). */
+  plain: PlainContent | BlockContent | undefined | false;
 }
 
 const DSPY = /^\s*\[\[\s*##\s*([^#\]]+?)\s*##\s*\]\]\s*$/;
@@ -180,8 +187,8 @@ export class Sections {
 
   /**
    * The object, once a declared section has opened; else undefined. While the text arrives, a new object
-   * each time it may have changed (a section's value is read again from its content, so its node is
-   * replaced, not grown in place; the entries before it are the same nodes).
+   * each time it may have changed (the open section's value is a new node at each read, never one handed
+   * out before grown in place; the entries before it are the same nodes).
    */
   node(): ObjectNode | undefined {
     if (this.object.complete) return this.declared === 0 || this.wrapped > 1 ? undefined : this.object;
@@ -330,6 +337,7 @@ export class Sections {
       inFence: false,
       blankAfterContent: false,
       entry: undefined,
+      plain: undefined,
     };
     if (opener.field !== undefined && !UNDECLARED.has(opener.field)) this.declared++;
     this.open = section;
@@ -523,10 +531,218 @@ function sectionValue(
   partial: string | undefined,
   complete: boolean,
 ): JsonishNode | undefined {
+  if (!complete) {
+    const plain = plainValue(section, partial);
+    if (plain !== undefined) return plain;
+  }
   const lines = partial === undefined ? section.lines : [...section.lines, partial];
+  // (The whole content is read again: a step per character, so a stream shows when it does so each time.)
+  for (const line of lines) workMeter.steps += line.length + 1;
   const node = readSectionContent(section, lines, complete);
   if (node === undefined || complete) return node;
   return incomplete(node);
+}
+
+/**
+ * The value of a section still being written whose content is plain text or bullets, read from the lines
+ * added since the last read (and the line being written), not from the whole content again: what
+ * `readSectionContent` would give, at a cost growing with what changed. Undefined when the content is
+ * not of that kind (a fence, JSON, nested sections, YAML under a key, a list of tags): read whole.
+ */
+function plainValue(section: Section, partial: string | undefined): JsonishNode | undefined {
+  if (section.plain === false) return undefined;
+  const field = section.field;
+  if (field === undefined) return undefined;
+  if (section.plain === undefined) {
+    // Which content `readSectionContent` reads as `readContent` or as a block scalar, line for line.
+    const header = section.header.trim();
+    const block = section.form === "label" ? blockScalarHeader(header) : undefined;
+    const plain =
+      field.inner === undefined &&
+      !field.implied &&
+      (section.form === "dspy" ||
+        section.form === "heading" ||
+        (section.form === "tag" && !field.list) ||
+        (section.form === "label" && header !== "" && block === undefined));
+    if (block !== undefined) section.plain = new BlockContent(block, section.indent);
+    else if (!plain) {
+      section.plain = false;
+      return undefined;
+    } else {
+      section.plain = new PlainContent(field.text, section.form === "label" ? section.indent : undefined);
+      if (section.form === "label") section.plain.add(header);
+    }
+  }
+  const plain = section.plain;
+  const decode = section.form === "tag";
+  for (let at = plain.fed; at < section.lines.length; at++) {
+    const line = section.lines[at]!;
+    plain.add(decode ? decodeEntities(line) : line);
+  }
+  plain.fed = section.lines.length;
+  if (plain.gaveUp) {
+    section.plain = false;
+    return undefined;
+  }
+  return plain.value(partial === undefined ? undefined : decode ? decodeEntities(partial) : partial);
+}
+
+/**
+ * Content read line by line as `readContent` reads it whole when it is neither a fence, nor JSON, nor
+ * nested sections: its trimmed text (a scalar when one line), or a list when every line is a bullet.
+ * Lines are only added; each value handed out is a new node (nodes handed out are never changed).
+ */
+class PlainContent {
+  /** Lines of `lines` read so far. */
+  fed = 0;
+  /** "other": the content is not plain (its first line opens a fence or JSON); "empty": no text yet. */
+  kind: "empty" | "plain" | "other" = "empty";
+  /** The trimmed content before `last`, with the line break after it. */
+  private head = "";
+  /** The last line that is not blank (the first one trimmed at its start). */
+  private last = "";
+  /** Lines of the content up to `last`. */
+  private count = 0;
+  /** Blank lines after `last`, each with its line break. */
+  private gap = "";
+  /** Every line up to `last` (excluded) is a bullet; their items. */
+  private bullets = true;
+  private readonly items: JsonishNode[] = [];
+  /** A line not indented under its label (a label's value then is not one YAML scalar). */
+  private unindented = false;
+
+  /** The content is not plain: read whole from now on. */
+  get gaveUp(): boolean {
+    return this.kind === "other";
+  }
+
+  /** `indent`: a label's indentation (its value's lines are checked against it); `text`: a text field. */
+  constructor(
+    private readonly text: boolean,
+    private readonly indent: number | undefined,
+  ) {}
+
+  add(line: string): void {
+    workMeter.steps += line.length + 1;
+    if (line.trim() === "") {
+      if (this.kind !== "empty") this.gap += `${line}\n`;
+      return;
+    }
+    if (this.indent !== undefined && this.count > 0 && indentOf(line) <= this.indent) this.unindented = true;
+    if (this.kind === "empty") {
+      const first = line.trimStart();
+      if (/^(?:```|~~~)/.test(first) || (!this.text && (first[0] === "{" || first[0] === "["))) {
+        this.kind = "other";
+        return;
+      }
+      this.kind = "plain";
+      this.last = first;
+      this.count = 1;
+      return;
+    }
+    if (this.kind === "other") return;
+    this.head += `${this.last}\n${this.gap}`;
+    this.count += 1 + countLines(this.gap);
+    this.gap = "";
+    this.pushBullet(this.last);
+    this.last = line;
+  }
+
+  /** The content's value with `partial` (the line being written) after it; undefined: read it whole. */
+  value(partial: string | undefined): JsonishNode | undefined {
+    if (this.kind !== "plain") return undefined;
+    const shown = partial !== undefined && partial.trim() !== "" ? partial : undefined;
+    if (shown !== undefined) workMeter.steps += shown.length;
+    if (this.indent !== undefined) {
+      // (A label with no line after its own reads as its one-line value; one whose lines are all
+      // indented under it, as a YAML scalar: both are read whole.)
+      const unindented = this.unindented || (shown !== undefined && indentOf(shown) <= this.indent);
+      if ((this.count === 1 && shown === undefined) || !unindented) return undefined;
+    }
+    if (shown === undefined) return this.node(this.count, `${this.head}${this.last.trimEnd()}`, this.last);
+    const count = this.count + countLines(this.gap) + 1;
+    return this.node(count, `${this.head}${this.last}\n${this.gap}${shown.trimEnd()}`, shown, this.last);
+  }
+
+  private node(count: number, content: string, lastLine: string, before?: string): JsonishNode {
+    if (count === 1) return incomplete(scalar(content));
+    if (!this.text && this.bullets) {
+      const lastItem = BULLET.exec(lastLine.trimEnd());
+      const middle = before === undefined ? null : BULLET.exec(before);
+      if (lastItem !== null && (before === undefined || middle !== null)) {
+        workMeter.steps += this.items.length + 2;
+        const items = [...this.items];
+        if (middle !== null) items.push(scalar(middle[1]!));
+        items.push(incomplete(scalar(lastItem[1]!)));
+        return { kind: "array", items, complete: false };
+      }
+    }
+    return { kind: "string", value: content, complete: false };
+  }
+
+  private pushBullet(line: string): void {
+    if (!this.bullets) return;
+    const bullet = BULLET.exec(line);
+    if (bullet === null) this.bullets = false;
+    else this.items.push(scalar(bullet[1]!));
+  }
+}
+
+/**
+ * A YAML block scalar under a label (`Name: |`, `Name: >-`) read line by line as it arrives, as
+ * `blockScalarText` reads it whole: while it is being written its trailing line breaks are not known
+ * yet, so none is shown (the header's chomping applies once the section closes, read whole).
+ */
+class BlockContent {
+  /** Lines of `lines` read so far. */
+  fed = 0;
+  /** A line not indented under the key is in the block (in a fence): read whole from now on. */
+  gaveUp = false;
+  private readonly body: BlockText;
+  /** The content's indentation: the header's indicator, else the first line's that is not blank. */
+  private contentIndent: number | undefined;
+
+  constructor(
+    header: BlockHeader,
+    private readonly keyIndent: number,
+  ) {
+    this.body = new BlockText(header.folded);
+    this.contentIndent = header.indent === undefined ? undefined : keyIndent + header.indent;
+  }
+
+  add(line: string): void {
+    workMeter.steps += line.length + 1;
+    if (line.trim() === "") {
+      this.body.add("");
+      return;
+    }
+    if (indentOf(line) <= this.keyIndent) {
+      this.gaveUp = true;
+      return;
+    }
+    this.contentIndent ??= indentOf(line);
+    this.body.add(line.slice(this.contentIndent));
+  }
+
+  /** The block's text with `partial` (the line being written) after it; undefined: read it whole. */
+  value(partial: string | undefined): JsonishNode | undefined {
+    if (this.gaveUp) return undefined;
+    let body = this.body;
+    // (A line not indented under the key ends the block: it is not the block's.)
+    if (partial !== undefined && partial.trim() !== "" && indentOf(partial) > this.keyIndent) {
+      if (this.contentIndent === undefined) return undefined;
+      workMeter.steps += partial.length;
+      body = body.copy();
+      body.add(partial.slice(this.contentIndent));
+    }
+    return { kind: "string", value: body.chomped("strip"), complete: false };
+  }
+}
+
+function countLines(blankLines: string): number {
+  let count = 0;
+  for (let at = blankLines.indexOf("\n"); at >= 0; at = blankLines.indexOf("\n", at + 1)) count++;
+  return count;
 }
 
 /**

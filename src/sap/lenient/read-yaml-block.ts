@@ -52,42 +52,82 @@ export function blockScalarText(lines: readonly string[], keyIndent: number, hea
     const first = lines.find((line) => line.trim() !== "");
     contentIndent = first === undefined ? keyIndent + 1 : indentOf(first);
   }
-  const body = lines.map((line) => (line.trim() === "" ? "" : line.slice(contentIndent)));
-  let trailing = 0;
-  while (trailing < body.length && body[body.length - 1 - trailing] === "") trailing++;
-  const kept = body.slice(0, body.length - trailing);
-  const text = header.folded ? fold(kept) : kept.join("\n");
-  if (kept.length === 0) return header.chomping === "keep" ? "\n".repeat(trailing) : "";
-  if (header.chomping === "strip") return text;
-  if (header.chomping === "clip") return `${text}\n`;
-  return `${text}\n${"\n".repeat(trailing)}`;
+  const body = new BlockText(header.folded);
+  for (const line of lines) body.add(line.trim() === "" ? "" : line.slice(contentIndent));
+  return body.chomped(header.chomping);
 }
 
-/** Folded (`>`) content: a break between two plain lines is a space; empty and more-indented lines keep theirs. */
-function fold(lines: readonly string[]): string {
-  let text = "";
-  let previous: "none" | "plain" | "empty" | "indented" = "none";
-  let afterIndented = false;
-  for (const line of lines) {
+/**
+ * A block scalar's text made from its lines one at a time (each dedented, "" for a blank one): joined
+ * with line breaks, or folded for `>` (a break between two plain lines is a space; empty and
+ * more-indented lines keep theirs). Empty lines at the end are held until a line follows them, so a
+ * stream reads a growing block from the lines added since its last read (`copy` adds one on the side).
+ */
+export class BlockText {
+  /** The text of the lines up to the last one not empty. */
+  private text = "";
+  /** Lines up to the last one not empty. */
+  private kept = 0;
+  /** Empty lines after it. */
+  private trailing = 0;
+  private previous: "none" | "plain" | "empty" | "indented" = "none";
+  /** The last line folded was more indented (the break after it is kept). */
+  private afterIndented = false;
+  /** The last line not empty was plain (its break, folded away before a plain line, is kept before a
+   * more-indented one). */
+  private plainBefore = false;
+
+  constructor(private readonly folded: boolean) {}
+
+  add(line: string): void {
+    if (line === "") {
+      this.trailing++;
+      return;
+    }
+    for (; this.trailing > 0; this.trailing--) this.step("");
+    this.step(line);
+  }
+
+  /** A copy to add to without changing this one (its strings are shared: a constant cost). */
+  copy(): BlockText {
+    return Object.assign(new BlockText(this.folded), this);
+  }
+
+  /** The text with its trailing line breaks chomped as the header says. */
+  chomped(chomping: BlockHeader["chomping"]): string {
+    if (this.kept === 0) return chomping === "keep" ? "\n".repeat(this.trailing) : "";
+    if (chomping === "strip") return this.text;
+    if (chomping === "clip") return `${this.text}\n`;
+    return `${this.text}\n${"\n".repeat(this.trailing)}`;
+  }
+
+  private step(line: string): void {
+    this.kept++;
+    if (!this.folded) {
+      this.text += this.kept > 1 ? `\n${line}` : line;
+      return;
+    }
     if (line === "") {
       // The break after a more-indented line is kept, besides the empty line's own.
-      text += afterIndented ? "\n\n" : "\n";
-      afterIndented = false;
-      previous = "empty";
+      this.text += this.afterIndented ? "\n\n" : "\n";
+      this.afterIndented = false;
+      this.previous = "empty";
     } else if (line[0] === " " || line[0] === "\t") {
-      if (previous === "plain" || previous === "indented") text += "\n";
-      text += line;
-      previous = "indented";
-      afterIndented = true;
+      if (this.previous === "plain" || this.previous === "indented") this.text += "\n";
+      else if (this.previous === "empty" && this.plainBefore) this.text += "\n";
+      this.plainBefore = false;
+      this.text += line;
+      this.previous = "indented";
+      this.afterIndented = true;
     } else {
-      if (previous === "plain") text += " ";
-      else if (previous === "indented") text += "\n";
-      text += line;
-      previous = "plain";
-      afterIndented = false;
+      if (this.previous === "plain") this.text += " ";
+      else if (this.previous === "indented") this.text += "\n";
+      this.text += line;
+      this.previous = "plain";
+      this.plainBefore = true;
+      this.afterIndented = false;
     }
   }
-  return text;
 }
 
 /** How many blanks a line starts with. */
