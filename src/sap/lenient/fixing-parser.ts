@@ -31,7 +31,9 @@ import {
   isOpenedEmptyString,
   type JsonishNode,
   type ObjectNode,
+  type SourceText,
   type StringNode,
+  setSourceText,
 } from "./jsonish-node.js";
 
 /** One top-level container found in the text. */
@@ -320,6 +322,8 @@ export class FixingParser {
   private openObjects = 0;
   private openArrays = 0;
   private repairs = new Set<string>();
+  /** The text read since the outermost open container began, for containers' written text. */
+  private source: SourceText = { pieces: [], starts: [] };
   /**
    * The leaf frames (quoted string, unquoted token, comment, skipped depth), reused rather than allocated
    * per value: none of them holds another frame, so at most one is open at a time, on top of the stack.
@@ -373,6 +377,12 @@ export class FixingParser {
     // Usually everything was read: the chunk becomes the buffer as it is (no slice, no concatenation).
     this.buffer = this.position < this.buffer.length ? this.buffer.slice(this.position) + chunk : chunk;
     this.position = 0;
+    // Outside any container, no earlier text is needed: the pieces start over from this buffer.
+    if (this.stack.length === 0) this.source = { pieces: [this.buffer], starts: [this.offset] };
+    else {
+      this.source.pieces.push(chunk);
+      this.source.starts.push(this.offset + this.buffer.length - chunk.length);
+    }
     this.nextBackslash = -1;
     this.nextNewline = -1;
     this.nextCloser = -1;
@@ -737,6 +747,7 @@ export class FixingParser {
   }
 
   private openContainer(node: ObjectNode | ArrayNode): void {
+    setSourceText(node, this.source);
     if (this.stack.length > 0) this.attach(node);
     if (this.openObjects + this.openArrays >= MAX_NESTING) {
       // Nesting too deep: keep an empty, incomplete placeholder and skip the contents.

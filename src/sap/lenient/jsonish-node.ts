@@ -55,6 +55,47 @@ export interface ArrayNode {
 }
 
 /**
+ * The text a fixing parser read, in the pieces it arrived in (one piece in final mode, a stream's chunks
+ * while a container stays open), each with its offset on the nodes' scale: the pieces are shared, never
+ * copied, and joined only when a container's written text is asked for.
+ */
+export interface SourceText {
+  pieces: string[];
+  starts: number[];
+}
+
+/**
+ * The text each container a fixing parser read came from. Kept beside the nodes, not on them: nodes of
+ * the same text read in other chunks stay equal, and nodes made otherwise need no field.
+ */
+const sources = new WeakMap<ObjectNode | ArrayNode, SourceText>();
+
+/** Record the text `node` is read from (the fixing parser, as it opens a container). */
+export function setSourceText(node: ObjectNode | ArrayNode, source: SourceText): void {
+  sources.set(node, source);
+}
+
+/**
+ * A complete container's text as the answer wrote it (brackets included), or undefined when the node was
+ * not read from text (`JSON.parse`, a label line) or was cut off. The same however the text was split
+ * into chunks, so a stream and final mode see the same text.
+ */
+export function writtenText(node: ObjectNode | ArrayNode): string | undefined {
+  const source = sources.get(node);
+  const { start, end } = node;
+  if (!node.complete || source === undefined || start === undefined || end === undefined) return undefined;
+  let text = "";
+  for (let index = 0; index < source.pieces.length; index++) {
+    const piece = source.pieces[index]!;
+    const from = source.starts[index]!;
+    if (from >= end) break;
+    if (from + piece.length <= start) continue;
+    text += piece.slice(Math.max(0, start - from), end - from);
+  }
+  return text.length === end - start ? text : undefined;
+}
+
+/**
  * Whether an incomplete node is where the answer was cut off (rather than an ancestor of it): a scalar,
  * or a container whose last child is complete (cut between items). Only that node carries the
  * `Incomplete` flag, in final mode and in streams.
