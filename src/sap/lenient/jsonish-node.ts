@@ -45,6 +45,8 @@ export interface ObjectNode {
   complete: boolean;
   start?: number;
   end?: number;
+  /** The text the fixing parser read it from (see `writtenText`); unset for nodes made otherwise. */
+  source?: SourceText;
 }
 export interface ArrayNode {
   kind: "array";
@@ -52,27 +54,42 @@ export interface ArrayNode {
   complete: boolean;
   start?: number;
   end?: number;
+  source?: SourceText;
 }
 
 /**
  * The text a fixing parser read, in the pieces it arrived in (one piece in final mode, a stream's chunks
  * while a container stays open), each with its offset on the nodes' scale: the pieces are shared, never
- * copied, and joined only when a container's written text is asked for.
+ * copied, and joined only when a container's written text is asked for. Its fields are private, so node
+ * trees of the same text read in other chunks still compare equal.
  */
-export interface SourceText {
-  pieces: string[];
-  starts: number[];
-}
+export class SourceText {
+  readonly #pieces: string[];
+  readonly #starts: number[];
 
-/**
- * The text each container a fixing parser read came from. Kept beside the nodes, not on them: nodes of
- * the same text read in other chunks stay equal, and nodes made otherwise need no field.
- */
-const sources = new WeakMap<ObjectNode | ArrayNode, SourceText>();
+  constructor(piece: string, start: number) {
+    this.#pieces = [piece];
+    this.#starts = [start];
+  }
 
-/** Record the text `node` is read from (the fixing parser, as it opens a container). */
-export function setSourceText(node: ObjectNode | ArrayNode, source: SourceText): void {
-  sources.set(node, source);
+  /** One more piece, starting at `start`. */
+  add(piece: string, start: number): void {
+    this.#pieces.push(piece);
+    this.#starts.push(start);
+  }
+
+  /** The text from `start` to `end`, or undefined when the pieces do not hold all of it. */
+  slice(start: number, end: number): string | undefined {
+    let text = "";
+    for (let index = 0; index < this.#pieces.length; index++) {
+      const piece = this.#pieces[index]!;
+      const from = this.#starts[index]!;
+      if (from >= end) break;
+      if (from + piece.length <= start) continue;
+      text += piece.slice(Math.max(0, start - from), end - from);
+    }
+    return text.length === end - start ? text : undefined;
+  }
 }
 
 /**
@@ -81,18 +98,9 @@ export function setSourceText(node: ObjectNode | ArrayNode, source: SourceText):
  * into chunks, so a stream and final mode see the same text.
  */
 export function writtenText(node: ObjectNode | ArrayNode): string | undefined {
-  const source = sources.get(node);
-  const { start, end } = node;
+  const { source, start, end } = node;
   if (!node.complete || source === undefined || start === undefined || end === undefined) return undefined;
-  let text = "";
-  for (let index = 0; index < source.pieces.length; index++) {
-    const piece = source.pieces[index]!;
-    const from = source.starts[index]!;
-    if (from >= end) break;
-    if (from + piece.length <= start) continue;
-    text += piece.slice(Math.max(0, start - from), end - from);
-  }
-  return text.length === end - start ? text : undefined;
+  return source.slice(start, end);
 }
 
 /**
