@@ -411,10 +411,6 @@ const DELIBERATE: Record<string, string> = {
  * their note in `--list`, still counted as open.
  */
 const KNOWN_OPEN: Record<string, string> = {
-  test_class_2_two: "issue 30: a container in a string field is kept as written",
-  test_class_2_three: "issue 30: a container in a string field is kept as written",
-  test_class_2_four: "issue 30: a container in a string field is kept as written",
-  test_full: "issue 30: a container in a string field is kept as written",
   "test_xml.rs": "issue 38: BAML's XML output format (a class-name wrapper tag, <item>, <entry>)",
   "test_toon.rs": "issue 38: BAML's TOON output format (key[N]: a,b and key[N]{fields}: rows)",
 };

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { FixingParser, fixingParse, MAX_NESTING } from "./fixing-parser.js";
-import { type JsonishNode, nodeToJsonText } from "./jsonish-node.js";
+import { type JsonishNode, nodeToJsonText, writtenText } from "./jsonish-node.js";
 
 function read(text: string): string[] {
   return fixingParse(text).map((root) => nodeToJsonText(root.node));
@@ -106,6 +106,47 @@ describe("FixingParser fed in chunks", () => {
       for (const char of text) parser.push(char);
       expect(parser.end()).toEqual(fixingParse(text));
     }
+  });
+
+  /** Every complete container's written text, in document order (`-` for one that has none). */
+  function writtenTexts(nodes: JsonishNode[]): string[] {
+    const out: string[] = [];
+    const walk = (node: JsonishNode) => {
+      if (node.kind !== "object" && node.kind !== "array") return;
+      out.push(writtenText(node) ?? "-");
+      for (const child of node.kind === "array" ? node.items : node.entries.map((entry) => entry[1]))
+        walk(child);
+    };
+    for (const node of nodes) walk(node);
+    return out;
+  }
+
+  it.each(samples)("gives containers their text as written for every split point of %s", (text) => {
+    const roots = fixingParse(text).map((root) => root.node);
+    const expected = writtenTexts(roots);
+    // The text between each complete container's brackets; a cut-off one has none.
+    expect(expected.filter((written) => written !== "-").every((written) => text.includes(written))).toBe(
+      true,
+    );
+    for (let split = 1; split < text.length; split += 3) {
+      const parser = new FixingParser(5);
+      parser.push(text.slice(0, split));
+      parser.push(text.slice(split, split + 2));
+      parser.push(text.slice(split + 2));
+      expect(writtenTexts(parser.end().map((root) => root.node))).toEqual(expected);
+    }
+  });
+
+  it("gives a container its own text, read in chunks that started before it", () => {
+    const parser = new FixingParser();
+    for (const chunk of ["Sure: {pro", "ps: {title", ": x}, n: [1,", " 2]} and {a: ["]) parser.push(chunk);
+    expect(writtenTexts(parser.end().map((root) => root.node))).toEqual([
+      "{props: {title: x}, n: [1, 2]}",
+      "{title: x}",
+      "[1, 2]",
+      "-",
+      "-",
+    ]);
   });
 
   it("shows the tree read so far between chunks", () => {

@@ -31,6 +31,7 @@ import {
   isOpenedEmptyString,
   type JsonishNode,
   type ObjectNode,
+  SourceText,
   type StringNode,
 } from "./jsonish-node.js";
 
@@ -320,6 +321,8 @@ export class FixingParser {
   private openObjects = 0;
   private openArrays = 0;
   private repairs = new Set<string>();
+  /** The text read since the outermost open container began, for containers' written text. */
+  private source = new SourceText("", 0);
   /**
    * The leaf frames (quoted string, unquoted token, comment, skipped depth), reused rather than allocated
    * per value: none of them holds another frame, so at most one is open at a time, on top of the stack.
@@ -373,6 +376,9 @@ export class FixingParser {
     // Usually everything was read: the chunk becomes the buffer as it is (no slice, no concatenation).
     this.buffer = this.position < this.buffer.length ? this.buffer.slice(this.position) + chunk : chunk;
     this.position = 0;
+    // Outside any container, no earlier text is needed: the pieces start over from this buffer.
+    if (this.stack.length === 0) this.source = new SourceText(this.buffer, this.offset);
+    else this.source.add(chunk, this.offset + this.buffer.length - chunk.length);
     this.nextBackslash = -1;
     this.nextNewline = -1;
     this.nextCloser = -1;
@@ -479,8 +485,15 @@ export class FixingParser {
     const absolute = this.offset + index;
     const node: ObjectNode | ArrayNode =
       buffer[index] === "{"
-        ? { kind: "object", entries: [], complete: false, start: absolute, end: absolute }
-        : { kind: "array", items: [], complete: false, start: absolute, end: absolute };
+        ? {
+            kind: "object",
+            entries: [],
+            complete: false,
+            start: absolute,
+            end: absolute,
+            source: this.source,
+          }
+        : { kind: "array", items: [], complete: false, start: absolute, end: absolute, source: this.source };
     this.roots.push({ node, start: absolute, end: absolute, repairs: [] });
     this.openContainer(node);
     this.position = index + 1;
@@ -682,12 +695,26 @@ export class FixingParser {
   private openValue(code: number, role: Role): boolean | undefined {
     if (code === 123 /* { */) {
       const start = this.offset + this.position++;
-      this.openContainer({ kind: "object", entries: [], complete: false, start, end: start });
+      this.openContainer({
+        kind: "object",
+        entries: [],
+        complete: false,
+        start,
+        end: start,
+        source: this.source,
+      });
       return true;
     }
     if (code === 91 /* [ */) {
       const start = this.offset + this.position++;
-      this.openContainer({ kind: "array", items: [], complete: false, start, end: start });
+      this.openContainer({
+        kind: "array",
+        items: [],
+        complete: false,
+        start,
+        end: start,
+        source: this.source,
+      });
       return true;
     }
     if (isQuoteCode(code)) {

@@ -45,6 +45,8 @@ export interface ObjectNode {
   complete: boolean;
   start?: number;
   end?: number;
+  /** The text the fixing parser read it from (see `writtenText`); unset for nodes made otherwise. */
+  source?: SourceText;
 }
 export interface ArrayNode {
   kind: "array";
@@ -52,6 +54,53 @@ export interface ArrayNode {
   complete: boolean;
   start?: number;
   end?: number;
+  source?: SourceText;
+}
+
+/**
+ * The text a fixing parser read, in the pieces it arrived in (one piece in final mode, a stream's chunks
+ * while a container stays open), each with its offset on the nodes' scale: the pieces are shared, never
+ * copied, and joined only when a container's written text is asked for. Its fields are private, so node
+ * trees of the same text read in other chunks still compare equal.
+ */
+export class SourceText {
+  readonly #pieces: string[];
+  readonly #starts: number[];
+
+  constructor(piece: string, start: number) {
+    this.#pieces = [piece];
+    this.#starts = [start];
+  }
+
+  /** One more piece, starting at `start`. */
+  add(piece: string, start: number): void {
+    this.#pieces.push(piece);
+    this.#starts.push(start);
+  }
+
+  /** The text from `start` to `end`, or undefined when the pieces do not hold all of it. */
+  slice(start: number, end: number): string | undefined {
+    let text = "";
+    for (let index = 0; index < this.#pieces.length; index++) {
+      const piece = this.#pieces[index]!;
+      const from = this.#starts[index]!;
+      if (from >= end) break;
+      if (from + piece.length <= start) continue;
+      text += piece.slice(Math.max(0, start - from), end - from);
+    }
+    return text.length === end - start ? text : undefined;
+  }
+}
+
+/**
+ * A complete container's text as the answer wrote it (brackets included), or undefined when the node was
+ * not read from text (`JSON.parse`, a label line) or was cut off. The same however the text was split
+ * into chunks, so a stream and final mode see the same text.
+ */
+export function writtenText(node: ObjectNode | ArrayNode): string | undefined {
+  const { source, start, end } = node;
+  if (!node.complete || source === undefined || start === undefined || end === undefined) return undefined;
+  return source.slice(start, end);
 }
 
 /**

@@ -1,8 +1,19 @@
 import type { PrimitiveType } from "../../../ir/index.js";
 import { addFlag, type CoerceResult, exact, failure, repaired } from "../../coerce/coerce-result.js";
-import { isCutHere, type JsonishNode, nodeToJsonText } from "../../lenient/jsonish-node.js";
+import {
+  type ArrayNode,
+  isCutHere,
+  type JsonishNode,
+  nodeToJsonText,
+  type ObjectNode,
+  writtenText,
+} from "../../lenient/jsonish-node.js";
+import { parseStrictJson } from "../../lenient/parse-strict-json.js";
 
-/** `string`: strings as is; numbers and bools as written; objects and lists as JSON text (flagged). */
+/**
+ * `string`: strings as is; numbers and bools as written; objects and lists as text (flagged): as written
+ * when the model wrote them in a form JSON does not read (`{title: string}`), else as compact JSON.
+ */
 export function coerceString(_type: PrimitiveType, node: JsonishNode, path: string): CoerceResult {
   switch (node.kind) {
     case "string":
@@ -20,11 +31,12 @@ export function coerceString(_type: PrimitiveType, node: JsonishNode, path: stri
     case "null":
       return failure("type-mismatch", path, "string", node);
     default: {
+      const written = asWritten(node);
       const text = repaired(
-        nodeToJsonText(node),
+        written ?? nodeToJsonText(node),
         "JsonToString",
         path,
-        `${node.kind === "array" ? "a list" : "an object"} kept as JSON text`,
+        `${node.kind === "array" ? "a list" : "an object"} kept as ${written === undefined ? "JSON text" : "written"}`,
         node,
       );
       // Cut off inside it: nothing under it is read on its own, so the text it becomes carries the flag
@@ -34,4 +46,14 @@ export function coerceString(_type: PrimitiveType, node: JsonishNode, path: stri
         : addFlag(text, "Incomplete", path, "the answer was cut off inside it", node);
     }
   }
+}
+
+/**
+ * A complete container's own text, trimmed, when it is not strict JSON (unquoted keys and words, single
+ * quotes, comments: re-printing would change what the model wrote). Strict JSON keeps its compact form,
+ * which is also all the `JSON.parse` fast path (no text positions) can give: one rule for both paths.
+ */
+function asWritten(node: ObjectNode | ArrayNode): string | undefined {
+  const text = writtenText(node)?.trim();
+  return text === undefined || parseStrictJson(text) !== undefined ? undefined : text;
 }
