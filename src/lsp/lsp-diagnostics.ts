@@ -1,4 +1,4 @@
-import { DiagnosticSeverity, type Diagnostic as LspDiagnostic } from "vscode-languageserver";
+import * as lsp from "vscode-languageserver";
 import type { Diagnostic } from "../diagnostics/index.js";
 import type { BamlProject, ProjectFile } from "./baml-project.js";
 
@@ -7,8 +7,8 @@ import type { BamlProject, ProjectFile } from "./baml-project.js";
  * entry (an empty list clears what was published before). Notes with a place become related
  * information; the hint follows the message on its own line.
  */
-export function projectDiagnostics(project: BamlProject): Map<string, LspDiagnostic[]> {
-  const byFile = new Map<string, LspDiagnostic[]>();
+export function projectDiagnostics(project: BamlProject): Map<string, lsp.Diagnostic[]> {
+  const byFile = new Map<string, lsp.Diagnostic[]>();
   for (const file of project.files.values()) byFile.set(file.uri, []);
   for (const diagnostic of project.check().diagnostics) {
     const file = project.files.get(diagnostic.file);
@@ -17,7 +17,7 @@ export function projectDiagnostics(project: BamlProject): Map<string, LspDiagnos
   return byFile;
 }
 
-function toLspDiagnostic(diagnostic: Diagnostic, file: ProjectFile, project: BamlProject): LspDiagnostic {
+function toLspDiagnostic(diagnostic: Diagnostic, file: ProjectFile, project: BamlProject): lsp.Diagnostic {
   const range = (target: ProjectFile, span: { start: number; end: number }) => ({
     start: target.document.positionAt(span.start),
     end: target.document.positionAt(span.end),
@@ -36,7 +36,7 @@ function toLspDiagnostic(diagnostic: Diagnostic, file: ProjectFile, project: Bam
   ].join("\n");
   return {
     range: range(file, diagnostic.span),
-    severity: diagnostic.severity === "error" ? DiagnosticSeverity.Error : DiagnosticSeverity.Warning,
+    severity: diagnostic.severity === "error" ? lsp.DiagnosticSeverity.Error : lsp.DiagnosticSeverity.Warning,
     code: diagnostic.code,
     source: "sapling",
     message,
