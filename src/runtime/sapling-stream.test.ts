@@ -32,7 +32,7 @@ function controlled() {
     state.text.push(word);
     sink.offer(() => {
       state.builds++;
-      return [...state.text];
+      return { changed: true, value: [...state.text] };
     });
   };
   return { stream, started, chunk, end: () => release([...state.text, "."]), state, sink: () => sink };
@@ -118,7 +118,7 @@ describe("SaplingStream", () => {
       for (let index = 1; index <= 500; index++) {
         sink.offer(() => {
           builds++;
-          return index;
+          return { changed: true, value: index };
         });
       }
       throw failure;
@@ -216,7 +216,7 @@ describe("SaplingStream", () => {
       sink.offer(() => {
         now += 20;
         builds.push(value);
-        return value;
+        return { changed: true, value };
       });
     const iterator = stream[Symbol.asyncIterator]();
     // Four builds fit: 60 ms spent by 60 ms is within the 50 ms allowance plus a fifth of 60.
@@ -275,7 +275,7 @@ describe("SaplingStream", () => {
       await tick();
       sink.offer(() => {
         now += 50;
-        return value;
+        return { changed: true, value };
       });
       expect((await next).value).toBe(value);
     }
