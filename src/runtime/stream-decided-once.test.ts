@@ -96,6 +96,21 @@ describe("a streamed call decides whether a partial is new once", () => {
     expect(comparisons.count).toBe(0);
   });
 
+  it("compares once where the tool calls take over from the text", async () => {
+    server.script(
+      answer(`Here: ${ANSWER}`, {
+        chunkSize: 3,
+        toolCalls: [{ name: "ExtractPerson", arguments: ANSWER.replace("Ada", "Augusta Ada") }],
+      }),
+    );
+    const { partials, final } = await streamAll();
+    expect(final).toMatchObject({ name: "Augusta Ada Lovelace", age: 36 });
+    expect(partials.length).toBeGreaterThan(5);
+    expect(partials).toContainEqual(expect.objectContaining({ name: "Ada Lovelace" }));
+    expect(partials.at(-1)).toMatchObject({ name: "Augusta Ada Lovelace" });
+    expect(comparisons.count).toBeLessThanOrEqual(1);
+  });
+
   it("compares once where a retry's parser takes over", async () => {
     server.script(resetMidStream(ANSWER, 8, { chunkSize: 3 }), answer(ANSWER, { chunkSize: 3 }));
     const { partials, final } = await streamAll();
