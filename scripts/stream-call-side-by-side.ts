@@ -4,7 +4,7 @@
  *
  *   npx tsx scripts/stream-call-side-by-side.ts <folder of the other checkout> [--rounds N]
  *
- * `runtime.stream` of a report (60 findings, about 12 KB) from an in-memory fetch that sends it as
+ * `runtime.stream` of a recipe (60 steps, about 12 KB) from an in-memory fetch that sends it as
  * OpenAI SSE in 16-character chunks, one chunk per macrotask, with a consumer that reads every partial
  * (`partialIntervalMs: 0`): the whole path after the provider (parser, pipeline, `SaplingStream`). The
  * median of the rounds (default 9) per tree; the first round of each is a warm-up.
@@ -23,14 +23,14 @@ if (otherFolder === undefined || otherFolder.startsWith("--") || !(rounds >= 1))
 }
 
 const source = `
-class Finding {
-  title string
-  detail string
-  severity int
+class Step {
+  action string
+  note string
+  minutes int
 }
-class Report {
-  subject string
-  findings Finding[]
+class Recipe {
+  title string
+  steps Step[]
 }
 client<llm> Mock {
   provider openai-generic
@@ -40,17 +40,17 @@ client<llm> Mock {
     api_key "bench-key"
   }
 }
-function WriteReport(subject: string) -> Report {
+function WriteRecipe(dish: string) -> Recipe {
   client Mock
-  prompt #"Report on {{ subject }}. {{ ctx.output_format }}"#
+  prompt #"A recipe for {{ dish }}. {{ ctx.output_format }}"#
 }
 `;
 const answer = JSON.stringify({
-  subject: "the engine",
-  findings: Array.from({ length: 60 }, (_, index) => ({
-    title: `Finding ${index}`,
-    detail: "The mill carries the tens before the store is read. ".repeat(3),
-    severity: index % 5,
+  title: "Seed cake",
+  steps: Array.from({ length: 60 }, (_, index) => ({
+    action: `Step ${index}`,
+    note: "Fold the flour in gently and keep the oven door shut. ".repeat(3),
+    minutes: index % 7,
   })),
 });
 const chunks: string[] = [];
@@ -86,7 +86,7 @@ async function load(folder: string): Promise<StreamRun> {
   const { ir } = compile({ "main.baml": source });
   const runtime = SaplingRuntime.fromIr(ir, { fetch: fetchAnswer });
   return async () => {
-    const stream = runtime.stream("WriteReport", { subject: "the engine" }, { partialIntervalMs: 0 });
+    const stream = runtime.stream("WriteRecipe", { dish: "seed cake" }, { partialIntervalMs: 0 });
     let partials = 0;
     for await (const _partial of stream) partials++;
     await stream.getFinalResponse();
