@@ -88,7 +88,7 @@ async function streamAll(): Promise<{ partials: unknown[]; final: unknown }> {
 
 describe("a streamed call decides whether a partial is new once", () => {
   it("compares no partial outside the parser while one parser reads the answer", async () => {
-    server.script(answer(ANSWER, { chunkSize: 3 }));
+    server.script(answer(ANSWER, { chunkSize: 3, chunkDelayMs: 1 }));
     const { partials, final } = await streamAll();
     expect(final).toMatchObject({ name: "Ada Lovelace", age: 36 });
     expect(partials.length).toBeGreaterThan(5);
@@ -100,6 +100,7 @@ describe("a streamed call decides whether a partial is new once", () => {
     server.script(
       answer(`Here: ${ANSWER}`, {
         chunkSize: 3,
+        chunkDelayMs: 1,
         toolCalls: [{ name: "ExtractPerson", arguments: ANSWER.replace("Ada", "Augusta Ada") }],
       }),
     );
@@ -112,7 +113,10 @@ describe("a streamed call decides whether a partial is new once", () => {
   });
 
   it("compares once where a retry's parser takes over", async () => {
-    server.script(resetMidStream(ANSWER, 8, { chunkSize: 3 }), answer(ANSWER, { chunkSize: 3 }));
+    server.script(
+      resetMidStream(ANSWER, 8, { chunkSize: 3, chunkDelayMs: 1 }),
+      answer(ANSWER, { chunkSize: 3, chunkDelayMs: 1 }),
+    );
     const { partials, final } = await streamAll();
     expect(server.requests).toHaveLength(2);
     expect(final).toMatchObject({ name: "Ada Lovelace", age: 36 });
