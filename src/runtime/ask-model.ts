@@ -133,11 +133,6 @@ async function streamAnswer(ask: ModelAsk, failure: ParserFailure): Promise<Answ
   const { recorder } = context;
   const parser = context.pipeline.createPartialParser(ask.plan);
   const toolCalls = new ToolCallAccumulator();
-  // `null` means nothing usable has been written yet (prose before the JSON): not worth a partial.
-  const read = (): unknown => {
-    const partial = parser.read();
-    return partial === null ? undefined : partial;
-  };
   const events: string[] = [];
   let started = false;
   // BAML's `LlmStreamCall.sseResponses()`, a method the log does not serialize.
@@ -177,7 +172,7 @@ async function streamAnswer(ask: ModelAsk, failure: ParserFailure): Promise<Answ
           failure.failed = { error };
           throw error;
         }
-        context.onText?.(read);
+        context.onText?.(parser.read);
         tick(context);
         break;
       }
@@ -190,7 +185,7 @@ async function streamAnswer(ask: ModelAsk, failure: ParserFailure): Promise<Answ
           failure.failed = { error };
           throw error;
         }
-        context.onText?.(read);
+        context.onText?.(parser.read);
         break;
       }
       case "finish":

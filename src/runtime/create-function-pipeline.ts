@@ -7,6 +7,7 @@ import { BamlInvalidArgumentError, BamlValidationError } from "./errors.js";
 import { type FunctionPipeline, type PartialParser, promptToText } from "./function-pipeline.js";
 import { createOutputPlan, type OutputPlan, OutputPlanError, unwrapValue } from "./output-plan.js";
 import { AnswerReadError, readAnswer, ToolCallPartials } from "./read-answer.js";
+import { viewReads } from "./view-reads.js";
 import { hasChecks, type WrapMemo, wrapChecked } from "./wrap-checked.js";
 
 /**
@@ -73,25 +74,21 @@ export function createFunctionPipeline(
       const tools = new ToolCallPartials(plan, options);
       // Consecutive partials share their unchanged subtrees; so do their wrappings (see `WrapMemo`).
       const memo: WrapMemo = new WeakMap();
-      // The tool-call partial not read yet (ToolCallPartials builds one per piece that changed it).
-      let toolPartial: { value: unknown } | undefined;
+      const readText = () => parser.read();
+      // The parser's push itself when the value needs no other shape (no wrapper, no `@check`).
+      const text =
+        target.wrapped || checked
+          ? viewReads(readText, (value) => finish(target.wrapped ? unwrapValue(value) : value, memo))
+          : readText;
+      const readTools = () => tools.read();
+      const toolCalls = checked ? viewReads(readTools, (value) => finish(value, memo)) : readTools;
       return {
         append: (chunk: string) => {
           if (!tools.started) parser.append(chunk);
         },
-        pushToolCall: (delta) => {
-          const step = tools.push(delta);
-          if (step !== undefined) toolPartial = { value: step.value };
-        },
-        read: () => {
-          if (tools.started) {
-            const shown = toolPartial;
-            toolPartial = undefined;
-            return shown === undefined ? undefined : finish(shown.value, memo);
-          }
-          const step = parser.read();
-          if (!step.changed) return undefined;
-          return finish(target.wrapped ? unwrapValue(step.value) : step.value, memo);
+        pushToolCall: (delta) => tools.push(delta),
+        get read() {
+          return tools.started ? toolCalls : text;
         },
       };
     },

@@ -1,6 +1,6 @@
 import type { OutputMode, ToolCall, ToolCallDelta } from "../llm/index.js";
 import type { PromptClient } from "../prompt/index.js";
-import type { Flag } from "../sap/index.js";
+import type { Flag, StreamPush } from "../sap/index.js";
 import type { ChatMessage } from "../util/index.js";
 import type { OutputPlan } from "./output-plan.js";
 import type { ToolCallUse } from "./read-answer.js";
@@ -14,16 +14,17 @@ export interface ParsedAnswer {
 }
 
 /**
-/**
  * Turns a streamed answer into partial values. `append` (text) and `pushToolCall` (native tool calls)
- * only advance the parser; `read` builds the partial when someone wants it, and returns `undefined` when
- * nothing new can be shown since the previous read. Once a tool call starts, the calls are the answer and
- * text no longer makes partials.
+ * only advance the parser; `read` builds the partial when someone wants it and gives the stream parser's
+ * `StreamPush` as it is (its value in the function's shape: `@check` results wrapped), so whether the
+ * partial is new since the previous read is the parser's answer, decided once. Once a tool call starts,
+ * the calls are the answer and text no longer makes partials: `read` is then another function, the tool
+ * calls' (a new source for the stream, see `StreamSink.offer`).
  */
 export interface PartialParser {
   append(chunk: string): void;
   pushToolCall(delta: ToolCallDelta): void;
-  read(): unknown;
+  readonly read: () => StreamPush;
 }
 
 /** A whole answer: its text and its native tool calls. */

@@ -15,9 +15,11 @@ import {
   parseValue,
   SapParseError,
   type StreamParser,
+  type StreamPush,
 } from "../sap/index.js";
 import { hasErrorMark, markError } from "../util/index.js";
 import { type AnswerTarget, type OutputPlan, unwrapPath, unwrapValue } from "./output-plan.js";
+import { viewReads } from "./view-reads.js";
 
 /** A tool call of the answer and whether the value came from it. */
 export interface ToolCallUse {
@@ -148,11 +150,18 @@ function parseTarget(
   }
 }
 
-/** Turns streamed tool-call pieces into partial values of the return type (before `@check` wrapping). */
+/**
+ * Turns streamed tool-call pieces into partial values of the return type (before `@check` wrapping), the
+ * way the text's stream parser does: `push` only advances the parsers (one per call), `read` builds the
+ * partial and gives the parser's `StreamPush` (the first call's, or, when every call is an item, one
+ * `changed` for the list).
+ */
 export class ToolCallPartials {
   readonly #calls = new ToolCallAccumulator();
-  readonly #readers = new Map<number, { parser: StreamParser; wrapped: boolean; value: unknown }>();
+  readonly #readers = new Map<number, { parser: StreamParser; read: () => StreamPush }>();
   #firstIndex: number | undefined;
+  /** The list of items the last read that changed gave (when the calls are items). */
+  #items: unknown = null;
 
   constructor(
     private readonly plan: OutputPlan,
@@ -164,34 +173,36 @@ export class ToolCallPartials {
     return this.#calls.size > 0;
   }
 
-  /** The partial value after this piece, or `undefined` when it did not change. */
-  push(delta: ToolCallDelta): { value: unknown } | undefined {
+  /** Feeds the piece to its call's parser (no partial is built until `read`). */
+  push(delta: ToolCallDelta): void {
     this.#firstIndex ??= delta.index;
     const call = this.#calls.push(delta);
-    let reader = this.#readers.get(delta.index);
-    if (reader === undefined) {
-      const target = this.plan.tools.size === 0 ? this.plan.text : this.plan.tools.get(call.name);
-      // Unknown tools (or a name not sent yet) have no partials; the final reading reports them.
-      if (target === undefined) return undefined;
-      reader = {
-        parser: createStreamParser(target.type, target.index, this.options),
-        wrapped: target.wrapped,
-        value: null,
-      };
-      this.#readers.set(delta.index, reader);
-      // Pieces that arrived before the name was known.
-      delta = { ...delta, argumentsDelta: call.arguments };
+    const reader = this.#readers.get(delta.index);
+    if (reader !== undefined) {
+      reader.parser.append(delta.argumentsDelta);
+      return;
     }
-    const step = reader.parser.push(delta.argumentsDelta);
-    if (!step.changed) return undefined;
-    reader.value = reader.wrapped ? unwrapValue(step.value) : step.value;
-    if (this.plan.callsAreItems) {
-      const items = [...this.#readers.entries()]
-        .sort(([left], [right]) => left - right)
-        .map(([, entry]) => entry.value)
-        .filter((value) => value !== null && value !== undefined);
-      return { value: items };
+    const target = this.plan.tools.size === 0 ? this.plan.text : this.plan.tools.get(call.name);
+    // Unknown tools (or a name not sent yet) have no partials; the final reading reports them.
+    if (target === undefined) return;
+    const parser = createStreamParser(target.type, target.index, this.options);
+    // The pieces that arrived before the name was known, this one included.
+    parser.append(call.arguments);
+    const read = () => parser.read();
+    this.#readers.set(delta.index, { parser, read: target.wrapped ? viewReads(read, unwrapValue) : read });
+  }
+
+  /** The partial value now, and whether it changed since the previous read. */
+  read(): StreamPush {
+    if (!this.plan.callsAreItems) {
+      const first = this.#firstIndex === undefined ? undefined : this.#readers.get(this.#firstIndex);
+      return first === undefined ? { changed: false, value: null } : first.read();
     }
-    return delta.index === this.#firstIndex ? { value: reader.value } : undefined;
+    const pushes = [...this.#readers.entries()]
+      .sort(([left], [right]) => left - right)
+      .map(([, reader]) => reader.read());
+    if (!pushes.some((push) => push.changed)) return { changed: false, value: this.#items };
+    this.#items = pushes.map((push) => push.value).filter((value) => value !== null && value !== undefined);
+    return { changed: true, value: this.#items };
   }
 }

@@ -53,12 +53,17 @@ const numberPipeline: FunctionPipeline = {
   },
   createPartialParser: () => {
     let buffer = "";
+    let shown = "";
     return {
       append: (chunk) => {
         buffer += chunk;
       },
       pushToolCall: () => undefined,
-      read: () => buffer,
+      read: () => {
+        const changed = buffer !== shown;
+        shown = buffer;
+        return { changed, value: buffer };
+      },
     };
   },
   parsePartial: (text) => text,
@@ -157,7 +162,10 @@ async function run(
           fetch: globalThis.fetch,
           recorder,
           reaskOnParseFailure: options.reask ?? 0,
-          onText: (read) => partials.push(read()),
+          onText: (read) => {
+            const push = read();
+            if (push.changed) partials.push(push.value);
+          },
           ...(options.signal ? { signal: options.signal } : {}),
         },
         options.streaming === true,
@@ -302,7 +310,7 @@ describe("runAttempt over the mock LLM server", () => {
           throw bug;
         },
         pushToolCall: () => undefined,
-        read: () => undefined,
+        read: () => ({ changed: false, value: null }),
       }),
     };
     const { error, log } = await run("Flaky", { streaming: true, pipeline: broken });

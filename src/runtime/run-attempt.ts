@@ -13,7 +13,7 @@ import {
   redactText,
   resolveProviderName,
 } from "../llm/index.js";
-import { type Flag, SapParseError } from "../sap/index.js";
+import { type Flag, SapParseError, type StreamPush } from "../sap/index.js";
 import type { ChatMessage } from "../util/index.js";
 import { answerCompleteness } from "./answer-completeness.js";
 import { type AnsweredCall, askModel } from "./ask-model.js";
@@ -51,11 +51,12 @@ export interface AttemptContext {
   /** The call's `validateOutput`: rules the parsed value must also meet (a failure is re-asked too). */
   validateOutput?: CallOptions["validateOutput"];
   /**
-   * Streams only: told after every text chunk that the partial may have changed. `read` builds the
-   * partial value now (undefined: nothing new to show since the last read); whoever consumes the stream
-   * calls it at its own pace, so chunks nobody reads build no partial.
+   * Streams only: told after every text chunk that the partial may have changed. `read` is the stream
+   * parser's read (`PartialParser.read`): it builds the partial now and says whether it changed since its
+   * previous read; whoever consumes the stream calls it at its own pace, so chunks nobody reads build no
+   * partial.
    */
-  onText?: (read: () => unknown) => void;
+  onText?: (read: () => StreamPush) => void;
   /** The call's `outputMode` (absent: the client's `output_mode`, else `prompt`). */
   outputMode?: OutputMode;
   /** Told when an answer made tool calls the return type has no room for (they are in the Collector). */

@@ -9,7 +9,7 @@ import {
   type ReadTextFile,
   withRequestSecrets,
 } from "../llm/index.js";
-import { explainFlags, type Flag } from "../sap/index.js";
+import { explainFlags, type Flag, type StreamPush } from "../sap/index.js";
 import { CallDeadline } from "./call-deadline.js";
 import type { CallOptions, ParseRecovery } from "./call-options.js";
 import { CallRecorder, type Clock } from "./call-recorder.js";
@@ -368,7 +368,7 @@ export class SaplingRuntime {
     prepared: PreparedCall,
     options: CallOptions,
     logType: "call" | "stream",
-    onText?: (read: () => unknown) => void,
+    onText?: (read: () => StreamPush) => void,
   ): Promise<unknown> {
     const collectors = options.collector === undefined ? [] : [options.collector].flat();
     const parent = this.#tracer.current();

@@ -1,4 +1,5 @@
 import { describe, expect, it } from "vitest";
+import type { StreamPush } from "../sap/index.js";
 import { applyDelta } from "../stream-client/index.js";
 import { BamlClientHttpError } from "./errors.js";
 import { SaplingStream, type StreamSink } from "./sapling-stream.js";
@@ -32,7 +33,7 @@ function controlled() {
     state.text.push(word);
     sink.offer(() => {
       state.builds++;
-      return [...state.text];
+      return { changed: true, value: [...state.text] };
     });
   };
   return { stream, started, chunk, end: () => release([...state.text, "."]), state, sink: () => sink };
@@ -118,7 +119,7 @@ describe("SaplingStream", () => {
       for (let index = 1; index <= 500; index++) {
         sink.offer(() => {
           builds++;
-          return index;
+          return { changed: true, value: index };
         });
       }
       throw failure;
@@ -216,7 +217,7 @@ describe("SaplingStream", () => {
       sink.offer(() => {
         now += 20;
         builds.push(value);
-        return value;
+        return { changed: true, value };
       });
     const iterator = stream[Symbol.asyncIterator]();
     // Four builds fit: 60 ms spent by 60 ms is within the 50 ms allowance plus a fifth of 60.
@@ -275,7 +276,7 @@ describe("SaplingStream", () => {
       await tick();
       sink.offer(() => {
         now += 50;
-        return value;
+        return { changed: true, value };
       });
       expect((await next).value).toBe(value);
     }
@@ -344,6 +345,89 @@ describe("SaplingStream", () => {
     });
     await expect(reading).rejects.toBe(bug);
     expect(sink().signal.aborted).toBe(true);
+  });
+
+  it("takes a parser's changed for its own reads, and compares only where a read starts another source", async () => {
+    // Partials that count every listing of their keys: a comparison by value has to list them. (Reading a
+    // property is not counted: handing a value out of an async generator looks up its `then`.)
+    let looks = 0;
+    const watched = (value: Record<string, unknown>) =>
+      new Proxy(value, {
+        ownKeys: (target) => {
+          looks++;
+          return Reflect.ownKeys(target);
+        },
+        getOwnPropertyDescriptor: (target, key) => {
+          looks++;
+          return Reflect.getOwnPropertyDescriptor(target, key);
+        },
+      });
+    /** A parser's read giving `pushes` in turn. */
+    const reads = (pushes: StreamPush[]) => {
+      let index = 0;
+      return () => pushes[index++] ?? { changed: false, value: pushes.at(-1)?.value ?? null };
+    };
+    const a = watched({ name: "A" });
+    const ad = watched({ name: "Ad" });
+    const looked: number[] = [];
+    const stream = new SaplingStream<unknown, string>(async (sink) => {
+      const steps = async (read: () => StreamPush, count: number) => {
+        for (let step = 0; step < count; step++) {
+          sink.offer(read);
+          await tick();
+        }
+        looked.push(looks);
+      };
+      // One attempt: nothing yet, a partial, no change, a change.
+      await steps(
+        reads([
+          { changed: false, value: null },
+          { changed: true, value: a },
+          { changed: false, value: a },
+          { changed: true, value: ad },
+        ]),
+        4,
+      );
+      // A retry's parser: its first partial equals the one held (compared: not handed out again), its next
+      // is taken on its word; then a switch to nothing and back to an equal partial (compared again).
+      await steps(
+        reads([
+          { changed: false, value: null },
+          { changed: true, value: watched({ name: "Ad" }) },
+          { changed: true, value: watched({ name: "Ada" }) },
+          { changed: true, value: null },
+          { changed: true, value: watched({ name: "Ada" }) },
+        ]),
+        5,
+      );
+      return "Ada";
+    });
+    const seen: unknown[] = [];
+    for await (const partial of stream) seen.push(partial);
+    expect(looked[0]).toBe(0);
+    expect(looked[1]).toBeGreaterThan(0);
+    expect(seen.map((partial) => JSON.stringify(partial))).toEqual([
+      '{"name":"A"}',
+      '{"name":"Ad"}',
+      '{"name":"Ada"}',
+    ]);
+  });
+
+  it("hands out an emitted null, but never a parser's null", async () => {
+    const emitted = new SaplingStream<unknown, number>(async (sink) => {
+      sink.emit(null);
+      return 1;
+    });
+    const fromEmit: unknown[] = [];
+    for await (const partial of emitted) fromEmit.push(partial);
+    expect(fromEmit).toEqual([null]);
+    const parsed = new SaplingStream<unknown, number>(async (sink) => {
+      sink.offer(() => ({ changed: true, value: null }));
+      return 1;
+    });
+    const fromParser: unknown[] = [];
+    for await (const partial of parsed) fromParser.push(partial);
+    expect(fromParser).toEqual([]);
   });
 
   it("writes NDJSON partial and final lines, or an error line", async () => {

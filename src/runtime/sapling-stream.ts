@@ -1,15 +1,22 @@
-import { samePartial } from "../sap/index.js";
+import { type StreamPush, samePartial } from "../sap/index.js";
 import { describeStreamError, ndjsonLine, type StreamFormat, streamEvents } from "./stream-events.js";
 
 /** What a streaming call's producer is handed. */
 export interface StreamSink {
   /**
-   * New text arrived: `read` builds the partial value now (`undefined`: nothing new to show since its
-   * last read). Called once per chunk and cheap: the stream calls `read` only when a consumer asks for a
-   * partial, so chunks that nobody reads build no partial.
+   * New text arrived: `read` is a stream parser's read (sap's `StreamPush`: it builds the partial now and
+   * says whether it changed since its own previous read). Called once per chunk and cheap: the stream
+   * calls `read` only when a consumer asks for a partial, so chunks that nobody reads build no partial.
+   * "Is it new?" is the parser's `changed` whenever the read before came from the same `read` and gave the
+   * partial the stream holds; only the first read of another `read` (another attempt's parser, the tool
+   * calls after text) is compared by value with the partial held. A `null` value (nothing usable written
+   * yet) is never handed out.
    */
-  offer(read: () => unknown): void;
-  /** A partial value already built (`offer(() => partial)`). */
+  offer(read: () => StreamPush): void;
+  /**
+   * A partial value of your own, already built: handed out unless it is `undefined` or equals (by value)
+   * the partial handed out before.
+   */
   emit(partial: unknown): void;
   /** Aborted when the consumer stops reading (`break`, a cancelled web stream): end the model call. */
   readonly signal: AbortSignal;
@@ -75,8 +82,13 @@ export class SaplingStream<Partial, Final> implements AsyncIterable<Partial> {
   #final: Promise<Final> | undefined;
   /** Settles (never rejects) when the call has ended. */
   #settled: Promise<void> | undefined;
-  /** Builds the latest partial; dropped once the call ended and the last partial was built. */
-  #read: (() => unknown) | undefined;
+  /** Builds the latest partial (a parser's read, or a value emitted); dropped once the call ended. */
+  #next: { read: () => StreamPush } | { emitted: unknown } | undefined;
+  /**
+   * The parser's read the partial held came from, while that read's next push is relative to it (its
+   * `changed` then decides); `undefined` when the next push must be compared.
+   */
+  #source: (() => StreamPush) | undefined;
   #dirty = false;
   /** The latest partial built, and how many distinct partials were built so far (0: none yet). */
   #value: unknown;
@@ -197,13 +209,14 @@ export class SaplingStream<Partial, Final> implements AsyncIterable<Partial> {
   #start(): void {
     if (this.#final) return;
     this.#startedAt = this.#measure();
+    const next = (source: { read: () => StreamPush } | { emitted: unknown }) => {
+      this.#next = source;
+      this.#dirty = true;
+      this.#notify();
+    };
     const sink: StreamSink = {
-      offer: (read) => {
-        this.#read = read;
-        this.#dirty = true;
-        this.#notify();
-      },
-      emit: (partial) => sink.offer(() => partial),
+      offer: (read) => next({ read }),
+      emit: (partial) => next({ emitted: partial }),
       signal: this.#controller.signal,
     };
     // A partial that cannot be built fails the stream at once, without waiting for the aborted call.
@@ -217,6 +230,7 @@ export class SaplingStream<Partial, Final> implements AsyncIterable<Partial> {
       // The last partial, built now, lets the parser go: a consumer that comes late holds one partial,
       // not the parser's state of the whole answer.
       this.#refresh();
+      this.#source = undefined;
       this.#notify();
     });
     this.#settled = this.#final.then(
@@ -240,15 +254,21 @@ export class SaplingStream<Partial, Final> implements AsyncIterable<Partial> {
 
   /** Builds the latest partial if new text arrived since the last build. */
   #refresh(): void {
-    const read = this.#read;
-    if (!this.#dirty || read === undefined) return;
+    const next = this.#next;
+    if (!this.#dirty || next === undefined) return;
     this.#dirty = false;
     // Once the call has ended no text can arrive: the parser behind `read` is no longer needed.
-    if (this.#ended) this.#read = undefined;
-    let partial: unknown;
+    if (this.#ended) this.#next = undefined;
+    if ("emitted" in next) {
+      this.#source = undefined;
+      const partial = next.emitted;
+      if (partial !== undefined && !this.#holds(partial)) this.#hold(partial);
+      return;
+    }
+    let push: StreamPush;
     const started = this.#measure();
     try {
-      partial = read();
+      push = next.read();
     } catch (error) {
       // Building a partial failed (a bug of the parser): the stream fails with it, and the call stops.
       this.#failure = { error };
@@ -257,8 +277,23 @@ export class SaplingStream<Partial, Final> implements AsyncIterable<Partial> {
       return;
     }
     this.#buildCost += this.#measure() - started;
-    if (partial === undefined) return;
-    if (this.#version > 0 && samePartial(partial, this.#value)) return;
+    if (push.value === null) {
+      // Nothing usable written (yet, or any more): no partial, and the parser's next push is relative
+      // to this `null`, not to the partial held.
+      this.#source = undefined;
+      return;
+    }
+    const continues = next.read === this.#source;
+    this.#source = next.read;
+    if (continues ? push.changed : !this.#holds(push.value)) this.#hold(push.value);
+  }
+
+  /** Whether `partial` equals (by value) the partial held: for values whose parser did not say. */
+  #holds(partial: unknown): boolean {
+    return this.#version > 0 && samePartial(partial, this.#value);
+  }
+
+  #hold(partial: unknown): void {
     this.#value = partial;
     this.#version++;
   }

@@ -27,7 +27,7 @@ function controlledCall() {
       words.push(word);
       sink.offer(() => {
         builds++;
-        return [...words];
+        return { changed: true, value: [...words] };
       });
     },
     end: () => finish([...words]),
