@@ -10,13 +10,6 @@ export { applyRolePolicy } from "./apply-role-policy.js";
 export { blockedAddressKind, isIpAddress } from "./blocked-address.js";
 export type { ClientOptions, HttpTimeouts, MediaUrlMode, RolePolicy } from "./client-options.js";
 export { readClientOptions } from "./client-options.js";
-export type { ProviderDefinition } from "./create-language-model.js";
-export {
-  createLanguageModel,
-  providerDefinitions,
-  providerOptionNames,
-  resolveProviderName,
-} from "./create-language-model.js";
 export type { FinishReasonPolicy } from "./finish-reason-policy.js";
 export { isFinishReasonAllowed } from "./finish-reason-policy.js";
 export type {
@@ -39,22 +32,27 @@ export {
   LlmConnectionError,
   LlmError,
   LlmHttpError,
+  LlmLoadError,
   LlmMalformedResponseError,
   LlmMediaError,
   LlmOptionsError,
   LlmTimeoutError,
 } from "./llm-error.js";
+export { loadLanguageModel } from "./load-language-model.js";
 export type { MediaUrlPolicy } from "./media-url-policy.js";
 export { allowedHostProblem, defaultMediaLimits } from "./media-url-policy.js";
 export { parseRetryAfter } from "./parse-retry-after.js";
 export type {
   ExtensionProvider,
+  ProviderAdapterKit,
   ProviderExtension,
   ProviderExtensionSettings,
 } from "./provider-extension.js";
+export type { ProviderDefinition } from "./provider-table.js";
+export { providerDefinitions, providerOptionNames, resolveProviderName } from "./provider-table.js";
 // The adapter kit: what an adapter outside this room (the `aws-bedrock` and `vertex-ai` rooms) builds with.
-export { createAnthropicMessagesAdapter } from "./providers/anthropic-messages-adapter.js";
-export { createGoogleGenerateContentAdapter } from "./providers/google-generate-content-adapter.js";
+// The wire formats they wrap come in `ProviderExtensionSettings.kit`, not from here: this door is in the
+// runtime entry, and they load with the adapters on the first call.
 export type {
   AuthorizeContext,
   ProviderAdapter,

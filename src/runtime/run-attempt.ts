@@ -1,10 +1,10 @@
 import type { Client } from "../ir/index.js";
 import {
   collectSecrets,
-  createLanguageModel,
   type EnvOptionValue,
   type LanguageModel,
   LlmError,
+  loadLanguageModel,
   type MediaUrlPolicy,
   type OutputMode,
   type ProviderExtension,
@@ -93,7 +93,7 @@ export async function runAttempt(
   try {
     const options = resolveOptions(client, context.env, fromEnv);
     secrets = clientSecrets(client.provider, options, fromEnv, context.env);
-    model = createLanguageModel(client.provider, options, {
+    model = await loadLanguageModel(client.provider, options, {
       fetch: recordingFetch(context.fetch, secrets, (request) => {
         call.httpRequest = request;
       }),

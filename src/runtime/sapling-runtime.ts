@@ -1,8 +1,8 @@
 import { type Ir, IrIndex, type LlmFunction, loadIr } from "../ir/index.js";
 import {
-  createLanguageModel,
   type EnvOptionValue,
   LlmError,
+  loadLanguageModel,
   type MediaUrlPolicy,
   type OutputMode,
   type ProviderExtension,
@@ -255,7 +255,7 @@ export class SaplingRuntime {
     try {
       const resolved = resolveOptions(client, prepared.env, fromEnv);
       secrets = clientSecrets(client.provider, resolved, fromEnv, prepared.env);
-      const model = createLanguageModel(client.provider, resolved, {
+      const model = await loadLanguageModel(client.provider, resolved, {
         fetch: this.#fetch,
         env: prepared.env,
         ...(this.#readTextFile === undefined ? {} : { readTextFile: this.#readTextFile }),
