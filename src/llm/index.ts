@@ -6,10 +6,8 @@
  */
 
 export { raceAbort } from "../util/index.js";
-export { applyRolePolicy } from "./apply-role-policy.js";
 export { blockedAddressKind, isIpAddress } from "./blocked-address.js";
 export type { ClientOptions, HttpTimeouts, MediaUrlMode, RolePolicy } from "./client-options.js";
-export { readClientOptions } from "./client-options.js";
 export type { FinishReasonPolicy } from "./finish-reason-policy.js";
 export { isFinishReasonAllowed } from "./finish-reason-policy.js";
 export type {

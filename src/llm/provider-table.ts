@@ -3,7 +3,23 @@
  * `clientspec.rs`). Presets (`ollama`, `openrouter`) are OpenAI chat with a different base URL and key.
  */
 
-import { commonKeys } from "./client-options.js";
+/** The options every provider reads (client-options.ts); never forwarded into the body. */
+export const commonKeys: readonly string[] = [
+  "base_url",
+  "api_key",
+  "headers",
+  "query_params",
+  "allowed_roles",
+  "default_role",
+  "remap_roles",
+  "allowed_role_metadata",
+  "supports_streaming",
+  "finish_reason_allow_list",
+  "finish_reason_deny_list",
+  "http",
+  "media_url_handler",
+  "output_mode",
+];
 
 /** The `aws-bedrock` options its adapter consumes (everything else passes into the body). */
 const awsBedrockOptionKeys = [
