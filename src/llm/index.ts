@@ -37,6 +37,7 @@ export {
   LlmTimeoutError,
 } from "./llm-error.js";
 export { loadLanguageModel } from "./load-language-model.js";
+export { loadOnFirstUse } from "./load-on-first-use.js";
 export type { MediaUrlPolicy } from "./media-url-policy.js";
 export { allowedHostProblem, defaultMediaLimits } from "./media-url-policy.js";
 export { parseRetryAfter } from "./parse-retry-after.js";

@@ -24,6 +24,7 @@ import { BamlInvalidArgumentError } from "./errors.js";
 import { defaultSleep, executePlan, type Sleep } from "./execute-plan.js";
 import type { AnswerContent, FunctionPipeline } from "./function-pipeline.js";
 import { type HttpRequest, toHttpRequest } from "./http-request.js";
+import { loadRunAttempt } from "./load-run-attempt.js";
 import {
   getLogLevel,
   isLogged,
@@ -40,8 +41,7 @@ import {
   type RoundRobinPicker,
 } from "./plan-attempts.js";
 import { defaultPriceTable } from "./price-table.js";
-import { type Environment, resolveOptions } from "./resolve-options.js";
-import { clientSecrets, runAttempt } from "./run-attempt.js";
+import { clientSecrets, type Environment, resolveOptions } from "./resolve-options.js";
 import { SaplingStream } from "./sapling-stream.js";
 import { Tracer } from "./tracing.js";
 import { validateArguments } from "./validate-arguments.js";
@@ -408,47 +408,49 @@ export class SaplingRuntime {
               client: attempt.client.name,
             },
           );
-          return runAttempt(
-            attempt.client,
-            {
-              pipeline: prepared.pipeline,
-              env: prepared.env,
-              fetch: this.#fetch,
-              ...(this.#readTextFile === undefined ? {} : { readTextFile: this.#readTextFile }),
-              ...(this.#options.providers === undefined ? {} : { providers: this.#options.providers }),
-              ...(this.#options.mediaUrls === undefined ? {} : { mediaUrls: this.#options.mediaUrls }),
-              recorder,
-              reaskOnParseFailure: Math.max(0, Math.floor(recovery.reask ?? 0)),
-              ...(options.validateOutput === undefined ? {} : { validateOutput: options.validateOutput }),
-              ...(signal ? { signal } : {}),
-              ...(onText ? { onText } : {}),
-              ...(options.outputMode === undefined ? {} : { outputMode: options.outputMode }),
-              onUnusedToolCalls: (clientName, names) =>
-                this.#log(
-                  "warn",
-                  `${prepared.fn.name}: client ${clientName} answered with ${names.length + 1} tool calls; the return type holds one, so the first is the value and ${names.join(", ")} ${names.length === 1 ? "is" : "are"} recorded in the Collector (toolCalls, used: false).`,
-                ),
-              ...(onTick
-                ? {
-                    onTick: () => onTick("Unknown", recorder.log),
-                    onTickError: (error: unknown) =>
-                      this.#log(
-                        "warn",
-                        `onTick callback for ${prepared.fn.name} failed: ${error instanceof Error ? error.message : String(error)}`,
-                      ),
-                  }
-                : {}),
-              ...(debug
-                ? {
-                    debug: (message: string, fields: LogFields) =>
-                      this.#log("debug", `${prepared.fn.name}: ${message}`, {
-                        function: prepared.fn.name,
-                        ...fields,
-                      }),
-                  }
-                : {}),
-            },
-            logType === "stream",
+          return loadRunAttempt(attempt.client).then((runAttempt) =>
+            runAttempt(
+              attempt.client,
+              {
+                pipeline: prepared.pipeline,
+                env: prepared.env,
+                fetch: this.#fetch,
+                ...(this.#readTextFile === undefined ? {} : { readTextFile: this.#readTextFile }),
+                ...(this.#options.providers === undefined ? {} : { providers: this.#options.providers }),
+                ...(this.#options.mediaUrls === undefined ? {} : { mediaUrls: this.#options.mediaUrls }),
+                recorder,
+                reaskOnParseFailure: Math.max(0, Math.floor(recovery.reask ?? 0)),
+                ...(options.validateOutput === undefined ? {} : { validateOutput: options.validateOutput }),
+                ...(signal ? { signal } : {}),
+                ...(onText ? { onText } : {}),
+                ...(options.outputMode === undefined ? {} : { outputMode: options.outputMode }),
+                onUnusedToolCalls: (clientName, names) =>
+                  this.#log(
+                    "warn",
+                    `${prepared.fn.name}: client ${clientName} answered with ${names.length + 1} tool calls; the return type holds one, so the first is the value and ${names.join(", ")} ${names.length === 1 ? "is" : "are"} recorded in the Collector (toolCalls, used: false).`,
+                  ),
+                ...(onTick
+                  ? {
+                      onTick: () => onTick("Unknown", recorder.log),
+                      onTickError: (error: unknown) =>
+                        this.#log(
+                          "warn",
+                          `onTick callback for ${prepared.fn.name} failed: ${error instanceof Error ? error.message : String(error)}`,
+                        ),
+                    }
+                  : {}),
+                ...(debug
+                  ? {
+                      debug: (message: string, fields: LogFields) =>
+                        this.#log("debug", `${prepared.fn.name}: ${message}`, {
+                          function: prepared.fn.name,
+                          ...fields,
+                        }),
+                    }
+                  : {}),
+              },
+              logType === "stream",
+            ),
           );
         },
         {
