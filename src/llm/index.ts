@@ -6,7 +6,6 @@
  */
 
 export { raceAbort } from "../util/index.js";
-export { blockedAddressKind, isIpAddress } from "./blocked-address.js";
 export type { ClientOptions, HttpTimeouts, MediaUrlMode, RolePolicy } from "./client-options.js";
 export type { FinishReasonPolicy } from "./finish-reason-policy.js";
 export { isFinishReasonAllowed } from "./finish-reason-policy.js";
@@ -36,10 +35,11 @@ export {
   LlmOptionsError,
   LlmTimeoutError,
 } from "./llm-error.js";
+export { loadAddressChecks } from "./load-address-checks.js";
 export { loadLanguageModel } from "./load-language-model.js";
 export { loadOnFirstUse } from "./load-on-first-use.js";
+export { defaultMediaLimits } from "./media-limits.js";
 export type { MediaUrlPolicy } from "./media-url-policy.js";
-export { allowedHostProblem, defaultMediaLimits } from "./media-url-policy.js";
 export { parseRetryAfter } from "./parse-retry-after.js";
 export type {
   ExtensionProvider,
