@@ -8,7 +8,6 @@
 export { raceAbort } from "../util/index.js";
 export type { ClientOptions, HttpTimeouts, MediaUrlMode, RolePolicy } from "./client-options.js";
 export type { FinishReasonPolicy } from "./finish-reason-policy.js";
-export { isFinishReasonAllowed } from "./finish-reason-policy.js";
 export type {
   BuildRequestOptions,
   FinishReason,
@@ -40,7 +39,6 @@ export { loadLanguageModel } from "./load-language-model.js";
 export { loadOnFirstUse } from "./load-on-first-use.js";
 export { defaultMediaLimits } from "./media-limits.js";
 export type { MediaUrlPolicy } from "./media-url-policy.js";
-export { parseRetryAfter } from "./parse-retry-after.js";
 export type {
   ExtensionProvider,
   ProviderAdapterKit,
@@ -89,7 +87,6 @@ export {
   withRequestSecrets,
 } from "./redact.js";
 export type { SseEvent } from "./sse-decoder.js";
-export { decodeSseStream, SseDecoder } from "./sse-decoder.js";
 export type {
   JsonSchemaObject,
   OutputRequest,
