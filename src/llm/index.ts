@@ -35,7 +35,7 @@ export {
   LlmTimeoutError,
 } from "./llm-error.js";
 export { loadAddressChecks } from "./load-address-checks.js";
-export { loadLanguageModel } from "./load-language-model.js";
+export { loadLanguageModel, prefetchLanguageModels } from "./load-language-model.js";
 export { loadOnFirstUse } from "./load-on-first-use.js";
 export { defaultMediaLimits } from "./media-limits.js";
 export type { MediaUrlPolicy } from "./media-url-policy.js";

@@ -21,3 +21,12 @@ export async function loadLanguageModel(
   );
   return createLanguageModel(provider, options, dependencies);
 }
+
+/**
+ * Starts loading the module `loadLanguageModel` needs, without waiting for it: a call's first attempt does
+ * this while its own code loads, so that the two chunks download side by side rather than one after the
+ * other. A failure is left to `loadLanguageModel`, which imports the module again and reports it.
+ */
+export function prefetchLanguageModels(): void {
+  import("./create-language-model.js").catch(() => undefined);
+}

@@ -1,4 +1,4 @@
-import { describe, expect, it } from "vitest";
+import { afterEach, describe, expect, it, vi } from "vitest";
 import { LlmError, LlmLoadError } from "./llm-error.js";
 import { loadLanguageModel } from "./load-language-model.js";
 import { loadOnFirstUse } from "./load-on-first-use.js";
@@ -47,5 +47,26 @@ describe("code loaded on first use", () => {
       code: "llm_invalid_options",
       option: "base_url",
     });
+  });
+});
+
+describe("prefetchLanguageModels", () => {
+  afterEach(() => {
+    vi.doUnmock("./create-language-model.js");
+    vi.resetModules();
+  });
+
+  it("starts loading the adapters' module without waiting, and leaves a failure to loadLanguageModel", async () => {
+    vi.resetModules();
+    let loads = 0;
+    vi.doMock("./create-language-model.js", () => {
+      loads += 1;
+      throw new Error("chunk missing");
+    });
+    const { prefetchLanguageModels, loadLanguageModel: load } = await import("./load-language-model.js");
+    expect(prefetchLanguageModels()).toBeUndefined();
+    await vi.waitFor(() => expect(loads).toBe(1));
+    const fetch = async (): Promise<Response> => new Response("{}");
+    await expect(load("openai", { model: "m" }, { fetch })).rejects.toMatchObject({ code: "llm_load_error" });
   });
 });
