@@ -398,7 +398,7 @@ export class SaplingRuntime {
     try {
       const value = await executePlan(
         prepared.plan(),
-        (attempt, position) => {
+        async (attempt, position) => {
           this.#log(
             "debug",
             `${prepared.fn.name}: attempt ${position + 1} with client ${attempt.client.name}`,
@@ -408,49 +408,48 @@ export class SaplingRuntime {
               client: attempt.client.name,
             },
           );
-          return loadRunAttempt(attempt.client).then((runAttempt) =>
-            runAttempt(
-              attempt.client,
-              {
-                pipeline: prepared.pipeline,
-                env: prepared.env,
-                fetch: this.#fetch,
-                ...(this.#readTextFile === undefined ? {} : { readTextFile: this.#readTextFile }),
-                ...(this.#options.providers === undefined ? {} : { providers: this.#options.providers }),
-                ...(this.#options.mediaUrls === undefined ? {} : { mediaUrls: this.#options.mediaUrls }),
-                recorder,
-                reaskOnParseFailure: Math.max(0, Math.floor(recovery.reask ?? 0)),
-                ...(options.validateOutput === undefined ? {} : { validateOutput: options.validateOutput }),
-                ...(signal ? { signal } : {}),
-                ...(onText ? { onText } : {}),
-                ...(options.outputMode === undefined ? {} : { outputMode: options.outputMode }),
-                onUnusedToolCalls: (clientName, names) =>
-                  this.#log(
-                    "warn",
-                    `${prepared.fn.name}: client ${clientName} answered with ${names.length + 1} tool calls; the return type holds one, so the first is the value and ${names.join(", ")} ${names.length === 1 ? "is" : "are"} recorded in the Collector (toolCalls, used: false).`,
-                  ),
-                ...(onTick
-                  ? {
-                      onTick: () => onTick("Unknown", recorder.log),
-                      onTickError: (error: unknown) =>
-                        this.#log(
-                          "warn",
-                          `onTick callback for ${prepared.fn.name} failed: ${error instanceof Error ? error.message : String(error)}`,
-                        ),
-                    }
-                  : {}),
-                ...(debug
-                  ? {
-                      debug: (message: string, fields: LogFields) =>
-                        this.#log("debug", `${prepared.fn.name}: ${message}`, {
-                          function: prepared.fn.name,
-                          ...fields,
-                        }),
-                    }
-                  : {}),
-              },
-              logType === "stream",
-            ),
+          const runAttempt = await loadRunAttempt(attempt.client);
+          return runAttempt(
+            attempt.client,
+            {
+              pipeline: prepared.pipeline,
+              env: prepared.env,
+              fetch: this.#fetch,
+              ...(this.#readTextFile === undefined ? {} : { readTextFile: this.#readTextFile }),
+              ...(this.#options.providers === undefined ? {} : { providers: this.#options.providers }),
+              ...(this.#options.mediaUrls === undefined ? {} : { mediaUrls: this.#options.mediaUrls }),
+              recorder,
+              reaskOnParseFailure: Math.max(0, Math.floor(recovery.reask ?? 0)),
+              ...(options.validateOutput === undefined ? {} : { validateOutput: options.validateOutput }),
+              ...(signal ? { signal } : {}),
+              ...(onText ? { onText } : {}),
+              ...(options.outputMode === undefined ? {} : { outputMode: options.outputMode }),
+              onUnusedToolCalls: (clientName, names) =>
+                this.#log(
+                  "warn",
+                  `${prepared.fn.name}: client ${clientName} answered with ${names.length + 1} tool calls; the return type holds one, so the first is the value and ${names.join(", ")} ${names.length === 1 ? "is" : "are"} recorded in the Collector (toolCalls, used: false).`,
+                ),
+              ...(onTick
+                ? {
+                    onTick: () => onTick("Unknown", recorder.log),
+                    onTickError: (error: unknown) =>
+                      this.#log(
+                        "warn",
+                        `onTick callback for ${prepared.fn.name} failed: ${error instanceof Error ? error.message : String(error)}`,
+                      ),
+                  }
+                : {}),
+              ...(debug
+                ? {
+                    debug: (message: string, fields: LogFields) =>
+                      this.#log("debug", `${prepared.fn.name}: ${message}`, {
+                        function: prepared.fn.name,
+                        ...fields,
+                      }),
+                  }
+                : {}),
+            },
+            logType === "stream",
           );
         },
         {
