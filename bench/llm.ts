@@ -3,7 +3,8 @@
  * same body, read the JSON or split the SSE and join the deltas), against the mock LLM server on 127.0.0.1.
  * Runs alternate bare and adapter calls so machine drift hits both alike; the table shows medians.
  */
-import { createLanguageModel, type LanguageModel } from "../src/llm/index.js";
+import { createLanguageModel } from "../src/llm/create-language-model.js";
+import type { LanguageModel } from "../src/llm/index.js";
 import { answer, type MockLlmServer, mockAwsCredentials, startMockLlmServer } from "../src/testing/index.js";
 import type { ChatMessage } from "../src/util/index.js";
 

@@ -31,6 +31,11 @@ describe("the runtime entry's browser bundle", () => {
     // The media URL downloader loads only for a call that sends media by URL: its own chunk, behind an import().
     expect(size.text).not.toContain("gs://");
     expect(size.lazyGzipped).toBeGreaterThan(0);
+    // The provider adapters load on a call's first request (docs/decisions/0043-lazy-call-path.md): OpenAI
+    // chat's path, Anthropic's version header and Gemini's method are in no file the entry loads.
+    for (const wireMark of ["/chat/completions", "anthropic-version", "streamGenerateContent"]) {
+      expect(size.text).not.toContain(wireMark);
+    }
     expect(size.inputs).toBeGreaterThan(100);
     expect(size.gzipped).toBeLessThan(size.minified);
     expect(

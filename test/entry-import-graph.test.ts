@@ -320,7 +320,9 @@ describe("modules a fresh process loads, from the bundled dist", () => {
     );
     expect(JSON.parse(loads.stdout).value).toMatchObject({ decision: "STRONG_HIRE" });
     expect(loads.packages).toEqual([]);
-    // 7 files today: the entry and its shared chunks.
-    expect(loads.own.length).toBeLessThanOrEqual(10);
+    // 14 files today: the entry and its shared chunks. The call path loads on a call's first request
+    // (docs/decisions/0043-lazy-call-path.md), so the shared code splits into more chunks than the 9 files of
+    // before, and the parse path reads about 100 KB less code (665 KB against 765 KB, esbuild's metafile).
+    expect(loads.own.length).toBeLessThanOrEqual(14);
   });
 });

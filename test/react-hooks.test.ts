@@ -17,7 +17,7 @@ import { type NodeHttpServer, serveOverNodeHttp } from "../src/cli/commands/serv
 import { generateClient } from "../src/codegen/index.js";
 import type { Ir } from "../src/ir/index.js";
 import { compile, renderDiagnostics } from "../src/language/index.js";
-import { createLanguageModel } from "../src/llm/index.js";
+import { createLanguageModel } from "../src/llm/create-language-model.js";
 import { streamObjectResponse } from "../src/object-stream/index.js";
 import { SaplingRuntime } from "../src/runtime/index.js";
 import { type AccessEntry, createSaplingHandler } from "../src/server/index.js";

@@ -5,8 +5,9 @@
  * runtime is in `src/runtime/aws-bedrock-provider.test.ts`.
  */
 import { describe, expect, it } from "vitest";
+import { createLanguageModel as createAnyLanguageModel } from "../llm/create-language-model.js";
 import type { ModelStreamEvent } from "../llm/index.js";
-import { createLanguageModel as createAnyLanguageModel, LlmError, LlmOptionsError } from "../llm/index.js";
+import { LlmError, LlmOptionsError } from "../llm/index.js";
 import type { ChatMessage } from "../util/index.js";
 import { encodeAwsEventStreamMessage } from "./aws-event-stream.js";
 import { signAwsRequest } from "./aws-sigv4.js";

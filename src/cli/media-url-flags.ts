@@ -6,7 +6,7 @@
  * pattern are refused when they point at a private address.
  */
 import { lookup } from "node:dns/promises";
-import { allowedHostProblem, defaultMediaLimits, type MediaUrlPolicy } from "../llm/index.js";
+import { defaultMediaLimits, loadAddressChecks, type MediaUrlPolicy } from "../llm/index.js";
 import { UsageError } from "./cli-context.js";
 import { type FlagSpec, optionalWholeNumberFlag, type ParsedFlags } from "./parse-flags.js";
 
@@ -31,11 +31,12 @@ export function mediaUrlUsage(flagWidth: number): string {
 }
 
 /** The runtime's `mediaUrls` from the flags: the listed hosts (none by default), DNS, the size limit. */
-export function mediaUrlPolicyFor(flags: ParsedFlags): MediaUrlPolicy {
+export async function mediaUrlPolicyFor(flags: ParsedFlags): Promise<MediaUrlPolicy> {
   const values = flags.values["allow-media-host"];
   const hosts = (Array.isArray(values) ? values : []).filter(
     (value): value is string => typeof value === "string",
   );
+  const { allowedHostProblem } = await loadAddressChecks();
   for (const host of hosts) {
     const problem = allowedHostProblem(host);
     if (problem !== undefined) throw new UsageError(`--allow-media-host: ${problem}`);

@@ -7,6 +7,7 @@ import type { MediaKind } from "../util/index.js";
 import type { FinishReasonPolicy } from "./finish-reason-policy.js";
 import type { OutputMode } from "./language-model.js";
 import { LlmOptionsError } from "./llm-error.js";
+import { commonKeys } from "./provider-table.js";
 import { hasUserInfo, redactUrl } from "./redact.js";
 
 /** How a media value given by URL is sent (`media_url_handler`). */
@@ -52,24 +53,6 @@ export interface ClientOptions {
   /** Provider-specific options the adapter asked for (`resource_name`, `api_version`, …). */
   extra: Record<string, unknown>;
 }
-
-/** Keys read here; never forwarded into the body. */
-export const commonKeys: readonly string[] = [
-  "base_url",
-  "api_key",
-  "headers",
-  "query_params",
-  "allowed_roles",
-  "default_role",
-  "remap_roles",
-  "allowed_role_metadata",
-  "supports_streaming",
-  "finish_reason_allow_list",
-  "finish_reason_deny_list",
-  "http",
-  "media_url_handler",
-  "output_mode",
-];
 
 const outputModes: readonly OutputMode[] = ["prompt", "tools", "native"];
 

@@ -20,6 +20,7 @@ import type {
   ResponseInfo,
 } from "./language-model.js";
 import { LlmAbortError, LlmHttpError, LlmMalformedResponseError, LlmOptionsError } from "./llm-error.js";
+import { loadOnFirstUse } from "./load-on-first-use.js";
 import type { MediaUrlPolicy } from "./media-url-policy.js";
 import { parseRetryAfter } from "./parse-retry-after.js";
 import {
@@ -185,7 +186,13 @@ export class HttpLanguageModel implements LanguageModel {
     // Most calls send no media by URL: the URL policy and the downloader load only for those that do.
     const resolved = !hasMediaUrls(roled)
       ? roled
-      : await (await import("./resolve-media-urls.js")).resolveMediaUrls(roled, {
+      : await (
+          await loadOnFirstUse(
+            "the media URL downloader",
+            this.provider,
+            () => import("./resolve-media-urls.js"),
+          )
+        ).resolveMediaUrls(roled, {
           provider: this.provider,
           modeFor: (kind: MediaKind) =>
             this.options.mediaUrlHandler[kind] ?? this.adapter.defaultMediaUrlMode(kind),

@@ -6,19 +6,8 @@
  */
 
 export { raceAbort } from "../util/index.js";
-export { applyRolePolicy } from "./apply-role-policy.js";
-export { blockedAddressKind, isIpAddress } from "./blocked-address.js";
 export type { ClientOptions, HttpTimeouts, MediaUrlMode, RolePolicy } from "./client-options.js";
-export { readClientOptions } from "./client-options.js";
-export type { ProviderDefinition } from "./create-language-model.js";
-export {
-  createLanguageModel,
-  providerDefinitions,
-  providerOptionNames,
-  resolveProviderName,
-} from "./create-language-model.js";
 export type { FinishReasonPolicy } from "./finish-reason-policy.js";
-export { isFinishReasonAllowed } from "./finish-reason-policy.js";
 export type {
   BuildRequestOptions,
   FinishReason,
@@ -39,22 +28,28 @@ export {
   LlmConnectionError,
   LlmError,
   LlmHttpError,
+  LlmLoadError,
   LlmMalformedResponseError,
   LlmMediaError,
   LlmOptionsError,
   LlmTimeoutError,
 } from "./llm-error.js";
+export { loadAddressChecks } from "./load-address-checks.js";
+export { loadLanguageModel, prefetchLanguageModels } from "./load-language-model.js";
+export { loadOnFirstUse } from "./load-on-first-use.js";
+export { defaultMediaLimits } from "./media-limits.js";
 export type { MediaUrlPolicy } from "./media-url-policy.js";
-export { allowedHostProblem, defaultMediaLimits } from "./media-url-policy.js";
-export { parseRetryAfter } from "./parse-retry-after.js";
 export type {
   ExtensionProvider,
+  ProviderAdapterKit,
   ProviderExtension,
   ProviderExtensionSettings,
 } from "./provider-extension.js";
+export type { ProviderDefinition } from "./provider-table.js";
+export { providerDefinitions, providerOptionNames, resolveProviderName } from "./provider-table.js";
 // The adapter kit: what an adapter outside this room (the `aws-bedrock` and `vertex-ai` rooms) builds with.
-export { createAnthropicMessagesAdapter } from "./providers/anthropic-messages-adapter.js";
-export { createGoogleGenerateContentAdapter } from "./providers/google-generate-content-adapter.js";
+// The wire formats they wrap come in `ProviderExtensionSettings.kit`, not from here: this door is in the
+// runtime entry, and they load with the adapters on the first call.
 export type {
   AuthorizeContext,
   ProviderAdapter,
@@ -92,7 +87,6 @@ export {
   withRequestSecrets,
 } from "./redact.js";
 export type { SseEvent } from "./sse-decoder.js";
-export { decodeSseStream, SseDecoder } from "./sse-decoder.js";
 export type {
   JsonSchemaObject,
   OutputRequest,

@@ -112,7 +112,7 @@ export interface BuildRequestOptions {
   output?: OutputRequest;
 }
 
-/** A configured client of one provider. Create it with `createLanguageModel`. */
+/** A configured client of one provider. Create it with `loadLanguageModel` (or `createLanguageModel` where its module is loaded already). */
 export interface LanguageModel {
   /** The provider string as configured (`openai`, `anthropic`, …). */
   readonly provider: string;

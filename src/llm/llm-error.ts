@@ -13,7 +13,8 @@ export type LlmErrorCode =
   | "llm_connection_error"
   | "llm_malformed_response"
   | "llm_invalid_options"
-  | "llm_media_error";
+  | "llm_media_error"
+  | "llm_load_error";
 
 /** Where a failure happened, for messages and collectors. */
 export interface LlmErrorContext {
@@ -203,6 +204,34 @@ export class LlmMediaError extends LlmError {
 
   static override isInstance(value: unknown): value is LlmMediaError {
     return hasErrorMark(value, "LlmMediaError");
+  }
+}
+
+/**
+ * Code Sapling loads on first use (a provider's adapter, the media URL downloader: a chunk of the bundle
+ * behind an `import()`) could not be loaded: the chunk is not served next to the entry, or the network
+ * failed. The cause is the loader's error.
+ */
+export class LlmLoadError extends LlmError {
+  /** What was being loaded, e.g. `the adapters` or `the media URL downloader`. */
+  readonly part: string;
+
+  constructor(part: string, context: LlmErrorContext) {
+    const cause = context.cause instanceof Error ? context.cause.message : String(context.cause);
+    super(
+      "llm_load_error",
+      `${context.provider}: could not load ${part}, which Sapling loads on the first call that needs it: ${cause}. ` +
+        "A bundled application must serve the bundle's chunk files next to its entry (a bundler writes them " +
+        "beside it); retry once they are reachable.",
+      context,
+    );
+    this.name = "LlmLoadError";
+    this.part = part;
+    markError(this, "LlmLoadError");
+  }
+
+  static override isInstance(value: unknown): value is LlmLoadError {
+    return hasErrorMark(value, "LlmLoadError");
   }
 }
 

@@ -31,9 +31,6 @@ export interface MediaUrlPolicy {
   maxRedirects?: number;
 }
 
-/** The limits every download obeys when the policy does not set its own. */
-export const defaultMediaLimits = { maxBytes: 32 * 1024 * 1024, timeoutMs: 30_000, maxRedirects: 5 };
-
 /** A media URL's `host[:port]` for messages (no path, no query, no credentials). */
 export function mediaHost(url: string): string {
   try {

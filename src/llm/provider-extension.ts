@@ -9,7 +9,19 @@
 import type { ClientOptions } from "./client-options.js";
 import type { ReadTextFile } from "./language-model.js";
 import { LlmOptionsError } from "./llm-error.js";
+import type { createAnthropicMessagesAdapter } from "./providers/anthropic-messages-adapter.js";
+import type { createGoogleGenerateContentAdapter } from "./providers/google-generate-content-adapter.js";
 import type { ProviderAdapter } from "./providers/provider-adapter.js";
+
+/**
+ * The wire formats an extension may build on (Vertex AI speaks Gemini's and, for Claude, Anthropic's). They
+ * are handed over rather than imported from the `llm` door, so that the runtime entry, which imports that
+ * door, does not ship them: they load with the adapters, on the first call (docs/decisions/0043-lazy-call-path.md).
+ */
+export interface ProviderAdapterKit {
+  createAnthropicMessagesAdapter: typeof createAnthropicMessagesAdapter;
+  createGoogleGenerateContentAdapter: typeof createGoogleGenerateContentAdapter;
+}
 
 /** What an extension's adapter gets besides the client's options. */
 export interface ProviderExtensionSettings {
@@ -17,6 +29,8 @@ export interface ProviderExtensionSettings {
   provider: string;
   env?: Readonly<Record<string, string | undefined>>;
   readTextFile?: ReadTextFile;
+  /** The wire formats of the `llm` room it may wrap. */
+  kit: ProviderAdapterKit;
 }
 
 /** Where each extension lives, by the provider it builds, for the message when a runtime was not given it. */

@@ -14,7 +14,8 @@ import {
 import type { MediaUrlMode } from "./client-options.js";
 import { hasMediaUrls } from "./has-media-urls.js";
 import { LlmAbortError, LlmMediaError } from "./llm-error.js";
-import { checkMediaUrl, defaultMediaLimits, type MediaUrlPolicy, mediaHost } from "./media-url-policy.js";
+import { defaultMediaLimits } from "./media-limits.js";
+import { checkMediaUrl, type MediaUrlPolicy, mediaHost } from "./media-url-policy.js";
 import { redactUrl } from "./redact.js";
 
 export interface ResolveMediaSettings {

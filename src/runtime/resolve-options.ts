@@ -1,5 +1,10 @@
 import { type Client, type ConfigValue, configValueToPlain } from "../ir/index.js";
-import type { EnvOptionValue } from "../llm/index.js";
+import {
+  collectSecrets,
+  type EnvOptionValue,
+  providerDefinitions,
+  resolveProviderName,
+} from "../llm/index.js";
 import { BamlClientOptionsError, BamlMissingEnvVarError } from "./errors.js";
 
 /** Environment variables visible to a call: the runtime's env with the call's `env` merged over it. */
@@ -50,4 +55,25 @@ export function configString(value: ConfigValue | undefined): string | undefined
 /** Reads a number-valued option without env resolution. */
 export function configNumber(value: ConfigValue | undefined): number | undefined {
   return value?.kind === "number" ? value.value : undefined;
+}
+
+/**
+ * Every value a call must never show, by the package's one rule (`collectSecrets`: credential-named
+ * options, every option read from `env`, URL user info), plus the provider's default key.
+ */
+export function clientSecrets(
+  provider: string,
+  options: Record<string, unknown>,
+  fromEnv: readonly EnvOptionValue[],
+  env: Environment,
+): string[] {
+  return [...collectSecrets(options, fromEnv), ...defaultKeySecret(provider, env)];
+}
+
+/** The provider's default key (`OPENAI_API_KEY`, …) is a secret too when the options did not set one. */
+function defaultKeySecret(provider: string, env: Environment): string[] {
+  const name = resolveProviderName(provider);
+  const variable = name ? providerDefinitions[name]?.apiKeyEnv : undefined;
+  const value = variable ? env[variable] : undefined;
+  return value && value.length >= 4 ? [value] : [];
 }

@@ -1,17 +1,15 @@
 import type { Client } from "../ir/index.js";
 import {
   collectSecrets,
-  createLanguageModel,
   type EnvOptionValue,
   type LanguageModel,
   LlmError,
+  loadLanguageModel,
   type MediaUrlPolicy,
   type OutputMode,
   type ProviderExtension,
-  providerDefinitions,
   type ReadTextFile,
   redactText,
-  resolveProviderName,
 } from "../llm/index.js";
 import { type Flag, SapParseError, type StreamPush } from "../sap/index.js";
 import type { ChatMessage } from "../util/index.js";
@@ -32,7 +30,7 @@ import { mapLlmError } from "./map-llm-error.js";
 import type { OutputPlan } from "./output-plan.js";
 import type { ToolCallUse } from "./read-answer.js";
 import { recordingFetch } from "./recording-fetch.js";
-import { type Environment, resolveOptions } from "./resolve-options.js";
+import { clientSecrets, type Environment, resolveOptions } from "./resolve-options.js";
 
 export interface AttemptContext {
   pipeline: FunctionPipeline;
@@ -94,7 +92,7 @@ export async function runAttempt(
   try {
     const options = resolveOptions(client, context.env, fromEnv);
     secrets = clientSecrets(client.provider, options, fromEnv, context.env);
-    model = createLanguageModel(client.provider, options, {
+    model = await loadLanguageModel(client.provider, options, {
       fetch: recordingFetch(context.fetch, secrets, (request) => {
         call.httpRequest = request;
       }),
@@ -277,25 +275,4 @@ function reaskMessage(error: BamlValidationError): string {
     `Your previous answer could not be read: ${problem}.\n` +
     "Answer again with the complete answer in the requested format, and nothing else."
   );
-}
-
-/**
- * Every value a call must never show, by the package's one rule (`collectSecrets`: credential-named
- * options, every option read from `env`, URL user info), plus the provider's default key.
- */
-export function clientSecrets(
-  provider: string,
-  options: Record<string, unknown>,
-  fromEnv: readonly EnvOptionValue[],
-  env: Environment,
-): string[] {
-  return [...collectSecrets(options, fromEnv), ...defaultKeySecret(provider, env)];
-}
-
-/** The provider's default key (`OPENAI_API_KEY`, …) is a secret too when the options did not set one. */
-function defaultKeySecret(provider: string, env: Environment): string[] {
-  const name = resolveProviderName(provider);
-  const variable = name ? providerDefinitions[name]?.apiKeyEnv : undefined;
-  const value = variable ? env[variable] : undefined;
-  return value && value.length >= 4 ? [value] : [];
 }

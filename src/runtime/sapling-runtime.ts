@@ -1,8 +1,8 @@
 import { type Ir, IrIndex, type LlmFunction, loadIr } from "../ir/index.js";
 import {
-  createLanguageModel,
   type EnvOptionValue,
   LlmError,
+  loadLanguageModel,
   type MediaUrlPolicy,
   type OutputMode,
   type ProviderExtension,
@@ -24,6 +24,7 @@ import { BamlInvalidArgumentError } from "./errors.js";
 import { defaultSleep, executePlan, type Sleep } from "./execute-plan.js";
 import type { AnswerContent, FunctionPipeline } from "./function-pipeline.js";
 import { type HttpRequest, toHttpRequest } from "./http-request.js";
+import { loadRunAttempt } from "./load-run-attempt.js";
 import {
   getLogLevel,
   isLogged,
@@ -40,8 +41,7 @@ import {
   type RoundRobinPicker,
 } from "./plan-attempts.js";
 import { defaultPriceTable } from "./price-table.js";
-import { type Environment, resolveOptions } from "./resolve-options.js";
-import { clientSecrets, runAttempt } from "./run-attempt.js";
+import { clientSecrets, type Environment, resolveOptions } from "./resolve-options.js";
 import { SaplingStream } from "./sapling-stream.js";
 import { Tracer } from "./tracing.js";
 import { validateArguments } from "./validate-arguments.js";
@@ -255,7 +255,7 @@ export class SaplingRuntime {
     try {
       const resolved = resolveOptions(client, prepared.env, fromEnv);
       secrets = clientSecrets(client.provider, resolved, fromEnv, prepared.env);
-      const model = createLanguageModel(client.provider, resolved, {
+      const model = await loadLanguageModel(client.provider, resolved, {
         fetch: this.#fetch,
         env: prepared.env,
         ...(this.#readTextFile === undefined ? {} : { readTextFile: this.#readTextFile }),
@@ -398,7 +398,7 @@ export class SaplingRuntime {
     try {
       const value = await executePlan(
         prepared.plan(),
-        (attempt, position) => {
+        async (attempt, position) => {
           this.#log(
             "debug",
             `${prepared.fn.name}: attempt ${position + 1} with client ${attempt.client.name}`,
@@ -408,6 +408,7 @@ export class SaplingRuntime {
               client: attempt.client.name,
             },
           );
+          const runAttempt = await loadRunAttempt(attempt.client);
           return runAttempt(
             attempt.client,
             {

@@ -3,11 +3,8 @@
  * real socket, and through raw requests for what the provider never sends (wrong grants, bad audiences).
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import {
-  createLanguageModel as createAnyLanguageModel,
-  LlmHttpError,
-  type ModelStreamEvent,
-} from "../llm/index.js";
+import { createLanguageModel as createAnyLanguageModel } from "../llm/create-language-model.js";
+import { LlmHttpError, type ModelStreamEvent } from "../llm/index.js";
 import type { ChatMessage } from "../util/index.js";
 import { vertexAi } from "../vertex-ai/index.js";
 import { createTestServiceAccount, type TestServiceAccount } from "./create-test-service-account.js";

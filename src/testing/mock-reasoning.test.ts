@@ -5,7 +5,8 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { awsBedrock } from "../aws-bedrock/index.js";
-import { createLanguageModel as createAnyLanguageModel, type ModelStreamEvent } from "../llm/index.js";
+import { createLanguageModel as createAnyLanguageModel } from "../llm/create-language-model.js";
+import type { ModelStreamEvent } from "../llm/index.js";
 import type { ChatMessage } from "../util/index.js";
 import { answer, type MockRoute } from "./mock-answer.js";
 import { mockAwsCredentials } from "./mock-bedrock-auth.js";

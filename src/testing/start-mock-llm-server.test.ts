@@ -4,8 +4,8 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { awsBedrock } from "../aws-bedrock/index.js";
+import { createLanguageModel as createAnyLanguageModel } from "../llm/create-language-model.js";
 import {
-  createLanguageModel as createAnyLanguageModel,
   type LanguageModel,
   LlmAbortError,
   LlmConnectionError,

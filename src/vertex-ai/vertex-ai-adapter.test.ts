@@ -4,12 +4,8 @@
  * streams, usage, token caching, key files on disk) is in `src/runtime/vertex-ai-provider.test.ts`.
  */
 import { beforeAll, describe, expect, it } from "vitest";
-import {
-  createLanguageModel as createAnyLanguageModel,
-  LlmAbortError,
-  LlmError,
-  LlmOptionsError,
-} from "../llm/index.js";
+import { createLanguageModel as createAnyLanguageModel } from "../llm/create-language-model.js";
+import { LlmAbortError, LlmError, LlmOptionsError } from "../llm/index.js";
 import { createReplayFetch, createTestServiceAccount, type TestServiceAccount } from "../testing/index.js";
 import type { ChatMessage } from "../util/index.js";
 import { vertexAi } from "./index.js";

@@ -23,15 +23,11 @@ import type {
   ClientOptions,
   MediaUrlMode,
   ProviderAdapter,
+  ProviderAdapterKit,
   ProviderRequest,
   ReadTextFile,
 } from "../llm/index.js";
-import {
-  createGoogleGenerateContentAdapter,
-  LlmAbortError,
-  LlmOptionsError,
-  raceAbort,
-} from "../llm/index.js";
+import { LlmAbortError, LlmOptionsError, raceAbort } from "../llm/index.js";
 import type { MediaKind } from "../util/index.js";
 import {
   readServiceAccountKey,
@@ -50,6 +46,8 @@ export interface VertexAiAdapterSettings {
   tokenCache?: ServiceAccountTokenCache;
   /** Reads key files named by path; absent (browsers, edge workers): a path is refused. */
   readTextFile?: ReadTextFile;
+  /** Gemini's and Anthropic's wire formats, which Vertex AI speaks (the `llm` room hands them over). */
+  kit: ProviderAdapterKit;
 }
 
 type Credential =
@@ -110,11 +108,11 @@ export function createVertexAiAdapter(
   const wire: ProviderAdapter =
     anthropicVersion === undefined
       ? {
-          ...createGoogleGenerateContentAdapter(options, modelsUrl, modelsUrl),
+          ...settings.kit.createGoogleGenerateContentAdapter(options, modelsUrl, modelsUrl),
           // BAML sends Vertex media URLs as `file_data` with their MIME type; Vertex fetches gs:// and https.
           defaultMediaUrlMode: (_kind: MediaKind): MediaUrlMode => "send_url_add_mime_type",
         }
-      : createVertexAnthropicAdapter(options, model, modelsUrl, anthropicVersion);
+      : createVertexAnthropicAdapter(settings.kit, options, { model, modelsUrl, anthropicVersion });
   const tokenCache = settings.tokenCache ?? sharedServiceAccountTokenCache;
   return {
     ...wire,

@@ -5,21 +5,26 @@
  * `anthropic_version` instead of the `anthropic-version` header.
  */
 
-import type { ClientOptions, ProviderRequest } from "../llm/index.js";
-import { createAnthropicMessagesAdapter, type ProviderAdapter, withQuery } from "../llm/index.js";
+import type { ClientOptions, ProviderAdapterKit, ProviderRequest } from "../llm/index.js";
+import { type ProviderAdapter, withQuery } from "../llm/index.js";
 import type { ChatMessage } from "../util/index.js";
 
 /** The version Anthropic documents for Vertex AI, used when the client gives no `anthropic_version`. */
 export const vertexAnthropicVersion = "vertex-2023-10-16";
 
-/** `modelsUrl` ends at `…/publishers/anthropic/models`; `model` is appended to it. */
+/** Where a Claude model is: `modelsUrl` ends at `…/publishers/anthropic/models`; `model` is appended to it. */
+export interface VertexAnthropicTarget {
+  model: string;
+  modelsUrl: string;
+  anthropicVersion: string;
+}
+
 export function createVertexAnthropicAdapter(
+  kit: ProviderAdapterKit,
   options: ClientOptions,
-  model: string,
-  modelsUrl: string,
-  anthropicVersion: string,
+  { model, modelsUrl, anthropicVersion }: VertexAnthropicTarget,
 ): ProviderAdapter {
-  const anthropic = createAnthropicMessagesAdapter(options, modelsUrl);
+  const anthropic = kit.createAnthropicMessagesAdapter(options, modelsUrl);
   const headerSet = new Set(Object.keys(options.headers).map((name) => name.toLowerCase()));
   return {
     ...anthropic,

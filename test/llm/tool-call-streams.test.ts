@@ -5,12 +5,8 @@
  * `stream: true`) deliver the calls as pieces too.
  */
 import { describe, expect, it } from "vitest";
-import {
-  createLanguageModel,
-  type ModelStreamEvent,
-  type ToolCall,
-  ToolCallAccumulator,
-} from "../../src/llm/index.js";
+import { createLanguageModel } from "../../src/llm/create-language-model.js";
+import { type ModelStreamEvent, type ToolCall, ToolCallAccumulator } from "../../src/llm/index.js";
 import { createReplayFetch, randomSplitPoints } from "../../src/testing/index.js";
 import type { ChatMessage } from "../../src/util/index.js";
 

@@ -14,12 +14,8 @@
 import { existsSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { describe, expect, it } from "vitest";
-import {
-  createLanguageModel,
-  type LanguageModel,
-  type ModelStreamEvent,
-  redactRequest,
-} from "../../src/llm/index.js";
+import { createLanguageModel } from "../../src/llm/create-language-model.js";
+import { type LanguageModel, type ModelStreamEvent, redactRequest } from "../../src/llm/index.js";
 import {
   createReplayFetch,
   type ReplayCall,

@@ -61,7 +61,7 @@ export async function runDevServer(argv: string[], context: CliContext): Promise
   const port = portFlag(flags, "port", DEV_DEFAULT_PORT);
   const sourceFolder = projectDirectory(context, stringFlag(flags, "from"));
   const env = await environmentFor(flags, context);
-  const mediaUrls = mediaUrlPolicyFor(flags);
+  const mediaUrls = await mediaUrlPolicyFor(flags);
   await loadProject(sourceFolder, context); // a missing folder ends the command here, with its message
   // Indexing the tokenizer's ranks takes seconds: the page comes up first, the counts when they are ready.
   const counter = loadTokenCounter();

@@ -1,4 +1,4 @@
-import { blockedAddressKind } from "../../llm/index.js";
+import { loadAddressChecks } from "../../llm/index.js";
 import { SaplingRuntime } from "../../runtime/index.js";
 import { createSaplingHandler, formatAccessEntry } from "../../server/index.js";
 import { type CliContext, CliError, type Command, UsageError } from "../cli-context.js";
@@ -99,7 +99,7 @@ export const serveCommand: Command = {
     const timeout = stringFlag(flags, "timeout-ms");
     const host = stringFlag(flags, "host") ?? "127.0.0.1";
     const corsOrigins = corsOriginFlags(flags.values["cors-origin"]);
-    const mediaUrls = mediaUrlPolicyFor(flags);
+    const mediaUrls = await mediaUrlPolicyFor(flags);
     const { ir } = await loadCompiledProject(projectDirectory(context, stringFlag(flags, "from")), context);
     const env = await environmentFor(flags, context);
     const apiKey = env.SAPLING_API_KEY || env.BAML_PASSWORD || undefined;
@@ -131,7 +131,7 @@ export const serveCommand: Command = {
         `cannot listen on ${host}:${port}: ${error instanceof Error ? error.message : error}`,
       );
     });
-    if (!apiKey && !isLoopbackHost(host)) context.stderr(openServerWarning(host, server.url));
+    if (!apiKey && !(await isLoopbackHost(host))) context.stderr(openServerWarning(host, server.url));
     const count = ir.functions.length;
     context.stdout(
       `Serving ${count} function${count === 1 ? "" : "s"} at ${server.url} (docs: ${server.url}/docs)` +
@@ -146,8 +146,9 @@ export const serveCommand: Command = {
 };
 
 /** Whether `host` (the `--host` value) only takes connections from this machine. */
-function isLoopbackHost(host: string): boolean {
-  return host.toLowerCase() === "localhost" || blockedAddressKind(host) === "loopback";
+async function isLoopbackHost(host: string): Promise<boolean> {
+  if (host.toLowerCase() === "localhost") return true;
+  return (await loadAddressChecks()).blockedAddressKind(host) === "loopback";
 }
 
 /** The loud start-up warning of a server anyone on the network can call with the operator's keys. */

@@ -4,7 +4,8 @@
  * subset (every property required, one `enum` for described values).
  */
 import { describe, expect, it } from "vitest";
-import { createLanguageModel, LlmOptionsError } from "../index.js";
+import { createLanguageModel } from "../create-language-model.js";
+import { LlmOptionsError } from "../index.js";
 import { toGeminiSchema } from "./gemini-schema.js";
 import { enumOfConstants, toStrictJsonSchema } from "./strict-json-schema.js";
 
