@@ -23,10 +23,12 @@ const ARGUMENT_KEYS: ReadonlySet<string> = new Set([
   "toolinput",
 ]);
 
+const ARGUMENT_INITIALS = "apit";
+
 /** Whether a key that names no field of the class is where a function call keeps its arguments. */
 export function isArgumentsKey(key: string): boolean {
-  // Most keys are rejected by their length alone (this runs on every key of every object a class reads).
-  if (key.length < 4 || key.length > 12) return false;
+  // Most keys are rejected by their length or first letter alone (this runs on keys that name no field).
+  if (key.length < 4 || key.length > 12 || !ARGUMENT_INITIALS.includes(key[0]!.toLowerCase())) return false;
   return ARGUMENT_KEYS.has(key.toLowerCase().replace(/[^a-z]/g, ""));
 }
 

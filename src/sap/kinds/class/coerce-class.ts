@@ -89,7 +89,7 @@ function coerceClass(
 
 /** The arguments of a function call written where the class was expected (`callArguments`). */
 function callOf(lookup: FieldLookup, node: ObjectNode, context: CoerceContext) {
-  if (!node.entries.some((entry) => isArgumentsKey(entry[0]))) return undefined;
+  if (!node.entries.some(([key]) => !lookup.exact.has(key) && isArgumentsKey(key))) return undefined;
   const named = new Set<Field>();
   let argument: [string, JsonishNode] | undefined;
   for (const entry of node.entries) {
