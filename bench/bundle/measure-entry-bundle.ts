@@ -55,9 +55,11 @@ export const runtimeSafetyAllowance = 7_500;
  * BAML's XML wrapper tags (+204), one error brand (+150), a sections value that did not grow starts over
  * (+140), and the sections reading's speed fix (+141). Then 110,920: long sections read line by line in
  * streams and the YAML folding rule in one place (+1,063), a container kept as written in a string field
- * (+226), provider options in the order written (+10).
+ * (+226), provider options in the order written (+10). Then 111,534: issue 30's last items (a function
+ * call's arguments, also in its envelope, read as the class, in final mode and streams; a label with no
+ * bullet under it no empty list; bullets with a colon under a list of strings as their text: +614).
  */
-export const runtimeReleaseAllowance = 15_200;
+export const runtimeReleaseAllowance = 15_814;
 
 /**
  * The baseline plus 10% (88,340 bytes), what the streaming issue (16) allows. Tool calls, reasoning,

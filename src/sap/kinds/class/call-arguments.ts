@@ -12,7 +12,9 @@ import { parseJsonInString } from "../../lenient/parse-strict-json.js";
  * The keys under which function-calling formats write a call's arguments, lowercase letters only:
  * OpenAI's `arguments` (a JSON string in its API, an object from many compatible servers), Llama's
  * `parameters`, Anthropic's `tool_use` block's `input`, Gemini's `args`, LangChain agents'
- * `action_input` / `tool_input`.
+ * `action_input` / `tool_input`; and the keys of a call inside its envelope, read by the same rule
+ * once more (OpenAI's tool call `{"type": "function", "function": {"name", "arguments"}}`, Gemini's
+ * `{"functionCall": {"name", "args"}}`).
  */
 const ARGUMENT_KEYS: ReadonlySet<string> = new Set([
   "arguments",
@@ -21,9 +23,14 @@ const ARGUMENT_KEYS: ReadonlySet<string> = new Set([
   "args",
   "actioninput",
   "toolinput",
+  "function",
+  "functioncall",
 ]);
 
-const ARGUMENT_INITIALS = "apit";
+const ARGUMENT_INITIALS = "apitf";
+
+/** How many wrappers deep a class is read from: a call's envelope, then the call. */
+export const MAX_CALLS = 2;
 
 /** Whether a key that names no field of the class is where a function call keeps its arguments. */
 export function isArgumentsKey(key: string): boolean {

@@ -4,7 +4,7 @@ import type { CoerceContext, KindCoercer } from "../../coerce/coerce-context.js"
 import { addFlag, type CoerceResult, childPath, failure, ResultBuilder } from "../../coerce/coerce-result.js";
 import { setOwn } from "../../coerce/set-own.js";
 import type { JsonishNode, ObjectNode } from "../../lenient/jsonish-node.js";
-import { callArguments, isArgumentsKey } from "./call-arguments.js";
+import { callArguments, isArgumentsKey, MAX_CALLS } from "./call-arguments.js";
 import { type FieldLookup, fieldLookupOf, matchField } from "./field-lookup.js";
 import { invalidField, keyReplaces, listAsFieldText, mayImplyKey, missingField } from "./field-rules.js";
 
@@ -49,14 +49,14 @@ function coerceClass(
   node: JsonishNode,
   path: string,
   context: CoerceContext,
-  inCall = false,
+  calls = 0,
 ): CoerceResult {
   const lookup = fieldLookupOf(declaration);
   const soleField = lookup.fields.length === 1 ? lookup.fields[0] : undefined;
   if (node.kind === "object") {
-    const call = inCall ? undefined : callOf(lookup, node, context);
+    const call = calls < MAX_CALLS ? callOf(lookup, node, context) : undefined;
     if (call) {
-      const result = coerceClass(type, declaration, call.node, path, context, true);
+      const result = coerceClass(type, declaration, call.node, path, context, calls + 1);
       return result.ok
         ? addFlag(
             result,

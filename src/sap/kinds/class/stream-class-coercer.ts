@@ -17,7 +17,7 @@ import {
   type StreamCoerceContext,
   type StreamSuccess,
 } from "../../stream/stream-coerce-context.js";
-import { callArguments, isArgumentsKey } from "./call-arguments.js";
+import { callArguments, isArgumentsKey, MAX_CALLS } from "./call-arguments.js";
 import { classCoercer } from "./coerce-class.js";
 import { type FieldLookup, fieldLookupOf, matchField } from "./field-lookup.js";
 import { keyReplaces, listAsFieldText, mayImplyKey, missingPenalty } from "./field-rules.js";
@@ -98,7 +98,7 @@ function coerceClass(
   node: JsonishNode,
   path: string,
   context: StreamCoerceContext,
-  inCall = false,
+  calls = 0,
 ): CoerceResult {
   const lookup = fieldLookupOf(declaration);
   const soleField = lookup.fields.length === 1 ? lookup.fields[0] : undefined;
@@ -106,13 +106,14 @@ function coerceClass(
     const state = objectState(declaration, lookup, type, node, path, context);
     // A function call's arguments (final mode's rule). Moving between them and the object's own keys
     // starts the value over, unless nothing was shown yet (no key named a field).
-    const call = inCall
-      ? undefined
-      : callArguments(state.argument, lookup.fields, (index) => state.found[index] !== undefined, context);
+    const call =
+      calls < MAX_CALLS
+        ? callArguments(state.argument, lookup.fields, (index) => state.found[index] !== undefined, context)
+        : undefined;
     if (state.call !== call?.node && (state.call !== undefined || state.matchedAny)) context.restarts++;
     state.call = call?.node;
     if (call) {
-      const result = coerceClass(declaration, type, call.node, path, context, true);
+      const result = coerceClass(declaration, type, call.node, path, context, calls + 1);
       return result.ok
         ? addFlag(result, "UnwrappedObject", path, `read the call's "${call.key}" as ${declaration.name}`)
         : result;
