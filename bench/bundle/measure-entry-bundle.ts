@@ -55,19 +55,22 @@ export const runtimeSafetyAllowance = 7_500;
  * BAML's XML wrapper tags (+204), one error brand (+150), a sections value that did not grow starts over
  * (+140), and the sections reading's speed fix (+141). Then 110,920: long sections read line by line in
  * streams and the YAML folding rule in one place (+1,063), a container kept as written in a string field
- * (+226), provider options in the order written (+10).
+ * (+226), provider options in the order written (+10). Then 111,534: issue 30's last items (a function
+ * call's arguments, also in its envelope, read as the class, in final mode and streams; a label with no
+ * bullet under it no empty list; bullets with a colon under a list of strings as their text: +614).
  *
  * Issue 36 then loaded the call path on a call's first request (docs/decisions/0043-lazy-call-path.md): the
  * provider adapters with the HTTP model, option reading and SSE decoding (110,920 → 100,320), the runtime's
  * `runAttempt` (98,851), the media URL policy's host checks (97,040), the llm files only the room uses
  * (96,397) and the adapters' prefetch (96,421 bytes; 20,434 more in lazy chunks). The allowance is now
- * what is left of the release's growth over the other two, plus 619 bytes. What is left above the 80 KB
+ * what is left of the release's growth over the other two, plus 619 bytes, and the 614 of issue 30's last
+ * items merged beside it (97,192 bytes with both). What is left above the 80 KB
  * target (81,920 bytes): the parser (about 50 KB of the entry gzipped; issue 29's one engine removes the
  * stream twins of its coercers, some 11–12 KB), and the prompt renderer (about 4.6 KB), which can load
  * lazily once the Jinja engine and constraint evaluation, which `parse` needs synchronously, are a room of
  * their own.
  */
-export const runtimeReleaseAllowance = 1_200;
+export const runtimeReleaseAllowance = 1_814;
 
 /**
  * The baseline plus 10% (88,340 bytes), what the streaming issue (16) allows. Tool calls, reasoning,

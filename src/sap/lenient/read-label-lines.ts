@@ -128,7 +128,19 @@ export class LabelLines {
     if (line !== "" || this.block === undefined) this.read(line);
     this.endBlock();
     this.object.complete = true;
-    if (this.openList) this.openList.complete = true;
+    this.closeList();
+  }
+
+  /**
+   * The list under a key ends. A key that got no bullet under it wrote no value: null, not an empty list
+   * (`Plan:` followed by a sentence and then bullets, or by another label, is no empty plan).
+   */
+  private closeList(): void {
+    const list = this.openList;
+    if (list === undefined) return;
+    this.openList = undefined;
+    if (list.items.length === 0) becomes(list, { kind: "null", complete: true });
+    else list.complete = true;
   }
 
   /**
@@ -201,8 +213,7 @@ export class LabelLines {
       this.openList.items.push(scalar(bullet[1]!));
       return;
     }
-    if (this.openList) this.openList.complete = true;
-    this.openList = undefined;
+    this.closeList();
     const label = LABEL_LINE.exec(line);
     if (!label || label[1]!.trim().split(/\s+/).length > 5) return;
     this.labels++;

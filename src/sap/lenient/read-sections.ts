@@ -798,7 +798,7 @@ function readSectionContent(section: Section, lines: string[], complete: boolean
   if (header === "") {
     // (Blank lines at the end too: a `|+` block at the end of the mapping keeps them.)
     const yaml = readYamlBlock(lines, section.indent);
-    if (yaml !== undefined && !(field.text && isContainer(yaml))) return yaml;
+    if (yaml !== undefined && !(field.text && isContainer(yaml)) && !mappingItems(yaml, field)) return yaml;
     return readContent(content.join("\n"), field, complete);
   }
   if (content.length === 0) return labelValue(header, field);
@@ -815,6 +815,19 @@ function trimBlankEnd(lines: string[]): string[] {
   let end = lines.length;
   while (end > 0 && lines[end - 1]!.trim() === "") end--;
   return end === lines.length ? lines : lines.slice(0, end);
+}
+
+/**
+ * A YAML sequence with mappings for items, under a field that holds a list of scalars: the items are
+ * lines of text with a colon in them (`- Step 1: Preheat.`), not objects whose JSON would be the item.
+ */
+function mappingItems(yaml: JsonishNode, field: SectionField): boolean {
+  return (
+    field.list &&
+    field.inner === undefined &&
+    yaml.kind === "array" &&
+    yaml.items.some((item) => item.kind === "object")
+  );
 }
 
 function isContainer(node: JsonishNode): boolean {

@@ -4,6 +4,7 @@ import type { CoerceContext, KindCoercer } from "../../coerce/coerce-context.js"
 import { addFlag, type CoerceResult, childPath, failure, ResultBuilder } from "../../coerce/coerce-result.js";
 import { setOwn } from "../../coerce/set-own.js";
 import type { JsonishNode, ObjectNode } from "../../lenient/jsonish-node.js";
+import { callArguments, isArgumentsKey, MAX_CALLS } from "./call-arguments.js";
 import { type FieldLookup, fieldLookupOf, matchField } from "./field-lookup.js";
 import { invalidField, keyReplaces, listAsFieldText, mayImplyKey, missingField } from "./field-rules.js";
 
@@ -11,7 +12,8 @@ import { invalidField, keyReplaces, listAsFieldText, mayImplyKey, missingField }
  * Classes: keys matched to fields (exactly, else ignoring case/spacing/punctuation, flagged), unknown keys
  * flagged and ignored, missing optional fields null, missing required lists and maps empty (flagged), a
  * missing required scalar an error. A single-field class also accepts its field's value directly. A
- * one-element list holding the object is unwrapped. Output keys are the declared names, in declared order.
+ * one-element list holding the object is unwrapped, and so are a function call's arguments
+ * (`call-arguments.ts`). Output keys are the declared names, in declared order.
  */
 export const classCoercer: KindCoercer<ClassRefType> = {
   coerce(type, node, path, context) {
@@ -47,10 +49,24 @@ function coerceClass(
   node: JsonishNode,
   path: string,
   context: CoerceContext,
+  calls = 0,
 ): CoerceResult {
   const lookup = fieldLookupOf(declaration);
   const soleField = lookup.fields.length === 1 ? lookup.fields[0] : undefined;
   if (node.kind === "object") {
+    const call = calls < MAX_CALLS ? callOf(lookup, node, context) : undefined;
+    if (call) {
+      const result = coerceClass(type, declaration, call.node, path, context, calls + 1);
+      return result.ok
+        ? addFlag(
+            result,
+            "UnwrappedObject",
+            path,
+            `read the call's "${call.key}" as ${declaration.name}`,
+            node,
+          )
+        : result;
+    }
     const matchesAnyKey = node.entries.some(([key]) => matchField(lookup, key) !== undefined);
     const direct = fromObject(declaration, lookup, node, path, context);
     // A single-field class given an object with none of its keys: the object may be the field's value
@@ -69,6 +85,19 @@ function coerceClass(
       : result;
   }
   return failure("type-mismatch", path, `an object for class ${declaration.name}`, node);
+}
+
+/** The arguments of a function call written where the class was expected (`callArguments`). */
+function callOf(lookup: FieldLookup, node: ObjectNode, context: CoerceContext) {
+  if (!node.entries.some(([key]) => !lookup.exact.has(key) && isArgumentsKey(key))) return undefined;
+  const named = new Set<Field>();
+  let argument: [string, JsonishNode] | undefined;
+  for (const entry of node.entries) {
+    const match = matchField(lookup, entry[0]);
+    if (match) named.add(match.field);
+    else if (isArgumentsKey(entry[0])) argument = entry;
+  }
+  return callArguments(argument, lookup.fields, (index) => named.has(lookup.fields[index]!), context);
 }
 
 function intoSoleField(field: Field, node: JsonishNode, path: string, context: CoerceContext): CoerceResult {

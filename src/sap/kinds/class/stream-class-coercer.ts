@@ -17,6 +17,7 @@ import {
   type StreamCoerceContext,
   type StreamSuccess,
 } from "../../stream/stream-coerce-context.js";
+import { callArguments, isArgumentsKey, MAX_CALLS } from "./call-arguments.js";
 import { classCoercer } from "./coerce-class.js";
 import { type FieldLookup, fieldLookupOf, matchField } from "./field-lookup.js";
 import { keyReplaces, listAsFieldText, mayImplyKey, missingPenalty } from "./field-rules.js";
@@ -33,6 +34,10 @@ interface ObjectState {
   /** Per field: a key spelled exactly was seen (it beats case-folded ones). */
   exact: boolean[];
   matchedAny: boolean;
+  /** The last entry written under a key that may hold a function call's arguments (`callArguments`). */
+  argument: [string, JsonishNode] | undefined;
+  /** The arguments object the class was read from at the last read, if it was. */
+  call: ObjectNode | undefined;
   keyFlags: Flag[];
   keyScore: number;
   /** Per field: its outcome at the last read. */
@@ -93,11 +98,26 @@ function coerceClass(
   node: JsonishNode,
   path: string,
   context: StreamCoerceContext,
+  calls = 0,
 ): CoerceResult {
   const lookup = fieldLookupOf(declaration);
   const soleField = lookup.fields.length === 1 ? lookup.fields[0] : undefined;
   if (node.kind === "object") {
     const state = objectState(declaration, lookup, type, node, path, context);
+    // A function call's arguments (final mode's rule). Moving between them and the object's own keys
+    // starts the value over, unless nothing was shown yet (no key named a field).
+    const call =
+      calls < MAX_CALLS
+        ? callArguments(state.argument, lookup.fields, (index) => state.found[index] !== undefined, context)
+        : undefined;
+    if (state.call !== call?.node && (state.call !== undefined || state.matchedAny)) context.restarts++;
+    state.call = call?.node;
+    if (call) {
+      const result = coerceClass(declaration, type, call.node, path, context, calls + 1);
+      return result.ok
+        ? addFlag(result, "UnwrappedObject", path, `read the call's "${call.key}" as ${declaration.name}`)
+        : result;
+    }
     const direct = fromObject(declaration, lookup, state, node.complete, context);
     // A single-field class given an object with none of its keys: the object may be the field's value
     // (final mode's rule). Once the object is closed, its missing field costs what it costs there.
@@ -157,6 +177,8 @@ function objectState(
       found: [],
       exact: [],
       matchedAny: false,
+      argument: undefined,
+      call: undefined,
       keyFlags: [],
       keyScore: 0,
       outcomes: [],
@@ -172,6 +194,7 @@ function objectState(
     const [key, value] = entries[state.scanned]!;
     const match = matchField(lookup, key);
     if (!match) {
+      if (isArgumentsKey(key)) state.argument = [key, value];
       state.keyScore += FLAG_PENALTIES.ExtraKey;
       if (context.collectFlags) {
         state.keyFlags.push({
