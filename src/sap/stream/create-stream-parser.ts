@@ -143,11 +143,14 @@ export function createStreamParser(
     const final = finalAsPartial(result.value, partialType(type, index), index);
     const change = endChange(last, final, result.flags);
     if (change.kind !== "replaces" && change.kind !== "drops") return result;
-    const show = (value: unknown) => (value === undefined ? "nothing" : JSON.stringify(value).slice(0, 80));
+    const show = (value: unknown) => JSON.stringify(value).slice(0, 80);
     const flag: Flag = {
       kind: "ReadingSwitch",
       path: change.path,
-      detail: `the end of the answer replaced what the last partial showed: ${show(change.shown)} → ${show(change.final)}`,
+      detail:
+        change.kind === "drops"
+          ? `the end of the answer dropped an item or entry the last partial showed: ${show(change.shown)}`
+          : `the end of the answer replaced what the last partial showed: ${show(change.shown)} → ${show(change.final)}`,
     };
     return { ...result, flags: [...result.flags, flag] };
   };
