@@ -20,8 +20,8 @@ const COUNTED = [
   "lastPartialDisagreements",
   "endDecides",
   "shownThenReplaced",
-  "endAnnounced",
   "endDropped",
+  "endReplaced",
   "endExtends",
   "shownThenReplacedLoose",
   "backwardsPartials",
@@ -83,14 +83,14 @@ export async function benchFuzz(): Promise<string> {
       total.endDecides,
     ],
     [
-      "streams whose final value replaced what the last partial showed, with no `ReadingSwitch` (*shown then replaced*, `endChange`)",
-      total.shownThenReplaced,
-    ],
-    [
-      "… with `ReadingSwitch` on `finish()`'s result: only items or entries shown that the final drops (`ItemDropped`, `EntryDropped`)",
+      "streams whose end dropped items or entries the last partial showed (`ItemDropped`, `EntryDropped`)",
       total.endDropped,
     ],
-    ["… with `ReadingSwitch` on `finish()`'s result: another value (the end went back)", total.endAnnounced],
+    ["streams whose end replaced a value the last partial showed by another", total.endReplaced],
+    [
+      "… of both, with no `ReadingSwitch` on `finish()`'s result (*shown then replaced*, `endChange`)",
+      total.shownThenReplaced,
+    ],
     [
       "streams whose final value only adds to the last partial (allowed; by way)",
       `${total.endExtends} (${Object.entries(total.endExtendsBy)

@@ -121,6 +121,10 @@ const STEPS_BACK = new Map<string, string>([
     "the open answer fails its required field and the draft wins",
   ],
   [
+    "stream-end.cases: a YAML list item whose flow list is cut off: the end reads the block another way",
+    "a YAML block re-read at the end: the items shown are not the final ones",
+  ],
+  [
     "stream-end.cases: a text answer cut off inside its second code block: the first block's text is the final value",
     "a text answer cut off inside a fence is that fence's text",
   ],

@@ -63,15 +63,12 @@ export interface FuzzCounts {
    */
   shownThenReplaced: number;
   /**
-   * Streams whose `finish()` announced such a replacement (`ReadingSwitch` on the final result), other
-   * than by dropping an item or entry (`endDropped`).
-   */
-  endAnnounced: number;
-  /**
-   * The same where the final only dropped items or entries shown (flagged `ItemDropped`/`EntryDropped`:
-   * a cut-off item missing fields, one that does not fit) and otherwise extends the last partial.
+   * Streams whose end stepped back, announced or not: it only dropped items or entries shown (flagged
+   * `ItemDropped`/`EntryDropped`: a cut-off item missing fields, one that does not fit) …
    */
   endDropped: number;
+  /** … or it replaced a value shown by another (`endChange` says `replaces`). */
+  endReplaced: number;
   /** Streams whose final value differs from the last partial only by adding to it (`endChange`), by way. */
   endExtends: number;
   endExtendsBy: Partial<Record<EndExtension, number>>;
@@ -112,8 +109,8 @@ export function emptyCounts(): FuzzCounts {
     lastPartialDisagreements: 0,
     endDecides: 0,
     shownThenReplaced: 0,
-    endAnnounced: 0,
     endDropped: 0,
+    endReplaced: 0,
     endExtends: 0,
     endExtendsBy: {},
     shownThenReplacedLoose: 0,
@@ -361,15 +358,15 @@ export function runFuzz(
           counts.endExtends++;
           for (const way of change.ways) counts.endExtendsBy[way] = (counts.endExtendsBy[way] ?? 0) + 1;
         }
-        const steppedBack = change.kind === "replaces" || change.kind === "drops";
-        if (steppedBack && !announced) note("shownThenReplaced", fuzzSeed, text, describeChange(change));
-        else if (steppedBack)
+        if (change.kind === "drops" || change.kind === "replaces") {
           note(
-            change.kind === "drops" ? "endDropped" : "endAnnounced",
+            change.kind === "drops" ? "endDropped" : "endReplaced",
             fuzzSeed,
             text,
             describeChange(change),
           );
+          if (!announced) note("shownThenReplaced", fuzzSeed, text, describeChange(change));
+        }
       }
     } catch (error) {
       if (!SapParseError.isInstance(error) && !(error instanceof SapConfigurationError))

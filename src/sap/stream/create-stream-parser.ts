@@ -143,7 +143,8 @@ export function createStreamParser(
     const final = finalAsPartial(result.value, partialType(type, index), index);
     const change = endChange(last, final, result.flags);
     if (change.kind !== "replaces" && change.kind !== "drops") return result;
-    const show = (value: unknown) => JSON.stringify(value).slice(0, 80);
+    // (undefined: a field or item the final does not have.)
+    const show = (value: unknown) => (value === undefined ? "nothing" : JSON.stringify(value).slice(0, 80));
     const flag: Flag = {
       kind: "ReadingSwitch",
       path: change.path,
