@@ -25,7 +25,7 @@ import {
 import { endChange } from "../src/sap/stream/end-change.js";
 import { finalAsPartial } from "../src/sap/stream/final-as-partial.js";
 import { irForCase, readCaseFile, type SapCase } from "./sap-fixture-file.js";
-import { seededRandom } from "./seeded-random.js";
+import { randomChunks, seededRandom } from "./seeded-random.js";
 
 const folder = join(import.meta.dirname, "fixtures", "sap");
 const options = { constraintEvaluator: evaluateConstraint };
@@ -142,16 +142,7 @@ for (const name of readdirSync(folder)
 }
 
 function splits(raw: string): [string, string[]][] {
-  const random = (seed: number) => {
-    const next = seededRandom(seed);
-    const chunks: string[] = [];
-    for (let at = 0; at < raw.length; ) {
-      const size = 1 + Math.floor(next() * 24);
-      chunks.push(raw.slice(at, at + size));
-      at += size;
-    }
-    return chunks;
-  };
+  const random = (seed: number) => randomChunks(raw, seededRandom(seed));
   const all: [string, string[]][] = [
     ["one chunk", [raw]],
     ["random split 1", random(1)],
