@@ -8,6 +8,7 @@
  */
 import { mkdirSync, writeFileSync } from "node:fs";
 import { dirname } from "node:path";
+import type { EndExtension } from "../src/sap/stream/end-change.js";
 import { emptyCounts, loadSeeds, runFuzz } from "./fuzz/fuzz-answers.js";
 
 const STREAM_EVERY = 10;
@@ -19,6 +20,10 @@ const COUNTED = [
   "lastPartialDisagreements",
   "endDecides",
   "shownThenReplaced",
+  "endDropped",
+  "endReplaced",
+  "endExtends",
+  "shownThenReplacedLoose",
   "backwardsPartials",
   "streams",
   "restartStreams",
@@ -43,6 +48,8 @@ export async function benchFuzz(): Promise<string> {
       examplesPerCategory: kept,
     });
     for (const key of COUNTED) total[key] += counts[key];
+    for (const [way, count] of Object.entries(counts.endExtendsBy))
+      total.endExtendsBy[way as EndExtension] = (total.endExtendsBy[way as EndExtension] ?? 0) + count;
     if (counts.maxStepsPerCharacter > total.maxStepsPerCharacter) {
       total.maxStepsPerCharacter = counts.maxStepsPerCharacter;
       total.heaviest = counts.heaviest;
@@ -76,8 +83,23 @@ export async function benchFuzz(): Promise<string> {
       total.endDecides,
     ],
     [
-      "… of both, streams whose last partial showed a value the final value replaced (no `ReadingSwitch`)",
+      "streams whose end dropped items or entries the last partial showed (`ItemDropped`, `EntryDropped`)",
+      total.endDropped,
+    ],
+    ["streams whose end replaced a value the last partial showed by another", total.endReplaced],
+    [
+      "… of both, with no `ReadingSwitch` on `finish()`'s result (*shown then replaced*, `endChange`)",
       total.shownThenReplaced,
+    ],
+    [
+      "streams whose final value only adds to the last partial (allowed; by way)",
+      `${total.endExtends} (${Object.entries(total.endExtendsBy)
+        .map(([way, count]) => `${way} ${count}`)
+        .join(", ")})`,
+    ],
+    [
+      "(the measure before decision 0039: a difference, and the last partial not empty as a whole)",
+      total.shownThenReplacedLoose,
     ],
     ["partials that went backwards without a `ReadingSwitch` flag", total.backwardsPartials],
     [

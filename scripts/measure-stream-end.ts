@@ -25,7 +25,7 @@ import { endRereads } from "../src/sap/stream/end-candidates.js";
 import { finalAsPartial } from "../src/sap/stream/final-as-partial.js";
 import { irForCase, readCaseFile } from "../test/sap-fixture-file.js";
 import { differs, endsOpen, heldBack } from "../test/sap-stream-agreement.js";
-import { seededRandom } from "../test/seeded-random.js";
+import { randomChunks, seededRandom } from "../test/seeded-random.js";
 
 const options = { constraintEvaluator: evaluateConstraint };
 type Outcome = { ok: true; value: unknown; flags: Flag[] } | { ok: false; code: string };
@@ -99,16 +99,6 @@ function measure(set: string, type: Type, ir: Ir, raw: string, chunks: string[])
   } else count(`${set}: differs, not allowed (${where})`, `${example}: ${problem.slice(0, 120)}`);
 }
 
-function chunksOf(text: string, random: () => number): string[] {
-  const chunks: string[] = [];
-  for (let at = 0; at < text.length; ) {
-    const size = 1 + Math.floor(random() * 24);
-    chunks.push(text.slice(at, at + size));
-    at += size;
-  }
-  return chunks;
-}
-
 const folder = join(import.meta.dirname, "..", "test", "fixtures", "sap");
 for (const name of readdirSync(folder)
   .filter((file) => file.endsWith(".cases"))
@@ -120,7 +110,7 @@ for (const name of readdirSync(folder)
     const type = parseTypeExpression(entry.type, ir).type;
     if (!type) continue;
     measure("conformance, one chunk", type, ir, raw, [raw]);
-    measure("conformance, random chunks", type, ir, raw, chunksOf(raw, seededRandom(raw.length)));
+    measure("conformance, random chunks", type, ir, raw, randomChunks(raw, seededRandom(raw.length)));
   }
 }
 const inputs = Number(process.argv[2] ?? 20_000);
@@ -130,7 +120,7 @@ for (let input = 0; input < inputs; input++) {
   const seed = seeds[input % seeds.length]!;
   const text = mutate(seed.raw, random);
   if (text.length > 2_000) continue;
-  measure("fuzz, random chunks", seed.type, seed.ir, text, chunksOf(text, random));
+  measure("fuzz, random chunks", seed.type, seed.ir, text, randomChunks(text, random));
 }
 console.log(`end() read again: ${JSON.stringify(endRereads)}`);
 for (const [kind, number] of [...counts].sort()) {

@@ -2,7 +2,8 @@
  * A bounded fuzz run (10^4 mutated answers, seeded; `npm run bench -- fuzz` runs 10^6): never an
  * exception other than SapParseError, never prototype pollution, a stream's `finish()` equals
  * `parseValue`, its last partial is the final value wherever the answer ends settled, no partial goes
- * backwards without a `ReadingSwitch` flag, and the work per character stays bounded (steps, not time).
+ * backwards without a `ReadingSwitch` flag, nor does the end (`finish()` announces what it replaced,
+ * `endChange`), and the work per character stays bounded (steps, not time).
  */
 import { describe, expect, it } from "vitest";
 import { loadSeeds, runFuzz } from "../bench/fuzz/fuzz-answers.js";
@@ -26,6 +27,11 @@ describe("fuzzed answers", () => {
   it("end a stream on the final value wherever the answer ends settled", () => {
     expect(counts.examples.lastPartialDisagreements ?? []).toEqual([]);
     expect(counts.lastPartialDisagreements).toBe(0);
+  });
+
+  it("never end a stream replacing what its last partial showed without a ReadingSwitch", () => {
+    expect(counts.examples.shownThenReplaced ?? []).toEqual([]);
+    expect(counts.shownThenReplaced).toBe(0);
   });
 
   it("never go backwards in a stream without a ReadingSwitch", () => {

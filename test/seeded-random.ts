@@ -12,3 +12,14 @@ export function seededRandom(seed: number): () => number {
     return ((mixed ^ (mixed >>> 14)) >>> 0) / 4_294_967_296;
   };
 }
+
+/** `text` in chunks of 1–24 characters, their sizes drawn from `random`: a stream's random split. */
+export function randomChunks(text: string, random: () => number): string[] {
+  const chunks: string[] = [];
+  for (let at = 0; at < text.length; ) {
+    const size = 1 + Math.floor(random() * 24);
+    chunks.push(text.slice(at, at + size));
+    at += size;
+  }
+  return chunks;
+}

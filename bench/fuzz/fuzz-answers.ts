@@ -19,6 +19,7 @@ import {
 } from "../../src/sap/index.js";
 import { parseValue } from "../../src/sap/parse-value.js";
 import { endsUnsettled } from "../../src/sap/stream/create-stream-parser.js";
+import { type EndExtension, endChange } from "../../src/sap/stream/end-change.js";
 import { finalAsPartial } from "../../src/sap/stream/final-as-partial.js";
 import { readCaseFile } from "../../test/sap-fixture-file.js";
 import { differs, endsOpen, heldBack, regression, switchedReading } from "../../test/sap-stream-agreement.js";
@@ -56,11 +57,26 @@ export interface FuzzCounts {
    */
   endDecides: number;
   /**
-   * Of the last two counts, the streams whose last partial showed a value (not null, `[]` or `{}`) that
-   * the final value replaced: no push announced it (`finish()` carries no `ReadingSwitch`). Issue 29
-   * drives this to zero.
+   * Streams whose final value replaced something the last partial showed (`endChange`: not only added
+   * to it in the ways the end may) with no `ReadingSwitch` on `finish()`'s result. Issue 29 drives this
+   * to zero.
    */
   shownThenReplaced: number;
+  /**
+   * Streams whose end stepped back, announced or not: it only dropped items or entries shown (flagged
+   * `ItemDropped`/`EntryDropped`: a cut-off item missing fields, one that does not fit) …
+   */
+  endDropped: number;
+  /** … or it replaced a value shown by another (`endChange` says `replaces`). */
+  endReplaced: number;
+  /** Streams whose final value differs from the last partial only by adding to it (`endChange`), by way. */
+  endExtends: number;
+  endExtendsBy: Partial<Record<EndExtension, number>>;
+  /**
+   * The measure before decision 0039, for comparison: `differs` found a difference and the last partial
+   * was not null, `[]` or `{}` as a whole (whatever it showed where the final differs).
+   */
+  shownThenReplacedLoose: number;
   /** A partial that lost something an earlier one showed, without a `ReadingSwitch` flag (`regression`). */
   backwardsPartials: number;
   /** Inputs also streamed (the share of streams that announce a restart is `restartStreams` of these). */
@@ -93,6 +109,11 @@ export function emptyCounts(): FuzzCounts {
     lastPartialDisagreements: 0,
     endDecides: 0,
     shownThenReplaced: 0,
+    endDropped: 0,
+    endReplaced: 0,
+    endExtends: 0,
+    endExtendsBy: {},
+    shownThenReplacedLoose: 0,
     backwardsPartials: 0,
     streams: 0,
     restartStreams: 0,
@@ -210,6 +231,12 @@ function showsNothing(value: unknown): boolean {
   return typeof value === "object" && Object.keys(value as object).length === 0;
 }
 
+function describeChange(change: ReturnType<typeof endChange>): string {
+  if (change.kind !== "replaces" && change.kind !== "drops") return change.kind;
+  const show = (value: unknown) => (value === undefined ? "nothing" : JSON.stringify(value).slice(0, 120));
+  return `${change.path}: ${show(change.shown)} → ${show(change.final)}`;
+}
+
 function hasForeignPrototype(value: unknown, depth = 0): boolean {
   if (value === null || typeof value !== "object" || depth > 200) return false;
   const prototype = Object.getPrototypeOf(value);
@@ -319,7 +346,26 @@ export function runFuzz(
         );
         if (problem) {
           note(unsettled ? "endDecides" : "lastPartialDisagreements", fuzzSeed, text, problem);
-          if (!showsNothing(previous)) note("shownThenReplaced", fuzzSeed, text, problem);
+          if (!showsNothing(previous)) note("shownThenReplacedLoose", fuzzSeed, text, problem);
+        }
+      }
+      // What the end changed in what the last partial showed (never pushed: nothing was shown).
+      if (finished.ok && text !== "" && previous !== null) {
+        const final = finalAsPartial(finished.value, fuzzSeed.partial, fuzzSeed.ir);
+        const change = endChange(previous, final, finished.flags);
+        const announced = switchedReading(finished.flags);
+        if (change.kind === "extends") {
+          counts.endExtends++;
+          for (const way of change.ways) counts.endExtendsBy[way] = (counts.endExtendsBy[way] ?? 0) + 1;
+        }
+        if (change.kind === "drops" || change.kind === "replaces") {
+          note(
+            change.kind === "drops" ? "endDropped" : "endReplaced",
+            fuzzSeed,
+            text,
+            describeChange(change),
+          );
+          if (!announced) note("shownThenReplaced", fuzzSeed, text, describeChange(change));
         }
       }
     } catch (error) {

@@ -22,7 +22,8 @@ export const FLAG_PENALTIES = {
   Pending: 0,
   /**
    * In a stream: another reading of the answer (a later fence, another object) won once more text
-   * arrived, so this partial may drop what the previous one showed.
+   * arrived, so this partial may drop what the previous one showed. On `finish()`'s result: the end of
+   * the answer dropped or replaced what the last partial showed (`endChange`).
    */
   ReadingSwitch: 0,
   /** The value was cut off (unterminated string, unclosed container, trailing number). */

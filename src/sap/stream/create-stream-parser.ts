@@ -2,8 +2,11 @@ import type { Ir, IrIndex, Type } from "../../ir/index.js";
 import type { ConstraintEvaluator } from "../coerce/coerce-context.js";
 import type { Flag } from "../flags.js";
 import type { ParseResult } from "../parse-value.js";
+import { endChange } from "./end-change.js";
+import { finalAsPartial } from "./final-as-partial.js";
 import { indexOf } from "./index-of.js";
 import { PartialReader } from "./partial-reader.js";
+import { partialType } from "./partial-type.js";
 import { samePartial } from "./same-partial.js";
 
 export interface StreamParserOptions {
@@ -56,6 +59,9 @@ export interface StreamParser {
    * open, a fence's last line, a union undecided) and final mode's choice runs over the readings it
    * built, with no second parse of the text. Gives what `parseValue(wholeText, type, ir)` gives; throws
    * `SapParseError` when the answer does not hold a value of the type, as `parseValue` does. Called once.
+   * One flag more where the final value replaces what the last partial showed rather than adding to
+   * it (docs/sap.md, *What a partial may show and the final may change*): `ReadingSwitch` at the path
+   * replaced, so a consumer replaces what it showed instead of merging.
    */
   finish(): ParseResult;
   /** The whole answer received so far. */
@@ -130,6 +136,25 @@ export function createStreamParser(
     last = value;
     return reader.switched ? { changed, value, flags: SWITCHED } : { changed, value };
   };
+  // The end replaced what the last partial showed (not only added to it, `endChange`): announced on the
+  // result, as a push announces another reading winning (decision 0039).
+  const announced = (result: ParseResult): ParseResult => {
+    if (last === null) return result;
+    const final = finalAsPartial(result.value, partialType(type, index), index);
+    const change = endChange(last, final, result.flags);
+    if (change.kind !== "replaces" && change.kind !== "drops") return result;
+    // (undefined: a field or item the final does not have.)
+    const show = (value: unknown) => (value === undefined ? "nothing" : JSON.stringify(value).slice(0, 80));
+    const flag: Flag = {
+      kind: "ReadingSwitch",
+      path: change.path,
+      detail:
+        change.kind === "drops"
+          ? `the end of the answer dropped an item or entry the last partial showed: ${show(change.shown)}`
+          : `the end of the answer replaced what the last partial showed: ${show(change.shown)} → ${show(change.final)}`,
+    };
+    return { ...result, flags: [...result.flags, flag] };
+  };
   const parser: StreamParser = {
     push(chunk) {
       append(chunk);
@@ -147,7 +172,7 @@ export function createStreamParser(
           pending = "";
         }
         try {
-          ended = { result: reader.end(joined(), options) };
+          ended = { result: announced(reader.end(joined(), options)) };
         } catch (error) {
           ended = { error };
         }

@@ -586,11 +586,14 @@ export class PartialReader {
     const fence = this.soleFence;
     if (fence === undefined || !fence.closed) return false;
     // The text after the fence, searched once: anything but blanks there makes it part of the answer.
+    // (Not backticks held back at the very end: they may open a fence, which final mode reads as the
+    // answer cut off inside a fence, not as text after this one.)
     const after = regions[regions.indexOf(fence) + 1];
     if (after === undefined) return false;
     if (this.blankTo < after.start) this.blankTo = after.start;
     const text = this.text;
-    for (; this.blankTo < text.length; this.blankTo++) {
+    const known = text.length - this.scanner.heldLength;
+    for (; this.blankTo < known; this.blankTo++) {
       const code = text.charCodeAt(this.blankTo);
       if (code > 32 && !/\s/.test(text[this.blankTo]!)) {
         this.fencesInProse = true;
