@@ -1,6 +1,6 @@
 import { workMeter } from "../work-meter.js";
 import { FixingParser } from "./fixing-parser.js";
-import type { JsonishNode, ObjectNode } from "./jsonish-node.js";
+import type { ArrayNode, JsonishNode, ObjectNode } from "./jsonish-node.js";
 import { BULLET, LABEL_LINE, pendingLabel, readLines, scalar } from "./read-label-lines.js";
 import {
   type BlockHeader,
@@ -12,6 +12,7 @@ import {
   yamlScalar,
 } from "./read-yaml-block.js";
 import { type SectionField, type SectionNames, sectionKey } from "./section-names.js";
+import { YamlUnits } from "./yaml-units.js";
 
 /**
  * An answer written in sections named by the target class's fields, read as one object: each section's
@@ -31,9 +32,10 @@ import { type SectionField, type SectionNames, sectionKey } from "./section-name
  *
  * Like `LabelLines`, the rule reads a growing text line by line (final mode pushes the whole answer and
  * calls `end`): the object's entries are only appended, and the open section's value is read as its
- * content grows: from the lines added since the last read when it is plain text, bullets or a YAML block
- * scalar (`PlainContent`, `BlockContent`: a stream's reads cost what arrived), else again from all of its
- * content; a section that closes is read whole, once. A line being written is held back while it may
+ * content grows: from the lines added since the last read when it is plain text, bullets, a YAML block
+ * scalar or a YAML sequence or mapping under an empty key (`PlainContent`, `BlockContent`, `YamlUnits`:
+ * a stream's reads cost what arrived), else again from all of its content; a section that closes is read
+ * whole, once. A line being written is held back while it may
  * still open a section.
  */
 export function readSections(text: string, names: SectionNames): ObjectNode | undefined {
@@ -65,8 +67,8 @@ interface Section extends Opener {
   blankAfterContent: boolean;
   /** The object's entry for this section, once its content reads as something. */
   entry: [string, JsonishNode] | undefined;
-  /** Its content read line by line as it arrives, while it is plain text or bullets (`PlainContent`). */
-  plain: PlainContent | BlockContent | undefined | false;
+  /** Its content read line by line as it arrives, while it is of a kind read so (see `plainValue`). */
+  plain: PlainContent | BlockContent | YamlUnits | undefined | false;
 }
 
 const DSPY = /^\s*\[\[\s*##\s*([^#\]]+?)\s*##\s*\]\]\s*$/;
@@ -565,6 +567,8 @@ function plainValue(section: Section, partial: string | undefined): JsonishNode 
         (section.form === "tag" && !field.list) ||
         (section.form === "label" && header !== "" && block === undefined));
     if (block !== undefined) section.plain = new BlockContent(block, section.indent);
+    else if (section.form === "label" && header === "" && !field.text && !field.implied)
+      section.plain = new YamlUnits(section.indent, incomplete);
     else if (!plain) {
       section.plain = false;
       return undefined;
@@ -590,7 +594,8 @@ function plainValue(section: Section, partial: string | undefined): JsonishNode 
 /**
  * Content read line by line as `readContent` reads it whole when it is neither a fence, nor JSON, nor
  * nested sections: its trimmed text (a scalar when one line), or a list when every line is a bullet.
- * Lines are only added; each value handed out is a new node (nodes handed out are never changed).
+ * Lines are only added; each value handed out is a new node, but for the list of bullets: one node
+ * whose items only grow (the item being written replaced at the end), as a JSON list being written is.
  */
 class PlainContent {
   /** Lines of `lines` read so far. */
@@ -608,6 +613,10 @@ class PlainContent {
   /** Every line up to `last` (excluded) is a bullet; their items. */
   private bullets = true;
   private readonly items: JsonishNode[] = [];
+  /** The list of `items` handed out (with the item being written last): the same node at every read. */
+  private readonly list: ArrayNode = { kind: "array", items: [], complete: false };
+  /** The first items of `list` that are `items` (the ones after them change from read to read). */
+  private listed = 0;
   /** A line not indented under its label (a label's value then is not one YAML scalar). */
   private unindented = false;
 
@@ -670,11 +679,16 @@ class PlainContent {
       const lastItem = BULLET.exec(lastLine.trimEnd());
       const middle = before === undefined ? null : BULLET.exec(before);
       if (lastItem !== null && (before === undefined || middle !== null)) {
-        workMeter.steps += this.items.length + 2;
-        const items = [...this.items];
+        // One node for the whole list, grown in place: its finished items stay the same nodes, so the
+        // list's coercer keeps them (each is coerced once) and only the items after them change.
+        const items = this.list.items;
+        items.length = this.listed;
+        workMeter.steps += this.items.length - this.listed + 2;
+        for (let at = this.listed; at < this.items.length; at++) items.push(this.items[at]!);
+        this.listed = this.items.length;
         if (middle !== null) items.push(scalar(middle[1]!));
         items.push(incomplete(scalar(lastItem[1]!)));
-        return { kind: "array", items, complete: false };
+        return this.list;
       }
     }
     return { kind: "string", value: content, complete: false };

@@ -1,5 +1,5 @@
 import { workMeter } from "../work-meter.js";
-import { knownDifferent } from "./slot-store.js";
+import { knownDifferent, sharedItems } from "./slot-store.js";
 
 /**
  * Whether two partial values are equal. Unchanged subtrees keep their identity between chunks, so the
@@ -40,7 +40,9 @@ export function samePartial(left: unknown, right: unknown): boolean {
 
 /**
  * Whether `next` still shows everything `shown` did: null grew into a value, text grew at its end, a list
- * or object kept its items and fields and each grew. Shared subtrees stop the walk at once.
+ * or object kept its items and fields and each grew. Shared subtrees stop the walk at once (the closed
+ * sections of an answer, whose values are frozen), and so do the frozen items two builds of one list
+ * share (`sharedItems`): a list growing item by item is compared from its last frozen item on.
  */
 export function grewFrom(shown: unknown, next: unknown): boolean {
   if (shown === next || shown === null || shown === undefined) return true;
@@ -48,7 +50,7 @@ export function grewFrom(shown: unknown, next: unknown): boolean {
   if (typeof shown !== "object" || typeof next !== "object" || next === null) return false;
   if (Array.isArray(shown)) {
     if (!Array.isArray(next) || next.length < shown.length) return false;
-    for (let index = 0; index < shown.length; index++) {
+    for (let index = sharedItems(shown, next); index < shown.length; index++) {
       workMeter.steps++;
       if (!grewFrom(shown[index], next[index])) return false;
     }
