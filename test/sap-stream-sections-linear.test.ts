@@ -70,6 +70,11 @@ function lines(size: number, line: (at: number) => string): string {
   return made.join("\n");
 }
 
+/** One line of words, about `size` characters long. */
+function words(size: number): string {
+  return lines(size, (at) => `word${at}`).replaceAll("\n", " ");
+}
+
 const step = (at: number) => `- check part ${at} of the plan against the notes`;
 
 const shapes: [string, string, (size: number) => string][] = [
@@ -95,6 +100,15 @@ const shapes: [string, string, (size: number) => string][] = [
     "Digest",
     (size) => `title: Weekly\nitems:\n${lines(size, (at) => `  - name: item ${at}\n    tags: [x, y${at}]`)}`,
   ],
+  ["one long line in a DSPy section", "QA", (size) => `[[ ## reasoning ## ]]\n${words(size)}`],
+  [
+    "one long line after a line in a DSPy section",
+    "QA",
+    (size) => `[[ ## reasoning ## ]]\nFirst.\n${words(size)}`,
+  ],
+  ["one long line under a markdown heading", "QA", (size) => `## Reasoning\n${words(size)}`],
+  ["one long line in a tag, on the tag's line", "QA", (size) => `<reasoning>${words(size)}`],
+  ["one long label line", "QA", (size) => `Reasoning: ${words(size)}`],
   [
     "a text section after a long closed list",
     "Notes",

@@ -1,7 +1,7 @@
 import { workMeter } from "../work-meter.js";
 import { FixingParser } from "./fixing-parser.js";
 import type { ArrayNode, JsonishNode, ObjectNode } from "./jsonish-node.js";
-import { BULLET, LABEL_LINE, pendingLabel, readLines, scalar } from "./read-label-lines.js";
+import { BULLET, LABEL_DECIDED, LABEL_LINE, pendingLabel, readLines, scalar } from "./read-label-lines.js";
 import {
   type BlockHeader,
   BlockText,
@@ -74,6 +74,8 @@ interface Section extends Opener {
 const DSPY = /^\s*\[\[\s*##\s*([^#\]]+?)\s*##\s*\]\]\s*$/;
 const HEADING = /^\s{0,3}#{1,6}\s+(.+?)\s*#*\s*$/;
 const TAG = /^\s*<([\p{L}_][\p{L}\p{N}_.-]*)\s*>(.*)$/u;
+/** `TAG`'s opening tag alone (a line being written is not matched to its end at every chunk). */
+const TAG_START = /^\s*<([\p{L}_][\p{L}\p{N}_.-]*)\s*>/u;
 const FENCE = /^\s*(```|~~~)/;
 /** What starts a line that `FENCE` matches, and one that may close a JSON container. */
 const FENCE_MARKS = ["```", "~~~"];
@@ -96,6 +98,12 @@ export class Sections {
   /** A code fence outside any section is open. */
   private fenced = false;
   private line = "";
+  /** The label the line being written opens, decided (`lineOpener`): its first characters, and where its value starts. */
+  /** How much of the line being written was searched for a closing tag (`closeTagsOnLine`). */
+  private searched = 0;
+  private decided:
+    | { prefix: string; open: Section | undefined; opener: Opener; headerAt: number }
+    | undefined;
   /** The object `node` gave last, and `changes` then. */
   private shown: ObjectNode | undefined;
   private shownAt = -1;
@@ -155,23 +163,30 @@ export class Sections {
   private closeTagsOnLine(): void {
     while (!this.completed && !this.fenced && this.container === undefined) {
       const open = this.open;
+      const line = this.line;
+      // (Searched from near the end of the part searched before, not from the line's start: a closing tag
+      // that ends in what was just added starts there, unless it holds over a hundred blanks; the whole
+      // line is searched again once it ends, by `readInTag`.)
+      const from = Math.max(0, this.searched - CLOSING_TAG_REACH);
+      workMeter.steps += line.length - from;
+      this.searched = line.length;
       if (open?.form === "tag") {
-        const close = closingTag(this.line, open.written);
+        const close = closingTag(line, open.written, from);
         if (close === undefined) return;
-        open.lines.push(this.line.slice(0, close.start));
+        open.lines.push(line.slice(0, close.start));
         this.close(open);
         this.open = undefined;
-        this.line = this.line.slice(close.end);
+        this.line = line.slice(close.end);
+        this.searched = 0;
         continue;
       }
       if (open !== undefined) return;
-      const tag = TAG.exec(this.line);
-      const after = tag === null ? 0 : tag[0].length - tag[2]!.length;
-      const close = tag === null ? undefined : closingTag(this.line.slice(after), tag[1]!);
+      const tag = TAG_START.exec(line);
+      const close = tag === null ? undefined : closingTag(line, tag[1]!, Math.max(from, tag[0].length));
       if (close === undefined) return;
-      const line = this.line;
-      this.line = line.slice(after + close.end);
-      this.read(line.slice(0, after + close.end));
+      this.line = line.slice(close.end);
+      this.searched = 0;
+      this.read(line.slice(0, close.end));
     }
   }
 
@@ -207,7 +222,7 @@ export class Sections {
       open?.form === "tag" ||
       open?.inFence
         ? undefined
-        : this.opener(this.line, open);
+        : this.lineOpener(open);
     const label =
       opener !== undefined &&
       opener !== "completed" &&
@@ -239,6 +254,8 @@ export class Sections {
 
   private read(line: string): void {
     this.changes++;
+    this.decided = undefined;
+    this.searched = 0;
     if (this.completed) return;
     if (this.fenced) {
       // A code fence outside any section is a reading of its own (its lines are not sections).
@@ -373,6 +390,27 @@ export class Sections {
   }
 
   /**
+   * What the line being written opens (`opener`), its label decided once the line is long: past
+   * `LABEL_DECIDED` characters a label's key and colon are settled and only its value grows, so the line
+   * is not matched again at every read (a long line would cost the square of its length).
+   */
+  private lineOpener(open: Section | undefined): Opener | "completed" | "wrapper" | undefined {
+    const line = this.line;
+    const decided = this.decided;
+    if (decided !== undefined && decided.open === open && line.startsWith(decided.prefix)) {
+      workMeter.steps++;
+      return { ...decided.opener, header: line.slice(decided.headerAt) };
+    }
+    workMeter.steps += Math.min(line.length, LABEL_DECIDED);
+    const opener = this.opener(line, open);
+    if (line.length > LABEL_DECIDED && typeof opener === "object" && opener.form === "label") {
+      const headerAt = line.length - opener.header.length;
+      this.decided = { prefix: line.slice(0, LABEL_DECIDED), open, opener, headerAt };
+    }
+    return opener;
+  }
+
+  /**
    * What `line` (whole) opens, given the section open now; "completed" for DSPy's end marker, "wrapper"
    * for the class's own tag outside any section.
    */
@@ -414,8 +452,8 @@ export class Sections {
       return undefined;
     // (A quoted key is JSON written without its braces, not a label; so is a key with a quote on one
     // side, `'name':` or `name":`, as `SectionNames.mayOpen` reads lines in final mode.)
-    const label = QUOTED_KEY.test(line) ? null : LABEL_LINE.exec(line);
-    if (label === null) return undefined;
+    const label = LABEL_LINE.exec(line);
+    if (label === null || QUOTED_KEY.test(line)) return undefined;
     const written = label[1]!.trim();
     if (written.split(/\s+/).length > 5) return undefined;
     const field = names.fields.get(sectionKey(written));
@@ -438,7 +476,7 @@ export class Sections {
     if (line.trim() === "") return true;
     // (No section opens with a closing bracket: `}` ending a JSON value under a label shows at once.)
     if (/^\s*[}\]]/.test(line)) return false;
-    if (this.opener(line, open) !== undefined) return true;
+    if ((line === this.line ? this.lineOpener(open) : this.opener(line, open)) !== undefined) return true;
     // An unindented line under a label may yet be a label (ending the value): shown once it is not.
     if (open.form === "label" && indentOf(line) <= open.indent && !line.includes(":") && line.length <= 45)
       return true;
@@ -517,9 +555,13 @@ function undeclared(key: string): SectionField {
   return field;
 }
 
-/** Where `</name>` (any case) is in `line`. */
-function closingTag(line: string, name: string): { start: number; end: number } | undefined {
-  const pattern = new RegExp(`</\\s*${name.replace(/[.-]/g, "\\$&")}\\s*>`, "i");
+/** How far back a closing tag being written is looked for in the part of a line searched before. */
+const CLOSING_TAG_REACH = 128;
+
+/** Where `</name>` (any case) is in `line`, from `from` on. */
+function closingTag(line: string, name: string, from = 0): { start: number; end: number } | undefined {
+  const pattern = new RegExp(`</\\s*${name.replace(/[.-]/g, "\\$&")}\\s*>`, "gi");
+  pattern.lastIndex = from;
   const match = pattern.exec(line);
   return match === null ? undefined : { start: match.index, end: match.index + match[0].length };
 }
@@ -617,6 +659,8 @@ class PlainContent {
   private readonly list: ArrayNode = { kind: "array", items: [], complete: false };
   /** The first items of `list` that are `items` (the ones after them change from read to read). */
   private listed = 0;
+  /** The length of the line being written at the last read (`value`). */
+  private shownLength = 0;
   /** A line not indented under its label (a label's value then is not one YAML scalar). */
   private unindented = false;
 
@@ -633,6 +677,7 @@ class PlainContent {
 
   add(line: string): void {
     workMeter.steps += line.length + 1;
+    this.shownLength = 0;
     if (line.trim() === "") {
       if (this.kind !== "empty") this.gap += `${line}\n`;
       return;
@@ -640,7 +685,7 @@ class PlainContent {
     if (this.indent !== undefined && this.count > 0 && indentOf(line) <= this.indent) this.unindented = true;
     if (this.kind === "empty") {
       const first = line.trimStart();
-      if (/^(?:```|~~~)/.test(first) || (!this.text && (first[0] === "{" || first[0] === "["))) {
+      if (this.opensOther(first)) {
         this.kind = "other";
         return;
       }
@@ -659,9 +704,20 @@ class PlainContent {
 
   /** The content's value with `partial` (the line being written) after it; undefined: read it whole. */
   value(partial: string | undefined): JsonishNode | undefined {
-    if (this.kind !== "plain") return undefined;
+    if (this.kind === "other") return undefined;
     const shown = partial !== undefined && partial.trim() !== "" ? partial : undefined;
-    if (shown !== undefined) workMeter.steps += shown.length;
+    // (The line being written only grows until it is added: what it grew by is what is read of it, its
+    // value being made from its ends: a long line costs its length once, not once per read.)
+    if (shown !== undefined) {
+      workMeter.steps += 1 + Math.max(0, shown.length - this.shownLength);
+      this.shownLength = shown.length;
+    }
+    if (this.kind === "empty") {
+      // Nothing but the line being written: a value of its own unless it opens a fence or JSON.
+      const first = shown?.trimStart();
+      if (first === undefined || this.indent !== undefined || this.opensOther(first)) return undefined;
+      return this.node(1, first.trimEnd(), first);
+    }
     if (this.indent !== undefined) {
       // (A label with no line after its own reads as its one-line value; one whose lines are all
       // indented under it, as a YAML scalar: both are read whole.)
@@ -671,6 +727,11 @@ class PlainContent {
     if (shown === undefined) return this.node(this.count, `${this.head}${this.last.trimEnd()}`, this.last);
     const count = this.count + countLines(this.gap) + 1;
     return this.node(count, `${this.head}${this.last}\n${this.gap}${shown.trimEnd()}`, shown, this.last);
+  }
+
+  /** The content's first line (trimmed at its start) opens a fence or, for other than text, JSON. */
+  private opensOther(first: string): boolean {
+    return /^(?:```|~~~)/.test(first) || (!this.text && (first[0] === "{" || first[0] === "["));
   }
 
   private node(count: number, content: string, lastLine: string, before?: string): JsonishNode {
