@@ -100,6 +100,13 @@ const shapes: [string, string, (size: number) => string][] = [
     "Digest",
     (size) => `title: Weekly\nitems:\n${lines(size, (at) => `  - name: item ${at}\n    tags: [x, y${at}]`)}`,
   ],
+  ["a list's tag holding bullets", "Plan", (size) => `<steps>\n${lines(size, step)}`],
+  ["a fenced block in a DSPy section", "QA", (size) => `[[ ## reasoning ## ]]\n\`\`\`text\n${prose(size, sentence)}`],
+  [
+    "a JSON list in a DSPy section",
+    "Plan",
+    (size) => `[[ ## steps ## ]]\n[\n${lines(size, (at) => `  "check part ${at} of the plan",`)}`,
+  ],
   ["one long line in a DSPy section", "QA", (size) => `[[ ## reasoning ## ]]\n${words(size)}`],
   [
     "one long line after a line in a DSPy section",

@@ -68,7 +68,7 @@ interface Section extends Opener {
   /** The object's entry for this section, once its content reads as something. */
   entry: [string, JsonishNode] | undefined;
   /** Its content read line by line as it arrives, while it is of a kind read so (see `plainValue`). */
-  plain: PlainContent | BlockContent | YamlUnits | undefined | false;
+  plain: PlainContent | BlockContent | YamlUnits | JsonContent | undefined | false;
 }
 
 const DSPY = /^\s*\[\[\s*##\s*([^#\]]+?)\s*##\s*\]\]\s*$/;
@@ -80,6 +80,8 @@ const FENCE = /^\s*(```|~~~)/;
 /** What starts a line that `FENCE` matches, and one that may close a JSON container. */
 const FENCE_MARKS = ["```", "~~~"];
 const CLOSERS = ["}", "]"];
+/** A line being written that may still become a bullet (its marker, with nothing after it yet). */
+const PENDING_BULLET = /^\s*(?:[-*•+]|\d{1,3}[.)]?)\s*$/;
 const BLANK = /\s/;
 /** A line whose key (before its first colon) has a quote at either end. */
 const QUOTED_KEY = /^\s*"|^[^:]*["']\s*(?:\*\*)?\s*:|^[\s>*#\-•]*'/;
@@ -606,7 +608,7 @@ function plainValue(section: Section, partial: string | undefined): JsonishNode 
       !field.implied &&
       (section.form === "dspy" ||
         section.form === "heading" ||
-        (section.form === "tag" && !field.list) ||
+        section.form === "tag" ||
         (section.form === "label" && header !== "" && block === undefined));
     if (block !== undefined) section.plain = new BlockContent(block, section.indent);
     else if (section.form === "label" && header === "" && !field.text && !field.implied)
@@ -615,7 +617,14 @@ function plainValue(section: Section, partial: string | undefined): JsonishNode 
       section.plain = false;
       return undefined;
     } else {
-      section.plain = new PlainContent(field.text, section.form === "label" ? section.indent : undefined);
+      // (A list's tag may hold its items as tags: content opening with one is read whole.)
+      const tags = section.form === "tag" && field.list;
+      section.plain = new PlainContent(
+        field.text,
+        section.form === "label" ? section.indent : undefined,
+        false,
+        tags,
+      );
       if (section.form === "label") section.plain.add(header);
     }
   }
@@ -627,10 +636,69 @@ function plainValue(section: Section, partial: string | undefined): JsonishNode 
   }
   plain.fed = section.lines.length;
   if (plain.gaveUp) {
-    section.plain = false;
-    return undefined;
+    // Content opening with a fence or JSON (not under a label) is read as such, line by line too.
+    const opened = plain instanceof PlainContent && section.form !== "label" ? plain.opened : undefined;
+    section.plain =
+      opened === "fence"
+        ? new PlainContent(field.text, undefined, true, field.list && section.form === "tag")
+        : opened === "json"
+          ? new JsonContent()
+          : false;
+    return section.plain === false ? undefined : plainValue(section, partial);
   }
   return plain.value(partial === undefined ? undefined : decode ? decodeEntities(partial) : partial);
+}
+
+/**
+ * A section's content that is one JSON value (its first line opens it), read as a stream delivers it:
+ * one fixing parser fed the lines as they arrive (and what the line being written grew by), whose
+ * nodes grow in place as a JSON answer's do, so the coercers read each finished part once. Gives up
+ * (the section is read whole) once text follows the value or a second one begins: `readContent` then
+ * reads the content as text or lines.
+ */
+class JsonContent {
+  fed = 0;
+  gaveUp = false;
+  private readonly parser = new FixingParser();
+  /** What of the line being written the parser was given. */
+  private pushed = 0;
+  /** Where the text given to the parser ends, and where its last character that is not blank ends. */
+  private length = 0;
+  private written = 0;
+
+  add(line: string): void {
+    workMeter.steps += line.length + 1 - this.pushed;
+    if (this.gaveUp) return;
+    this.give(`${line.slice(this.pushed)}\n`);
+    this.pushed = 0;
+    this.gaveUp = !this.single();
+  }
+
+  value(partial: string | undefined): JsonishNode | undefined {
+    if (this.gaveUp) return undefined;
+    if (partial !== undefined && partial.length > this.pushed) {
+      workMeter.steps += partial.length - this.pushed;
+      this.give(partial.slice(this.pushed));
+      this.pushed = partial.length;
+    }
+    if (!this.single()) return undefined;
+    return this.parser.roots[0]?.node;
+  }
+
+  private give(text: string): void {
+    this.parser.push(text);
+    const end = text.trimEnd().length;
+    if (end > 0) this.written = this.length + end;
+    this.length += text.length;
+  }
+
+  /** The text given so far is one JSON value, with nothing but blanks after it once it has closed. */
+  private single(): boolean {
+    const roots = this.parser.roots;
+    if (roots.length > 1) return false;
+    const root = roots[0];
+    return root === undefined || !root.node.complete || root.end >= this.written;
+  }
 }
 
 /**
@@ -669,10 +737,21 @@ class PlainContent {
     return this.kind === "other";
   }
 
-  /** `indent`: a label's indentation (its value's lines are checked against it); `text`: a text field. */
+  /** What the first line opened, when the content is not plain: a fence or JSON. */
+  opened: "fence" | "json" | undefined;
+  /** In fenced mode, the fence's marker (its opening line read), and whether its closing line came. */
+  private fenceMark: string | undefined;
+  private fenceClosed = false;
+
+  /**
+   * `indent`: a label's indentation (its value's lines are checked against it); `text`: a text field;
+   * `inFence`: the content is one fenced block (its first line opens it), read as its content.
+   */
   constructor(
     private readonly text: boolean,
     private readonly indent: number | undefined,
+    private readonly inFence = false,
+    private readonly tagItems = false,
   ) {}
 
   add(line: string): void {
@@ -682,6 +761,7 @@ class PlainContent {
       if (this.kind !== "empty") this.gap += `${line}\n`;
       return;
     }
+    if (this.inFence && this.fenceLine(line)) return;
     if (this.indent !== undefined && this.count > 0 && indentOf(line) <= this.indent) this.unindented = true;
     if (this.kind === "empty") {
       const first = line.trimStart();
@@ -705,19 +785,27 @@ class PlainContent {
   /** The content's value with `partial` (the line being written) after it; undefined: read it whole. */
   value(partial: string | undefined): JsonishNode | undefined {
     if (this.kind === "other") return undefined;
-    const shown = partial !== undefined && partial.trim() !== "" ? partial : undefined;
+    let shown = partial !== undefined && partial.trim() !== "" ? partial : undefined;
     // (The line being written only grows until it is added: what it grew by is what is read of it, its
     // value being made from its ends: a long line costs its length once, not once per read.)
     if (shown !== undefined) {
       workMeter.steps += 1 + Math.max(0, shown.length - this.shownLength);
       this.shownLength = shown.length;
     }
-    if (this.kind === "empty") {
+    if (this.inFence && (this.fenceMark === undefined || this.fenceClosed)) {
+      // (Before the fence's first line: nothing yet; after its last: the line being written ends it or not.)
+      if (this.fenceMark === undefined || shown !== undefined) return undefined;
+    } else if (this.kind === "empty") {
       // Nothing but the line being written: a value of its own unless it opens a fence or JSON.
       const first = shown?.trimStart();
-      if (first === undefined || this.indent !== undefined || this.opensOther(first)) return undefined;
+      if (first === undefined || this.indent !== undefined || /^(?:```|~~~)/.test(first)) return undefined;
+      if (!this.text && (first[0] === "{" || first[0] === "[")) return undefined;
+      if (this.tagItems && first[0] === "<") return undefined;
       return this.node(1, first.trimEnd(), first);
     }
+    if (this.kind === "empty") return undefined;
+    // (The marker of the next bullet being typed, `-` or `3.`, is not text ending the list: not shown.)
+    if (shown !== undefined && this.listSoFar() && PENDING_BULLET.test(shown)) shown = undefined;
     if (this.indent !== undefined) {
       // (A label with no line after its own reads as its one-line value; one whose lines are all
       // indented under it, as a YAML scalar: both are read whole.)
@@ -729,13 +817,45 @@ class PlainContent {
     return this.node(count, `${this.head}${this.last}\n${this.gap}${shown.trimEnd()}`, shown, this.last);
   }
 
-  /** The content's first line (trimmed at its start) opens a fence or, for other than text, JSON. */
+  /** Every line so far is a bullet (the content is a list, not text). */
+  private listSoFar(): boolean {
+    return !this.text && this.bullets && this.count > 0 && BULLET.test(this.last.trimEnd());
+  }
+
+  /**
+   * The content's first line (trimmed at its start) opens a fence, or JSON (for other than text), or
+   * (for a list's tag) the tag of an item.
+   */
   private opensOther(first: string): boolean {
-    return /^(?:```|~~~)/.test(first) || (!this.text && (first[0] === "{" || first[0] === "["));
+    const fence = /^(?:```|~~~)/.test(first);
+    const json = !this.text && (first[0] === "{" || first[0] === "[");
+    // (A fence's content that is JSON is read whole: not a fence again.)
+    if (!this.inFence) this.opened = fence ? "fence" : json ? "json" : undefined;
+    return fence || json || (this.tagItems && first[0] === "<");
+  }
+
+  /**
+   * In fenced mode, whether `line` (not blank) is the fence's and not content: its opening line, its
+   * closing one, or anything after that (the content is then not one fenced block: read whole).
+   */
+  private fenceLine(line: string): boolean {
+    const trimmed = line.trimStart();
+    if (this.fenceMark === undefined) {
+      this.fenceMark = trimmed.slice(0, 3);
+      return true;
+    }
+    if (this.fenceClosed || /^(?:```|~~~)/.test(trimmed)) {
+      if (this.fenceClosed || !trimmed.startsWith(this.fenceMark)) this.kind = "other";
+      this.fenceClosed = true;
+      return true;
+    }
+    return false;
   }
 
   private node(count: number, content: string, lastLine: string, before?: string): JsonishNode {
-    if (count === 1) return incomplete(scalar(content));
+    // (A fence's one line is text as written: `readContent`'s rule.)
+    if (count === 1)
+      return this.inFence ? { kind: "string", value: content, complete: false } : incomplete(scalar(content));
     if (!this.text && this.bullets) {
       const lastItem = BULLET.exec(lastLine.trimEnd());
       const middle = before === undefined ? null : BULLET.exec(before);
