@@ -101,7 +101,11 @@ const shapes: [string, string, (size: number) => string][] = [
     (size) => `title: Weekly\nitems:\n${lines(size, (at) => `  - name: item ${at}\n    tags: [x, y${at}]`)}`,
   ],
   ["a list's tag holding bullets", "Plan", (size) => `<steps>\n${lines(size, step)}`],
-  ["a fenced block in a DSPy section", "QA", (size) => `[[ ## reasoning ## ]]\n\`\`\`text\n${prose(size, sentence)}`],
+  [
+    "a fenced block in a DSPy section",
+    "QA",
+    (size) => `[[ ## reasoning ## ]]\n\`\`\`text\n${prose(size, sentence)}`,
+  ],
   [
     "a JSON list in a DSPy section",
     "Plan",
