@@ -56,6 +56,8 @@ interface Opener {
   /** The rest of the opening line (a label's value, the text after an opening tag). */
   header: string;
   indent: number;
+  /** A TOON table's header (`rows[2]{title,year}:`): its columns and delimiter; its lines are rows. */
+  table?: { columns: string[]; delimiter: string };
 }
 
 interface Section extends Opener {
@@ -77,6 +79,12 @@ const TAG = /^\s*<([\p{L}_][\p{L}\p{N}_.-]*)\s*>(.*)$/u;
 /** `TAG`'s opening tag alone (a line being written is not matched to its end at every chunk). */
 const TAG_START = /^\s*<([\p{L}_][\p{L}\p{N}_.-]*)\s*>/u;
 const FENCE = /^\s*(```|~~~)/;
+/**
+ * A TOON key of a list (toon-format's spec): `name[N]:`, with a delimiter (`[N|]`, `[N\t]`) and the
+ * fields of a table's rows (`name[N]{a,b}:`). The key, the delimiter, the fields, the rest of the line.
+ */
+const TOON_KEY =
+  /^\s*(?:[-*•]\s+)?([\p{L}\p{N}_][\p{L}\p{N}_ -]{0,40}?)\[\s*#?\d*\s*([,|\t])?\s*\](?:\{([^}]*)\})?\s*:(?!\/\/)\s*(.*)$/u;
 /** What starts a line that `FENCE` matches, and one that may close a JSON container. */
 const FENCE_MARKS = ["```", "~~~"];
 const CLOSERS = ["}", "]"];
@@ -452,6 +460,16 @@ export class Sections {
     if (open !== undefined && open.form === "label" && indent > open.indent) return undefined;
     if (open !== undefined && open.form === "label" && open.header.trim() === "" && /^\s*-\s/.test(line))
       return undefined;
+    // TOON's keys of lists (`tags[2]: a,b`, `rows[2]{title,year}:` then one row a line) name their field.
+    const toon = TOON_KEY.exec(line);
+    const toonField = toon === null ? undefined : names.fields.get(sectionKey(toon[1]!));
+    if (toon !== null && toonField !== undefined) {
+      const written = toon[1]!.trim();
+      const delimiter = toon[2] ?? ",";
+      const columns = toon[3]?.split(delimiter).map((column) => column.trim().replace(/^"(.*)"$/, "$1"));
+      const table = columns === undefined ? undefined : { columns, delimiter };
+      return { form: "label", field: toonField, written, header: toon[4]!, indent, table };
+    }
     // (A quoted key is JSON written without its braces, not a label; so is a key with a quote on one
     // side, `'name':` or `name":`, as `SectionNames.mayOpen` reads lines in final mode.)
     const label = LABEL_LINE.exec(line);
@@ -548,6 +566,9 @@ function isBlankAt(text: string, at: number): boolean {
   return code !== 10 && BLANK.test(text[at]!);
 }
 
+/** A field of no declared shape: an XML map entry's value, read as a scalar, JSON or lines. */
+const UNTYPED: SectionField = { key: "value", list: false, text: false, inner: undefined };
+
 /** The fields made up for sections of undeclared names: their values are extra keys. */
 const UNDECLARED = new WeakSet<SectionField>();
 
@@ -611,7 +632,7 @@ function plainValue(section: Section, partial: string | undefined): JsonishNode 
         section.form === "tag" ||
         (section.form === "label" && header !== "" && block === undefined));
     if (block !== undefined) section.plain = new BlockContent(block, section.indent);
-    else if (section.form === "label" && header === "" && !field.text && !field.implied)
+    else if (section.form === "label" && header === "" && !field.text && !field.implied && !section.table)
       section.plain = new YamlUnits(section.indent, incomplete);
     else if (!plain) {
       section.plain = false;
@@ -976,6 +997,7 @@ function readSectionContent(section: Section, lines: string[], complete: boolean
     return undefined;
   if (section.form === "tag") return readTagContent(lines.join("\n"), field, complete);
   if (section.form !== "label") return readContent(lines.join("\n"), field, complete);
+  if (section.table !== undefined && section.header.trim() === "") return tableRows(lines, section.table);
   const header = section.header.trim();
   const written = blockScalarHeader(header);
   // (While the block is being written its trailing line breaks are not known yet: none is shown.)
@@ -1004,6 +1026,41 @@ function readSectionContent(section: Section, lines: string[], complete: boolean
     if (entry !== undefined && !(field.text && isContainer(entry))) return entry;
   }
   return readContent([header, ...content].join("\n"), field, complete);
+}
+
+/**
+ * A TOON table's rows (one a line, cells split at the delimiter outside double quotes), each an object
+ * keyed by the table's fields; a row of another width is read as far as it has cells or fields.
+ */
+function tableRows(lines: readonly string[], table: { columns: string[]; delimiter: string }): JsonishNode {
+  const items: JsonishNode[] = [];
+  for (const line of lines) {
+    if (line.trim() === "") continue;
+    const cells = splitCells(line.trim(), table.delimiter);
+    const entries: [string, JsonishNode][] = [];
+    table.columns.forEach((column, at) => {
+      const cell = cells[at];
+      if (cell !== undefined) entries.push([column, scalar(cell)]);
+    });
+    items.push({ kind: "object", entries, complete: true });
+  }
+  return { kind: "array", items, complete: true };
+}
+
+function splitCells(row: string, delimiter: string): string[] {
+  const cells: string[] = [];
+  let start = 0;
+  let quoted = false;
+  for (let at = 0; at < row.length; at++) {
+    const char = row[at];
+    if (char === '"' && row[at - 1] !== "\\") quoted = !quoted;
+    else if (char === delimiter && !quoted) {
+      cells.push(row.slice(start, at));
+      start = at + 1;
+    }
+  }
+  cells.push(row.slice(start));
+  return cells;
 }
 
 function trimBlankEnd(lines: string[]): string[] {
@@ -1097,7 +1154,31 @@ function readTagContent(text: string, field: SectionField, complete: boolean): J
     const node = nestedSections(text, field.inner, complete);
     if (node !== undefined) return node;
   }
+  const map = field.text ? undefined : entryTags(text, complete);
+  if (map !== undefined) return map;
   return readContent(decodeEntities(text), { ...field, inner: undefined }, complete);
+}
+
+/**
+ * A map written as XML (`<entry><key>k</key><value>v</value></entry>`, one per entry, as BAML's XML
+ * output format writes one): an object of those keys; undefined when the content is not only such
+ * entries. A value holding tags is read as a tag's content is (nested tags for a class).
+ */
+function entryTags(text: string, complete: boolean): ObjectNode | undefined {
+  if (!/^\s*<entry\s*>/i.test(text)) return undefined;
+  const tags = siblingTags(text, complete);
+  if (tags === undefined || tags.length === 0) return undefined;
+  const entries: [string, JsonishNode][] = [];
+  for (const tag of tags) {
+    if (tag.name.toLowerCase() !== "entry") return undefined;
+    const parts = siblingTags(tag.content, true);
+    const key = parts?.find((part) => part.name.toLowerCase() === "key");
+    const value = parts?.find((part) => part.name.toLowerCase() === "value");
+    if (parts?.length !== 2 || key === undefined || value === undefined) return undefined;
+    const node = readContent(decodeEntities(value.content), UNTYPED, true);
+    entries.push([decodeEntities(key.content.trim()), node ?? { kind: "string", value: "", complete: true }]);
+  }
+  return { kind: "object", entries, complete };
 }
 
 /** A class field's content read as sections of its own (still being written unless `complete`). */
