@@ -1161,13 +1161,17 @@ function readTagContent(text: string, field: SectionField, complete: boolean): J
 
 /**
  * A map written as XML (`<entry><key>k</key><value>v</value></entry>`, one per entry, as BAML's XML
- * output format writes one): an object of those keys; undefined when the content is not only such
- * entries. A value holding tags is read as a tag's content is (nested tags for a class).
+ * output format writes one, maybe inside one tag such as `<map>`): an object of those keys; undefined
+ * when the content is not only such entries. A value is read as a scalar, JSON or lines (a value
+ * written as a class's tags is its text: not read as the class).
  */
 function entryTags(text: string, complete: boolean): ObjectNode | undefined {
-  if (!/^\s*<entry\s*>/i.test(text)) return undefined;
+  const wrapped = !/^\s*<entry\s*>/i.test(text);
+  if (wrapped && !/^\s*<[\p{L}_][\p{L}\p{N}_.-]*\s*>\s*<entry\s*>/iu.test(text)) return undefined;
   const tags = siblingTags(text, complete);
   if (tags === undefined || tags.length === 0) return undefined;
+  // (One tag around the entries, `<map>`, holds them.)
+  if (wrapped) return tags.length === 1 ? entryTags(tags[0]!.content, complete) : undefined;
   const entries: [string, JsonishNode][] = [];
   for (const tag of tags) {
     if (tag.name.toLowerCase() !== "entry") return undefined;
