@@ -109,6 +109,8 @@ export class Sections {
   private fenced = false;
   private line = "";
   /** The label the line being written opens, decided (`lineOpener`): its first characters, and where its value starts. */
+  /** The open section's text at the last two reads, the second made by adding to the first (`grewText`). */
+  private grown: { from: string; to: string } | undefined;
   /** How much of the line being written was searched for a closing tag (`closeTagsOnLine`). */
   private searched = 0;
   private decided:
@@ -127,6 +129,16 @@ export class Sections {
   regressions = 0;
 
   constructor(private readonly names: SectionNames) {}
+
+  /**
+   * Whether text `next` is known to start with text `shown` without comparing them: the open section's
+   * last two values, the one made by adding to the other (a stream compares what it showed with what it
+   * shows, and a long section's text compared whole at every read would cost the square of its length).
+   */
+  grewText(shown: string, next: string): boolean {
+    const grown = this.grown;
+    return grown !== undefined && next === grown.to && shown === grown.from;
+  }
 
   /** A section is open or a line is being written: the end of the answer may still change the object. */
   get lineOpen(): boolean {
@@ -388,8 +400,11 @@ export class Sections {
     const field = section.field;
     if (value === undefined || field === undefined) return;
     if (section.entry !== undefined) {
-      if (section.entry[1] !== value) {
-        if (!extendsNode(section.entry[1], value)) this.regressions++;
+      const shown = section.entry[1];
+      if (shown !== value) {
+        if (!extendsNode(shown, value)) this.regressions++;
+        if (GROWN.get(value) === shown && shown.kind === "string" && value.kind === "string")
+          this.grown = { from: shown.value, to: value.value };
         section.entry[1] = value;
       }
       return;
@@ -640,12 +655,8 @@ function plainValue(section: Section, partial: string | undefined): JsonishNode 
     } else {
       // (A list's tag may hold its items as tags: content opening with one is read whole.)
       const tags = section.form === "tag" && field.list;
-      section.plain = new PlainContent(
-        field.text,
-        section.form === "label" ? section.indent : undefined,
-        false,
-        tags,
-      );
+      const indent = section.form === "label" ? section.indent : undefined;
+      section.plain = new PlainContent(field.text, indent, false, tags, section.form === "tag");
       if (section.form === "label") section.plain.add(header);
     }
   }
@@ -661,7 +672,13 @@ function plainValue(section: Section, partial: string | undefined): JsonishNode 
     const opened = plain instanceof PlainContent && section.form !== "label" ? plain.opened : undefined;
     section.plain =
       opened === "fence"
-        ? new PlainContent(field.text, undefined, true, field.list && section.form === "tag")
+        ? new PlainContent(
+            field.text,
+            undefined,
+            true,
+            field.list && section.form === "tag",
+            section.form === "tag",
+          )
         : opened === "json"
           ? new JsonContent()
           : false;
@@ -748,8 +765,15 @@ class PlainContent {
   private readonly list: ArrayNode = { kind: "array", items: [], complete: false };
   /** The first items of `list` that are `items` (the ones after them change from read to read). */
   private listed = 0;
-  /** The length of the line being written at the last read (`value`). */
+  /** The length of the line being written at the last read (`value`): 0 when none was shown. */
   private shownLength = 0;
+  /** The value given at the last read, and whether lines were added since. */
+  private previous: JsonishNode | undefined;
+  private added = false;
+  /** The line being written is in the value given at the last read. */
+  private shownNow = false;
+  /** The content's first character. */
+  private opening: string | undefined;
   /** A line not indented under its label (a label's value then is not one YAML scalar). */
   private unindented = false;
 
@@ -773,11 +797,13 @@ class PlainContent {
     private readonly indent: number | undefined,
     private readonly inFence = false,
     private readonly tagItems = false,
+    private readonly decoded = false,
   ) {}
 
   add(line: string): void {
     workMeter.steps += line.length + 1;
     this.shownLength = 0;
+    this.added = true;
     if (line.trim() === "") {
       if (this.kind !== "empty") this.gap += `${line}\n`;
       return;
@@ -791,6 +817,7 @@ class PlainContent {
         return;
       }
       this.kind = "plain";
+      this.opening = first[0];
       this.last = first;
       this.count = 1;
       return;
@@ -805,6 +832,27 @@ class PlainContent {
 
   /** The content's value with `partial` (the line being written) after it; undefined: read it whole. */
   value(partial: string | undefined): JsonishNode | undefined {
+    const shownBefore = this.shownNow;
+    this.shownNow = false;
+    const node = this.read(partial);
+    // A text made by adding to the last one (not a line shown then held back, not an unquoted value).
+    const previous = this.previous;
+    const opening = this.kind === "plain" ? this.opening : partial?.trimStart()[0];
+    if (
+      node?.kind === "string" &&
+      previous?.kind === "string" &&
+      // (Entities decoded in a line being written change as it grows, `&lt` then `<`: not known to grow.)
+      (this.decoded ? !shownBefore : this.added || !shownBefore || this.shownNow) &&
+      opening !== '"' &&
+      opening !== "'"
+    )
+      GROWN.set(node, previous);
+    this.previous = node;
+    this.added = false;
+    return node;
+  }
+
+  private read(partial: string | undefined): JsonishNode | undefined {
     if (this.kind === "other") return undefined;
     let shown = partial !== undefined && partial.trim() !== "" ? partial : undefined;
     // (The line being written only grows until it is added: what it grew by is what is read of it, its
@@ -822,11 +870,13 @@ class PlainContent {
       if (first === undefined || this.indent !== undefined || /^(?:```|~~~)/.test(first)) return undefined;
       if (!this.text && (first[0] === "{" || first[0] === "[")) return undefined;
       if (this.tagItems && first[0] === "<") return undefined;
+      this.shownNow = true;
       return this.node(1, first.trimEnd(), first);
     }
     if (this.kind === "empty") return undefined;
     // (The marker of the next bullet being typed, `-` or `3.`, is not text ending the list: not shown.)
     if (shown !== undefined && this.listSoFar() && PENDING_BULLET.test(shown)) shown = undefined;
+    this.shownNow = shown !== undefined;
     if (this.indent !== undefined) {
       // (A label with no line after its own reads as its one-line value; one whose lines are all
       // indented under it, as a YAML scalar: both are read whole.)
@@ -917,6 +967,8 @@ class BlockContent {
   private readonly body: BlockText;
   /** The content's indentation: the header's indicator, else the first line's that is not blank. */
   private contentIndent: number | undefined;
+  /** The value given at the last read. */
+  private previous: JsonishNode | undefined;
 
   constructor(
     header: BlockHeader,
@@ -951,7 +1003,12 @@ class BlockContent {
       body = body.copy();
       body.add(partial.slice(this.contentIndent));
     }
-    return { kind: "string", value: body.chomped("strip"), complete: false };
+    // (The block's text is only added to, and the line being written only grows: each value starts
+    // with the last one.)
+    const node: JsonishNode = { kind: "string", value: body.chomped("strip"), complete: false };
+    if (this.previous !== undefined) GROWN.set(node, this.previous);
+    this.previous = node;
+    return node;
   }
 }
 
@@ -1259,9 +1316,15 @@ function decodeEntities(text: string): string {
   );
 }
 
+/**
+ * Strings a section's content reader made by adding to the one it made before (`PlainContent`,
+ * `BlockContent`): each maps to that one, which it is known to start with, without comparing them.
+ */
+const GROWN = new WeakMap<JsonishNode, JsonishNode>();
+
 /** Whether `next` shows everything `shown` showed (a stream may replace the one by the other silently). */
 function extendsNode(shown: JsonishNode, next: JsonishNode): boolean {
-  if (shown.kind === "null") return true;
+  if (shown.kind === "null" || GROWN.get(next) === shown) return true;
   switch (shown.kind) {
     case "string":
       return next.kind === "string" && next.value.startsWith(shown.value);
