@@ -57,12 +57,13 @@ export const runtimeSafetyAllowance = 7_500;
  * streams and the YAML folding rule in one place (+1,063), a container kept as written in a string field
  * (+226), provider options in the order written (+10).
  *
- * Then 112,827 (h-sections4, each commit measured in turn): streamed sections read by what arrived,
+ * Then 113,154 (h-sections4, each commit measured in turn): streamed sections read by what arrived,
  * issue 38's speed item (bullets and YAML items under a key grown in place, `YamlUnits`: +636; the line
- * being written read by what it grew by: +289; fences, JSON and a list tag's bullets line by line: +510),
- * and BAML's XML map entries and TOON lists and tables in the sections (+472).
+ * being written read by what it grew by: +289; fences, JSON and a list tag's bullets line by line: +510;
+ * an open section's text known to grow, not compared whole: +327), and BAML's XML map entries and TOON
+ * lists and tables in the sections (+472).
  */
-export const runtimeReleaseAllowance = 17_000;
+export const runtimeReleaseAllowance = 17_350;
 
 /**
  * The baseline plus 10% (88,340 bytes), what the streaming issue (16) allows. Tool calls, reasoning,
