@@ -21,6 +21,18 @@ class Plan {
   steps string[]
   answer int
 }
+class Item {
+  name string
+  tags string[]
+}
+class Digest {
+  title string
+  items Item[]
+}
+class Notes {
+  steps string[]
+  reasoning string
+}
 `,
 });
 
@@ -47,6 +59,24 @@ function prose(size: number, line: (at: number) => string): string {
 
 const sentence = (at: number) => `The total after part ${at} is ${at * 17}, carried on to the next line.`;
 
+/** Lines made by `line` (no blank ones) adding up to about `size` characters. */
+function lines(size: number, line: (at: number) => string): string {
+  const made: string[] = [];
+  let length = 0;
+  for (let at = 0; length < size; at++) {
+    made.push(line(at));
+    length += made[at]!.length + 1;
+  }
+  return made.join("\n");
+}
+
+/** One line of words, about `size` characters long. */
+function words(size: number): string {
+  return lines(size, (at) => `word${at}`).replaceAll("\n", " ");
+}
+
+const step = (at: number) => `- check part ${at} of the plan against the notes`;
+
 const shapes: [string, string, (size: number) => string][] = [
   ["a DSPy string section", "QA", (size) => `[[ ## reasoning ## ]]\n${prose(size, sentence)}`],
   ["a markdown heading's string section", "QA", (size) => `## Reasoning\n${prose(size, sentence)}`],
@@ -61,6 +91,40 @@ const shapes: [string, string, (size: number) => string][] = [
     "a YAML folded block scalar",
     "QA",
     (size) => `reasoning: >-\n${prose(size, sentence).replace(/^(?=.)/gm, "  ")}`,
+  ],
+  ["a DSPy section of bullets", "Plan", (size) => `[[ ## steps ## ]]\n${lines(size, step)}`],
+  ["a markdown heading's bullets", "Plan", (size) => `## Steps\n${lines(size, step)}`],
+  ["a YAML sequence under an empty key", "Plan", (size) => `steps:\n${lines(size, step)}`],
+  [
+    "YAML items under an empty key",
+    "Digest",
+    (size) => `title: Weekly\nitems:\n${lines(size, (at) => `  - name: item ${at}\n    tags: [x, y${at}]`)}`,
+  ],
+  ["a list's tag holding bullets", "Plan", (size) => `<steps>\n${lines(size, step)}`],
+  [
+    "a fenced block in a DSPy section",
+    "QA",
+    (size) => `[[ ## reasoning ## ]]\n\`\`\`text\n${prose(size, sentence)}`,
+  ],
+  [
+    "a JSON list in a DSPy section",
+    "Plan",
+    (size) => `[[ ## steps ## ]]\n[\n${lines(size, (at) => `  "check part ${at} of the plan",`)}`,
+  ],
+  ["one long line in a DSPy section", "QA", (size) => `[[ ## reasoning ## ]]\n${words(size)}`],
+  [
+    "one long line after a line in a DSPy section",
+    "QA",
+    (size) => `[[ ## reasoning ## ]]\nFirst.\n${words(size)}`,
+  ],
+  ["one long line under a markdown heading", "QA", (size) => `## Reasoning\n${words(size)}`],
+  ["one long line in a tag, on the tag's line", "QA", (size) => `<reasoning>${words(size)}`],
+  ["one long label line", "QA", (size) => `Reasoning: ${words(size)}`],
+  [
+    "a text section after a long closed list",
+    "Notes",
+    // (The list, closed, stays as long as the text grows: its value is settled, never walked again.)
+    (size) => `[[ ## steps ## ]]\n${lines(size, step)}\n\n[[ ## reasoning ## ]]\n${prose(size, sentence)}`,
   ],
 ];
 

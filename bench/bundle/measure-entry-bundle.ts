@@ -69,6 +69,8 @@ export const runtimeSafetyAllowance = 7_500;
  * stream twins of its coercers, some 11–12 KB), and the prompt renderer (about 4.6 KB), which can load
  * lazily once the Jinja engine and constraint evaluation, which `parse` needs synchronously, are a room of
  * their own.
+ *
+ * MERGES-PLACEHOLDER
  */
 export const runtimeReleaseAllowance = 1_814;
 

@@ -178,11 +178,38 @@ const INSERTS = [
   "True",
 ];
 
-/** One mutation of `text`: truncation, inserted or deleted structure, a duplicated slice, deep nesting, odd values. */
+/**
+ * Marks of answers written in sections (issue #38), made with a word of the answer as the name: label
+ * lines, DSPy markers, tags, headings, YAML block scalars and sequences, TOON keys, a lone `</think>`.
+ */
+const SECTION_MARKS: readonly ((name: string) => string)[] = [
+  (name) => `${name}: `,
+  (name) => `**${name}:** `,
+  (name) => `[[ ## ${name} ## ]]\n`,
+  () => "[[ ## completed ## ]]\n",
+  (name) => `<${name}>`,
+  (name) => `</${name}>`,
+  (name) => `## ${name}\n`,
+  (name) => `${name}: |\n  `,
+  (name) => `${name}: >-\n  `,
+  (name) => `${name}:\n  - `,
+  (name) => `${name}[2]: `,
+  (name) => `${name}[2]{${name},b}:\n  `,
+  () => "</think>\n",
+  () => "<entry><key>",
+  () => "&amp;",
+  () => "\n- ",
+  () => "\n\n",
+];
+
+/**
+ * One mutation of `text`: truncation, inserted or deleted structure, a duplicated slice, deep nesting, odd
+ * values, a section's mark (mostly at a line's start).
+ */
 export function mutate(text: string, random: () => number): string {
   const at = Math.floor(random() * (text.length + 1));
   const pick = <T>(list: readonly T[]): T => list[Math.floor(random() * list.length)]!;
-  switch (Math.floor(random() * 8)) {
+  switch (Math.floor(random() * 9)) {
     case 0:
       return text.slice(0, at);
     case 1:
@@ -206,6 +233,11 @@ export function mutate(text: string, random: () => number): string {
     case 5:
     case 6:
       return text.slice(0, at) + pick(INSERTS) + text.slice(at);
+    case 7: {
+      const name = pick(text.match(/[A-Za-z_]{3,}/g) ?? ["answer"]);
+      const where = random() < 0.7 ? text.lastIndexOf("\n", at - 1) + 1 : at;
+      return text.slice(0, where) + pick(SECTION_MARKS)(name) + text.slice(where);
+    }
     default:
       // Two mutations at once.
       return mutate(mutate(text, random), random);

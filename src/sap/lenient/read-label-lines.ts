@@ -7,7 +7,7 @@ export const LABEL_LINE =
   /^\s*(?:[-*•]\s+)?(?:\*\*)?["']?([\p{L}\p{N}_][\p{L}\p{N}_ -]{0,40}?)["']?(?:\*\*)?\s*:(?!\/\/)(?:\*\*)?\s*(.*)$/u;
 export const BULLET = /^\s*(?:[-*•+]|\d{1,3}[.)])\s+(.*)$/;
 /** Beyond this many characters a line's label (`LABEL_LINE`'s key, markers and colon) is decided. */
-const LABEL_DECIDED = 200;
+export const LABEL_DECIDED = 200;
 const NUMBER = /^[+-]?(?:\d+(?:\.\d*)?|\.\d+)(?:[eE][+-]?\d+)?$/;
 
 /**
@@ -287,12 +287,19 @@ function isLabel(line: string): boolean {
 
 /** A value as written: a number, a JSON/Python/YAML literal, a quoted string (unquoted), or plain text. */
 export function scalar(written: string): JsonishNode {
-  const text = written.trim().replace(/,$/, "").trim();
-  const lower = text.toLowerCase();
-  if (lower === "true" || lower === "false") return { kind: "bool", value: lower === "true", complete: true };
-  if (lower === "null" || lower === "none" || lower === "~") return { kind: "null", complete: true };
-  if (NUMBER.test(text)) return { kind: "number", value: Number(text), text, complete: true };
-  const quoted = /^(["'])(.*)\1$/.exec(text);
+  let text = written.trim();
+  if (text.endsWith(",")) text = text.slice(0, -1).trim();
+  // (Looked at by its ends only when long: a line being written is read again at every chunk.)
+  if (text.length <= 5) {
+    const lower = text.toLowerCase();
+    if (lower === "true" || lower === "false")
+      return { kind: "bool", value: lower === "true", complete: true };
+    if (lower === "null" || lower === "none" || lower === "~") return { kind: "null", complete: true };
+  }
+  const first = text[0];
+  if (first !== undefined && first <= "9" && NUMBER.test(text))
+    return { kind: "number", value: Number(text), text, complete: true };
+  const quoted = (first === '"' || first === "'") && /^(["'])(.*)\1$/.exec(text);
   return { kind: "string", value: quoted ? quoted[2]! : text, complete: true };
 }
 

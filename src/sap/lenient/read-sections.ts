@@ -1,7 +1,7 @@
 import { workMeter } from "../work-meter.js";
 import { FixingParser } from "./fixing-parser.js";
-import type { JsonishNode, ObjectNode } from "./jsonish-node.js";
-import { BULLET, LABEL_LINE, pendingLabel, readLines, scalar } from "./read-label-lines.js";
+import type { ArrayNode, JsonishNode, ObjectNode } from "./jsonish-node.js";
+import { BULLET, LABEL_DECIDED, LABEL_LINE, pendingLabel, readLines, scalar } from "./read-label-lines.js";
 import {
   type BlockHeader,
   BlockText,
@@ -12,6 +12,7 @@ import {
   yamlScalar,
 } from "./read-yaml-block.js";
 import { type SectionField, type SectionNames, sectionKey } from "./section-names.js";
+import { YamlUnits } from "./yaml-units.js";
 
 /**
  * An answer written in sections named by the target class's fields, read as one object: each section's
@@ -31,9 +32,10 @@ import { type SectionField, type SectionNames, sectionKey } from "./section-name
  *
  * Like `LabelLines`, the rule reads a growing text line by line (final mode pushes the whole answer and
  * calls `end`): the object's entries are only appended, and the open section's value is read as its
- * content grows: from the lines added since the last read when it is plain text, bullets or a YAML block
- * scalar (`PlainContent`, `BlockContent`: a stream's reads cost what arrived), else again from all of its
- * content; a section that closes is read whole, once. A line being written is held back while it may
+ * content grows: from the lines added since the last read when it is plain text, bullets, a YAML block
+ * scalar or a YAML sequence or mapping under an empty key (`PlainContent`, `BlockContent`, `YamlUnits`:
+ * a stream's reads cost what arrived), else again from all of its content; a section that closes is read
+ * whole, once. A line being written is held back while it may
  * still open a section.
  */
 export function readSections(text: string, names: SectionNames): ObjectNode | undefined {
@@ -54,6 +56,8 @@ interface Opener {
   /** The rest of the opening line (a label's value, the text after an opening tag). */
   header: string;
   indent: number;
+  /** A TOON table's header (`rows[2]{title,year}:`): its columns and delimiter; its lines are rows. */
+  table?: { columns: string[]; delimiter: string };
 }
 
 interface Section extends Opener {
@@ -65,17 +69,27 @@ interface Section extends Opener {
   blankAfterContent: boolean;
   /** The object's entry for this section, once its content reads as something. */
   entry: [string, JsonishNode] | undefined;
-  /** Its content read line by line as it arrives, while it is plain text or bullets (`PlainContent`). */
-  plain: PlainContent | BlockContent | undefined | false;
+  /** Its content read line by line as it arrives, while it is of a kind read so (see `plainValue`). */
+  plain: PlainContent | BlockContent | YamlUnits | JsonContent | undefined | false;
 }
 
 const DSPY = /^\s*\[\[\s*##\s*([^#\]]+?)\s*##\s*\]\]\s*$/;
 const HEADING = /^\s{0,3}#{1,6}\s+(.+?)\s*#*\s*$/;
 const TAG = /^\s*<([\p{L}_][\p{L}\p{N}_.-]*)\s*>(.*)$/u;
+/** `TAG`'s opening tag alone (a line being written is not matched to its end at every chunk). */
+const TAG_START = /^\s*<([\p{L}_][\p{L}\p{N}_.-]*)\s*>/u;
 const FENCE = /^\s*(```|~~~)/;
+/**
+ * A TOON key of a list (toon-format's spec): `name[N]:`, with a delimiter (`[N|]`, `[N\t]`) and the
+ * fields of a table's rows (`name[N]{a,b}:`). The key, the delimiter, the fields, the rest of the line.
+ */
+const TOON_KEY =
+  /^\s*(?:[-*•]\s+)?([\p{L}\p{N}_][\p{L}\p{N}_ -]{0,40}?)\[\s*#?\d*\s*([,|\t])?\s*\](?:\{([^}]*)\})?\s*:(?!\/\/)\s*(.*)$/u;
 /** What starts a line that `FENCE` matches, and one that may close a JSON container. */
 const FENCE_MARKS = ["```", "~~~"];
 const CLOSERS = ["}", "]"];
+/** A line being written that may still become a bullet (its marker, with nothing after it yet). */
+const PENDING_BULLET = /^\s*(?:[-*•+]|\d{1,3}[.)]?)\s*$/;
 const BLANK = /\s/;
 /** A line whose key (before its first colon) has a quote at either end. */
 const QUOTED_KEY = /^\s*"|^[^:]*["']\s*(?:\*\*)?\s*:|^[\s>*#\-•]*'/;
@@ -94,6 +108,14 @@ export class Sections {
   /** A code fence outside any section is open. */
   private fenced = false;
   private line = "";
+  /** The label the line being written opens, decided (`lineOpener`): its first characters, and where its value starts. */
+  /** The open section's text at the last two reads, the second made by adding to the first (`grewText`). */
+  private grown: { from: string; to: string } | undefined;
+  /** How much of the line being written was searched for a closing tag (`closeTagsOnLine`). */
+  private searched = 0;
+  private decided:
+    | { prefix: string; open: Section | undefined; opener: Opener; headerAt: number }
+    | undefined;
   /** The object `node` gave last, and `changes` then. */
   private shown: ObjectNode | undefined;
   private shownAt = -1;
@@ -107,6 +129,16 @@ export class Sections {
   regressions = 0;
 
   constructor(private readonly names: SectionNames) {}
+
+  /**
+   * Whether text `next` is known to start with text `shown` without comparing them: the open section's
+   * last two values, the one made by adding to the other (a stream compares what it showed with what it
+   * shows, and a long section's text compared whole at every read would cost the square of its length).
+   */
+  grewText(shown: string, next: string): boolean {
+    const grown = this.grown;
+    return grown !== undefined && next === grown.to && shown === grown.from;
+  }
 
   /** A section is open or a line is being written: the end of the answer may still change the object. */
   get lineOpen(): boolean {
@@ -153,23 +185,30 @@ export class Sections {
   private closeTagsOnLine(): void {
     while (!this.completed && !this.fenced && this.container === undefined) {
       const open = this.open;
+      const line = this.line;
+      // (Searched from near the end of the part searched before, not from the line's start: a closing tag
+      // that ends in what was just added starts there, unless it holds over a hundred blanks; the whole
+      // line is searched again once it ends, by `readInTag`.)
+      const from = Math.max(0, this.searched - CLOSING_TAG_REACH);
+      workMeter.steps += line.length - from;
+      this.searched = line.length;
       if (open?.form === "tag") {
-        const close = closingTag(this.line, open.written);
+        const close = closingTag(line, open.written, from);
         if (close === undefined) return;
-        open.lines.push(this.line.slice(0, close.start));
+        open.lines.push(line.slice(0, close.start));
         this.close(open);
         this.open = undefined;
-        this.line = this.line.slice(close.end);
+        this.line = line.slice(close.end);
+        this.searched = 0;
         continue;
       }
       if (open !== undefined) return;
-      const tag = TAG.exec(this.line);
-      const after = tag === null ? 0 : tag[0].length - tag[2]!.length;
-      const close = tag === null ? undefined : closingTag(this.line.slice(after), tag[1]!);
+      const tag = TAG_START.exec(line);
+      const close = tag === null ? undefined : closingTag(line, tag[1]!, Math.max(from, tag[0].length));
       if (close === undefined) return;
-      const line = this.line;
-      this.line = line.slice(after + close.end);
-      this.read(line.slice(0, after + close.end));
+      this.line = line.slice(close.end);
+      this.searched = 0;
+      this.read(line.slice(0, close.end));
     }
   }
 
@@ -205,7 +244,7 @@ export class Sections {
       open?.form === "tag" ||
       open?.inFence
         ? undefined
-        : this.opener(this.line, open);
+        : this.lineOpener(open);
     const label =
       opener !== undefined &&
       opener !== "completed" &&
@@ -237,6 +276,8 @@ export class Sections {
 
   private read(line: string): void {
     this.changes++;
+    this.decided = undefined;
+    this.searched = 0;
     if (this.completed) return;
     if (this.fenced) {
       // A code fence outside any section is a reading of its own (its lines are not sections).
@@ -359,8 +400,11 @@ export class Sections {
     const field = section.field;
     if (value === undefined || field === undefined) return;
     if (section.entry !== undefined) {
-      if (section.entry[1] !== value) {
-        if (!extendsNode(section.entry[1], value)) this.regressions++;
+      const shown = section.entry[1];
+      if (shown !== value) {
+        if (!extendsNode(shown, value)) this.regressions++;
+        if (GROWN.get(value) === shown && shown.kind === "string" && value.kind === "string")
+          this.grown = { from: shown.value, to: value.value };
         section.entry[1] = value;
       }
       return;
@@ -368,6 +412,27 @@ export class Sections {
     const entry: [string, JsonishNode] = [field.implied ? field.key : section.written, value];
     section.entry = entry;
     this.object.entries.push(entry);
+  }
+
+  /**
+   * What the line being written opens (`opener`), its label decided once the line is long: past
+   * `LABEL_DECIDED` characters a label's key and colon are settled and only its value grows, so the line
+   * is not matched again at every read (a long line would cost the square of its length).
+   */
+  private lineOpener(open: Section | undefined): Opener | "completed" | "wrapper" | undefined {
+    const line = this.line;
+    const decided = this.decided;
+    if (decided !== undefined && decided.open === open && line.startsWith(decided.prefix)) {
+      workMeter.steps++;
+      return { ...decided.opener, header: line.slice(decided.headerAt) };
+    }
+    workMeter.steps += Math.min(line.length, LABEL_DECIDED);
+    const opener = this.opener(line, open);
+    if (line.length > LABEL_DECIDED && typeof opener === "object" && opener.form === "label") {
+      const headerAt = line.length - opener.header.length;
+      this.decided = { prefix: line.slice(0, LABEL_DECIDED), open, opener, headerAt };
+    }
+    return opener;
   }
 
   /**
@@ -410,10 +475,20 @@ export class Sections {
     if (open !== undefined && open.form === "label" && indent > open.indent) return undefined;
     if (open !== undefined && open.form === "label" && open.header.trim() === "" && /^\s*-\s/.test(line))
       return undefined;
+    // TOON's keys of lists (`tags[2]: a,b`, `rows[2]{title,year}:` then one row a line) name their field.
+    const toon = TOON_KEY.exec(line);
+    const toonField = toon === null ? undefined : names.fields.get(sectionKey(toon[1]!));
+    if (toon !== null && toonField !== undefined) {
+      const written = toon[1]!.trim();
+      const delimiter = toon[2] ?? ",";
+      const columns = toon[3]?.split(delimiter).map((column) => column.trim().replace(/^"(.*)"$/, "$1"));
+      const table = columns === undefined ? undefined : { columns, delimiter };
+      return { form: "label", field: toonField, written, header: toon[4]!, indent, table };
+    }
     // (A quoted key is JSON written without its braces, not a label; so is a key with a quote on one
     // side, `'name':` or `name":`, as `SectionNames.mayOpen` reads lines in final mode.)
-    const label = QUOTED_KEY.test(line) ? null : LABEL_LINE.exec(line);
-    if (label === null) return undefined;
+    const label = LABEL_LINE.exec(line);
+    if (label === null || QUOTED_KEY.test(line)) return undefined;
     const written = label[1]!.trim();
     if (written.split(/\s+/).length > 5) return undefined;
     const field = names.fields.get(sectionKey(written));
@@ -436,7 +511,7 @@ export class Sections {
     if (line.trim() === "") return true;
     // (No section opens with a closing bracket: `}` ending a JSON value under a label shows at once.)
     if (/^\s*[}\]]/.test(line)) return false;
-    if (this.opener(line, open) !== undefined) return true;
+    if ((line === this.line ? this.lineOpener(open) : this.opener(line, open)) !== undefined) return true;
     // An unindented line under a label may yet be a label (ending the value): shown once it is not.
     if (open.form === "label" && indentOf(line) <= open.indent && !line.includes(":") && line.length <= 45)
       return true;
@@ -506,6 +581,9 @@ function isBlankAt(text: string, at: number): boolean {
   return code !== 10 && BLANK.test(text[at]!);
 }
 
+/** A field of no declared shape: an XML map entry's value, read as a scalar, JSON or lines. */
+const UNTYPED: SectionField = { key: "value", list: false, text: false, inner: undefined };
+
 /** The fields made up for sections of undeclared names: their values are extra keys. */
 const UNDECLARED = new WeakSet<SectionField>();
 
@@ -515,9 +593,13 @@ function undeclared(key: string): SectionField {
   return field;
 }
 
-/** Where `</name>` (any case) is in `line`. */
-function closingTag(line: string, name: string): { start: number; end: number } | undefined {
-  const pattern = new RegExp(`</\\s*${name.replace(/[.-]/g, "\\$&")}\\s*>`, "i");
+/** How far back a closing tag being written is looked for in the part of a line searched before. */
+const CLOSING_TAG_REACH = 128;
+
+/** Where `</name>` (any case) is in `line`, from `from` on. */
+function closingTag(line: string, name: string, from = 0): { start: number; end: number } | undefined {
+  const pattern = new RegExp(`</\\s*${name.replace(/[.-]/g, "\\$&")}\\s*>`, "gi");
+  pattern.lastIndex = from;
   const match = pattern.exec(line);
   return match === null ? undefined : { start: match.index, end: match.index + match[0].length };
 }
@@ -562,14 +644,19 @@ function plainValue(section: Section, partial: string | undefined): JsonishNode 
       !field.implied &&
       (section.form === "dspy" ||
         section.form === "heading" ||
-        (section.form === "tag" && !field.list) ||
+        section.form === "tag" ||
         (section.form === "label" && header !== "" && block === undefined));
     if (block !== undefined) section.plain = new BlockContent(block, section.indent);
+    else if (section.form === "label" && header === "" && !field.text && !field.implied && !section.table)
+      section.plain = new YamlUnits(section.indent, incomplete);
     else if (!plain) {
       section.plain = false;
       return undefined;
     } else {
-      section.plain = new PlainContent(field.text, section.form === "label" ? section.indent : undefined);
+      // (A list's tag may hold its items as tags: content opening with one is read whole.)
+      const tags = section.form === "tag" && field.list;
+      const indent = section.form === "label" ? section.indent : undefined;
+      section.plain = new PlainContent(field.text, indent, false, tags, section.form === "tag");
       if (section.form === "label") section.plain.add(header);
     }
   }
@@ -581,16 +668,82 @@ function plainValue(section: Section, partial: string | undefined): JsonishNode 
   }
   plain.fed = section.lines.length;
   if (plain.gaveUp) {
-    section.plain = false;
-    return undefined;
+    // Content opening with a fence or JSON (not under a label) is read as such, line by line too.
+    const opened = plain instanceof PlainContent && section.form !== "label" ? plain.opened : undefined;
+    section.plain =
+      opened === "fence"
+        ? new PlainContent(
+            field.text,
+            undefined,
+            true,
+            field.list && section.form === "tag",
+            section.form === "tag",
+          )
+        : opened === "json"
+          ? new JsonContent()
+          : false;
+    return section.plain === false ? undefined : plainValue(section, partial);
   }
   return plain.value(partial === undefined ? undefined : decode ? decodeEntities(partial) : partial);
 }
 
 /**
+ * A section's content that is one JSON value (its first line opens it), read as a stream delivers it:
+ * one fixing parser fed the lines as they arrive (and what the line being written grew by), whose
+ * nodes grow in place as a JSON answer's do, so the coercers read each finished part once. Gives up
+ * (the section is read whole) once text follows the value or a second one begins: `readContent` then
+ * reads the content as text or lines.
+ */
+class JsonContent {
+  fed = 0;
+  gaveUp = false;
+  private readonly parser = new FixingParser();
+  /** What of the line being written the parser was given. */
+  private pushed = 0;
+  /** Where the text given to the parser ends, and where its last character that is not blank ends. */
+  private length = 0;
+  private written = 0;
+
+  add(line: string): void {
+    workMeter.steps += line.length + 1 - this.pushed;
+    if (this.gaveUp) return;
+    this.give(`${line.slice(this.pushed)}\n`);
+    this.pushed = 0;
+    this.gaveUp = !this.single();
+  }
+
+  value(partial: string | undefined): JsonishNode | undefined {
+    if (this.gaveUp) return undefined;
+    if (partial !== undefined && partial.length > this.pushed) {
+      workMeter.steps += partial.length - this.pushed;
+      this.give(partial.slice(this.pushed));
+      this.pushed = partial.length;
+    }
+    if (!this.single()) return undefined;
+    return this.parser.roots[0]?.node;
+  }
+
+  private give(text: string): void {
+    this.parser.push(text);
+    const end = text.trimEnd().length;
+    if (end > 0) this.written = this.length + end;
+    this.length += text.length;
+  }
+
+  /** The text given so far is one JSON value, with nothing but blanks after it once it has closed. */
+  private single(): boolean {
+    const roots = this.parser.roots;
+    if (roots.length > 1) return false;
+    const root = roots[0];
+    return root === undefined || !root.node.complete || root.end >= this.written;
+  }
+}
+
+/**
  * Content read line by line as `readContent` reads it whole when it is neither a fence, nor JSON, nor
  * nested sections: its trimmed text (a scalar when one line), or a list when every line is a bullet.
- * Lines are only added; each value handed out is a new node (nodes handed out are never changed).
+ * Lines are only added; each value handed out is a new node, but for the list of bullets: one node
+ * whose items only grow (the item being written replaced at the end), as a JSON list being written is.
  */
 class PlainContent {
   /** Lines of `lines` read so far. */
@@ -608,6 +761,19 @@ class PlainContent {
   /** Every line up to `last` (excluded) is a bullet; their items. */
   private bullets = true;
   private readonly items: JsonishNode[] = [];
+  /** The list of `items` handed out (with the item being written last): the same node at every read. */
+  private readonly list: ArrayNode = { kind: "array", items: [], complete: false };
+  /** The first items of `list` that are `items` (the ones after them change from read to read). */
+  private listed = 0;
+  /** The length of the line being written at the last read (`value`): 0 when none was shown. */
+  private shownLength = 0;
+  /** The value given at the last read, and whether lines were added since. */
+  private previous: JsonishNode | undefined;
+  private added = false;
+  /** The line being written is in the value given at the last read. */
+  private shownNow = false;
+  /** The content's first character. */
+  private opening: string | undefined;
   /** A line not indented under its label (a label's value then is not one YAML scalar). */
   private unindented = false;
 
@@ -616,26 +782,42 @@ class PlainContent {
     return this.kind === "other";
   }
 
-  /** `indent`: a label's indentation (its value's lines are checked against it); `text`: a text field. */
+  /** What the first line opened, when the content is not plain: a fence or JSON. */
+  opened: "fence" | "json" | undefined;
+  /** In fenced mode, the fence's marker (its opening line read), and whether its closing line came. */
+  private fenceMark: string | undefined;
+  private fenceClosed = false;
+
+  /**
+   * `indent`: a label's indentation (its value's lines are checked against it); `text`: a text field;
+   * `inFence`: the content is one fenced block (its first line opens it), read as its content.
+   */
   constructor(
     private readonly text: boolean,
     private readonly indent: number | undefined,
+    private readonly inFence = false,
+    private readonly tagItems = false,
+    private readonly decoded = false,
   ) {}
 
   add(line: string): void {
     workMeter.steps += line.length + 1;
+    this.shownLength = 0;
+    this.added = true;
     if (line.trim() === "") {
       if (this.kind !== "empty") this.gap += `${line}\n`;
       return;
     }
+    if (this.inFence && this.fenceLine(line)) return;
     if (this.indent !== undefined && this.count > 0 && indentOf(line) <= this.indent) this.unindented = true;
     if (this.kind === "empty") {
       const first = line.trimStart();
-      if (/^(?:```|~~~)/.test(first) || (!this.text && (first[0] === "{" || first[0] === "["))) {
+      if (this.opensOther(first)) {
         this.kind = "other";
         return;
       }
       this.kind = "plain";
+      this.opening = first[0];
       this.last = first;
       this.count = 1;
       return;
@@ -650,9 +832,51 @@ class PlainContent {
 
   /** The content's value with `partial` (the line being written) after it; undefined: read it whole. */
   value(partial: string | undefined): JsonishNode | undefined {
-    if (this.kind !== "plain") return undefined;
-    const shown = partial !== undefined && partial.trim() !== "" ? partial : undefined;
-    if (shown !== undefined) workMeter.steps += shown.length;
+    const shownBefore = this.shownNow;
+    this.shownNow = false;
+    const node = this.read(partial);
+    // A text made by adding to the last one (not a line shown then held back, not an unquoted value).
+    const previous = this.previous;
+    const opening = this.kind === "plain" ? this.opening : partial?.trimStart()[0];
+    if (
+      node?.kind === "string" &&
+      previous?.kind === "string" &&
+      // (Entities decoded in a line being written change as it grows, `&lt` then `<`: not known to grow.)
+      (this.decoded ? !shownBefore : this.added || !shownBefore || this.shownNow) &&
+      opening !== '"' &&
+      opening !== "'"
+    )
+      GROWN.set(node, previous);
+    this.previous = node;
+    this.added = false;
+    return node;
+  }
+
+  private read(partial: string | undefined): JsonishNode | undefined {
+    if (this.kind === "other") return undefined;
+    let shown = partial !== undefined && partial.trim() !== "" ? partial : undefined;
+    // (The line being written only grows until it is added: what it grew by is what is read of it, its
+    // value being made from its ends: a long line costs its length once, not once per read.)
+    if (shown !== undefined) {
+      workMeter.steps += 1 + Math.max(0, shown.length - this.shownLength);
+      this.shownLength = shown.length;
+    }
+    if (this.inFence && (this.fenceMark === undefined || this.fenceClosed)) {
+      // (Before the fence's first line: nothing yet; after its last: the line being written ends it or not.)
+      if (this.fenceMark === undefined || shown !== undefined) return undefined;
+    } else if (this.kind === "empty") {
+      // Nothing but the line being written: a value of its own unless it opens a fence or JSON.
+      const first = shown?.trimStart();
+      if (first === undefined || this.indent !== undefined || /^(?:```|~~~)/.test(first)) return undefined;
+      if (!this.text && (first[0] === "{" || first[0] === "[")) return undefined;
+      if (this.tagItems && first[0] === "<") return undefined;
+      this.shownNow = true;
+      return this.node(1, first.trimEnd(), first);
+    }
+    if (this.kind === "empty") return undefined;
+    // (The marker of the next bullet being typed, `-` or `3.`, is not text ending the list: not shown.)
+    if (shown !== undefined && this.listSoFar() && PENDING_BULLET.test(shown)) shown = undefined;
+    this.shownNow = shown !== undefined;
     if (this.indent !== undefined) {
       // (A label with no line after its own reads as its one-line value; one whose lines are all
       // indented under it, as a YAML scalar: both are read whole.)
@@ -664,17 +888,59 @@ class PlainContent {
     return this.node(count, `${this.head}${this.last}\n${this.gap}${shown.trimEnd()}`, shown, this.last);
   }
 
+  /** Every line so far is a bullet (the content is a list, not text). */
+  private listSoFar(): boolean {
+    return !this.text && this.bullets && this.count > 0 && BULLET.test(this.last.trimEnd());
+  }
+
+  /**
+   * The content's first line (trimmed at its start) opens a fence, or JSON (for other than text), or
+   * (for a list's tag) the tag of an item.
+   */
+  private opensOther(first: string): boolean {
+    const fence = /^(?:```|~~~)/.test(first);
+    const json = !this.text && (first[0] === "{" || first[0] === "[");
+    // (A fence's content that is JSON is read whole: not a fence again.)
+    if (!this.inFence) this.opened = fence ? "fence" : json ? "json" : undefined;
+    return fence || json || (this.tagItems && first[0] === "<");
+  }
+
+  /**
+   * In fenced mode, whether `line` (not blank) is the fence's and not content: its opening line, its
+   * closing one, or anything after that (the content is then not one fenced block: read whole).
+   */
+  private fenceLine(line: string): boolean {
+    const trimmed = line.trimStart();
+    if (this.fenceMark === undefined) {
+      this.fenceMark = trimmed.slice(0, 3);
+      return true;
+    }
+    if (this.fenceClosed || /^(?:```|~~~)/.test(trimmed)) {
+      if (this.fenceClosed || !trimmed.startsWith(this.fenceMark)) this.kind = "other";
+      this.fenceClosed = true;
+      return true;
+    }
+    return false;
+  }
+
   private node(count: number, content: string, lastLine: string, before?: string): JsonishNode {
-    if (count === 1) return incomplete(scalar(content));
+    // (A fence's one line is text as written: `readContent`'s rule.)
+    if (count === 1)
+      return this.inFence ? { kind: "string", value: content, complete: false } : incomplete(scalar(content));
     if (!this.text && this.bullets) {
       const lastItem = BULLET.exec(lastLine.trimEnd());
       const middle = before === undefined ? null : BULLET.exec(before);
       if (lastItem !== null && (before === undefined || middle !== null)) {
-        workMeter.steps += this.items.length + 2;
-        const items = [...this.items];
+        // One node for the whole list, grown in place: its finished items stay the same nodes, so the
+        // list's coercer keeps them (each is coerced once) and only the items after them change.
+        const items = this.list.items;
+        items.length = this.listed;
+        workMeter.steps += this.items.length - this.listed + 2;
+        for (let at = this.listed; at < this.items.length; at++) items.push(this.items[at]!);
+        this.listed = this.items.length;
         if (middle !== null) items.push(scalar(middle[1]!));
         items.push(incomplete(scalar(lastItem[1]!)));
-        return { kind: "array", items, complete: false };
+        return this.list;
       }
     }
     return { kind: "string", value: content, complete: false };
@@ -701,6 +967,8 @@ class BlockContent {
   private readonly body: BlockText;
   /** The content's indentation: the header's indicator, else the first line's that is not blank. */
   private contentIndent: number | undefined;
+  /** The value given at the last read. */
+  private previous: JsonishNode | undefined;
 
   constructor(
     header: BlockHeader,
@@ -735,7 +1003,12 @@ class BlockContent {
       body = body.copy();
       body.add(partial.slice(this.contentIndent));
     }
-    return { kind: "string", value: body.chomped("strip"), complete: false };
+    // (The block's text is only added to, and the line being written only grows: each value starts
+    // with the last one.)
+    const node: JsonishNode = { kind: "string", value: body.chomped("strip"), complete: false };
+    if (this.previous !== undefined) GROWN.set(node, this.previous);
+    this.previous = node;
+    return node;
   }
 }
 
@@ -781,6 +1054,7 @@ function readSectionContent(section: Section, lines: string[], complete: boolean
     return undefined;
   if (section.form === "tag") return readTagContent(lines.join("\n"), field, complete);
   if (section.form !== "label") return readContent(lines.join("\n"), field, complete);
+  if (section.table !== undefined && section.header.trim() === "") return tableRows(lines, section.table);
   const header = section.header.trim();
   const written = blockScalarHeader(header);
   // (While the block is being written its trailing line breaks are not known yet: none is shown.)
@@ -809,6 +1083,41 @@ function readSectionContent(section: Section, lines: string[], complete: boolean
     if (entry !== undefined && !(field.text && isContainer(entry))) return entry;
   }
   return readContent([header, ...content].join("\n"), field, complete);
+}
+
+/**
+ * A TOON table's rows (one a line, cells split at the delimiter outside double quotes), each an object
+ * keyed by the table's fields; a row of another width is read as far as it has cells or fields.
+ */
+function tableRows(lines: readonly string[], table: { columns: string[]; delimiter: string }): JsonishNode {
+  const items: JsonishNode[] = [];
+  for (const line of lines) {
+    if (line.trim() === "") continue;
+    const cells = splitCells(line.trim(), table.delimiter);
+    const entries: [string, JsonishNode][] = [];
+    table.columns.forEach((column, at) => {
+      const cell = cells[at];
+      if (cell !== undefined) entries.push([column, scalar(cell)]);
+    });
+    items.push({ kind: "object", entries, complete: true });
+  }
+  return { kind: "array", items, complete: true };
+}
+
+function splitCells(row: string, delimiter: string): string[] {
+  const cells: string[] = [];
+  let start = 0;
+  let quoted = false;
+  for (let at = 0; at < row.length; at++) {
+    const char = row[at];
+    if (char === '"' && row[at - 1] !== "\\") quoted = !quoted;
+    else if (char === delimiter && !quoted) {
+      cells.push(row.slice(start, at));
+      start = at + 1;
+    }
+  }
+  cells.push(row.slice(start));
+  return cells;
 }
 
 function trimBlankEnd(lines: string[]): string[] {
@@ -915,7 +1224,35 @@ function readTagContent(text: string, field: SectionField, complete: boolean): J
     const node = nestedSections(text, field.inner, complete);
     if (node !== undefined) return node;
   }
+  const map = field.text ? undefined : entryTags(text, complete);
+  if (map !== undefined) return map;
   return readContent(decodeEntities(text), { ...field, inner: undefined }, complete);
+}
+
+/**
+ * A map written as XML (`<entry><key>k</key><value>v</value></entry>`, one per entry, as BAML's XML
+ * output format writes one, maybe inside one tag such as `<map>`): an object of those keys; undefined
+ * when the content is not only such entries. A value is read as a scalar, JSON or lines (a value
+ * written as a class's tags is its text: not read as the class).
+ */
+function entryTags(text: string, complete: boolean): ObjectNode | undefined {
+  const wrapped = !/^\s*<entry\s*>/i.test(text);
+  if (wrapped && !/^\s*<[\p{L}_][\p{L}\p{N}_.-]*\s*>\s*<entry\s*>/iu.test(text)) return undefined;
+  const tags = siblingTags(text, complete);
+  if (tags === undefined || tags.length === 0) return undefined;
+  // (One tag around the entries, `<map>`, holds them.)
+  if (wrapped) return tags.length === 1 ? entryTags(tags[0]!.content, complete) : undefined;
+  const entries: [string, JsonishNode][] = [];
+  for (const tag of tags) {
+    if (tag.name.toLowerCase() !== "entry") return undefined;
+    const parts = siblingTags(tag.content, true);
+    const key = parts?.find((part) => part.name.toLowerCase() === "key");
+    const value = parts?.find((part) => part.name.toLowerCase() === "value");
+    if (parts?.length !== 2 || key === undefined || value === undefined) return undefined;
+    const node = readContent(decodeEntities(value.content), UNTYPED, true);
+    entries.push([decodeEntities(key.content.trim()), node ?? { kind: "string", value: "", complete: true }]);
+  }
+  return { kind: "object", entries, complete };
 }
 
 /** A class field's content read as sections of its own (still being written unless `complete`). */
@@ -992,9 +1329,15 @@ function decodeEntities(text: string): string {
   );
 }
 
+/**
+ * Strings a section's content reader made by adding to the one it made before (`PlainContent`,
+ * `BlockContent`): each maps to that one, which it is known to start with, without comparing them.
+ */
+const GROWN = new WeakMap<JsonishNode, JsonishNode>();
+
 /** Whether `next` shows everything `shown` showed (a stream may replace the one by the other silently). */
 function extendsNode(shown: JsonishNode, next: JsonishNode): boolean {
-  if (shown.kind === "null") return true;
+  if (shown.kind === "null" || GROWN.get(next) === shown) return true;
   switch (shown.kind) {
     case "string":
       return next.kind === "string" && next.value.startsWith(shown.value);

@@ -135,7 +135,8 @@ export function indentOf(line: string): number {
   return line.length - line.trimStart().length;
 }
 
-function isItem(text: string): boolean {
+/** A sequence item's line (trimmed): `- value`, or `-` alone (its value on the lines under it). */
+export function isItem(text: string): boolean {
   return text === "-" || text.startsWith("- ");
 }
 

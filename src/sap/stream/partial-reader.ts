@@ -137,6 +137,8 @@ export class PartialReader {
   private sectionRegressions = 0;
   /** The value the sections reading gave at the last read (see `read`). */
   private sectionsShown: { value: unknown } | undefined;
+  private readonly grewText = (shown: string, next: string): boolean =>
+    this.sections?.grewText(shown, next) === true;
   /** Some region has a container; regions before `rootScan` have none (see `hasRoots`). */
   private rootsSeen = false;
   private rootScan = 0;
@@ -486,7 +488,10 @@ export class PartialReader {
       // The sections' nodes are built afresh on each read, so no coercer remembers what it showed: a value
       // that did not grow from the last one (a lead-in item dropped once bullets come) starts over here.
       if (reading !== undefined) {
-        if (this.sectionsShown !== undefined && !grewFrom(this.sectionsShown.value, reading.value))
+        if (
+          this.sectionsShown !== undefined &&
+          !grewFrom(this.sectionsShown.value, reading.value, this.grewText)
+        )
           this.context.restarts++;
         this.sectionsShown = { value: reading.value };
       }

@@ -1,5 +1,5 @@
 import { workMeter } from "../work-meter.js";
-import { knownDifferent } from "./slot-store.js";
+import { knownDifferent, sharedItems } from "./slot-store.js";
 
 /**
  * Whether two partial values are equal. Unchanged subtrees keep their identity between chunks, so the
@@ -40,17 +40,25 @@ export function samePartial(left: unknown, right: unknown): boolean {
 
 /**
  * Whether `next` still shows everything `shown` did: null grew into a value, text grew at its end, a list
- * or object kept its items and fields and each grew. Shared subtrees stop the walk at once.
+ * or object kept its items and fields and each grew. Shared subtrees stop the walk at once (the closed
+ * sections of an answer, whose values are frozen), and so do the frozen items two builds of one list
+ * share (`sharedItems`): a list growing item by item is compared from its last frozen item on. `grewText`
+ * may know that a text grew without comparing it (the open section's, `Sections.grewText`).
  */
-export function grewFrom(shown: unknown, next: unknown): boolean {
+export function grewFrom(
+  shown: unknown,
+  next: unknown,
+  grewText?: (shown: string, next: string) => boolean,
+): boolean {
   if (shown === next || shown === null || shown === undefined) return true;
-  if (typeof shown === "string") return typeof next === "string" && next.startsWith(shown);
+  if (typeof shown === "string")
+    return typeof next === "string" && (grewText?.(shown, next) === true || next.startsWith(shown));
   if (typeof shown !== "object" || typeof next !== "object" || next === null) return false;
   if (Array.isArray(shown)) {
     if (!Array.isArray(next) || next.length < shown.length) return false;
-    for (let index = 0; index < shown.length; index++) {
+    for (let index = sharedItems(shown, next); index < shown.length; index++) {
       workMeter.steps++;
-      if (!grewFrom(shown[index], next[index])) return false;
+      if (!grewFrom(shown[index], next[index], grewText)) return false;
     }
     return true;
   }
@@ -58,7 +66,7 @@ export function grewFrom(shown: unknown, next: unknown): boolean {
   const after = next as Record<string, unknown>;
   for (const key in shown) {
     workMeter.steps++;
-    if (!grewFrom((shown as Record<string, unknown>)[key], after[key])) return false;
+    if (!grewFrom((shown as Record<string, unknown>)[key], after[key], grewText)) return false;
   }
   return true;
 }

@@ -141,3 +141,22 @@ export function sameValue(left: unknown, right: unknown): boolean {
   const b = right as { value?: unknown; state?: unknown };
   return a.state === b.state && sameValue(a.value, b.value);
 }
+
+/** Lists handed out by one list's coercer state, and how many of their first items are its frozen ones. */
+const listBuilds = new WeakMap<object, { readonly owner: object; readonly frozen: number }>();
+
+/**
+ * `list` (of `size` items) was built by `owner` (a list coercer's state), its first `frozen` items being
+ * that state's frozen values: coerced once and never changed, so shared by every list it builds.
+ */
+export function noteListBuild(list: object, owner: object, frozen: number, size: number): void {
+  if (size >= REMEMBERED_SIZE) listBuilds.set(list, { owner, frozen });
+}
+
+/** How many first items the two lists are known to share without comparing them (builds of one owner). */
+export function sharedItems(left: object, right: object): number {
+  const a = listBuilds.get(left);
+  if (a === undefined) return 0;
+  const b = listBuilds.get(right);
+  return b !== undefined && a.owner === b.owner ? Math.min(a.frozen, b.frozen) : 0;
+}

@@ -17,7 +17,7 @@ import {
   type StringNode,
   stringNode,
 } from "../../lenient/jsonish-node.js";
-import { stableValue } from "../../stream/slot-store.js";
+import { noteListBuild, stableValue } from "../../stream/slot-store.js";
 import {
   pendingOf,
   type StreamCoerceContext,
@@ -322,6 +322,7 @@ function listValue(
     } else {
       value = values.slice();
     }
+    noteListBuild(value, state, values.length, length);
     state.last = value;
   }
   return value;
