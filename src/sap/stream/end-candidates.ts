@@ -9,7 +9,7 @@ import {
   SECTIONS_REPAIR,
 } from "../lenient/extract-candidates.js";
 import { fenceIsTheAnswer } from "../lenient/fence-is-the-answer.js";
-import { type JsonishNode, type ObjectNode, stringNode } from "../lenient/jsonish-node.js";
+import { type ArrayNode, type JsonishNode, type ObjectNode, stringNode } from "../lenient/jsonish-node.js";
 import { parseJsonInString, parseStrictJson, type StrictJson } from "../lenient/parse-strict-json.js";
 import { readLabelLines } from "../lenient/read-label-lines.js";
 import type { AnswerRegion } from "./answer-region.js";
@@ -23,7 +23,7 @@ export interface EndSource {
   /** The scanner's regions, ended: every fence decided, every region's fixing parser ended. */
   regions: readonly AnswerRegion[];
   /** The whole text as `key: value` lines (ended), or `unread` when the reader stopped reading it so. */
-  labels: ObjectNode | undefined | "unread";
+  labels: ObjectNode | ArrayNode | undefined | "unread";
   /** The whole text read as one quoted string. */
   quoted: QuotedAnswer;
   /** The whole text read as sections named by the target's fields (ended), when a declared one opened. */
