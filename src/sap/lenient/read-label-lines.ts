@@ -112,7 +112,7 @@ export class LabelLines {
   constructor(options: { records?: boolean; minLabels?: number } = {}) {
     this.minLabels = options.minLabels ?? 2;
     if (options.records !== false)
-      this.records = new LabelRecords(() => new LabelLines({ records: false, minLabels: 1 }));
+      this.records = new LabelRecords(() => new LabelLines({ records: false, minLabels: 1 }), labelKey);
   }
 
   private readonly minLabels: number;
@@ -312,8 +312,13 @@ function settled(header: string): boolean {
 }
 
 function isLabel(line: string): boolean {
-  const label = LABEL_LINE.exec(line);
-  return label !== null && label[1]!.trim().split(/\s+/).length <= 5;
+  return labelKey(line) !== undefined;
+}
+
+/** The key of a label line (`LABEL_LINE`, the key one to five words), else undefined. */
+function labelKey(line: string): string | undefined {
+  const key = LABEL_LINE.exec(line)?.[1]?.trim();
+  return key === undefined || key.split(/\s+/).length > 5 ? undefined : key;
 }
 
 /** A value as written: a number, a JSON/Python/YAML literal, a quoted string (unquoted), or plain text. */

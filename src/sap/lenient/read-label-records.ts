@@ -1,4 +1,5 @@
 import type { ArrayNode, JsonishNode } from "./jsonish-node.js";
+import { indentOf } from "./read-yaml-block.js";
 
 /** What reads one record's lines (`LabelLines`, with one label enough to show an object). */
 export interface RecordReader {
@@ -9,11 +10,6 @@ export interface RecordReader {
   readonly labelCount: number;
 }
 
-/** `- key: value`: a bullet then a label (the key one to five words), its bullet's column in group 1. */
-const BULLET_LABEL =
-  /^(\s*)[-*•]\s+(?:\*\*)?["']?([\p{L}\p{N}_][\p{L}\p{N}_ -]{0,40}?)["']?(?:\*\*)?\s*:(?!\/\/)/u;
-/** `key: value` with no bullet, its indentation in group 1 and key in group 2. */
-const PLAIN_LABEL = /^(\s*)(?:\*\*)?["']?([\p{L}\p{N}_][\p{L}\p{N}_ -]{0,40}?)["']?(?:\*\*)?\s*:(?!\/\/)/u;
 /** Past this many characters a line's start is decided (as `LabelLines` decides a label). */
 const DECIDED = 200;
 
@@ -59,7 +55,11 @@ export class LabelRecords {
   /** Changes whenever `node` may have. */
   changes = 0;
 
-  constructor(private readonly reader: () => RecordReader) {}
+  /** `reader`: a new record's reader; `labelKey`: the key of a label line (`LabelLines`' rule), else undefined. */
+  constructor(
+    private readonly reader: () => RecordReader,
+    private readonly labelKey: (line: string) => string | undefined,
+  ) {}
 
   /** Two records started: the answer is a list of them. */
   get active(): boolean {
@@ -133,7 +133,7 @@ export class LabelRecords {
   /** Where a line goes: the last record, a new one, or nowhere (`null`). */
   private route(line: string): RecordReader | null {
     const text = line.trim() !== "";
-    const start = text ? startOf(line, this.blankBefore) : undefined;
+    const start = text ? this.startOf(line) : undefined;
     const first = this.first;
     const last = this.last;
     this.starts = false;
@@ -157,6 +157,15 @@ export class LabelRecords {
     return record;
   }
 
+  /** A line that may start a record: a bullet label, or a label with no bullet first in its block. */
+  private startOf(line: string): Start | undefined {
+    const key = this.labelKey(line);
+    if (key === undefined) return undefined;
+    const bullet = /^\s*[-*•]\s/.test(line);
+    if (!bullet && !this.blankBefore) return undefined;
+    return { form: bullet ? "bullet" : "block", indent: indentOf(line), key: key.toLowerCase() };
+  }
+
   private startsRecord(start: Start, first: Start): boolean {
     if (start.form !== first.form || start.indent !== first.indent) return false;
     if (this.records[0]!.labelCount < 2) return false;
@@ -173,22 +182,4 @@ export class LabelRecords {
     if (!this.active && start?.form === "bullet") return false;
     return !this.blankBefore;
   }
-}
-
-/** A line that may start a record: a bullet label, or a label with no bullet first in its block. */
-function startOf(line: string, blankBefore: boolean): Start | undefined {
-  const bullet = BULLET_LABEL.exec(line);
-  if (bullet !== null) return keyed("bullet", bullet[1]!.length, bullet[2]!);
-  if (!blankBefore) return undefined;
-  const label = PLAIN_LABEL.exec(line);
-  return label === null ? undefined : keyed("block", label[1]!.length, label[2]!);
-}
-
-function keyed(form: Start["form"], indent: number, written: string): Start | undefined {
-  const key = written.trim();
-  return key.split(/\s+/).length > 5 ? undefined : { form, indent, key: key.toLowerCase() };
-}
-
-function indentOf(line: string): number {
-  return line.length - line.trimStart().length;
 }
