@@ -118,7 +118,8 @@ export class LabelRecords {
     // (`key:` or `key:/` at the end may yet be `key://…`, which is no label.)
     if (!whole && line.length <= DECIDED && /:\/?$/.test(line)) return;
     this.held = "";
-    this.target = this.route(line);
+    // (Its line break is no part of the line as a label reads it.)
+    this.target = this.route(whole ? line.replace(/\r?\n$/, "") : line);
     if (this.target !== null) {
       // (A bullet starting a record reads as a blank: its label is at the record's indentation.)
       this.target.push(this.starts && this.first?.form === "bullet" ? line.replace(/[-*•]/, " ") : line);
