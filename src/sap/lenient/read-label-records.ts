@@ -1,4 +1,4 @@
-import type { ArrayNode, JsonishNode } from "./jsonish-node.js";
+import type { ArrayNode, JsonishNode, ObjectNode } from "./jsonish-node.js";
 import { indentOf } from "./read-yaml-block.js";
 
 /** What reads one record's lines (`LabelLines`, with one label enough to show an object). */
@@ -183,4 +183,20 @@ export class LabelRecords {
     if (!this.active && start?.form === "bullet") return false;
     return !this.blankBefore;
   }
+}
+
+/**
+ * Whether a sections reading (one object) writes a key again where label lines read the same text as a
+ * list of records (`labels` an array): its last key would win over every record but the last, so it is no
+ * reading of the answer (final mode and streams both ask).
+ */
+export function sectionsOverRecords(sections: ObjectNode, labels: JsonishNode | undefined): boolean {
+  if (labels?.kind !== "array") return false;
+  const keys = new Set<string>();
+  for (const [key] of sections.entries) {
+    const folded = key.toLowerCase();
+    if (keys.has(folded)) return true;
+    keys.add(folded);
+  }
+  return false;
 }
