@@ -7,6 +7,7 @@ import { FixingParser, type ParsedRoot } from "./fixing-parser.js";
 import { type JsonishNode, nodeFromJson, stringNode } from "./jsonish-node.js";
 import { parseJsonInString, parseStrictJson, type StrictJson } from "./parse-strict-json.js";
 import { readFenceLabelLines, readLabelLines } from "./read-label-lines.js";
+import { sectionsOverRecords } from "./read-label-records.js";
 import { readSections } from "./read-sections.js";
 import { afterReasoning } from "./reasoning-blocks.js";
 import type { SectionNames } from "./section-names.js";
@@ -237,8 +238,9 @@ function readCandidates(
     }
   addProse(candidates, prose, text, proseStart, text.length, first, last, offset);
   // No JSON anywhere: the answer may be `key: value` lines.
+  let labels: JsonishNode | undefined;
   if (candidates.length === 0) {
-    const labels = readLabelLines(text);
+    labels = readLabelLines(text);
     if (labels) {
       const order = offset;
       candidates.push({ node: labels, origin: "prose", repairs: ["key: value lines"], order, span: whole });
@@ -267,7 +269,7 @@ function readCandidates(
   // (No quick test of the whole text first: reading it costs about as much as a search for the keys
   // would, since the lines of fences and JSON values are passed by unread.)
   const sections = names === undefined ? undefined : readSections(text, names);
-  if (sections) {
+  if (sections && !sectionsOverRecords(sections, labels)) {
     // (Before the label lines' reading of the same lines: it wins a tie, in streams too.)
     const order = offset - 1;
     candidates.push({ node: sections, origin: "prose", repairs: [SECTIONS_REPAIR], order, span: whole });

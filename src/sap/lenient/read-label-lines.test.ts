@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { nodeToJsonText } from "./jsonish-node.js";
+import { type JsonishNode, nodeToJsonText, type ObjectNode } from "./jsonish-node.js";
 import { FenceLabelLines, LabelLines, readFenceLabelLines, readLabelLines } from "./read-label-lines.js";
 
 describe("readLabelLines", () => {
@@ -22,15 +22,21 @@ describe("readLabelLines", () => {
   });
 });
 
+/** `node` as an object (label lines that are not records). */
+function objectOf(node: JsonishNode | undefined): ObjectNode | undefined {
+  if (node !== undefined && node.kind !== "object") throw new Error(`not an object: ${node.kind}`);
+  return node;
+}
+
 describe("LabelLines, a key written again", () => {
   it("starts over as its line is written, in the one object, and ends as final mode reads it", () => {
     const lines = new LabelLines();
     lines.push("a: first\nb: two\na");
-    const object = lines.node();
+    const object = objectOf(lines.node());
     expect(object && nodeToJsonText(object)).toBe('{"a":"first","b":"two"}');
     // (`a:` may yet be `a://…`: not a label until the next character.)
     lines.push(":");
-    expect(lines.node()?.entries).toHaveLength(2);
+    expect(objectOf(lines.node())?.entries).toHaveLength(2);
     lines.push(" 'open");
     // A value still open shows nothing yet: the key starts over as null.
     expect(lines.node()).toBe(object);
@@ -51,10 +57,10 @@ describe("LabelLines, a key written again", () => {
   it("shows a plain value as written, growing in place", () => {
     const lines = new LabelLines();
     lines.push("a: first\nb: two\na: ag");
-    const node = lines.node()?.entries[2]?.[1];
+    const node = objectOf(lines.node())?.entries[2]?.[1];
     expect(node).toMatchObject({ kind: "string", value: "ag", complete: false });
     lines.push("ain\n");
-    expect(lines.node()?.entries[2]?.[1]).toBe(node);
+    expect(objectOf(lines.node())?.entries[2]?.[1]).toBe(node);
     expect(node).toMatchObject({ kind: "string", value: "again", complete: true });
   });
 });

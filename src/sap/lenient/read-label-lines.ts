@@ -1,5 +1,6 @@
 import { workMeter } from "../work-meter.js";
 import type { ArrayNode, JsonishNode, ObjectNode, StringNode } from "./jsonish-node.js";
+import { LabelRecords } from "./read-label-records.js";
 import { type BlockHeader, blockScalarHeader, blockScalarText, indentOf } from "./read-yaml-block.js";
 
 /** `key: value` (optionally bulleted or bold), the key one to five words. */
@@ -16,7 +17,7 @@ const NUMBER = /^[+-]?(?:\d+(?:\.\d*)?|\.\d+)(?:[eE][+-]?\d+)?$/;
  * undefined unless at least two lines are labels, so a lone "Note: …" in prose is not taken for data.
  * The rule lives in `LabelLines`, which streams read line by line.
  */
-export function readLabelLines(text: string): ObjectNode | undefined {
+export function readLabelLines(text: string): ObjectNode | ArrayNode | undefined {
   const lines = new LabelLines();
   lines.push(text);
   lines.end();
@@ -27,7 +28,7 @@ export function readLabelLines(text: string): ObjectNode | undefined {
  * A fence's content read as `key: value` lines (a ```yaml block): `FenceLabelLines` over the whole
  * content, as final mode reads each fence (`containers`: how many containers the fence holds).
  */
-export function readFenceLabelLines(content: string, containers: number): ObjectNode | undefined {
+export function readFenceLabelLines(content: string, containers: number): ObjectNode | ArrayNode | undefined {
   const lines = new FenceLabelLines();
   lines.push(content, containers);
   lines.end();
@@ -55,7 +56,7 @@ export class FenceLabelLines {
   }
 
   /** The object, once two lines are labels and while the fence holds no container; else undefined. */
-  node(): ObjectNode | undefined {
+  node(): ObjectNode | ArrayNode | undefined {
     return this.lines?.node();
   }
 
@@ -77,6 +78,8 @@ export class FenceLabelLines {
  * A label line being written whose key was written before starts that key's value over at once, as
  * `Sections` shows it (`pendingLabel`): the last key wins, so what the earlier one showed goes now, not
  * when the line ends (the sections reading of the same lines shows it so; final mode reads the line whole).
+ * Lines that are a list of records (`LabelRecords`: `- name: Ann⏎  age: 31⏎- name: Bob⏎…`) are that list
+ * once a second record starts, not one object whose last key wins.
  */
 export class LabelLines {
   private readonly object: ObjectNode = { kind: "object", entries: [], complete: false };
@@ -84,6 +87,8 @@ export class LabelLines {
   /** A YAML block scalar (`key: |`) being read: its header, key's indentation, lines and node. */
   private block: { header: BlockHeader; indent: number; lines: string[]; node: StringNode } | undefined;
   private labels = 0;
+  /** The same lines read as a list of records (not for a record's own lines). */
+  private readonly records: LabelRecords | undefined;
   /** The keys read so far, in lower case. */
   private readonly keys = new Set<string>();
   /** The line being written, whether it has a non-blank character, and (once long) whether it is a label. */
@@ -99,6 +104,23 @@ export class LabelLines {
   /** The entry of the line being written, in the object while that line writes a key again, and `changes` then. */
   private pending: [string, JsonishNode] | undefined;
   private shownAt = -1;
+
+  /**
+   * `records`: also read the lines as a list of records; `minLabels`: how many label lines make an
+   * object (one, for a record's lines).
+   */
+  constructor(options: { records?: boolean; minLabels?: number } = {}) {
+    this.minLabels = options.minLabels ?? 2;
+    if (options.records !== false)
+      this.records = new LabelRecords(() => new LabelLines({ records: false, minLabels: 1 }), labelKey);
+  }
+
+  private readonly minLabels: number;
+
+  /** Label lines read whole so far. */
+  get labelCount(): number {
+    return this.labels;
+  }
 
   /** The last line has text and no line break yet: its value may still go on. */
   get lineOpen(): boolean {
@@ -117,6 +139,12 @@ export class LabelLines {
     });
     if (!this.lineHasText && rest.trim() !== "") this.lineHasText = true;
     if (this.lineHasText && this.repeatedKey() !== undefined) this.changes++;
+    const records = this.records;
+    if (records !== undefined) {
+      const before = records.changes;
+      records.push(text);
+      if (records.active && records.changes !== before) this.changes++;
+    }
   }
 
   /** The text is complete: its last line is read, and the object is complete. */
@@ -129,6 +157,7 @@ export class LabelLines {
     this.endBlock();
     this.object.complete = true;
     this.closeList();
+    this.records?.end();
   }
 
   /**
@@ -148,7 +177,9 @@ export class LabelLines {
    * writes a key again, its entry (`pendingLabel`) is the object's last, its node changing in place as
    * the line grows, as the fixing parser's nodes do (so the key starts over once, not on every chunk).
    */
-  node(): ObjectNode | undefined {
+  node(): ObjectNode | ArrayNode | undefined {
+    const records = this.records?.node();
+    if (records !== undefined) return records;
     let pending = 0;
     if (this.lineHasText) {
       // A label's key is in its first few dozen characters: past them, the answer is known for good.
@@ -156,7 +187,7 @@ export class LabelLines {
       if (this.line.length > LABEL_DECIDED) this.lineIsLabel = isLabelLine;
       pending = isLabelLine ? 1 : 0;
     }
-    if (this.labels + pending < 2) return undefined;
+    if (this.labels + pending < this.minLabels) return undefined;
     const key = this.lineHasText ? this.repeatedKey() : undefined;
     if (key !== undefined && this.shownAt !== this.changes) {
       this.shownAt = this.changes;
@@ -281,8 +312,13 @@ function settled(header: string): boolean {
 }
 
 function isLabel(line: string): boolean {
-  const label = LABEL_LINE.exec(line);
-  return label !== null && label[1]!.trim().split(/\s+/).length <= 5;
+  return labelKey(line) !== undefined;
+}
+
+/** The key of a label line (`LABEL_LINE`, the key one to five words), else undefined. */
+function labelKey(line: string): string | undefined {
+  const key = LABEL_LINE.exec(line)?.[1]?.trim();
+  return key === undefined || key.split(/\s+/).length > 5 ? undefined : key;
 }
 
 /** A value as written: a number, a JSON/Python/YAML literal, a quoted string (unquoted), or plain text. */

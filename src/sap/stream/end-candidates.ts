@@ -9,9 +9,10 @@ import {
   SECTIONS_REPAIR,
 } from "../lenient/extract-candidates.js";
 import { fenceIsTheAnswer } from "../lenient/fence-is-the-answer.js";
-import { type JsonishNode, type ObjectNode, stringNode } from "../lenient/jsonish-node.js";
+import { type ArrayNode, type JsonishNode, type ObjectNode, stringNode } from "../lenient/jsonish-node.js";
 import { parseJsonInString, parseStrictJson, type StrictJson } from "../lenient/parse-strict-json.js";
 import { readLabelLines } from "../lenient/read-label-lines.js";
+import { sectionsOverRecords } from "../lenient/read-label-records.js";
 import type { AnswerRegion } from "./answer-region.js";
 
 /** What a stream's reader read, once its text has ended (see `PartialReader.end`). */
@@ -23,7 +24,7 @@ export interface EndSource {
   /** The scanner's regions, ended: every fence decided, every region's fixing parser ended. */
   regions: readonly AnswerRegion[];
   /** The whole text as `key: value` lines (ended), or `unread` when the reader stopped reading it so. */
-  labels: ObjectNode | undefined | "unread";
+  labels: ObjectNode | ArrayNode | undefined | "unread";
   /** The whole text read as one quoted string. */
   quoted: QuotedAnswer;
   /** The whole text read as sections named by the target's fields (ended), when a declared one opened. */
@@ -79,12 +80,11 @@ export function candidatesAtEnd(
       for (let index = from; index < candidates.length; index++) candidates[index]!.fenceInProse = true;
   }
   // No JSON anywhere: the answer may be `key: value` lines.
+  let labels: JsonishNode | undefined;
   if (candidates.length === 0) {
-    let labels = source.labels;
-    if (labels === "unread") {
-      endRereads.labelLines++;
-      labels = readLabelLines(text);
-    }
+    const read = source.labels;
+    if (read === "unread") endRereads.labelLines++;
+    labels = read === "unread" ? readLabelLines(text) : read;
     if (labels) {
       const order = offset;
       candidates.push({ node: labels, origin: "prose", repairs: ["key: value lines"], order, span: whole });
@@ -114,7 +114,7 @@ export function candidatesAtEnd(
   }
   // Sections named by the target's fields (before the label lines' reading of the same lines: it wins a
   // tie), as `readCandidates` lists them.
-  if (source.sections) {
+  if (source.sections && !sectionsOverRecords(source.sections, labels)) {
     const order = offset - 1;
     candidates.push({
       node: source.sections,

@@ -21,6 +21,7 @@ import {
 } from "../lenient/jsonish-node.js";
 import { parseJsonInString, parseStrictJson, type StrictJson } from "../lenient/parse-strict-json.js";
 import { LabelLines } from "../lenient/read-label-lines.js";
+import { sectionsOverRecords } from "../lenient/read-label-records.js";
 import { Sections } from "../lenient/read-sections.js";
 import { ReasoningBlocks } from "../lenient/reasoning-blocks.js";
 import { sectionNamesOf } from "../lenient/section-names.js";
@@ -482,7 +483,7 @@ export class PartialReader {
       this.sectionRegressions = this.sections.regressions;
       this.context.restarts++;
     }
-    if (sections) {
+    if (sections && !sectionsOverRecords(sections, labels)) {
       // (Ordered before the label lines' reading, as in final mode: it wins a tie.)
       const reading = this.evaluate(sections, ORIGIN_RANK.prose, -1, false, false, 0, { sections: true });
       // The sections' nodes are built afresh on each read, so no coercer remembers what it showed: a value

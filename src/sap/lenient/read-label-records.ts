@@ -1,0 +1,202 @@
+import type { ArrayNode, JsonishNode, ObjectNode } from "./jsonish-node.js";
+import { indentOf } from "./read-yaml-block.js";
+
+/** What reads one record's lines (`LabelLines`, with one label enough to show an object). */
+export interface RecordReader {
+  push(text: string): void;
+  end(): void;
+  node(): JsonishNode | undefined;
+  /** Label lines read whole so far. */
+  readonly labelCount: number;
+}
+
+/** Past this many characters a line's start is decided (as `LabelLines` decides a label). */
+const DECIDED = 200;
+
+interface Start {
+  /** `bullet`: `- key:` at `indent`; `block`: a label with no bullet at `indent`. */
+  form: "bullet" | "block";
+  indent: number;
+  key: string;
+}
+
+/**
+ * Label lines that are a list of records (YAML's sequence of mappings, or blocks of label lines apart):
+ * `- name: Ann⏎  age: 31⏎- name: Bob⏎  age: 45`, or `name: Ann⏎age: 31⏎⏎name: Bob⏎age: 45`. A record
+ * starts where a first record of at least two labels started: a bullet label at its bullet's column, or,
+ * after a blank line, a label with no bullet at its indentation writing its first key again. Each record's
+ * lines (its bullet read as a blank) are read by a `RecordReader` of their own, so a key written again in
+ * the next record starts that record instead of replacing the first one's value (the last key winning, in
+ * one object, would drop every record but the last without a word). Lines before the first record are a
+ * lead-in; a line that is not the last record's (not indented under its bullet, or a block starting with
+ * another key) ends the list.
+ *
+ * The text grows: each line's start is decided once (at its first colon, its end, or past `DECIDED`
+ * characters), and its text then goes to its record as it arrives, so a stream shows each record as it is
+ * written, and the list only grows (records are appended; once a second one starts, the list stays).
+ */
+export class LabelRecords {
+  private readonly list: ArrayNode = { kind: "array", items: [], complete: false };
+  /** The records read: while fewer than two, only a candidate first record (`first`). */
+  private readonly records: RecordReader[] = [];
+  private first: Start | undefined;
+  /** Where the line being written goes: a record, `null` (nowhere), `undefined` (not decided yet). */
+  private target: RecordReader | null | undefined;
+  /** The line being written starts a record (its bullet reads as a blank). */
+  private starts = false;
+  /** The line being written, while its start is not decided. */
+  private held = "";
+  /** The previous line was blank (or there was none yet). */
+  private blankBefore = true;
+  /** The line being written has a non-blank character. */
+  private lineHasText = false;
+  /** A line that is not the last record's was read after the second record: nothing more is read. */
+  private done = false;
+  /** Changes whenever `node` may have. */
+  changes = 0;
+
+  /** `reader`: a new record's reader; `labelKey`: the key of a label line (`LabelLines`' rule), else undefined. */
+  constructor(
+    private readonly reader: () => RecordReader,
+    private readonly labelKey: (line: string) => string | undefined,
+  ) {}
+
+  /** Two records started: the answer is a list of them. */
+  get active(): boolean {
+    return this.records.length >= 2;
+  }
+
+  push(text: string): void {
+    let from = 0;
+    while (from < text.length) {
+      const lineEnd = text.indexOf("\n", from);
+      const end = lineEnd < 0 ? text.length : lineEnd + 1;
+      this.add(text.slice(from, end), lineEnd >= 0);
+      from = end;
+    }
+  }
+
+  end(): void {
+    if (this.target === undefined && this.held !== "") this.decide(true);
+    for (const record of this.records) record.end();
+    this.list.complete = true;
+    this.changes++;
+  }
+
+  /** The list, once two records started (items appended as their objects show); else undefined. */
+  node(): ArrayNode | undefined {
+    if (!this.active) return undefined;
+    const items = this.list.items;
+    for (let at = items.length; at < this.records.length; at++) {
+      const node = this.records[at]!.node();
+      if (node === undefined) break;
+      items.push(node);
+    }
+    return this.list;
+  }
+
+  /** A piece of one line (`ends`: with its line break). */
+  private add(piece: string, ends: boolean): void {
+    if (this.done) return;
+    if (!this.lineHasText && piece.trim() !== "") this.lineHasText = true;
+    if (this.target === undefined) {
+      this.held += piece;
+      if (ends || this.held.includes(":") || this.held.length > DECIDED) this.decide(ends);
+    } else if (this.target !== null) {
+      this.target.push(piece);
+      this.changes++;
+    }
+    if (!ends) return;
+    this.blankBefore = !this.lineHasText;
+    this.lineHasText = false;
+    this.target = undefined;
+  }
+
+  /** The held line's start is decided (`whole`: the line ended): where it goes. */
+  private decide(whole: boolean): void {
+    const line = this.held;
+    // (`key:` or `key:/` at the end may yet be `key://…`, which is no label.)
+    if (!whole && line.length <= DECIDED && /:\/?$/.test(line)) return;
+    this.held = "";
+    // (Its line break is no part of the line as a label reads it.)
+    this.target = this.route(whole ? line.replace(/\r?\n$/, "") : line);
+    if (this.target !== null) {
+      // (A bullet starting a record reads as a blank: its label is at the record's indentation.)
+      this.target.push(this.starts && this.first?.form === "bullet" ? line.replace(/[-*•]/, " ") : line);
+      this.changes++;
+    }
+  }
+
+  private get last(): RecordReader | undefined {
+    return this.records[this.records.length - 1];
+  }
+
+  /** Where a line goes: the last record, a new one, or nowhere (`null`). */
+  private route(line: string): RecordReader | null {
+    const text = line.trim() !== "";
+    const start = text ? this.startOf(line) : undefined;
+    const first = this.first;
+    const last = this.last;
+    this.starts = false;
+    if (first !== undefined && last !== undefined && start !== undefined && this.startsRecord(start, first))
+      return this.started();
+    if (last !== undefined && (!text || this.continues(line, first!, start))) return last;
+    if (this.active) {
+      this.done = true;
+      return null;
+    }
+    // A first record starts (again): the earlier candidate, if any, had no second one.
+    this.records.length = 0;
+    this.first = start;
+    return start === undefined ? null : this.started();
+  }
+
+  private started(): RecordReader {
+    const record = this.reader();
+    this.records.push(record);
+    this.starts = true;
+    return record;
+  }
+
+  /** A line that may start a record: a bullet label, or a label with no bullet first in its block. */
+  private startOf(line: string): Start | undefined {
+    const key = this.labelKey(line);
+    if (key === undefined) return undefined;
+    const bullet = /^\s*[-*•]\s/.test(line);
+    if (!bullet && !this.blankBefore) return undefined;
+    return { form: bullet ? "bullet" : "block", indent: indentOf(line), key: key.toLowerCase() };
+  }
+
+  private startsRecord(start: Start, first: Start): boolean {
+    if (start.form !== first.form || start.indent !== first.indent) return false;
+    if (this.records[0]!.labelCount < 2) return false;
+    return start.form === "bullet" || start.key === first.key;
+  }
+
+  /**
+   * Whether a line with text (`start`: the record it may start) is the last record's. Before a second
+   * record, a bullet label after a first record with no bullet starts a candidate of its own (a lead-in
+   * such as `Here are the people:` is a label too).
+   */
+  private continues(line: string, first: Start, start: Start | undefined): boolean {
+    if (first.form === "bullet") return indentOf(line) > first.indent;
+    if (!this.active && start?.form === "bullet") return false;
+    return !this.blankBefore;
+  }
+}
+
+/**
+ * Whether a sections reading (one object) writes a key again where label lines read the same text as a
+ * list of records (`labels` an array): its last key would win over every record but the last, so it is no
+ * reading of the answer (final mode and streams both ask).
+ */
+export function sectionsOverRecords(sections: ObjectNode, labels: JsonishNode | undefined): boolean {
+  if (labels?.kind !== "array") return false;
+  const keys = new Set<string>();
+  for (const [key] of sections.entries) {
+    const folded = key.toLowerCase();
+    if (keys.has(folded)) return true;
+    keys.add(folded);
+  }
+  return false;
+}
