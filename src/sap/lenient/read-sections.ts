@@ -684,7 +684,14 @@ function plainValue(section: Section, partial: string | undefined): JsonishNode 
           : false;
     return section.plain === false ? undefined : plainValue(section, partial);
   }
-  return plain.value(partial === undefined ? undefined : decode ? decodeEntities(partial) : partial);
+  const value = plain.value(partial === undefined ? undefined : decode ? decodeEntities(partial) : partial);
+  // Bullets with a colon under a list of scalars are lines of text (`mappingItems`), which the whole
+  // read gives: read whole from here on.
+  if (plain instanceof YamlUnits && value !== undefined && mappingItems(value, field)) {
+    section.plain = false;
+    return undefined;
+  }
+  return value;
 }
 
 /**
