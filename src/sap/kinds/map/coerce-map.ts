@@ -11,7 +11,7 @@ import {
 } from "../../coerce/coerce-result.js";
 import { setOwn } from "../../coerce/set-own.js";
 import { FLAG_PENALTIES, type Flag, type FlagKind, flagAt } from "../../flags.js";
-import { type JsonishNode, type ObjectNode, stringNode } from "../../lenient/jsonish-node.js";
+import type { JsonishNode, ObjectNode, StringNode } from "../../lenient/jsonish-node.js";
 import { noteBuild, sameValue } from "../../stream/slot-store.js";
 import type { StreamCoerceContext } from "../../stream/stream-coerce-context.js";
 import { pendingOf, type StreamSuccess, shownButWillFail, streamOf } from "../../stream/stream-of.js";
@@ -210,7 +210,13 @@ function readEntry(
 ): EntryReading {
   const entryPath = childPath(path, key);
   // The key has no span of its own: its flags point at the entry's value.
-  const keyNode = { ...stringNode(key), start: entryNode.start, end: entryNode.end };
+  const keyNode: StringNode = {
+    kind: "string",
+    value: key,
+    complete: true,
+    start: entryNode.start,
+    end: entryNode.end,
+  };
   const keyResult = context.coerce(type.key, keyNode, entryPath);
   if (!keyResult.ok) {
     return {
