@@ -108,8 +108,9 @@ interface ItemsFold {
   /** How many items are folded. */
   folded: number;
   values: unknown[];
-  flags: Flag[];
-  checks: CheckResult[];
+  /** Gathered children's flags and checks (made when the first comes: most lists have none). */
+  flags: Flag[] | undefined;
+  checks: CheckResult[] | undefined;
   score: number;
   /** Fields still to come in the items (a stream's count, for choosing readings). */
   pending: number;
@@ -126,8 +127,8 @@ function newFold(): ItemsFold {
   return {
     folded: 0,
     values: [],
-    flags: [],
-    checks: [],
+    flags: undefined,
+    checks: undefined,
     score: 0,
     pending: 0,
     failures: 0,
@@ -149,17 +150,24 @@ function foldItem(
   item: JsonishNode,
   path: string,
   context: CoerceContext,
-  collect: boolean,
+  stream: StreamCoerceContext | undefined,
   cutOff: boolean,
 ): void {
+  const collect = stream === undefined || stream.collectFlags;
   const result = context.coerce(type.item, item, path);
   if (result.ok) {
     fold.values.push(result.value);
     fold.score += result.score;
-    fold.pending += pendingOf(result);
+    if (stream !== undefined) fold.pending += pendingOf(result);
     if (collect) {
-      for (const flag of result.flags) fold.flags.push(flag);
-      for (const check of result.checks) fold.checks.push(check);
+      if (result.flags.length > 0) {
+        const flags = (fold.flags ??= []);
+        for (const flag of result.flags) flags.push(flag);
+      }
+      if (result.checks.length > 0) {
+        const checks = (fold.checks ??= []);
+        for (const check of result.checks) checks.push(check);
+      }
     }
     return;
   }
@@ -184,7 +192,7 @@ function addToFold(
   node: JsonishNode,
 ): void {
   fold.score += FLAG_PENALTIES[kind];
-  if (collect) fold.flags.push(flagAt(kind, path, detail, node));
+  if (collect) (fold.flags ??= []).push(flagAt(kind, path, detail, node));
 }
 
 /**
@@ -216,12 +224,13 @@ function foldEvery(type: ListType, items: JsonishNode[], path: string, context: 
   for (let index = 0; index < items.length; index++) {
     const item = items[index]!;
     const cutOff = !item.complete && index === items.length - 1;
-    foldItem(fold, type, item, childPath(path, index), context, true, cutOff);
+    foldItem(fold, type, item, childPath(path, index), context, undefined, cutOff);
   }
   if (fold.values.length === 0 && fold.failures > 0) {
     return allItemsFailed(fold, type, { kind: "array", items, complete: true }, items.length, path, context);
   }
-  return { ok: true, value: fold.values, flags: fold.flags, score: fold.score, checks: fold.checks };
+  const { values: value, flags = NO_FLAGS, score, checks = NO_CHECKS } = fold;
+  return { ok: true, value, flags, score, checks };
 }
 
 /**
@@ -249,7 +258,7 @@ function foldItems(
     const index = fold.folded;
     const item = items[index]!;
     if (!item.complete && index === items.length - 1) break;
-    foldItem(fold, type, item, childPath(path, index), stream, collect, false);
+    foldItem(fold, type, item, childPath(path, index), stream, stream, false);
     fold.folded++;
   }
   let open: OpenItem | undefined;
@@ -289,8 +298,8 @@ function shownResult(
 ): StreamSuccess {
   const score = fold.score + (open?.score ?? 0) + extraScore;
   const pending = fold.pending + (open?.pending ?? 0);
-  const flags = collect ? [...fold.flags, ...(open?.flags ?? NO_FLAGS)] : NO_FLAGS;
-  const checks = collect ? [...fold.checks] : NO_CHECKS;
+  const flags = collect ? [...(fold.flags ?? NO_FLAGS), ...(open?.flags ?? NO_FLAGS)] : NO_FLAGS;
+  const checks = collect ? [...(fold.checks ?? NO_CHECKS)] : NO_CHECKS;
   return { ok: true, value, flags, score, checks, pending };
 }
 
@@ -439,7 +448,7 @@ function foldPieces(
   const frozenBefore = fold.values.length;
   while (fold.folded < split.done.length) {
     const index = fold.folded;
-    foldItem(fold, type, piece(split.done[index]!, true), childPath(path, index), stream, collect, false);
+    foldItem(fold, type, piece(split.done[index]!, true), childPath(path, index), stream, stream, false);
     fold.folded++;
   }
   let open: OpenItem | undefined;
