@@ -1,4 +1,4 @@
-import type { ListType } from "../../../ir/index.js";
+import type { ListType, Type } from "../../../ir/index.js";
 import type { CoerceContext, KindCoercer } from "../../coerce/coerce-context.js";
 import {
   addFlag,
@@ -286,6 +286,22 @@ function foldItems(
     return shownButWillFail(failed, value, stream);
   }
   return shownResult(fold, value, open, collect, 0);
+}
+
+/**
+ * How many finished items a stream's list shows for the array `node` read as `type` at `path` (its
+ * folded items that fit), or -2 when its fold is not up to the item being written (the spine trail's
+ * check that a patched list only changed in that item).
+ */
+export function itemsShownBeforeOpen(
+  node: JsonishNode,
+  type: Type,
+  path: string,
+  context: StreamCoerceContext,
+): number {
+  const fold = context.slot(node, type, path).state as ItemsFold | undefined;
+  if (fold === undefined || node.kind !== "array" || fold.folded !== node.items.length - 1) return -2;
+  return fold.values.length;
 }
 
 /** A stream's result: the view, and the fold's score, flags and pending plus the open item's. */
