@@ -8,9 +8,10 @@ import {
   childPath,
   describeNode,
   failure,
+  foldRepair,
   repaired,
 } from "../../coerce/coerce-result.js";
-import { FLAG_PENALTIES, type Flag, type FlagKind, flagAt } from "../../flags.js";
+import { FLAG_PENALTIES, type Flag, flagAt } from "../../flags.js";
 import {
   type ArrayNode,
   isOpenedEmptyString,
@@ -161,12 +162,12 @@ function foldItem(
     if (stream !== undefined) fold.pending += pendingOf(result);
     if (collect) {
       if (result.flags.length > 0) {
-        const flags = (fold.flags ??= []);
-        for (const flag of result.flags) flags.push(flag);
+        if (fold.flags === undefined) fold.flags = [];
+        for (const flag of result.flags) fold.flags.push(flag);
       }
       if (result.checks.length > 0) {
-        const checks = (fold.checks ??= []);
-        for (const check of result.checks) checks.push(check);
+        if (fold.checks === undefined) fold.checks = [];
+        for (const check of result.checks) fold.checks.push(check);
       }
     }
     return;
@@ -174,25 +175,13 @@ function foldItem(
   const issue = result.issue;
   if (cutOff) {
     const detail = `the last item was cut off before it was complete (${issue.detail ?? `found ${issue.found}`})`;
-    addToFold(fold, collect, "ItemDropped", path, detail, item);
+    foldRepair(fold, collect, "ItemDropped", path, detail, item);
     return;
   }
   fold.failures++;
   fold.firstFailure ??= result;
   const detail = `dropped: at ${issue.path} expected ${issue.expected}, found ${issue.found}`;
-  addToFold(fold, collect, "ItemDropped", path, detail, item);
-}
-
-function addToFold(
-  fold: ItemsFold,
-  collect: boolean,
-  kind: FlagKind,
-  path: string,
-  detail: string,
-  node: JsonishNode,
-): void {
-  fold.score += FLAG_PENALTIES[kind];
-  if (collect) (fold.flags ??= []).push(flagAt(kind, path, detail, node));
+  foldRepair(fold, collect, "ItemDropped", path, detail, item);
 }
 
 /**

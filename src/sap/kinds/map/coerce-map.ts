@@ -7,10 +7,11 @@ import {
   type CoerceSuccess,
   childPath,
   failure,
+  foldRepair,
   repaired,
 } from "../../coerce/coerce-result.js";
 import { setOwn } from "../../coerce/set-own.js";
-import { FLAG_PENALTIES, type Flag, type FlagKind, flagAt } from "../../flags.js";
+import { FLAG_PENALTIES, type Flag, flagAt } from "../../flags.js";
 import type { JsonishNode, ObjectNode, StringNode } from "../../lenient/jsonish-node.js";
 import { noteBuild, sameValue } from "../../stream/slot-store.js";
 import type { StreamCoerceContext } from "../../stream/stream-coerce-context.js";
@@ -253,7 +254,7 @@ function foldEntry(
   if (!entry.ok) {
     fold.firstProblem ??= entry.problem;
     const cutOff = entry.valueFailed && !entryNode.complete && index === last;
-    addFlag(
+    foldRepair(
       fold,
       collect,
       "EntryDropped",
@@ -273,7 +274,7 @@ function foldEntry(
     for (const check of entry.valueResult.checks) fold.checks.push(check);
   }
   const collision = keyCollision(fold.written, entryKey, key, path);
-  if (collision) addFlag(fold, collect, collision.kind, collision.path, collision.detail, entryNode);
+  if (collision) foldRepair(fold, collect, collision.kind, collision.path, collision.detail, entryNode);
   const shown = fold.shown;
   if (shown !== undefined) {
     fold.pending += pendingOf(entry.valueResult);
@@ -282,18 +283,6 @@ function foldEntry(
   }
   setOwn(fold.value, entryKey, entry.valueResult.value);
   fold.kept++;
-}
-
-function addFlag(
-  fold: EntriesFold,
-  collect: boolean,
-  kind: FlagKind,
-  path: string,
-  detail: string,
-  node: JsonishNode,
-): void {
-  fold.score += FLAG_PENALTIES[kind];
-  if (collect) fold.flags.push(flagAt(kind, path, detail, node));
 }
 
 /**
