@@ -40,7 +40,8 @@ export interface CoerceFailure {
 
 export type CoerceResult = CoerceSuccess | CoerceFailure;
 
-const NONE: readonly never[] = Object.freeze([]);
+/** The empty list of flags or checks, shared (frozen: never pushed to). */
+export const NONE: readonly never[] = Object.freeze([]);
 
 /** A value with no repairs. */
 export function exact(value: unknown): CoerceSuccess {

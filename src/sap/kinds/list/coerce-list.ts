@@ -9,6 +9,7 @@ import {
   describeNode,
   failure,
   foldRepair,
+  NONE,
   repaired,
 } from "../../coerce/coerce-result.js";
 import { FLAG_PENALTIES, type Flag, flagAt } from "../../flags.js";
@@ -22,9 +23,6 @@ import { stableValue } from "../../stream/slot-store.js";
 import type { StreamCoerceContext } from "../../stream/stream-coerce-context.js";
 import { pendingOf, type StreamSuccess, shownButWillFail, streamOf } from "../../stream/stream-of.js";
 import { DelimitedSplitter } from "./split-delimited.js";
-
-const NO_FLAGS: readonly Flag[] = Object.freeze([]);
-const NO_CHECKS: readonly CheckResult[] = Object.freeze([]);
 
 /**
  * `T[]`: lists item by item (items that do not fit are dropped, flagged; if every item of a non-empty
@@ -218,7 +216,7 @@ function foldEvery(type: ListType, items: JsonishNode[], path: string, context: 
   if (fold.values.length === 0 && fold.failures > 0) {
     return allItemsFailed(fold, type, { kind: "array", items, complete: true }, items.length, path, context);
   }
-  const { values: value, flags = NO_FLAGS, score, checks = NO_CHECKS } = fold;
+  const { values: value, flags = NONE, score, checks = NONE } = fold;
   return { ok: true, value, flags, score, checks };
 }
 
@@ -303,8 +301,8 @@ function shownResult(
 ): StreamSuccess {
   const score = fold.score + (open?.score ?? 0) + extraScore;
   const pending = fold.pending + (open?.pending ?? 0);
-  const flags = collect ? [...(fold.flags ?? NO_FLAGS), ...(open?.flags ?? NO_FLAGS)] : NO_FLAGS;
-  const checks = collect ? [...(fold.checks ?? NO_CHECKS)] : NO_CHECKS;
+  const flags = collect ? [...(fold.flags ?? NONE), ...(open?.flags ?? NONE)] : NONE;
+  const checks = collect ? [...(fold.checks ?? NONE)] : NONE;
   return { ok: true, value, flags, score, checks, pending };
 }
 
@@ -326,7 +324,7 @@ function readOpenItem(type: ListType, node: JsonishNode, path: string, context: 
     value: undefined,
     score: FLAG_PENALTIES.ItemDropped,
     pending: 0,
-    flags: NO_FLAGS,
+    flags: NONE,
     failure: result,
   };
 }

@@ -8,6 +8,7 @@ import {
   childPath,
   failure,
   foldRepair,
+  NONE,
   repaired,
 } from "../../coerce/coerce-result.js";
 import { setOwn } from "../../coerce/set-own.js";
@@ -17,9 +18,6 @@ import { noteBuild, sameValue } from "../../stream/slot-store.js";
 import type { StreamCoerceContext } from "../../stream/stream-coerce-context.js";
 import { pendingOf, type StreamSuccess, shownButWillFail, streamOf } from "../../stream/stream-of.js";
 import { keyCollision } from "./key-collision.js";
-
-const NO_FLAGS: readonly Flag[] = Object.freeze([]);
-const NO_CHECKS: readonly CheckResult[] = Object.freeze([]);
 
 /**
  * `map<K, V>`: objects entry by entry; keys are coerced to K (enum keys match like enum values), values
@@ -120,8 +118,8 @@ function coerceEntries(type: MapType, node: ObjectNode, path: string, context: C
   }
   let score = fold.score;
   let pending = fold.pending;
-  let openFlags: readonly Flag[] = NO_FLAGS;
-  let openChecks: readonly CheckResult[] = NO_CHECKS;
+  let openFlags: readonly Flag[] = NONE;
+  let openChecks: readonly CheckResult[] = NONE;
   let openKey: string | undefined;
   let openValue: unknown;
   if (open >= 0) {
@@ -146,8 +144,8 @@ function coerceEntries(type: MapType, node: ObjectNode, path: string, context: C
       score += FLAG_PENALTIES.EntryDropped;
     }
   }
-  const flags = collect ? [...fold.flags, ...openFlags] : NO_FLAGS;
-  const checks = collect ? [...fold.checks, ...openChecks] : NO_CHECKS;
+  const flags = collect ? [...fold.flags, ...openFlags] : NONE;
+  const checks = collect ? [...fold.checks, ...openChecks] : NONE;
   if (openKey === undefined) {
     const failed = allEntriesFailed(fold, type, node, path, context);
     if (failed) {
