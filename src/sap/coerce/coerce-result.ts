@@ -40,7 +40,8 @@ export interface CoerceFailure {
 
 export type CoerceResult = CoerceSuccess | CoerceFailure;
 
-const NONE: readonly never[] = Object.freeze([]);
+/** The empty list of flags or checks, shared (frozen: never pushed to). */
+export const NONE: readonly never[] = Object.freeze([]);
 
 /** A value with no repairs. */
 export function exact(value: unknown): CoerceSuccess {
@@ -109,6 +110,30 @@ export class ResultBuilder {
   build(value: unknown): CoerceSuccess {
     return { ok: true, value, flags: this.flags ?? NONE, score: this.score, checks: this.checks ?? NONE };
   }
+}
+
+/**
+ * What a container's fold over its children gathers (list items, map entries): the score, and the flags
+ * when they are gathered (a stream parser skips them; made when the first comes).
+ */
+export interface FoldedRepairs {
+  score: number;
+  flags: Flag[] | undefined;
+}
+
+/** Add one repair to a fold: its penalty always, the flag (about `node`) when `collect`. */
+export function foldRepair(
+  fold: FoldedRepairs,
+  collect: boolean,
+  kind: FlagKind,
+  path: string,
+  detail: string,
+  node: FlagSite,
+): void {
+  fold.score += FLAG_PENALTIES[kind];
+  if (!collect) return;
+  if (fold.flags === undefined) fold.flags = [];
+  fold.flags.push(flagAt(kind, path, detail, node));
 }
 
 export function failure(

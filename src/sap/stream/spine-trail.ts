@@ -2,6 +2,7 @@ import type { Type } from "../../ir/index.js";
 import { childPath } from "../coerce/coerce-result.js";
 import { setOwn } from "../coerce/set-own.js";
 import { fieldOfLastEntry } from "../kinds/class/stream-class-coercer.js";
+import { itemsShownBeforeOpen } from "../kinds/list/coerce-list.js";
 import type { JsonishNode } from "../lenient/jsonish-node.js";
 import type { StreamCoerceContext } from "./stream-coerce-context.js";
 
@@ -70,7 +71,7 @@ export function traceSpine(
       if (
         item === undefined ||
         item.complete ||
-        value.length !== shownBefore(node, type, path, context) + 1
+        value.length !== itemsShownBeforeOpen(node, type, path, context) + 1
       ) {
         return trail;
       }
@@ -116,13 +117,6 @@ export function patchSpine(trail: SpineTrail, depth: number, value: unknown): un
 function unwrapPlain(type: Type): Type {
   while (type.kind === "optional" && type.attrs === undefined) type = type.inner;
   return type;
-}
-
-/** How many finished items the list coercer shows for this array (its frozen, fitting items). */
-function shownBefore(node: JsonishNode, type: Type, path: string, context: StreamCoerceContext): number {
-  const state = context.slot(node, type, path).state as { frozen: number; values: unknown[] } | undefined;
-  if (state === undefined || node.kind !== "array" || state.frozen !== node.items.length - 1) return -2;
-  return state.values.length;
 }
 
 function isRecord(value: unknown): value is Record<string, unknown> {

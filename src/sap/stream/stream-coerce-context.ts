@@ -6,38 +6,17 @@ import type {
   ConstraintEvaluator,
   KindCoercer,
 } from "../coerce/coerce-context.js";
-import {
-  type CoerceFailure,
-  type CoerceResult,
-  type CoerceSuccess,
-  failure,
-} from "../coerce/coerce-result.js";
+import { type CoerceFailure, type CoerceResult, failure } from "../coerce/coerce-result.js";
 import { createCoerceContext, MAX_DEPTH, TooDeep } from "../coerce/create-coerce-context.js";
 import { FLAG_PENALTIES } from "../flags.js";
 import { isCutHere, type JsonishNode } from "../lenient/jsonish-node.js";
 import { workMeter } from "../work-meter.js";
 import { FinishedNodeReader } from "./finished-node-reader.js";
 import { type Slot, SlotStore, stableObject } from "./slot-store.js";
+import { pendingOf, type StreamSuccess } from "./stream-of.js";
 
-/** A streaming coerce result: a success also counts the fields not written yet (for choosing readings). */
-export type StreamSuccess = CoerceSuccess & { pending?: number };
-
-/**
- * Prefix mode's answer to a container final mode rejects as a whole once it is closed (a list or map
- * none of whose items fit): as for a field that will fail (`invalidField` in field-rules), the value
- * shown stays, flagged `WillFail` (penalty 100: any reading that fits wins), and only the final parse
- * fails. A partial never turns what it showed into null for it.
- */
-export function shownButWillFail(
-  failed: CoerceFailure,
-  value: unknown,
-  context: StreamCoerceContext,
-): StreamSuccess {
-  const { issue } = failed;
-  const detail = `${issue.found}; the final parse will fail (${issue.code})`;
-  const flags = context.collectFlags ? [{ kind: "WillFail" as const, path: issue.path, detail }] : [];
-  return { ok: true, value, flags, score: FLAG_PENALTIES.WillFail, checks: [] };
-}
+// (Re-exported for the stream's modules that read results: the kinds import them from `stream-of.ts`.)
+export { pendingOf, type StreamSuccess, shownButWillFail } from "./stream-of.js";
 
 /** What the streaming coercers receive: the shared context plus the slots and the flag policy. */
 export interface StreamCoerceContext extends CoerceContext {
@@ -84,11 +63,6 @@ export interface StreamCoerceOptions {
    * are collected (the final-mode coercers gather flags of their own, with other spans).
    */
   finishedWhole?: boolean | undefined;
-}
-
-/** How many fields of a partial value are still to come (0 for anything but streaming containers). */
-export function pendingOf(result: CoerceSuccess): number {
-  return (result as StreamSuccess).pending ?? 0;
 }
 
 /**
