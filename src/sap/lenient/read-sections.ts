@@ -853,7 +853,7 @@ class PlainContent {
       opening !== '"' &&
       opening !== "'"
     )
-      GROWN.set(node, previous);
+      grew(node, previous);
     this.previous = node;
     this.added = false;
     return node;
@@ -1013,7 +1013,7 @@ class BlockContent {
     // (The block's text is only added to, and the line being written only grows: each value starts
     // with the last one.)
     const node: JsonishNode = { kind: "string", value: body.chomped("strip"), complete: false };
-    if (this.previous !== undefined) GROWN.set(node, this.previous);
+    if (this.previous !== undefined) grew(node, this.previous);
     this.previous = node;
     return node;
   }
@@ -1341,6 +1341,16 @@ function decodeEntities(text: string): string {
  * `BlockContent`): each maps to that one, which it is known to start with, without comparing them.
  */
 const GROWN = new WeakMap<JsonishNode, JsonishNode>();
+
+/**
+ * `next` was made by adding to `shown`, the value given before it. Only that last link is kept: each
+ * value linked to the one before would keep every value a stream showed alive (a long line's text once
+ * per chunk), and collecting them would cost the square of its length.
+ */
+function grew(next: JsonishNode, shown: JsonishNode): void {
+  GROWN.delete(shown);
+  GROWN.set(next, shown);
+}
 
 /** Whether `next` shows everything `shown` showed (a stream may replace the one by the other silently). */
 function extendsNode(shown: JsonishNode, next: JsonishNode): boolean {
