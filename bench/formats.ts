@@ -5,7 +5,7 @@
  * grown to ~100 kB (final parse MB/s) and a stream of it in 16-character chunks at 5 and 20 kB (linear
  * cost: the second about 4× the first).
  *
- *   npx tsx bench/formats.ts
+ *   npx tsx bench/formats.ts      (or `npm run bench -- formats`, which writes it into docs/benchmarks.md)
  *
  * Prints markdown for docs/benchmarks.md. Each answer is written here after the format's own docs (DSPy's
  * ChatAdapter, tag-based prompting guides, the YAML spec, ReAct's prompt); the expected value is what the
@@ -200,117 +200,125 @@ function show(value: unknown): string {
   return `\`${(text.length > 40 ? `${text.slice(0, 37)}…` : text).replace(/\|/g, "\\|")}\``;
 }
 
-const sources = { "formats.baml": BAML };
-const { ir, diagnostics } = compile(sources);
-if (ir === undefined) throw new Error(renderDiagnostics(diagnostics, sources));
-const index = new IrIndex(ir);
-const returnType = (name: string): Type => ir.functions.find((fn) => fn.name === name)!.returnType;
+/** The markdown of this benchmark (the `formats` area of `npm run bench`, run only when named). */
+export async function benchFormats(): Promise<string> {
+  const lines: string[] = [];
+  const sources = { "formats.baml": BAML };
+  const { ir, diagnostics } = compile(sources);
+  if (ir === undefined) throw new Error(renderDiagnostics(diagnostics, sources));
+  const index = new IrIndex(ir);
+  const returnType = (name: string): Type => ir.functions.find((fn) => fn.name === name)!.returnType;
 
-const baml = await loadBaml();
-const env = { BENCH_BASE_URL: "http://127.0.0.1:9/v1" };
-const runtime = baml.BamlRuntime.fromFiles("baml_src", { "baml_src/formats.baml": BAML }, env);
-const context = new baml.BamlCtxManager(runtime);
+  const baml = await loadBaml();
+  const env = { BENCH_BASE_URL: "http://127.0.0.1:9/v1" };
+  const runtime = baml.BamlRuntime.fromFiles("baml_src", { "baml_src/formats.baml": BAML }, env);
+  const context = new baml.BamlCtxManager(runtime);
 
-function streamed(text: string, type: Type, irOf: Ir, size = 16): unknown {
-  const stream = createStreamParser(type, irOf);
-  for (let at = 0; at < text.length; at += size) stream.push(text.slice(at, at + size));
-  return stream.finish().value;
-}
-
-console.log("| form | Sapling | Sapling, streamed | BAML 0.226.2 | jsonrepair + JSON.parse + Zod |");
-console.log("|---|---|---|---|---|");
-for (const row of rows) {
-  const type = returnType(row.functionName);
-  const cells = [
-    mark(
-      attempt(() => parseValue(row.answer, type, index).value),
-      row.expected,
-    ),
-    mark(
-      attempt(() => streamed(row.answer, type, ir)),
-      row.expected,
-    ),
-    mark(
-      attempt(() =>
-        runtime.parseLlmResponse(
-          row.functionName,
-          row.answer,
-          false,
-          context.cloneContext(),
-          null,
-          null,
-          env,
-        ),
-      ),
-      row.expected,
-    ),
-    mark(
-      attempt(() => zodOf[row.functionName]!.parse(JSON.parse(jsonrepair(row.answer)))),
-      row.expected,
-    ),
-  ];
-  console.log(`| ${row.form} | ${cells.join(" | ")} |`);
-}
-
-/** A form grown to about `size` characters: its long string field repeated (its shape unchanged). */
-function grown(row: Row, size: number): string | undefined {
-  const sentence = "Two plus two is four, as counting on fingers shows. ";
-  const long = sentence.repeat(Math.ceil(size / sentence.length));
-  switch (row.form) {
-    case "label lines":
-      return `Reasoning: ${long}\nAnswer: 4`;
-    case "DSPy sections":
-      return `[[ ## reasoning ## ]]\n${long}\n\n[[ ## answer ## ]]\n4\n\n[[ ## completed ## ]]`;
-    case "XML-style tags":
-      return `<reasoning>${long}</reasoning>\n<answer>4</answer>`;
-    case "markdown headings":
-      return `## Reasoning\n${long}\n\n## Answer\n4`;
-    case "YAML block scalar":
-      return `reasoning: |\n${long.replace(/\. /g, ".\n").replace(/^/gm, "  ")}\nanswer: 4`;
-    case "YAML nested": {
-      const items = Math.ceil(size / 40);
-      const lines = Array.from({ length: items }, (_, at) => `  - name: item${at}\n    tags: [x, y]`);
-      return `title: Weekly\nitems:\n${lines.join("\n")}`;
-    }
-    case "lone closing tag":
-      return `${long}17*20=340, 17*3=51, total 391.\n</think>\n\n391`;
-    case "verdict line":
-      return `${Array.from({ length: Math.ceil(size / 40) }, (_, at) => `Step ${at + 1}: check it.`).join("\n")}\nY`;
-    default:
-      return undefined;
+  function streamed(text: string, type: Type, irOf: Ir, size = 16): unknown {
+    const stream = createStreamParser(type, irOf);
+    for (let at = 0; at < text.length; at += size) stream.push(text.slice(at, at + size));
+    return stream.finish().value;
   }
-}
 
-function perCall(run: () => void, repeats: number): number {
-  const started = performance.now();
-  for (let repeat = 0; repeat < repeats; repeat++) run();
-  return (performance.now() - started) / repeats;
-}
-const median = (values: number[]): number => [...values].sort((a, b) => a - b)[values.length >> 1]!;
-const timed = (run: () => void, repeats: number, rounds = 5) => {
-  run();
-  return median(Array.from({ length: rounds }, () => perCall(run, repeats)));
-};
+  lines.push("| form | Sapling | Sapling, streamed | BAML 0.226.2 | jsonrepair + JSON.parse + Zod |");
+  lines.push("|---|---|---|---|---|");
+  for (const row of rows) {
+    const type = returnType(row.functionName);
+    const cells = [
+      mark(
+        attempt(() => parseValue(row.answer, type, index).value),
+        row.expected,
+      ),
+      mark(
+        attempt(() => streamed(row.answer, type, ir)),
+        row.expected,
+      ),
+      mark(
+        attempt(() =>
+          runtime.parseLlmResponse(
+            row.functionName,
+            row.answer,
+            false,
+            context.cloneContext(),
+            null,
+            null,
+            env,
+          ),
+        ),
+        row.expected,
+      ),
+      mark(
+        attempt(() => zodOf[row.functionName]!.parse(JSON.parse(jsonrepair(row.answer)))),
+        row.expected,
+      ),
+    ];
+    lines.push(`| ${row.form} | ${cells.join(" | ")} |`);
+  }
 
-console.log("");
-console.log(
-  "| form | size | final parse | MB/s | stream, 16-char chunks, 5 kB | stream, 20 kB | 20 kB ÷ 5 kB |",
-);
-console.log("|---|---:|---:|---:|---:|---:|---:|");
-for (const row of rows) {
-  const large = grown(row, 100_000);
-  const small = grown(row, 5_000);
-  const medium = grown(row, 20_000);
-  if (large === undefined || small === undefined || medium === undefined) continue;
-  const type = returnType(row.functionName);
-  parseValue(large, type, index);
-  if (!deepEqual(streamed(medium, type, ir), parseValue(medium, type, index).value))
-    throw new Error(`${row.form}: stream ≠ final`);
-  const final = timed(() => parseValue(large, type, index), 5);
-  const streamSmall = timed(() => streamed(small, type, ir), 1, 3);
-  const streamLarge = timed(() => streamed(medium, type, ir), 1, 3);
-  const megabytes = large.length / 1e6;
-  console.log(
-    `| ${row.form} | ${(large.length / 1000).toFixed(0)} kB | ${final.toFixed(2)} ms | ${(megabytes / (final / 1000)).toFixed(0)} | ${streamSmall.toFixed(1)} ms | ${streamLarge.toFixed(1)} ms | ${(streamLarge / streamSmall).toFixed(1)}× (length ${(medium.length / small.length).toFixed(1)}×) |`,
+  /** A form grown to about `size` characters: its long string field repeated (its shape unchanged). */
+  function grown(row: Row, size: number): string | undefined {
+    const sentence = "Two plus two is four, as counting on fingers shows. ";
+    const long = sentence.repeat(Math.ceil(size / sentence.length));
+    switch (row.form) {
+      case "label lines":
+        return `Reasoning: ${long}\nAnswer: 4`;
+      case "DSPy sections":
+        return `[[ ## reasoning ## ]]\n${long}\n\n[[ ## answer ## ]]\n4\n\n[[ ## completed ## ]]`;
+      case "XML-style tags":
+        return `<reasoning>${long}</reasoning>\n<answer>4</answer>`;
+      case "markdown headings":
+        return `## Reasoning\n${long}\n\n## Answer\n4`;
+      case "YAML block scalar":
+        return `reasoning: |\n${long.replace(/\. /g, ".\n").replace(/^/gm, "  ")}\nanswer: 4`;
+      case "YAML nested": {
+        const items = Math.ceil(size / 40);
+        const lines = Array.from({ length: items }, (_, at) => `  - name: item${at}\n    tags: [x, y]`);
+        return `title: Weekly\nitems:\n${lines.join("\n")}`;
+      }
+      case "lone closing tag":
+        return `${long}17*20=340, 17*3=51, total 391.\n</think>\n\n391`;
+      case "verdict line":
+        return `${Array.from({ length: Math.ceil(size / 40) }, (_, at) => `Step ${at + 1}: check it.`).join("\n")}\nY`;
+      default:
+        return undefined;
+    }
+  }
+
+  function perCall(run: () => void, repeats: number): number {
+    const started = performance.now();
+    for (let repeat = 0; repeat < repeats; repeat++) run();
+    return (performance.now() - started) / repeats;
+  }
+  const median = (values: number[]): number => [...values].sort((a, b) => a - b)[values.length >> 1]!;
+  const timed = (run: () => void, repeats: number, rounds = 5) => {
+    run();
+    return median(Array.from({ length: rounds }, () => perCall(run, repeats)));
+  };
+
+  lines.push("");
+  lines.push(
+    "| form | size | final parse | MB/s | stream, 16-char chunks, 5 kB | stream, 20 kB | 20 kB ÷ 5 kB |",
   );
+  lines.push("|---|---:|---:|---:|---:|---:|---:|");
+  for (const row of rows) {
+    const large = grown(row, 100_000);
+    const small = grown(row, 5_000);
+    const medium = grown(row, 20_000);
+    if (large === undefined || small === undefined || medium === undefined) continue;
+    const type = returnType(row.functionName);
+    parseValue(large, type, index);
+    if (!deepEqual(streamed(medium, type, ir), parseValue(medium, type, index).value))
+      throw new Error(`${row.form}: stream ≠ final`);
+    const final = timed(() => parseValue(large, type, index), 5);
+    const streamSmall = timed(() => streamed(small, type, ir), 1, 3);
+    const streamLarge = timed(() => streamed(medium, type, ir), 1, 3);
+    const megabytes = large.length / 1e6;
+    lines.push(
+      `| ${row.form} | ${(large.length / 1000).toFixed(0)} kB | ${final.toFixed(2)} ms | ${(megabytes / (final / 1000)).toFixed(0)} | ${streamSmall.toFixed(1)} ms | ${streamLarge.toFixed(1)} ms | ${(streamLarge / streamSmall).toFixed(1)}× (length ${(medium.length / small.length).toFixed(1)}×) |`,
+    );
+  }
+  return lines.join("\n");
 }
+
+// Run directly (`npx tsx bench/formats.ts`): print it.
+if (process.argv[1] === import.meta.filename) console.log(await benchFormats());

@@ -29,15 +29,17 @@ const areas = [
   "batch",
   "eval",
   "jsonschema",
+  "formats",
 ] as const;
 
 /**
  * Areas run only when named (`npm run bench -- fuzz`): the fuzz run takes a quarter of an hour, the many
  * entries run (maps of 10^5 entries streamed; their copies alone take minutes) as long, the batch
- * run (100,000 rows twice, with a redis-server) several minutes, and jsonschema needs a copy of
- * JSONSchemaBench (`JSONSCHEMABENCH=/path/to/clone`).
+ * run (100,000 rows twice, with a redis-server) several minutes, jsonschema needs a copy of
+ * JSONSchemaBench (`JSONSCHEMABENCH=/path/to/clone`), and formats (issue 38's answer formats, side by side
+ * with the real BAML runtime) has its results in its own section of docs/benchmarks.md already.
  */
-const namedOnly = new Set<string>(["fuzz", "entries", "batch", "eval", "jsonschema"]);
+const namedOnly = new Set<string>(["fuzz", "entries", "batch", "eval", "jsonschema", "formats"]);
 
 /** Areas whose file is not `bench/<area>.ts`. */
 const areaFiles: Record<string, string> = { jsonschema: "json-schema-bench" };

@@ -190,8 +190,11 @@ export class LabelRecords {
  * list of records (`labels` an array): its last key would win over every record but the last, so it is no
  * reading of the answer (final mode and streams both ask).
  */
-export function sectionsOverRecords(sections: ObjectNode, labels: JsonishNode | undefined): boolean {
-  if (labels?.kind !== "array") return false;
+export function sectionsOverRecords(
+  sections: ObjectNode | ArrayNode,
+  labels: JsonishNode | undefined,
+): boolean {
+  if (labels?.kind !== "array" || sections.kind !== "object") return false;
   const keys = new Set<string>();
   for (const [key] of sections.entries) {
     const folded = key.toLowerCase();

@@ -38,7 +38,7 @@ import { YamlUnits } from "./yaml-units.js";
  * whole, once. A line being written is held back while it may
  * still open a section.
  */
-export function readSections(text: string, names: SectionNames): ObjectNode | undefined {
+export function readSections(text: string, names: SectionNames): ObjectNode | ArrayNode | undefined {
   const sections = new Sections(names);
   sections.push(text);
   sections.end();
@@ -116,6 +116,8 @@ export class Sections {
   private decided:
     | { prefix: string; open: Section | undefined; opener: Opener; headerAt: number }
     | undefined;
+  /** The list `node` gave last for a list target. */
+  private shownList: ArrayNode | undefined;
   /** The object `node` gave last, and `changes` then. */
   private shown: ObjectNode | undefined;
   private shownAt = -1;
@@ -128,7 +130,12 @@ export class Sections {
    */
   regressions = 0;
 
-  constructor(private readonly names: SectionNames) {}
+  /** A list target's answer so far (`SectionNames.items`): read whole as item tags at each read. */
+  private listed: string | undefined;
+
+  constructor(private readonly names: SectionNames) {
+    if (names.items !== undefined) this.listed = "";
+  }
 
   /**
    * Whether text `next` is known to start with text `shown` without comparing them: the open section's
@@ -146,6 +153,14 @@ export class Sections {
   }
 
   push(text: string): void {
+    if (this.listed !== undefined) {
+      // (Kept only while the answer may be tags: one that starts otherwise is not read so.)
+      const next = this.listed + text;
+      this.listed = /^\s*[^\s<]/.test(next) ? undefined : next;
+      this.changes++;
+      return;
+    }
+    if (this.names.items !== undefined) return;
     workMeter.steps += text.length;
     this.line = readLines(
       this.line,
@@ -214,6 +229,11 @@ export class Sections {
 
   /** The text is complete: its last line is read, the open section closed, and the object complete. */
   end(): void {
+    this.changes++;
+    if (this.names.items !== undefined) {
+      this.object.complete = true;
+      return;
+    }
     const line = this.line;
     this.line = "";
     // (A text ending in a line break has no last line to read: no blank line is made up at the end.)
@@ -221,7 +241,6 @@ export class Sections {
     if (this.open) this.close(this.open);
     this.open = undefined;
     this.object.complete = true;
-    this.changes++;
   }
 
   /**
@@ -229,7 +248,17 @@ export class Sections {
    * each time it may have changed (the open section's value is a new node at each read, never one handed
    * out before grown in place; the entries before it are the same nodes).
    */
-  node(): ObjectNode | undefined {
+  node(): ObjectNode | ArrayNode | undefined {
+    const items = this.names.items;
+    if (items !== undefined) {
+      if (this.listed === undefined) return undefined;
+      if (this.shownAt !== this.changes) {
+        this.shownAt = this.changes;
+        workMeter.steps += this.listed.length;
+        this.shownList = readListTags(this.listed, items, this.object.complete);
+      }
+      return this.shownList;
+    }
     if (this.object.complete) return this.declared === 0 || this.wrapped > 1 ? undefined : this.object;
     if (this.wrapped > 1) return undefined;
     if (this.shownAt === this.changes) return this.shown;
@@ -1237,6 +1266,46 @@ function readTagContent(text: string, field: SectionField, complete: boolean): J
 }
 
 /**
+ * A list target's answer written as tags: one tag around repeated item tags (`<list><item>a</item>…
+ * </list>`), or repeated item tags alone (`<item>` may be one), each item's content read as `item`'s.
+ * Undefined for any other text. Read whole (a stream reads it again at each read).
+ */
+function readListTags(text: string, item: SectionField, complete: boolean): ArrayNode | undefined {
+  const open = TAG_START.exec(text);
+  if (open === null) {
+    // (A tag whose name is being written may open the list: nothing shows yet.)
+    const opening = !complete && /^\s*<[\p{L}_]?[\p{L}\p{N}_.-]*$/u.test(text);
+    return opening ? { kind: "array", items: [], complete: false } : undefined;
+  }
+  const name = open[1]!;
+  let contents = itemTags(text, complete);
+  const single = contents !== undefined && contents.length < 2 && name.toLowerCase() !== "item";
+  if ((contents === undefined || single) && item.inner?.wrappers.has(sectionKey(name)) !== true) {
+    // (One tag around the items: its content, up to its closing tag at the end, or while it is written.)
+    const rest = text.slice(open[0].length);
+    const close = new RegExp(`</\\s*${name.replace(/[.-]/g, "\\$&")}\\s*>\\s*$`, "i").exec(rest);
+    if (close !== null || !complete)
+      contents = itemTags(close === null ? rest : rest.slice(0, close.index), close !== null);
+    else if (single) contents = undefined;
+  }
+  // (While the first item is written, the list shows empty: not the tags' text as an item.)
+  if (contents === undefined || (complete && contents.length === 0)) return undefined;
+  const items = contents.map(
+    (content) =>
+      readTagContent(content, item, true) ?? { kind: "string" as const, value: "", complete: true },
+  );
+  return { kind: "array", items, complete };
+}
+
+/** `<x>…</x><x>…</x>` (one name, repeated, nothing else but blanks): the tags' contents. */
+function itemTags(text: string, complete: boolean): string[] | undefined {
+  const tags = siblingTags(text, complete);
+  if (tags === undefined || tags.length === 0) return tags === undefined || complete ? undefined : [];
+  const name = tags[0]!.name.toLowerCase();
+  return tags.every((tag) => tag.name.toLowerCase() === name) ? tags.map((tag) => tag.content) : undefined;
+}
+
+/**
  * A map written as XML (`<entry><key>k</key><value>v</value></entry>`, one per entry, as BAML's XML
  * output format writes one, maybe inside one tag such as `<map>`): an object of those keys; undefined
  * when the content is not only such entries. A value is read as a scalar, JSON or lines (a value
@@ -1267,7 +1336,8 @@ function nestedSections(text: string, names: SectionNames, complete: boolean): O
   const nested = new Sections(names);
   nested.push(text);
   if (complete) nested.end();
-  return nested.node();
+  const node = nested.node();
+  return node?.kind === "object" ? node : undefined;
 }
 
 /**

@@ -17,6 +17,12 @@ export interface SectionNames {
   readonly wrappers: ReadonlySet<string>;
   /** The longest normalized key, so a line being written is known not to open a section past it. */
   readonly longest: number;
+  /**
+   * The target is a list (no fields): its answer may be written as tags, one tag around repeated item
+   * tags (`<list><item>a</item>…</list>`, as BAML's XML output format writes a list) or the item tags
+   * alone, each item's content read as this field (`readListTags`).
+   */
+  readonly items?: SectionField;
 }
 
 export interface SectionField {
@@ -53,8 +59,8 @@ const perIndex = new WeakMap<IrIndex, WeakMap<Type, SectionNames | null>>();
 
 /**
  * The section names of `type`: the fields of every class it may be (through optional, union and alias),
- * or undefined when it is no class (scalars, lists, maps: no field names to open a section). Cached per
- * IR and type.
+ * no fields but `items` for a list (of scalars or classes: its answer may be item tags), or undefined
+ * otherwise (scalars, maps, lists of lists: no names to open a section). Cached per IR and type.
  */
 export function sectionNamesOf(type: Type, index: IrIndex): SectionNames | undefined {
   let known = perIndex.get(index);
@@ -101,7 +107,10 @@ function classesOf(type: Type, index: IrIndex, into: string[], seen: Set<string>
  * A field's type seen through optional and alias: a list, text (`string`), and the classes of its items
  * or itself.
  */
-function fieldShape(type: Type, index: IrIndex): { list: boolean; text: boolean; classes: string[] } {
+function fieldShape(
+  type: Type,
+  index: IrIndex,
+): { list: boolean; text: boolean; classes: string[]; item?: Type } {
   let inner = type;
   const seen = new Set<string>();
   for (;;) {
@@ -114,7 +123,7 @@ function fieldShape(type: Type, index: IrIndex): { list: boolean; text: boolean;
   const classes: string[] = [];
   if (inner.kind === "list") {
     classesOf(inner.item, index, classes, new Set());
-    return { list: true, text: false, classes };
+    return { list: true, text: false, classes, item: inner.item };
   }
   classesOf(inner, index, classes, new Set());
   return { list: false, text: inner.kind === "primitive" && inner.name === "string", classes };
@@ -124,7 +133,19 @@ function fieldShape(type: Type, index: IrIndex): { list: boolean; text: boolean;
 function build(type: Type, index: IrIndex, built: Map<string, SectionNames>): SectionNames | undefined {
   const classes: string[] = [];
   classesOf(type, index, classes, new Set());
-  return namesOfClasses(classes, index, built);
+  if (classes.length > 0) return namesOfClasses(classes, index, built);
+  // A list target: its items may be tags (a list of lists, or a union with a list, is not read so).
+  const shape = fieldShape(type, index);
+  if (shape.item === undefined) return undefined;
+  const item = fieldShape(shape.item, index);
+  if (item.list) return undefined;
+  const inner = namesOfClasses(item.classes, index, built);
+  return {
+    fields: new Map(),
+    wrappers: new Set(),
+    longest: 0,
+    items: { key: "item", list: false, text: item.text, inner },
+  };
 }
 
 function namesOfClasses(

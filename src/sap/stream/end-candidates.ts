@@ -28,7 +28,7 @@ export interface EndSource {
   /** The whole text read as one quoted string. */
   quoted: QuotedAnswer;
   /** The whole text read as sections named by the target's fields (ended), when a declared one opened. */
-  sections: ObjectNode | undefined;
+  sections: ObjectNode | ArrayNode | undefined;
 }
 
 /**

@@ -508,6 +508,8 @@ export class PartialReader {
     if (
       this.textAllowed() &&
       this.sawText &&
+      // (A list target's item tags being written are its items, not the tags' text as one item.)
+      sections?.kind !== "array" &&
       (region?.kind !== "fence" || inProse) &&
       // A reading still missing fields is not known to fit yet (final mode would fail it so far).
       !(best && pendingOf(best.result) === 0 && structureBeatsText(best.value, this.wholeAnswer(best)))
