@@ -20,7 +20,9 @@ async function firstValueHeld(opening: string, chunks: number): Promise<boolean>
   const sections = new Sections(names);
   sections.push(opening);
   sections.push("Two plus two ");
-  const first = new WeakRef(sections.node()!.entries[0]![1] as JsonishNode);
+  const node = sections.node();
+  if (node?.kind !== "object") throw new Error("the sections read as no object");
+  const first = new WeakRef(node.entries[0]![1] as JsonishNode);
   for (let chunk = 0; chunk < chunks; chunk++) {
     sections.push("is four, as counting shows. ");
     sections.node();
