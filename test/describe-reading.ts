@@ -4,7 +4,7 @@
  * (`sap-stream-whole-fence.test.ts`, `sap-stream-finished-nodes.test.ts`).
  */
 import type { PartialReader, PartialReading } from "../src/sap/stream/partial-reader.js";
-import { pendingOf } from "../src/sap/stream/stream-coerce-context.js";
+import { pendingOf } from "../src/sap/stream/stream-of.js";
 
 export function describeReading(reader: PartialReader, reading: PartialReading | undefined) {
   if (reading === undefined) return undefined;

@@ -34,8 +34,9 @@ import { exactPartial } from "./exact-partial.js";
 import { pick, preferable, showsNothing } from "./prefer-reading.js";
 import { grewFrom, samePartial } from "./same-partial.js";
 import { patchSpine, type SpineTrail, traceSpine } from "./spine-trail.js";
-import { createStreamCoerceContext, pendingOf, type StreamCoerceContext } from "./stream-coerce-context.js";
+import { createStreamCoerceContext, type StreamCoerceContext } from "./stream-coerce-context.js";
 import { streamCoercers } from "./stream-coercer-table.js";
+import { pendingOf } from "./stream-of.js";
 
 /** One reading of the answer so far, coerced to the target type. */
 export interface PartialReading {

@@ -1,6 +1,6 @@
 import { earlierOrMarked } from "../lenient/final-answer-marker.js";
 import type { PartialReading } from "./partial-reader.js";
-import { pendingOf } from "./stream-coerce-context.js";
+import { pendingOf } from "./stream-of.js";
 
 /** The better of a reading and the best so far (either may be missing). */
 export function pick(

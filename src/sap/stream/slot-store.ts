@@ -8,6 +8,12 @@ import type { JsonishNode } from "../lenient/jsonish-node.js";
  * its identity and "nothing changed" is a pointer comparison), and a coercer's own incremental state (how
  * many list items are already coerced, which keys were already matched).
  */
+/** The coercer's state kept in `slot` between chunks, made by `make` on the slot's first read. */
+export function keptState<T>(slot: Slot, make: () => T): T {
+  if (slot.state === undefined) slot.state = make();
+  return slot.state as T;
+}
+
 export interface Slot {
   readonly type: Type;
   readonly path: string;

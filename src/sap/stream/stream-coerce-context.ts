@@ -15,9 +15,6 @@ import { FinishedNodeReader } from "./finished-node-reader.js";
 import { type Slot, SlotStore, stableObject } from "./slot-store.js";
 import { pendingOf, type StreamSuccess } from "./stream-of.js";
 
-// (Re-exported for the stream's modules that read results: the kinds import them from `stream-of.ts`.)
-export { pendingOf, type StreamSuccess, shownButWillFail } from "./stream-of.js";
-
 /** What the streaming coercers receive: the shared context plus the slots and the flag policy. */
 export interface StreamCoerceContext extends CoerceContext {
   readonly slots: SlotStore;

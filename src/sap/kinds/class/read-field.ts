@@ -2,7 +2,8 @@ import type { Class, Field } from "../../../ir/index.js";
 import { type CheckResult, type CoerceFailure, failure } from "../../coerce/coerce-result.js";
 import { FLAG_PENALTIES, type Flag } from "../../flags.js";
 import type { JsonishNode } from "../../lenient/jsonish-node.js";
-import { pendingOf, type StreamCoerceContext } from "../../stream/stream-coerce-context.js";
+import type { StreamCoerceContext } from "../../stream/stream-coerce-context.js";
+import { pendingOf } from "../../stream/stream-of.js";
 import { invalidField, missingField } from "./field-rules.js";
 
 /** What one field contributes to the object: its value, or a reason to hold the whole object back. */

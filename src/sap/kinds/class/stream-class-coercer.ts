@@ -11,12 +11,9 @@ import {
 import { setOwn } from "../../coerce/set-own.js";
 import { FLAG_PENALTIES, type Flag } from "../../flags.js";
 import type { JsonishNode, ObjectNode } from "../../lenient/jsonish-node.js";
-import { stableObject } from "../../stream/slot-store.js";
-import {
-  pendingOf,
-  type StreamCoerceContext,
-  type StreamSuccess,
-} from "../../stream/stream-coerce-context.js";
+import { keptState, stableObject } from "../../stream/slot-store.js";
+import type { StreamCoerceContext } from "../../stream/stream-coerce-context.js";
+import { pendingOf, type StreamSuccess } from "../../stream/stream-of.js";
 import { callArguments, isArgumentsKey, MAX_CALLS } from "./call-arguments.js";
 import { classCoercer } from "./coerce-class.js";
 import { type FieldLookup, fieldLookupOf, matchField } from "./field-lookup.js";
@@ -169,26 +166,21 @@ function objectState(
   path: string,
   context: StreamCoerceContext,
 ): ObjectState {
-  const slot = context.slot(node, type, path);
-  let state = slot.state as ObjectState | undefined;
-  if (!state) {
-    state = {
-      scanned: 0,
-      found: [],
-      exact: [],
-      matchedAny: false,
-      argument: undefined,
-      call: undefined,
-      keyFlags: [],
-      keyScore: 0,
-      outcomes: [],
-      paths: lookup.fields.map((field) => childPath(path, field.name)),
-      current: [],
-      previous: [],
-      last: undefined,
-    };
-    slot.state = state;
-  }
+  const state = keptState<ObjectState>(context.slot(node, type, path), () => ({
+    scanned: 0,
+    found: [],
+    exact: [],
+    matchedAny: false,
+    argument: undefined,
+    call: undefined,
+    keyFlags: [],
+    keyScore: 0,
+    outcomes: [],
+    paths: lookup.fields.map((field) => childPath(path, field.name)),
+    current: [],
+    previous: [],
+    last: undefined,
+  }));
   const entries = node.entries;
   for (; state.scanned < entries.length; state.scanned++) {
     const [key, value] = entries[state.scanned]!;

@@ -19,7 +19,7 @@ import {
   type JsonishNode,
   type StringNode,
 } from "../../lenient/jsonish-node.js";
-import { noteListBuild, stableValue } from "../../stream/slot-store.js";
+import { keptState, noteListBuild, stableValue } from "../../stream/slot-store.js";
 import type { StreamCoerceContext } from "../../stream/stream-coerce-context.js";
 import { pendingOf, type StreamSuccess, shownButWillFail, streamOf } from "../../stream/stream-of.js";
 import { DelimitedSplitter } from "./split-delimited.js";
@@ -235,9 +235,7 @@ function foldItems(
 ): CoerceResult {
   const items = node.items;
   if (stream === undefined) return foldEvery(type, items, path, context);
-  const slot = stream.slot(node, type, path);
-  const fold = (slot.state as ItemsFold | undefined) ?? newFold();
-  slot.state = fold;
+  const fold = keptState<ItemsFold>(stream.slot(node, type, path), newFold);
   const collect = stream.collectFlags;
   const frozenBefore = fold.values.length;
   // Every item but the last is complete; the last is folded once it is complete too.
@@ -508,12 +506,11 @@ function shownList(
     }
   }
   if (node.kind === "string" && context.isScalar(type.item)) {
-    const slot = context.slot(node, type, `${path}#pieces`);
-    let pieces = slot.state as PiecesState | undefined;
-    if (!pieces) {
-      pieces = { splitter: new DelimitedSplitter(), done: undefined, items: newFold() };
-      slot.state = pieces;
-    }
+    const pieces = keptState<PiecesState>(context.slot(node, type, `${path}#pieces`), () => ({
+      splitter: new DelimitedSplitter(),
+      done: undefined,
+      items: newFold(),
+    }));
     const split = foldPieces(type, node, path, context, { stream: context, pieces });
     if (split !== undefined) {
       const way = split.ok ? (pieces.done ?? WHOLE) : LOST;

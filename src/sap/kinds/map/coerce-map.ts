@@ -14,7 +14,7 @@ import {
 import { setOwn } from "../../coerce/set-own.js";
 import { FLAG_PENALTIES, type Flag, flagAt } from "../../flags.js";
 import type { JsonishNode, ObjectNode, StringNode } from "../../lenient/jsonish-node.js";
-import { noteBuild, sameValue } from "../../stream/slot-store.js";
+import { keptState, noteBuild, sameValue } from "../../stream/slot-store.js";
 import type { StreamCoerceContext } from "../../stream/stream-coerce-context.js";
 import { pendingOf, type StreamSuccess, shownButWillFail, streamOf } from "../../stream/stream-of.js";
 import { keyCollision } from "./key-collision.js";
@@ -89,18 +89,9 @@ function coerceEntries(type: MapType, node: ObjectNode, path: string, context: C
   if (stream === undefined) {
     fold = newFold(undefined);
   } else {
-    const slot = stream.slot(node, type, path);
-    fold =
-      (slot.state as EntriesFold | undefined) ??
-      newFold({
-        order: [],
-        touched: [],
-        map: undefined,
-        keys: 0,
-        builds: 0,
-        open: undefined,
-      });
-    slot.state = fold;
+    fold = keptState(stream.slot(node, type, path), () =>
+      newFold({ order: [], touched: [], map: undefined, keys: 0, builds: 0, open: undefined }),
+    );
   }
   const collect = stream === undefined || stream.collectFlags;
   const entries = node.entries;

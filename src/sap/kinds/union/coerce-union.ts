@@ -14,6 +14,7 @@ import {
 } from "../../coerce/coerce-result.js";
 import type { JsonishNode } from "../../lenient/jsonish-node.js";
 import { samePartial } from "../../stream/same-partial.js";
+import { keptState } from "../../stream/slot-store.js";
 import type { StreamCoerceContext } from "../../stream/stream-coerce-context.js";
 import { pendingOf, streamOf } from "../../stream/stream-of.js";
 import { coerceByMatching } from "../enum/coerce-by-matching.js";
@@ -142,12 +143,7 @@ function shownChoice(
   result: CoerceSuccess,
   option: number,
 ): CoerceResult {
-  const slot = context.slot(node, type, path);
-  let state = slot.state as ShownOption | undefined;
-  if (!state) {
-    state = { decided: false, shown: -1 };
-    slot.state = state;
-  }
+  const state = keptState<ShownOption>(context.slot(node, type, path), () => ({ decided: false, shown: -1 }));
   if (
     !state.decided &&
     !node.complete &&
