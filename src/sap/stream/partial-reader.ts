@@ -35,7 +35,6 @@ import { pick, preferable, showsNothing } from "./prefer-reading.js";
 import { grewFrom, samePartial } from "./same-partial.js";
 import { patchSpine, type SpineTrail, traceSpine } from "./spine-trail.js";
 import { createStreamCoerceContext, type StreamCoerceContext } from "./stream-coerce-context.js";
-import { streamCoercers } from "./stream-coercer-table.js";
 import { pendingOf } from "./stream-of.js";
 
 /** One reading of the answer so far, coerced to the target type. */
@@ -211,7 +210,7 @@ export class PartialReader {
     private readonly index: IrIndex,
     private readonly options: PartialReaderOptions,
   ) {
-    this.context = createStreamCoerceContext(index, streamCoercers, options);
+    this.context = createStreamCoerceContext(index, options);
     this.reasoning = options.afterReasoning ? undefined : new ReasoningBlocks();
     this.context.wholeText.add(this.textNode);
     this.plainText = this.context.plainText(type);

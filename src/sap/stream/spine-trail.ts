@@ -1,7 +1,7 @@
 import type { Type } from "../../ir/index.js";
 import { childPath } from "../coerce/coerce-result.js";
 import { setOwn } from "../coerce/set-own.js";
-import { fieldOfLastEntry } from "../kinds/class/stream-class-coercer.js";
+import { fieldOfLastEntry } from "../kinds/class/coerce-class.js";
 import { itemsShownBeforeOpen } from "../kinds/list/coerce-list.js";
 import type { JsonishNode } from "../lenient/jsonish-node.js";
 import type { StreamCoerceContext } from "./stream-coerce-context.js";

@@ -1,12 +1,8 @@
 import { type IrIndex, inherentlyDone, type Type } from "../../ir/index.js";
 import { applyConstraints } from "../coerce/apply-constraints.js";
-import type {
-  CoerceContext,
-  CoercerTable,
-  ConstraintEvaluator,
-  KindCoercer,
-} from "../coerce/coerce-context.js";
+import type { CoerceContext, ConstraintEvaluator, KindCoercer } from "../coerce/coerce-context.js";
 import { type CoerceFailure, type CoerceResult, failure } from "../coerce/coerce-result.js";
+import { coercers } from "../coerce/coercer-table.js";
 import { createCoerceContext, MAX_DEPTH, TooDeep } from "../coerce/create-coerce-context.js";
 import { FLAG_PENALTIES } from "../flags.js";
 import { isCutHere, type JsonishNode } from "../lenient/jsonish-node.js";
@@ -63,8 +59,9 @@ export interface StreamCoerceOptions {
 }
 
 /**
- * The coerce context of prefix mode. Dispatch goes through the table like final mode, with the streaming
- * rules applied at the one place every value passes:
+ * The coerce context of prefix mode. Dispatch goes through final mode's table (one coercer per kind for
+ * both modes, which keeps its state in the slots here: `streamOf`), with the streaming rules applied at
+ * the one place every value passes:
  * - a complete node's result is computed once and frozen (complete nodes never change);
  * - a type asked again of the same node while it is being coerced fails at once (recursive types);
  * - ints, floats, bools, enums, literals, `@@stream.done` classes, `@stream.done` types and the JSON text
@@ -73,18 +70,14 @@ export interface StreamCoerceOptions {
  * - `@check`/`@assert` run on complete values only (a growing string is not yet what the model meant);
  * - `@stream.with_state` wraps the value as `{ value, state }`.
  */
-export function createStreamCoerceContext(
-  index: IrIndex,
-  table: CoercerTable,
-  options: StreamCoerceOptions,
-): StreamCoerceContext {
+export function createStreamCoerceContext(index: IrIndex, options: StreamCoerceOptions): StreamCoerceContext {
   const slots = new SlotStore();
   const isDoneClass = (name: string): boolean => index.getClass(name).streamDone === true;
-  const base = createCoerceContext(index, table, {
+  const base = createCoerceContext(index, coercers, {
     partial: true,
     constraintEvaluator: options.constraintEvaluator,
   });
-  const entry = (type: Type) => table[type.kind] as KindCoercer<Type>;
+  const entry = (type: Type) => coercers[type.kind] as KindCoercer<Type>;
   /** Per type: whether its values appear only whole (asked for every value on every chunk). */
   const doneTypes = new Map<Type, boolean>();
   // The (node, type) pairs being coerced right now, innermost last: a type asked again of a node it is

@@ -50,8 +50,8 @@ export interface CallArguments {
 /**
  * A function call written where the class was expected (`{"name": "get_weather", "arguments": {"city":
  * "Paris"}}` for `class Call { city string }`): its arguments are the class's object, flagged
- * `UnwrappedObject`. The one rule final mode (`coerce-class.ts`) and streams (`stream-class-coercer.ts`)
- * read such a wrapper by. It applies when the object has an arguments member (`argument`, the last one
+ * `UnwrappedObject`. The one rule the class coercer (`coerce-class.ts`) reads such a wrapper by, in
+ * both modes. It applies when the object has an arguments member (`argument`, the last one
  * written under a key of `ARGUMENT_KEYS` that names no field) holding an object, or a finished string
  * whose whole text is a JSON object, and the object itself lacks a required field of the class or names
  * none of its fields (`named(index)`: the object has a key for `fields[index]`). An object that has every

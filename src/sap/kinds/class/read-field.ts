@@ -1,5 +1,5 @@
 import type { Class, Field } from "../../../ir/index.js";
-import { type CheckResult, type CoerceFailure, failure } from "../../coerce/coerce-result.js";
+import { type CheckResult, type CoerceFailure, failure, NONE } from "../../coerce/coerce-result.js";
 import { FLAG_PENALTIES, type Flag } from "../../flags.js";
 import type { JsonishNode } from "../../lenient/jsonish-node.js";
 import type { StreamCoerceContext } from "../../stream/stream-coerce-context.js";
@@ -21,11 +21,8 @@ export interface FieldOutcome {
   failure?: CoerceFailure;
 }
 
-export const NO_FLAGS: readonly Flag[] = Object.freeze([]);
-export const NO_CHECKS: readonly CheckResult[] = Object.freeze([]);
-
 /**
- * One field of a partial object (the rules are on `streamClassCoercer`): its value, `null` (or `[]`,
+ * One field of a partial object in a stream (the rules are on `classCoercer`): its value, `null` (or `[]`,
  * `{}`, a `{ value, state }` wrapper) while it is not written or not ready, or the reason the whole
  * object is held back. No closures: this runs on every chunk.
  */
@@ -51,8 +48,8 @@ export function readField(
       pending: 0,
       flags: context.collectFlags
         ? [{ kind: fallback.flag, path: fieldPath, detail: fallback.detail }]
-        : NO_FLAGS,
-      checks: NO_CHECKS,
+        : NONE,
+      checks: NONE,
     };
   }
   const complete = fieldNode.complete;
@@ -83,10 +80,8 @@ export function readField(
     value: attrs?.streamWithState ? { value: fallback.value, state: "Complete" } : fallback.value,
     score: FLAG_PENALTIES[fallback.flag],
     pending: 0,
-    flags: context.collectFlags
-      ? [{ kind: fallback.flag, path: fieldPath, detail: fallback.detail }]
-      : NO_FLAGS,
-    checks: NO_CHECKS,
+    flags: context.collectFlags ? [{ kind: fallback.flag, path: fieldPath, detail: fallback.detail }] : NONE,
+    checks: NONE,
   };
 }
 
@@ -118,8 +113,8 @@ function waiting(
             detail: state === "Pending" ? "not written yet" : "still being written",
           },
         ]
-      : NO_FLAGS,
-    checks: NO_CHECKS,
+      : NONE,
+    checks: NONE,
   };
 }
 
@@ -137,8 +132,8 @@ function notReady(
     value: null,
     score: 0,
     pending: 0,
-    flags: NO_FLAGS,
-    checks: NO_CHECKS,
+    flags: NONE,
+    checks: NONE,
     failure: failure(
       "missing-field",
       fieldPath,
