@@ -89,7 +89,7 @@ export class ResultBuilder {
   checks: CheckResult[] | undefined;
   score = 0;
 
-  add(result: CoerceSuccess): void {
+  add(result: Pick<CoerceSuccess, "flags" | "checks" | "score">): void {
     if (result.flags.length > 0) {
       if (!this.flags) this.flags = [];
       for (const flag of result.flags) this.flags.push(flag);

@@ -19,14 +19,7 @@ import type { StreamCoerceContext } from "../../stream/stream-coerce-context.js"
 import { pendingOf, type StreamSuccess, streamOf } from "../../stream/stream-of.js";
 import { callArguments, isArgumentsKey, MAX_CALLS } from "./call-arguments.js";
 import { type FieldLookup, fieldLookupOf, matchField } from "./field-lookup.js";
-import {
-  invalidField,
-  keyReplaces,
-  listAsFieldText,
-  mayImplyKey,
-  missingField,
-  missingPenalty,
-} from "./field-rules.js";
+import { keyReplaces, listAsFieldText, mayImplyKey, missingPenalty } from "./field-rules.js";
 import { type FieldOutcome, readField } from "./read-field.js";
 
 /**
@@ -38,12 +31,13 @@ import { type FieldOutcome, readField } from "./read-field.js";
  *
  * One coercer for both modes (docs/decisions/0040, 0047): the object's keys are folded entry by entry
  * into a `KeysFold` (`foldKeys`: each key matched to its field, the key flags, the node each field was
- * last given). A one-shot read folds every key into a local fold and reads each field once
+ * last given), and each field is read from its node by `readField` (`read-field.ts`, the rules of
+ * `field-rules.ts`). A one-shot read folds every key into a local fold and reads each field once
  * (`fromObject`). A stream keeps the fold in the object's slot and folds each new entry once; its
- * partial is a view over it (`shownObject`): fields not written yet are null (lists `[]`, maps `{}`), a
- * field whose node is complete is read once and kept, only the field being written is read again
- * (`read-field.ts`: `@stream.not_null`, `@stream.with_state`, values not ready yet). A complete field
- * that does not fit follows final mode's rule (an optional scalar becomes null), else it is null, flagged
+ * partial is a view over it (`shownObject`): a field whose node is complete is read once and kept, only
+ * the field being written is read again; fields not written yet are null (lists `[]`, maps `{}`), values
+ * not ready yet too, with `@stream.not_null` and `@stream.with_state` on top. A complete field that does
+ * not fit follows final mode's rule (an optional scalar becomes null), else it is null, flagged
  * `WillFail` (the object stays; the final parse fails). Class `@@check`/`@@assert` run once the object
  * is complete.
  */
@@ -125,7 +119,7 @@ function coerceClass(
     const direct =
       view === undefined
         ? fromObject(declaration, lookup, keys, node, path, context)
-        : shownObject(declaration, lookup, view, node.complete, stream!);
+        : shownObject(declaration, lookup, view, node, stream!);
     // A single-field class given an object with none of its keys: the object may be the field's value
     // itself. Keep whichever reading repairs less (in a stream, once the object is closed, its missing
     // field costs what it costs in a one-shot read).
@@ -254,7 +248,7 @@ function foldKeys(
   }
 }
 
-/** A one-shot read's fields: each read once from the node its key was last given. */
+/** A one-shot read's fields: each read once from the node its key was last given (`readField`). */
 function fromObject(
   declaration: Class,
   lookup: FieldLookup,
@@ -271,32 +265,10 @@ function fromObject(
   for (let index = 0; index < fields.length; index++) {
     const field = fields[index]!;
     const fieldPath = childPath(path, field.name);
-    const fieldNode = keys.found[index];
-    if (fieldNode === undefined) {
-      const fallback = missingField(field, context);
-      if (!fallback) {
-        return failure(
-          "missing-field",
-          fieldPath,
-          context.describe(field.type),
-          undefined,
-          `The answer has no "${field.alias ?? field.name}" for ${declaration.name}.`,
-        );
-      }
-      builder.flag(fallback.flag, fieldPath, fallback.detail, node);
-      setOwn(value, field.name, fallback.value);
-      continue;
-    }
-    const result = context.coerce(field.type, fieldNode, fieldPath);
-    if (result.ok) {
-      builder.add(result);
-      setOwn(value, field.name, result.value);
-      continue;
-    }
-    const fallback = invalidField(field, fieldNode, result.issue, context);
-    if (!fallback) return result;
-    builder.flag(fallback.flag, fieldPath, fallback.detail, fieldNode);
-    setOwn(value, field.name, fallback.value);
+    const outcome = readField(declaration, field, keys.found[index], fieldPath, node, context, undefined);
+    if (outcome.failure) return outcome.failure;
+    builder.add(outcome);
+    setOwn(value, field.name, outcome.value);
   }
   return builder.build(value);
 }
@@ -364,9 +336,10 @@ function shownObject(
   declaration: Class,
   lookup: FieldLookup,
   view: ObjectView,
-  closed: boolean,
+  node: ObjectNode,
   stream: StreamCoerceContext,
 ): CoerceResult {
+  const closed = node.complete;
   const fields = lookup.fields;
   const outcomes = view.current;
   let changed = view.last === undefined;
@@ -381,7 +354,7 @@ function shownObject(
       (fieldNode !== undefined && !outcome.complete) ||
       (fieldNode === undefined && closed && !outcome.complete)
     ) {
-      outcome = readField(declaration, field, fieldNode, view.paths[index]!, stream, closed);
+      outcome = readField(declaration, field, fieldNode, view.paths[index]!, node, stream, stream, closed);
       view.outcomes[index] = outcome;
     }
     if (outcome.failure) return outcome.failure;

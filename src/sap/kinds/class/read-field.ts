@@ -1,12 +1,13 @@
 import type { Class, Field } from "../../../ir/index.js";
+import type { CoerceContext } from "../../coerce/coerce-context.js";
 import { type CheckResult, type CoerceFailure, failure, NONE } from "../../coerce/coerce-result.js";
-import { FLAG_PENALTIES, type Flag } from "../../flags.js";
+import { FLAG_PENALTIES, type Flag, flagAt } from "../../flags.js";
 import type { JsonishNode } from "../../lenient/jsonish-node.js";
 import type { StreamCoerceContext } from "../../stream/stream-coerce-context.js";
 import { pendingOf } from "../../stream/stream-of.js";
-import { invalidField, missingField } from "./field-rules.js";
+import { type FieldFallback, invalidField, missingField } from "./field-rules.js";
 
-/** What one field contributes to the object: its value, or a reason to hold the whole object back. */
+/** What one field contributes to the object: its value, or a reason the object fails or is held back. */
 export interface FieldOutcome {
   /** The node it was read from (undefined: not written yet). */
   node: JsonishNode | undefined;
@@ -17,47 +18,59 @@ export interface FieldOutcome {
   pending: number;
   flags: readonly Flag[];
   checks: readonly CheckResult[];
-  /** A `@stream.not_null` field without a value, or a complete value that does not fit. */
+  /**
+   * A one-shot read: a required field missing, or a value that does not fit. A stream: a
+   * `@stream.not_null` field without a value, or a complete value that does not fit.
+   */
   failure?: CoerceFailure;
 }
 
 /**
- * One field of a partial object in a stream (the rules are on `classCoercer`): its value, `null` (or `[]`,
- * `{}`, a `{ value, state }` wrapper) while it is not written or not ready, or the reason the whole
- * object is held back. No closures: this runs on every chunk.
+ * One field of an object (`fieldNode`: the node its key was last given, if any; `object`: the object),
+ * in both modes: its value, the value the rules of `field-rules.ts` give a field missing or not fitting,
+ * or the reason the object fails. In a stream (`stream`), the field of a partial object: `null` (or
+ * `[]`, `{}`, a `{ value, state }` wrapper) while it is not written or not ready, with the streaming
+ * attributes on top (`@stream.not_null` holds back the whole object); it never fails the object
+ * (`WillFail`). No closures: this runs on every chunk.
  */
 export function readField(
   declaration: Class,
   field: Field,
   fieldNode: JsonishNode | undefined,
   fieldPath: string,
-  context: StreamCoerceContext,
+  object: JsonishNode,
+  context: CoerceContext,
+  stream: StreamCoerceContext | undefined,
   closed = false,
 ): FieldOutcome {
-  const attrs = field.type.attrs;
+  const attrs = stream === undefined ? undefined : field.type.attrs;
   if (fieldNode === undefined) {
+    if (stream === undefined) {
+      const fallback = missingField(field, context);
+      if (fallback !== undefined)
+        return fellBack(fallback, undefined, fieldPath, object, undefined, undefined);
+      const missing = failure(
+        "missing-field",
+        fieldPath,
+        context.describe(field.type),
+        undefined,
+        `The answer has no "${field.alias ?? field.name}" for ${declaration.name}.`,
+      );
+      return failed(undefined, missing);
+    }
     const fallback = closed && !attrs?.streamNotNull ? missingField(field, context, true) : undefined;
     if (fallback?.flag !== "WillFail")
-      return waiting(declaration, field, undefined, "Pending", fieldPath, context);
+      return waiting(declaration, field, undefined, "Pending", fieldPath, stream);
     // A required field the closed object lacks: missing for good (final mode fails the object).
-    return {
-      node: undefined,
-      complete: true,
-      value: attrs?.streamWithState ? { value: fallback.value, state: "Complete" } : fallback.value,
-      score: FLAG_PENALTIES[fallback.flag],
-      pending: 0,
-      flags: context.collectFlags
-        ? [{ kind: fallback.flag, path: fieldPath, detail: fallback.detail }]
-        : NONE,
-      checks: NONE,
-    };
+    return fellBack(fallback, undefined, fieldPath, object, stream, attrs);
   }
   const complete = fieldNode.complete;
   const result = context.coerce(field.type, fieldNode, fieldPath);
   if (result.ok) {
-    const shown = attrs?.streamWithState ? (result.value as { value: unknown }).value : result.value;
-    if (attrs?.streamNotNull && shown === null)
-      return notReady(declaration, field, fieldNode, fieldPath, context);
+    if (attrs?.streamNotNull) {
+      const shown = attrs.streamWithState ? (result.value as { value: unknown }).value : result.value;
+      if (shown === null) return notReady(declaration, field, fieldNode, fieldPath, stream!);
+    }
     return {
       node: fieldNode,
       complete,
@@ -68,20 +81,55 @@ export function readField(
       checks: result.checks,
     };
   }
-  // Still being written and not ready to show (a quoted number, a `@stream.done` value).
-  if (!complete) return waiting(declaration, field, fieldNode, "Incomplete", fieldPath, context);
-  // A `@stream.not_null` field whose value does not fit never gets one: its object stays held back.
-  if (attrs?.streamNotNull) return notReady(declaration, field, fieldNode, fieldPath, context);
-  // The rule final mode follows too (an optional scalar is null); in prefix mode the object always stays.
-  const fallback = invalidField(field, fieldNode, result.issue, context)!;
+  if (stream !== undefined) {
+    // Still being written and not ready to show (a quoted number, a `@stream.done` value).
+    if (!complete) return waiting(declaration, field, fieldNode, "Incomplete", fieldPath, stream);
+    // A `@stream.not_null` field whose value does not fit never gets one: its object stays held back.
+    if (attrs?.streamNotNull) return notReady(declaration, field, fieldNode, fieldPath, stream);
+  }
+  // An optional scalar is null; else a one-shot read fails, and in a stream the object stays.
+  const fallback = invalidField(field, fieldNode, result.issue, context);
+  if (fallback === undefined) return failed(fieldNode, result);
+  return fellBack(fallback, fieldNode, fieldPath, fieldNode, stream, attrs);
+}
+
+/**
+ * A field given the value a rule of `field-rules.ts` gives it, flagged (the flag about `site`; in a
+ * stream, `@stream.with_state` wraps the value, complete).
+ */
+function fellBack(
+  fallback: FieldFallback,
+  fieldNode: JsonishNode | undefined,
+  fieldPath: string,
+  site: JsonishNode,
+  stream: StreamCoerceContext | undefined,
+  attrs: Field["type"]["attrs"],
+): FieldOutcome {
   return {
     node: fieldNode,
-    complete,
+    complete: true,
     value: attrs?.streamWithState ? { value: fallback.value, state: "Complete" } : fallback.value,
     score: FLAG_PENALTIES[fallback.flag],
     pending: 0,
-    flags: context.collectFlags ? [{ kind: fallback.flag, path: fieldPath, detail: fallback.detail }] : NONE,
+    flags:
+      stream === undefined || stream.collectFlags
+        ? [flagAt(fallback.flag, fieldPath, fallback.detail, site)]
+        : NONE,
     checks: NONE,
+  };
+}
+
+/** A field the object fails on (a one-shot read). */
+function failed(fieldNode: JsonishNode | undefined, reason: CoerceFailure): FieldOutcome {
+  return {
+    node: fieldNode,
+    complete: true,
+    value: null,
+    score: 0,
+    pending: 0,
+    flags: NONE,
+    checks: NONE,
+    failure: reason,
   };
 }
 
@@ -92,20 +140,20 @@ function waiting(
   fieldNode: JsonishNode | undefined,
   state: "Pending" | "Incomplete",
   fieldPath: string,
-  context: StreamCoerceContext,
+  stream: StreamCoerceContext,
 ): FieldOutcome {
   const attrs = field.type.attrs;
-  if (attrs?.streamNotNull) return notReady(declaration, field, fieldNode, fieldPath, context);
+  if (attrs?.streamNotNull) return notReady(declaration, field, fieldNode, fieldPath, stream);
   // Lists and maps are never null in a partial: they start empty (the rule final mode's prefix reading
   // follows too).
-  const empty = missingField(field, context)!.value;
+  const empty = missingField(field, stream)!.value;
   return {
     node: fieldNode,
     complete: fieldNode?.complete === true,
     value: attrs?.streamWithState ? { value: empty, state } : empty,
     score: 0,
     pending: 1,
-    flags: context.collectFlags
+    flags: stream.collectFlags
       ? [
           {
             kind: "Pending",
@@ -124,7 +172,7 @@ function notReady(
   field: Field,
   fieldNode: JsonishNode | undefined,
   fieldPath: string,
-  context: StreamCoerceContext,
+  stream: StreamCoerceContext,
 ): FieldOutcome {
   return {
     node: fieldNode,
@@ -137,7 +185,7 @@ function notReady(
     failure: failure(
       "missing-field",
       fieldPath,
-      context.describe(field.type),
+      stream.describe(field.type),
       undefined,
       `${declaration.name} is held back until "${field.alias ?? field.name}" has a value (@stream.not_null).`,
     ),
