@@ -94,7 +94,7 @@ function coerceClass(
     foldKeys(keys, declaration, lookup, node, path, stream);
     // A function call's arguments (`callArguments`).
     const call =
-      calls < MAX_CALLS
+      calls < MAX_CALLS && keys.argument !== undefined
         ? callArguments(keys.argument, lookup.fields, (index) => keys.found[index] !== undefined, context)
         : undefined;
     if (view !== undefined) {
