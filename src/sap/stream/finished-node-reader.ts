@@ -40,7 +40,8 @@ const NO_CHECKS: readonly CheckResult[] = Object.freeze([]);
 /**
  * Reads a finished container that a stream meets for the first time (a read catching up over a stretch of
  * the answer: a whole list of objects closed since the last read, or the whole answer read once) with the
- * final-mode coercers, so it builds none of the per-node state the streaming coercers keep for nodes that
+ * final-mode coercers (the one coercer of each kind, run through a final-mode context of its own: a
+ * one-shot read, docs/decisions/0040 and 0047), so it builds none of the per-node state the streaming coercers keep for nodes that
  * are still growing (a slot per container, an object's field paths and outcomes). The same rules, read
  * whole: for a finished node the streaming coercers and the final-mode ones agree, value and score (with
  * nothing pending), except where a stream's partial semantics differ, and then the node goes back to the
