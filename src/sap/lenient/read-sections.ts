@@ -2,6 +2,7 @@ import { workMeter } from "../work-meter.js";
 import { FixingParser } from "./fixing-parser.js";
 import type { ArrayNode, JsonishNode, ObjectNode } from "./jsonish-node.js";
 import { BULLET, LABEL_DECIDED, LABEL_LINE, pendingLabel, readLines, scalar } from "./read-label-lines.js";
+import { MarkdownTable, readMarkdownTable } from "./read-markdown-table.js";
 import {
   type BlockHeader,
   BlockText,
@@ -138,9 +139,14 @@ export class Sections {
   /** The target is a list or a map: its answer is read as tags only (`listed`), never as sections. */
   private readonly tagsOnly: boolean;
 
+  /** A list of a class's answer may be a markdown table of its items (read beside the tags). */
+  private readonly table: MarkdownTable | undefined;
+
   constructor(private readonly names: SectionNames) {
     this.tagsOnly = names.items !== undefined || names.entries !== undefined;
     if (this.tagsOnly) this.listed = "";
+    const rows = names.items?.list === false ? names.items.inner : undefined;
+    if (rows !== undefined) this.table = new MarkdownTable(rows);
   }
 
   /**
@@ -159,6 +165,7 @@ export class Sections {
   }
 
   push(text: string): void {
+    this.table?.push(text);
     if (this.listed !== undefined) {
       // (Kept only while the answer may be tags: one that starts otherwise is not read so.)
       const next = this.listed + text;
@@ -166,7 +173,10 @@ export class Sections {
       this.changes++;
       return;
     }
-    if (this.tagsOnly) return;
+    if (this.tagsOnly) {
+      if (this.table !== undefined) this.changes++;
+      return;
+    }
     workMeter.steps += text.length;
     this.line = readLines(
       this.line,
@@ -237,6 +247,7 @@ export class Sections {
   end(): void {
     this.changes++;
     if (this.tagsOnly) {
+      this.table?.end();
       this.object.complete = true;
       return;
     }
@@ -256,7 +267,7 @@ export class Sections {
    */
   node(): ObjectNode | ArrayNode | undefined {
     if (this.tagsOnly) {
-      if (this.listed === undefined) return undefined;
+      if (this.listed === undefined) return this.table?.node();
       if (this.shownAt !== this.changes) {
         this.shownAt = this.changes;
         workMeter.steps += this.listed.length;
@@ -1224,6 +1235,10 @@ function readContent(text: string, field: SectionField, complete: boolean): Json
     if (content === "") return undefined;
   }
   const inner = field.inner;
+  if (inner !== undefined && field.list && content[0] === "|") {
+    const table = readMarkdownTable(content, inner, complete);
+    if (table !== undefined) return table;
+  }
   if (inner !== undefined) {
     const node = nestedSections(content, inner, complete);
     if (node !== undefined) return node;
