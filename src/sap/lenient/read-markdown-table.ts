@@ -30,9 +30,10 @@ export class MarkdownTable {
 
   push(text: string): void {
     if (this.ended) return;
-    this.line = readLines(this.line, text, (line) => this.read(line));
-    // (A line being written that cannot become a row is not kept: a long line of prose or JSON is passed.)
-    if (this.columns === undefined && this.header === undefined && !mayBeRow(this.line)) this.line = " ";
+    this.line = readLines(this.line, text, (line) => this.read(line), this.passProse);
+    // (A line being written that cannot become a row is not kept: a long line of prose or JSON is passed;
+    // one character that starts no row stands for it until its line ends.)
+    if (this.columns === undefined && this.header === undefined && !mayBeRow(this.line)) this.line = "-";
   }
 
   end(): void {
@@ -47,6 +48,26 @@ export class MarkdownTable {
     if (this.columns === undefined) return undefined;
     return { kind: "array", items: [...this.rows], complete: this.complete || this.ended };
   }
+
+  /**
+   * Where the next line that may be a row starts, from `from` (`readLines`): before a header, lines not
+   * starting with a pipe are passed by without being cut out of the text (a long JSON answer costs a search
+   * for `|`, not a string per line).
+   */
+  private readonly passProse = (text: string, from: number): number => {
+    if (this.columns !== undefined || this.header !== undefined) return from;
+    // (Each line is looked at once: from its first pipe back to its start, then on from its end.)
+    for (let at = from; at < text.length; ) {
+      const pipe = text.indexOf("|", at);
+      if (pipe < 0) break;
+      const start = text.lastIndexOf("\n", pipe - 1) + 1;
+      if (text.slice(start, pipe).trim() === "") return start;
+      const end = text.indexOf("\n", pipe);
+      if (end < 0) break;
+      at = end + 1;
+    }
+    return Math.max(from, text.lastIndexOf("\n") + 1);
+  };
 
   private read(line: string): void {
     if (this.ended) return;
