@@ -2,6 +2,7 @@ import { workMeter } from "../work-meter.js";
 import { FixingParser } from "./fixing-parser.js";
 import type { ArrayNode, JsonishNode, ObjectNode } from "./jsonish-node.js";
 import { BULLET, LABEL_DECIDED, LABEL_LINE, pendingLabel, readLines, scalar } from "./read-label-lines.js";
+import { MarkdownTable, readMarkdownTable } from "./read-markdown-table.js";
 import {
   type BlockHeader,
   BlockText,
@@ -116,8 +117,8 @@ export class Sections {
   private decided:
     | { prefix: string; open: Section | undefined; opener: Opener; headerAt: number }
     | undefined;
-  /** The list `node` gave last for a list target. */
-  private shownList: ArrayNode | undefined;
+  /** The list or map `node` gave last for a list or map target. */
+  private shownTags: ArrayNode | ObjectNode | undefined;
   /** The object `node` gave last, and `changes` then. */
   private shown: ObjectNode | undefined;
   private shownAt = -1;
@@ -130,11 +131,22 @@ export class Sections {
    */
   regressions = 0;
 
-  /** A list target's answer so far (`SectionNames.items`): read whole as item tags at each read. */
+  /**
+   * A list or map target's answer so far (`SectionNames.items`, `entries`): read whole as item or entry
+   * tags at each read.
+   */
   private listed: string | undefined;
+  /** The target is a list or a map: its answer is read as tags only (`listed`), never as sections. */
+  private readonly tagsOnly: boolean;
+
+  /** A list of a class's answer may be a markdown table of its items (read beside the tags). */
+  private readonly table: MarkdownTable | undefined;
 
   constructor(private readonly names: SectionNames) {
-    if (names.items !== undefined) this.listed = "";
+    this.tagsOnly = names.items !== undefined || names.entries !== undefined;
+    if (this.tagsOnly) this.listed = "";
+    const rows = names.items?.list === false ? names.items.inner : undefined;
+    if (rows !== undefined) this.table = new MarkdownTable(rows);
   }
 
   /**
@@ -153,6 +165,7 @@ export class Sections {
   }
 
   push(text: string): void {
+    this.table?.push(text);
     if (this.listed !== undefined) {
       // (Kept only while the answer may be tags: one that starts otherwise is not read so.)
       const next = this.listed + text;
@@ -160,7 +173,10 @@ export class Sections {
       this.changes++;
       return;
     }
-    if (this.names.items !== undefined) return;
+    if (this.tagsOnly) {
+      if (this.table !== undefined) this.changes++;
+      return;
+    }
     workMeter.steps += text.length;
     this.line = readLines(
       this.line,
@@ -230,7 +246,8 @@ export class Sections {
   /** The text is complete: its last line is read, the open section closed, and the object complete. */
   end(): void {
     this.changes++;
-    if (this.names.items !== undefined) {
+    if (this.tagsOnly) {
+      this.table?.end();
       this.object.complete = true;
       return;
     }
@@ -249,15 +266,18 @@ export class Sections {
    * out before grown in place; the entries before it are the same nodes).
    */
   node(): ObjectNode | ArrayNode | undefined {
-    const items = this.names.items;
-    if (items !== undefined) {
-      if (this.listed === undefined) return undefined;
+    if (this.tagsOnly) {
+      if (this.listed === undefined) return this.table?.node();
       if (this.shownAt !== this.changes) {
         this.shownAt = this.changes;
         workMeter.steps += this.listed.length;
-        this.shownList = readListTags(this.listed, items, this.object.complete);
+        const { items, entries } = this.names;
+        this.shownTags =
+          items !== undefined
+            ? readListTags(this.listed, items, this.object.complete)
+            : entryTags(this.listed, this.object.complete, entries);
       }
-      return this.shownList;
+      return this.shownTags;
     }
     if (this.object.complete) return this.declared === 0 || this.wrapped > 1 ? undefined : this.object;
     if (this.wrapped > 1) return undefined;
@@ -491,12 +511,14 @@ export class Sections {
     const tag = TAG.exec(line);
     if (tag !== null) {
       const key = sectionKey(tag[1]!);
+      const written = tag[1]!;
       const field = names.fields.get(key);
-      if (field === undefined && open === undefined && names.wrappers.has(key)) return "wrapper";
+      const wraps = field === undefined || (names.classNames.has(written) && field.key !== written);
+      if (wraps && open === undefined && names.wrappers.has(key)) return "wrapper";
       // An undeclared tag on a line of its own is a block to skip (`<scratchpad>`); in prose or in a
       // label's text it is text.
       if (field !== undefined || (tag[2]!.trim() === "" && !isText(open)))
-        return { form: "tag", field, written: tag[1]!, header: tag[2]!, indent };
+        return { form: "tag", field, written, header: tag[2]!, indent };
       return undefined;
     }
     // Label lines open a section outside DSPy sections, and in a label's block only at its own indentation.
@@ -1213,6 +1235,10 @@ function readContent(text: string, field: SectionField, complete: boolean): Json
     if (content === "") return undefined;
   }
   const inner = field.inner;
+  if (inner !== undefined && field.list && content[0] === "|") {
+    const table = readMarkdownTable(content, inner, complete);
+    if (table !== undefined) return table;
+  }
   if (inner !== undefined) {
     const node = nestedSections(content, inner, complete);
     if (node !== undefined) return node;
@@ -1243,12 +1269,14 @@ function readContent(text: string, field: SectionField, complete: boolean): Json
 /** A tag's content: nested tags for a class or a list, else its text with entities decoded. */
 function readTagContent(text: string, field: SectionField, complete: boolean): JsonishNode | undefined {
   if (field.list) {
+    // (An empty item of a list of lists, `<item></item>`, is an empty list.)
+    if (complete && text.trim() === "") return { kind: "array", items: [], complete: true };
     const items = repeatedTags(text, complete, field.inner?.wrappers);
     // (A list of tags being written shows its finished items only.)
     if (items === undefined && !complete && /^\s*<\/?[\p{L}_]*$/u.test(text))
       return { kind: "array", items: [], complete: false };
     if (items !== undefined) {
-      const itemField: SectionField = { key: field.key, list: false, text: field.text, inner: field.inner };
+      const itemField: SectionField = { ...field, list: false };
       const nodes = items.map(
         (item) =>
           readTagContent(item, itemField, true) ?? { kind: "string" as const, value: "", complete: true },
@@ -1260,8 +1288,22 @@ function readTagContent(text: string, field: SectionField, complete: boolean): J
     const node = nestedSections(text, field.inner, complete);
     if (node !== undefined) return node;
   }
-  const map = field.text ? undefined : entryTags(text, complete);
+  const map = field.text ? undefined : entryTags(text, complete, field.values);
   if (map !== undefined) return map;
+  // (Tags a class does not declare are an object of those keys, which the class's coercer judges: never
+  // their text, which a one-field class would take as its field.)
+  const tags = field.inner !== undefined && complete ? siblingTags(text, true) : undefined;
+  if (tags !== undefined && tags.length > 0) {
+    const entries = tags.map((tag): [string, JsonishNode] => [
+      tag.name,
+      readContent(decodeEntities(tag.content), UNTYPED, true) ?? {
+        kind: "string",
+        value: "",
+        complete: true,
+      },
+    ]);
+    return { kind: "object", entries, complete: true };
+  }
   return readContent(decodeEntities(text), { ...field, inner: undefined }, complete);
 }
 
@@ -1278,14 +1320,15 @@ function readListTags(text: string, item: SectionField, complete: boolean): Arra
     return opening ? { kind: "array", items: [], complete: false } : undefined;
   }
   const name = open[1]!;
-  let contents = itemTags(text, complete);
+  const wrappers = item.inner?.wrappers;
+  let contents = itemTags(text, complete, wrappers);
   const single = contents !== undefined && contents.length < 2 && name.toLowerCase() !== "item";
   if ((contents === undefined || single) && item.inner?.wrappers.has(sectionKey(name)) !== true) {
     // (One tag around the items: its content, up to its closing tag at the end, or while it is written.)
     const rest = text.slice(open[0].length);
     const close = new RegExp(`</\\s*${name.replace(/[.-]/g, "\\$&")}\\s*>\\s*$`, "i").exec(rest);
     if (close !== null || !complete)
-      contents = itemTags(close === null ? rest : rest.slice(0, close.index), close !== null);
+      contents = itemTags(close === null ? rest : rest.slice(0, close.index), close !== null, wrappers);
     else if (single) contents = undefined;
   }
   // (While the first item is written, the list shows empty: not the tags' text as an item.)
@@ -1297,27 +1340,44 @@ function readListTags(text: string, item: SectionField, complete: boolean): Arra
   return { kind: "array", items, complete };
 }
 
-/** `<x>…</x><x>…</x>` (one name, repeated, nothing else but blanks): the tags' contents. */
-function itemTags(text: string, complete: boolean): string[] | undefined {
+/**
+ * `<x>…</x><x>…</x>` (one name, repeated, nothing else but blanks): the tags' contents. Tags naming the
+ * item classes (`wrappers`: `<Cat>…</Cat><Dog>…</Dog>`, a list of a union's classes) may differ from
+ * one item to the next; each such item is the whole tag, so its content is read inside its class's tag.
+ */
+function itemTags(
+  text: string,
+  complete: boolean,
+  wrappers: ReadonlySet<string> | undefined,
+): string[] | undefined {
   const tags = siblingTags(text, complete);
   if (tags === undefined || tags.length === 0) return tags === undefined || complete ? undefined : [];
   const name = tags[0]!.name.toLowerCase();
-  return tags.every((tag) => tag.name.toLowerCase() === name) ? tags.map((tag) => tag.content) : undefined;
+  if (tags.every((tag) => tag.name.toLowerCase() === name)) return tags.map((tag) => tag.content);
+  if (wrappers !== undefined && tags.every((tag) => wrappers.has(sectionKey(tag.name))))
+    return tags.map((tag) => `<${tag.name}>${tag.content}</${tag.name}>`);
+  return undefined;
 }
 
 /**
  * A map written as XML (`<entry><key>k</key><value>v</value></entry>`, one per entry, as BAML's XML
  * output format writes one, maybe inside one tag such as `<map>`): an object of those keys; undefined
- * when the content is not only such entries. A value is read as a scalar, JSON or lines (a value
- * written as a class's tags is its text: not read as the class).
+ * when the content is not only such entries. A value is read as `values` (the map's value field: its
+ * class's tags, a list's item tags), else as a scalar, JSON or lines (then a value written as tags is its
+ * text).
  */
-function entryTags(text: string, complete: boolean): ObjectNode | undefined {
+function entryTags(text: string, complete: boolean, values?: SectionField): ObjectNode | undefined {
   const wrapped = !/^\s*<entry\s*>/i.test(text);
   if (wrapped && !/^\s*<[\p{L}_][\p{L}\p{N}_.-]*\s*>\s*<entry\s*>/iu.test(text)) return undefined;
   const tags = siblingTags(text, complete);
+  if (wrapped && tags?.length === 0 && !complete) {
+    // (One tag around the entries still open while they are written: the entries so far.)
+    const open = TAG_START.exec(text)!;
+    return entryTags(text.slice(open[0].length), false, values);
+  }
   if (tags === undefined || tags.length === 0) return undefined;
   // (One tag around the entries, `<map>`, holds them.)
-  if (wrapped) return tags.length === 1 ? entryTags(tags[0]!.content, complete) : undefined;
+  if (wrapped) return tags.length === 1 ? entryTags(tags[0]!.content, complete, values) : undefined;
   const entries: [string, JsonishNode][] = [];
   for (const tag of tags) {
     if (tag.name.toLowerCase() !== "entry") return undefined;
@@ -1325,7 +1385,10 @@ function entryTags(text: string, complete: boolean): ObjectNode | undefined {
     const key = parts?.find((part) => part.name.toLowerCase() === "key");
     const value = parts?.find((part) => part.name.toLowerCase() === "value");
     if (parts?.length !== 2 || key === undefined || value === undefined) return undefined;
-    const node = readContent(decodeEntities(value.content), UNTYPED, true);
+    const node =
+      values === undefined
+        ? readContent(decodeEntities(value.content), UNTYPED, true)
+        : readTagContent(value.content, values, true);
     entries.push([decodeEntities(key.content.trim()), node ?? { kind: "string", value: "", complete: true }]);
   }
   return { kind: "object", entries, complete };
@@ -1377,10 +1440,17 @@ function siblingTags(text: string, complete: boolean): { name: string; content: 
       if (!complete && text[text.slice(at).search(/\S/) + at] === "<") break;
       return undefined;
     }
-    // (Searched from the opening tag on, not in a copy of the rest: the items cost the text's length.)
-    const close = new RegExp(`</\\s*${open[1]!.replace(/[.-]/g, "\\$&")}\\s*>`, "gi");
-    close.lastIndex = item.lastIndex;
-    const closed = close.exec(text);
+    // (Searched from the opening tag on, not in a copy of the rest: the items cost the text's length. A
+    // tag of the same name inside it, `<item><item>1</item></item>` in a list of lists, nests.)
+    const name = open[1]!.replace(/[.-]/g, "\\$&");
+    const mark = new RegExp(`<(/?)\\s*${name}\\s*>`, "gi");
+    mark.lastIndex = item.lastIndex;
+    let closed: RegExpExecArray | null = null;
+    for (let depth = 1; depth > 0; ) {
+      closed = mark.exec(text);
+      if (closed === null) break;
+      depth += closed[1] === "/" ? -1 : 1;
+    }
     if (closed === null) {
       if (!complete) break;
       return undefined;

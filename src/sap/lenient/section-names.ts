@@ -15,6 +15,12 @@ export interface SectionNames {
    * `Address`, as BAML's XML output format writes a class value) wraps the sections, and is no section.
    */
   readonly wrappers: ReadonlySet<string>;
+  /**
+   * The classes' names as declared: a tag written exactly so (`<Answer>`) wraps the sections even when a
+   * field's key is the same word in another case (`class Answer { answer string }`, whose XML is
+   * `<Answer><answer>…</answer></Answer>`).
+   */
+  readonly classNames: ReadonlySet<string>;
   /** The longest normalized key, so a line being written is known not to open a section past it. */
   readonly longest: number;
   /**
@@ -23,6 +29,12 @@ export interface SectionNames {
    * alone, each item's content read as this field (`readListTags`).
    */
   readonly items?: SectionField;
+  /**
+   * The target is a map (no fields): its answer may be written as BAML's XML output format writes a map,
+   * `<entry><key>k</key><value>v</value></entry>` tags, maybe inside one tag such as `<map>`; each value's
+   * content read as this field (`readMapTags`).
+   */
+  readonly entries?: SectionField;
 }
 
 export interface SectionField {
@@ -37,6 +49,8 @@ export interface SectionField {
   text: boolean;
   /** The names inside the field, when its type is (or holds) a class: read for nested sections. */
   readonly inner: SectionNames | undefined;
+  /** The field holds a map: its values, when written as XML entries, are read as this field. */
+  readonly values?: SectionField;
   /**
    * A section named by the answer's form, not by the field: ReAct's `Action Input:` gives the one field
    * of a one-field class its value (see `REACT_INPUT`). Its entry is keyed by the field.
@@ -110,7 +124,7 @@ function classesOf(type: Type, index: IrIndex, into: string[], seen: Set<string>
 function fieldShape(
   type: Type,
   index: IrIndex,
-): { list: boolean; text: boolean; classes: string[]; item?: Type } {
+): { list: boolean; text: boolean; classes: string[]; item?: Type; value?: Type } {
   let inner = type;
   const seen = new Set<string>();
   for (;;) {
@@ -125,26 +139,40 @@ function fieldShape(
     classesOf(inner.item, index, classes, new Set());
     return { list: true, text: false, classes, item: inner.item };
   }
+  if (inner.kind === "map") return { list: false, text: false, classes, value: inner.value };
   classesOf(inner, index, classes, new Set());
   return { list: false, text: inner.kind === "primitive" && inner.name === "string", classes };
 }
+
+const NO_FIELDS: SectionNames = { fields: new Map(), wrappers: new Set(), classNames: new Set(), longest: 0 };
 
 /** Built once per set of classes; a class inside itself (recursion) shares the one being built. */
 function build(type: Type, index: IrIndex, built: Map<string, SectionNames>): SectionNames | undefined {
   const classes: string[] = [];
   classesOf(type, index, classes, new Set());
   if (classes.length > 0) return namesOfClasses(classes, index, built);
-  // A list target: its items may be tags (a list of lists, or a union with a list, is not read so).
+  // A list target: its items may be tags; a map target: its entries may be `<entry>` tags (a union with
+  // a list or a map is not read so).
   const shape = fieldShape(type, index);
+  if (shape.value !== undefined)
+    return { ...NO_FIELDS, entries: fieldOf("value", shape.value, index, built) };
   if (shape.item === undefined) return undefined;
-  const item = fieldShape(shape.item, index);
-  if (item.list) return undefined;
-  const inner = namesOfClasses(item.classes, index, built);
+  return { ...NO_FIELDS, items: fieldOf("item", shape.item, index, built) };
+}
+
+/**
+ * The field of a list's items or a map's values, keyed `key`: a list of them is read from repeated tags
+ * (a list of lists from item tags inside item tags), their classes' names inside them.
+ */
+function fieldOf(key: string, type: Type, index: IrIndex, built: Map<string, SectionNames>): SectionField {
+  const shape = fieldShape(type, index);
+  const values = shape.value === undefined ? undefined : fieldOf("value", shape.value, index, built);
   return {
-    fields: new Map(),
-    wrappers: new Set(),
-    longest: 0,
-    items: { key: "item", list: false, text: item.text, inner },
+    key,
+    list: shape.list,
+    text: shape.text,
+    inner: namesOfClasses(shape.classes, index, built),
+    values,
   };
 }
 
@@ -163,6 +191,7 @@ function namesOfClasses(
   const names: SectionNames = {
     fields,
     wrappers,
+    classNames: new Set(classes),
     get longest() {
       return longest;
     },
@@ -177,6 +206,7 @@ function namesOfClasses(
       const shape = fieldShape(field.type, index);
       let inner: SectionNames | undefined;
       let resolved = false;
+      const value = shape.value;
       fields.set(normal, {
         key,
         list: shape.list,
@@ -185,6 +215,9 @@ function namesOfClasses(
           if (!resolved) inner = namesOfClasses(shape.classes, index, built);
           resolved = true;
           return inner;
+        },
+        get values() {
+          return value === undefined ? undefined : fieldOf("value", value, index, built);
         },
       });
       longest = Math.max(longest, normal.length);
@@ -199,6 +232,9 @@ function namesOfClasses(
       implied: true,
       get inner() {
         return only.inner;
+      },
+      get values() {
+        return only.values;
       },
     });
     longest = Math.max(longest, REACT_INPUT.length);

@@ -57,9 +57,20 @@ export function coerceBool(
   }
   const first = words[0];
   if (!saysTrue && first !== undefined && (first === "yes" || first === "no")) {
-    return repaired(first === "yes", "BoolFromWord", path, `the answer starts with "${first}"`, node);
+    // (A later line that is the other answer alone, `yes⏎no`, names both: not the first one's.)
+    const value = first === "yes";
+    if (!otherLineSays(node.value, !value))
+      return repaired(value, "BoolFromWord", path, `the answer starts with "${first}"`, node);
+    return failure("type-mismatch", path, "bool", node, "It answers both yes and no.");
   }
   return failure("type-mismatch", path, "bool", node, saysTrue ? "It names both true and false." : undefined);
+}
+
+/** Whether a line after the first is one word naming `value` (`no` alone on a line of its own). */
+function otherLineSays(text: string, value: boolean): boolean {
+  const lines = text.split("\n");
+  for (let at = 1; at < lines.length; at++) if (boolWord(lines[at]!) === value) return true;
+  return false;
 }
 
 /** The bool one word names (`true`, `Y`, `no`, `off`, `1`), else undefined. */

@@ -1,0 +1,147 @@
+import { workMeter } from "../work-meter.js";
+import type { ArrayNode, JsonishNode, ObjectNode } from "./jsonish-node.js";
+import { readLines, scalar } from "./read-label-lines.js";
+import { type SectionNames, sectionKey } from "./section-names.js";
+
+/**
+ * A markdown pipe table (GitHub's tables, what models write when asked for rows) read as a list of a
+ * class: a header row, a delimiter row (`|---|:--:|`), then one object per row, keyed by the header's
+ * cells. Only a header naming at least one declared field (`SectionNames`, matched as section names
+ * are: case, spacing and punctuation aside) opens a table; its other columns are extra keys (flagged by
+ * the class's coercer, as extra JSON keys are). Text before the header is passed over; the table ends at
+ * the first line that is not a row. A row's empty cell is no value (a required field then fails), and a
+ * cell is read as a label's value is (`scalar`: numbers, bools, null, quotes as syntax).
+ *
+ * Read line by line as the text arrives: each finished row once. A row shows once its line ends; at the
+ * end of the text, the last line too.
+ */
+export class MarkdownTable {
+  private line = "";
+  /** The row before the line being read, while it may be a header (its cells). */
+  private header: string[] | undefined;
+  /** The header's keys, once the delimiter row under it was read. */
+  private columns: string[] | undefined;
+  /** The table ended (a line that is no row after its rows). */
+  private ended = false;
+  private complete = false;
+  private readonly rows: JsonishNode[] = [];
+
+  constructor(private readonly names: SectionNames) {}
+
+  push(text: string): void {
+    if (this.ended) return;
+    this.line = readLines(this.line, text, (line) => this.read(line), this.passProse);
+    // (A line being written that cannot become a row is not kept: a long line of prose or JSON is passed;
+    // one character that starts no row stands for it until its line ends.)
+    if (this.columns === undefined && this.header === undefined && !mayBeRow(this.line)) this.line = "-";
+  }
+
+  end(): void {
+    const line = this.line;
+    this.line = "";
+    if (!this.ended && line.trim() !== "") this.read(line);
+    this.complete = true;
+  }
+
+  /** The rows so far, once a header and its delimiter row were read; else undefined. */
+  node(): ArrayNode | undefined {
+    if (this.columns === undefined) return undefined;
+    return { kind: "array", items: [...this.rows], complete: this.complete || this.ended };
+  }
+
+  /**
+   * Where the next line that may be a row starts, from `from` (`readLines`): before a header, lines not
+   * starting with a pipe are passed by without being cut out of the text (a long JSON answer costs a search
+   * for `|`, not a string per line).
+   */
+  private readonly passProse = (text: string, from: number): number => {
+    if (this.columns !== undefined || this.header !== undefined) return from;
+    // (Each line is looked at once: from its first pipe back to its start, then on from its end.)
+    for (let at = from; at < text.length; ) {
+      const pipe = text.indexOf("|", at);
+      if (pipe < 0) break;
+      const start = text.lastIndexOf("\n", pipe - 1) + 1;
+      if (text.slice(start, pipe).trim() === "") return start;
+      const end = text.indexOf("\n", pipe);
+      if (end < 0) break;
+      at = end + 1;
+    }
+    return Math.max(from, text.lastIndexOf("\n") + 1);
+  };
+
+  private read(line: string): void {
+    if (this.ended) return;
+    // (A step per character of a line that may be a row: other lines are passed at the first character.)
+    if (mayBeRow(line)) workMeter.steps += line.length;
+    const columns = this.columns;
+    if (columns !== undefined) {
+      const cells = rowCells(line);
+      if (cells === undefined) {
+        this.ended = true;
+        return;
+      }
+      this.rows.push(rowObject(columns, cells));
+      return;
+    }
+    const header = this.header;
+    if (header !== undefined && DELIMITER_ROW.test(line) && rowCells(line)?.length === header.length) {
+      const keys = header.map((cell) => this.names.fields.get(sectionKey(cell))?.key);
+      if (keys.some((key) => key !== undefined)) {
+        this.columns = header.map((cell, at) => keys[at] ?? cell);
+        this.header = undefined;
+        return;
+      }
+    }
+    this.header = rowCells(line);
+  }
+}
+
+/** `| a | b |` or `| a | b` (a leading pipe is required): the cells, trimmed; a `\|` is a pipe in a cell. */
+function rowCells(line: string): string[] | undefined {
+  const text = line.trim();
+  if (!text.startsWith("|") || text.length < 2) return undefined;
+  const cells: string[] = [];
+  let cell = "";
+  for (let at = 1; at < text.length; at++) {
+    const char = text[at]!;
+    if (char === "\\" && text[at + 1] === "|") {
+      cell += "|";
+      at++;
+    } else if (char === "|") {
+      cells.push(cell.trim());
+      cell = "";
+    } else cell += char;
+  }
+  if (cell.trim() !== "") cells.push(cell.trim());
+  return cells;
+}
+
+/** A delimiter row: `|---|:---:|---:|` (dashes, with optional alignment colons, between pipes). */
+const DELIMITER_ROW = /^\s*\|(?:\s*:?-+:?\s*\|)*\s*:?-+:?\s*\|?\s*$/;
+
+/** Whether a line being written may still become a row (blanks, then a pipe, or nothing yet). */
+function mayBeRow(line: string): boolean {
+  const text = line.trimStart();
+  return text === "" || text[0] === "|";
+}
+
+function rowObject(columns: string[], cells: string[]): ObjectNode {
+  const entries: [string, JsonishNode][] = [];
+  for (let at = 0; at < columns.length && at < cells.length; at++) {
+    const cell = cells[at]!;
+    if (cell !== "") entries.push([columns[at]!, scalar(cell)]);
+  }
+  return { kind: "object", entries, complete: true };
+}
+
+/** A section's content that is a markdown table under `names` (whole, for a list field's section). */
+export function readMarkdownTable(
+  content: string,
+  names: SectionNames,
+  complete: boolean,
+): ArrayNode | undefined {
+  const table = new MarkdownTable(names);
+  table.push(content);
+  if (complete) table.end();
+  return table.node();
+}
