@@ -14,7 +14,10 @@ import { parseJsonInString } from "../../lenient/parse-strict-json.js";
  * `parameters`, Anthropic's `tool_use` block's `input`, Gemini's `args`, LangChain agents'
  * `action_input` / `tool_input`; and the keys of a call inside its envelope, read by the same rule
  * once more (OpenAI's tool call `{"type": "function", "function": {"name", "arguments"}}`, Gemini's
- * `{"functionCall": {"name", "args"}}`).
+ * `{"functionCall": {"name", "args"}}`), and of a whole chat message holding the call, read once more
+ * again (OpenAI's assistant message `{"role", "content": null, "tool_calls": [call]}`, Anthropic's
+ * `{"role", "content": [text blocks, {"type": "tool_use", "input"}]}`, or a message whose `content` is
+ * the object's JSON as a string).
  */
 const ARGUMENT_KEYS: ReadonlySet<string> = new Set([
   "arguments",
@@ -25,12 +28,14 @@ const ARGUMENT_KEYS: ReadonlySet<string> = new Set([
   "toolinput",
   "function",
   "functioncall",
+  "toolcalls",
+  "content",
 ]);
 
-const ARGUMENT_INITIALS = "apitf";
+const ARGUMENT_INITIALS = "apitfc";
 
-/** How many wrappers deep a class is read from: a call's envelope, then the call. */
-export const MAX_CALLS = 2;
+/** How many wrappers deep a class is read from: a chat message, a call's envelope, then the call. */
+export const MAX_CALLS = 3;
 
 /** Whether a key that names no field of the class is where a function call keeps its arguments. */
 export function isArgumentsKey(key: string): boolean {
@@ -80,6 +85,7 @@ const decoded = new WeakMap<StringNode, ObjectNode | null>();
 
 function argumentObject(node: JsonishNode): ObjectNode | undefined {
   if (node.kind === "object") return node;
+  if (node.kind === "array") return onlyCall(node.items, node.complete);
   if (node.kind !== "string" || !node.complete) return undefined;
   let object = decoded.get(node);
   if (object === undefined) {
@@ -89,4 +95,17 @@ function argumentObject(node: JsonishNode): ObjectNode | undefined {
     decoded.set(node, object);
   }
   return object ?? undefined;
+}
+
+/**
+ * The one call in a message's list (`tool_calls`, or `content` blocks of which one holds a call's
+ * arguments), once the list is finished: a list of one object is that object; of several, the one with
+ * a key that may hold arguments. Two calls are no reading (which one the answer means is not known).
+ */
+function onlyCall(items: readonly JsonishNode[], complete: boolean): ObjectNode | undefined {
+  if (!complete) return undefined;
+  const objects = items.filter((item): item is ObjectNode => item.kind === "object");
+  if (objects.length === 1) return objects[0];
+  const calls = objects.filter((object) => object.entries.some(([key]) => isArgumentsKey(key)));
+  return calls.length === 1 ? calls[0] : undefined;
 }
