@@ -39,10 +39,24 @@ import { YamlUnits } from "./yaml-units.js";
  * still open a section.
  */
 export function readSections(text: string, names: SectionNames): ObjectNode | ArrayNode | undefined {
+  return readSectionsWithBlocks(text, names).node;
+}
+
+/** `readSections`, with the lines of the YAML blocks it read (`Sections.yamlBlocks`). */
+export function readSectionsWithBlocks(
+  text: string,
+  names: SectionNames,
+): { node: ObjectNode | ArrayNode | undefined; yamlBlocks: readonly LineRange[] } {
   const sections = new Sections(names);
   sections.push(text);
   sections.end();
-  return sections.node();
+  return { node: sections.node(), yamlBlocks: sections.yamlBlocks };
+}
+
+/** Lines `[first, end)` of a text, counted from 0. */
+export interface LineRange {
+  first: number;
+  end: number;
 }
 
 type Form = "label" | "dspy" | "heading" | "tag";
@@ -71,6 +85,8 @@ interface Section extends Opener {
   entry: [string, JsonishNode] | undefined;
   /** Its content read line by line as it arrives, while it is of a kind read so (see `plainValue`). */
   plain: PlainContent | BlockContent | YamlUnits | JsonContent | undefined | false;
+  /** The line number of its first content line (the line after the opening one). */
+  firstLine: number;
 }
 
 const DSPY = /^\s*\[\[\s*##\s*([^#\]]+?)\s*##\s*\]\]\s*$/;
@@ -132,6 +148,14 @@ export class Sections {
 
   /** A list target's answer so far (`SectionNames.items`): read whole as item tags at each read. */
   private listed: string | undefined;
+  /** The number of the line being read (from 0; lines passed by unread are counted too). */
+  private lineNumber = 0;
+  /**
+   * The content lines of the sections closed so far whose value is the YAML block under their key
+   * (`key:` then indented lines, read by `readYamlBlock`): a flow list or map on those lines is a part of
+   * that value, not a reading of the whole answer (`extractCandidates` drops such prose roots).
+   */
+  readonly yamlBlocks: LineRange[] = [];
 
   constructor(private readonly names: SectionNames) {
     if (names.items !== undefined) this.listed = "";
@@ -168,6 +192,7 @@ export class Sections {
       (line) => {
         this.line = "";
         this.read(line);
+        this.lineNumber++;
       },
       this.passQuietLines,
     );
@@ -193,6 +218,8 @@ export class Sections {
     const start = next ?? Math.max(from, text.lastIndexOf("\n") + 1);
     // (A line passed by changes nothing, but counts as read for whoever watches `changes`.)
     if (start !== from) this.changes++;
+    for (let at = text.indexOf("\n", from); at >= 0 && at < start; at = text.indexOf("\n", at + 1))
+      this.lineNumber++;
     return start;
   };
 
@@ -408,6 +435,7 @@ export class Sections {
       blankAfterContent: false,
       entry: undefined,
       plain: undefined,
+      firstLine: this.lineNumber + 1,
     };
     if (opener.field !== undefined && !UNDECLARED.has(opener.field)) this.declared++;
     this.open = section;
@@ -421,7 +449,10 @@ export class Sections {
 
   private close(section: Section): void {
     if (section.field === undefined) return;
-    this.place(section, sectionValue(section, undefined, true));
+    const value = sectionValue(section, undefined, true);
+    if (value !== undefined && YAML_BLOCK.has(value))
+      this.yamlBlocks.push({ first: section.firstLine, end: section.firstLine + section.lines.length });
+    this.place(section, value);
   }
 
   /** The section's value into the object: its entry, added once it has one (repeated tags gather as items). */
@@ -1082,6 +1113,9 @@ function incomplete(node: JsonishNode): JsonishNode {
   return { ...node, complete: false };
 }
 
+/** Values read as the YAML block under a key with nothing after it (`Sections.yamlBlocks`). */
+const YAML_BLOCK = new WeakSet<JsonishNode>();
+
 function readSectionContent(section: Section, lines: string[], complete: boolean): JsonishNode | undefined {
   const field = section.field;
   if (field === undefined) return undefined;
@@ -1108,7 +1142,10 @@ function readSectionContent(section: Section, lines: string[], complete: boolean
   if (header === "") {
     // (Blank lines at the end too: a `|+` block at the end of the mapping keeps them.)
     const yaml = readYamlBlock(lines, section.indent);
-    if (yaml !== undefined && !(field.text && isContainer(yaml)) && !mappingItems(yaml, field)) return yaml;
+    if (yaml !== undefined && !(field.text && isContainer(yaml)) && !mappingItems(yaml, field)) {
+      YAML_BLOCK.add(yaml);
+      return yaml;
+    }
     return readContent(content.join("\n"), field, complete);
   }
   if (content.length === 0) return labelValue(header, field);
