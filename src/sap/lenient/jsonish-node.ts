@@ -199,24 +199,29 @@ export function nodeToJsonText(node: JsonishNode, limit = Number.POSITIVE_INFINI
       case "null":
         out += "null";
         break;
-      case "array":
+      case "array": {
         out += "[";
         work.push("]");
-        for (let index = next.items.length - 1; index >= 0; index--) {
+        // (Each child writes a character at least: past `limit`, the rest are never reached.)
+        const count = Math.min(next.items.length, limit - out.length + 1);
+        for (let index = count - 1; index >= 0; index--) {
           work.push(next.items[index]!);
           if (index > 0) work.push(",");
         }
         break;
-      case "object":
+      }
+      case "object": {
         out += "{";
         work.push("}");
-        for (let index = next.entries.length - 1; index >= 0; index--) {
+        const count = Math.min(next.entries.length, limit - out.length + 1);
+        for (let index = count - 1; index >= 0; index--) {
           const [key, value] = next.entries[index]!;
           work.push(value);
           work.push(`${JSON.stringify(key)}:`);
           if (index > 0) work.push(",");
         }
         break;
+      }
     }
   }
   return out.length > limit ? `${out.slice(0, limit)}…` : out;

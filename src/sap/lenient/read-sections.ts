@@ -1,7 +1,15 @@
 import { workMeter } from "../work-meter.js";
 import { FixingParser } from "./fixing-parser.js";
 import type { ArrayNode, JsonishNode, ObjectNode } from "./jsonish-node.js";
-import { BULLET, LABEL_DECIDED, LABEL_LINE, pendingLabel, readLines, scalar } from "./read-label-lines.js";
+import {
+  BULLET,
+  LABEL_DECIDED,
+  LABEL_LINE,
+  overFiveWords,
+  pendingLabel,
+  readLines,
+  scalar,
+} from "./read-label-lines.js";
 import {
   type BlockHeader,
   BlockText,
@@ -502,14 +510,16 @@ export class Sections {
   private opener(line: string, open: Section | undefined): Opener | "completed" | "wrapper" | undefined {
     const names = this.names;
     const indent = indentOf(line);
-    const dspy = DSPY.exec(line);
+    // (Each form below begins with its own character after the blanks: most lines try none of them.)
+    const lead = line[indent];
+    const dspy = lead === "[" ? DSPY.exec(line) : null;
     if (dspy !== null) {
       const key = sectionKey(dspy[1]!);
       if (key === "completed" && !names.fields.has(key)) return "completed";
       const field = names.fields.get(key) ?? undeclared(dspy[1]!);
       return { form: "dspy", field, written: dspy[1]!, header: "", indent };
     }
-    const heading = HEADING.exec(line);
+    const heading = lead === "#" ? HEADING.exec(line) : null;
     if (heading !== null) {
       const written = heading[1]!
         .replace(/^\*\*(.*)\*\*$/, "$1")
@@ -519,7 +529,7 @@ export class Sections {
       if (field !== undefined) return { form: "heading", field, written, header: "", indent };
       return undefined;
     }
-    const tag = TAG.exec(line);
+    const tag = lead === "<" ? TAG.exec(line) : null;
     if (tag !== null) {
       const key = sectionKey(tag[1]!);
       const field = names.fields.get(key);
@@ -550,7 +560,7 @@ export class Sections {
     const label = LABEL_LINE.exec(line);
     if (label === null || QUOTED_KEY.test(line)) return undefined;
     const written = label[1]!.trim();
-    if (written.split(/\s+/).length > 5) return undefined;
+    if (overFiveWords(written)) return undefined;
     const field = names.fields.get(sectionKey(written));
     // An undeclared label ends a label's value, and its own is an extra key (flagged, as in JSON); in text
     // that went on past its label's line (`**Step 2:**` in a multi-paragraph answer) it is text.
