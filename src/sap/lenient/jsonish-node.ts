@@ -227,6 +227,23 @@ export function nodeToJsonText(node: JsonishNode, limit = Number.POSITIVE_INFINI
   return out.length > limit ? `${out.slice(0, limit)}…` : out;
 }
 
+/**
+ * Nodes a reader makes for one read of a growing text, a new one at the next: the sections reading's object
+ * and its open section's value (a long line's text, once per read). What a stream's coercer learns of such
+ * a node is kept only while something still holds the node (`SlotStore`), not for the stream's life.
+ */
+const ONE_READ = new WeakSet<JsonishNode>();
+
+/** Mark `node` as made for one read (see `ONE_READ`); returns it. */
+export function forOneRead<T extends JsonishNode>(node: T): T {
+  ONE_READ.add(node);
+  return node;
+}
+
+export function isForOneRead(node: JsonishNode): boolean {
+  return ONE_READ.has(node);
+}
+
 /** A string cut right after its opening quote: nothing of it written yet. */
 export function isOpenedEmptyString(node: JsonishNode): boolean {
   return node.kind === "string" && !node.complete && node.value === "";

@@ -1,6 +1,6 @@
 import { workMeter } from "../work-meter.js";
 import { FixingParser } from "./fixing-parser.js";
-import type { ArrayNode, JsonishNode, ObjectNode } from "./jsonish-node.js";
+import { type ArrayNode, forOneRead, type JsonishNode, type ObjectNode } from "./jsonish-node.js";
 import {
   BULLET,
   LABEL_DECIDED,
@@ -325,7 +325,8 @@ export class Sections {
     // when that line opens one already, the open section is as good as closed.
     if (open !== undefined) {
       const partial = this.line === "" || this.mayOpen(this.line, open) ? undefined : this.line;
-      this.place(open, sectionValue(open, partial, opener !== undefined));
+      const value = sectionValue(open, partial, opener !== undefined);
+      this.place(open, value === undefined ? undefined : forOneRead(value));
     }
     const entries = [...this.object.entries];
     // (Only a plain value: a quote, bracket, bold marker or block header is settled by what follows.)
@@ -333,8 +334,11 @@ export class Sections {
       label !== undefined && opener !== undefined && typeof opener !== "string"
         ? pendingLabel(opener.written, opener.header, entries, () => incomplete(label))
         : undefined;
-    if (pending !== undefined) entries.push(pending);
-    this.shown = { kind: "object", entries, complete: false };
+    if (pending !== undefined) {
+      forOneRead(pending[1]);
+      entries.push(pending);
+    }
+    this.shown = forOneRead({ kind: "object", entries, complete: false });
     return this.shown;
   }
 
