@@ -26,6 +26,8 @@ export function readYamlBlock(lines: readonly string[], keyIndent: number): Json
 /** The block scalar header after a key (`|`, `>-`, `|2+`), else undefined. */
 export function blockScalarHeader(value: string): BlockHeader | undefined {
   // (Most values are no header: the first character tells, before the expression and the trimmed copy.)
+  const code = value.charCodeAt(0);
+  if (code > 32 && code < 128 && code !== 124 /* | */ && code !== 62 /* > */) return undefined;
   const first = value[value.search(/\S/)];
   if (first !== "|" && first !== ">") return undefined;
   const header = /^([|>])([+-]?)([1-9]?)([+-]?)\s*(?:#.*)?$/.exec(value.trim());
@@ -343,7 +345,7 @@ class YamlLines {
     }
     const quoted = first[0] === '"' || first[0] === "'";
     const flow = first[0] === "[" || first[0] === "{";
-    if (flow) return yamlScalar(parts.join(" "));
+    if (flow) return yamlScalar(parts.length === 1 ? first : parts.join(" "));
     if (quoted) return yamlScalar(foldPlain(parts));
     return yamlScalar(withoutComment(foldPlain(parts)));
   }
@@ -351,6 +353,7 @@ class YamlLines {
 
 /** Lines of a multi-line scalar folded: a single break is a space, each blank line a line break. */
 function foldPlain(parts: readonly string[]): string {
+  if (parts.length === 1) return parts[0]!;
   let text = "";
   let breaks = 0;
   for (const part of parts) {
