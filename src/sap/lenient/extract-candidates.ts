@@ -8,7 +8,7 @@ import { type JsonishNode, nodeFromJson, stringNode } from "./jsonish-node.js";
 import { parseJsonInString, parseStrictJson, type StrictJson } from "./parse-strict-json.js";
 import { readFenceLabelLines, readLabelLines } from "./read-label-lines.js";
 import { sectionsOverRecords } from "./read-label-records.js";
-import { type LineRange, readSectionsWithBlocks } from "./read-sections.js";
+import { readSectionsWithBlocks, type TextRange } from "./read-sections.js";
 import { afterReasoning } from "./reasoning-blocks.js";
 import type { SectionNames } from "./section-names.js";
 
@@ -146,7 +146,7 @@ function readCandidates(
   // (No quick test of the whole text first: reading it costs about as much as a search for the keys
   // would, since the lines of fences and JSON values are passed by unread.)
   const read = names === undefined ? undefined : readSectionsWithBlocks(text, names);
-  const inYaml = inYamlBlocks(text, offset, read?.yamlBlocks);
+  const inYaml = inYamlBlocks(offset, read?.yamlBlocks);
   // Some root was read in the prose (kept or not): the answer has JSON in it.
   let rooted = false;
   let proseStart = 0;
@@ -378,33 +378,20 @@ function addProse(
 }
 
 /**
- * Whether a root's span (offsets in the answer; `text` starts at `offset` in it) lies on the lines of one
- * of the YAML blocks a sections reading of `text` read (`Sections.yamlBlocks`): such a flow list or map
- * is a part of that block's value, and never a reading of the whole answer (each one, a candidate of its
- * own, cost an answer of many items a coercion each). Undefined when there are no blocks.
+ * Whether a root's span (offsets in the answer; `text` starts at `offset` in it) lies in one of the YAML
+ * blocks a sections reading of `text` read (`Sections.yamlBlocks`): such a flow list or map is a part of
+ * that block's value, and never a reading of the whole answer (each one, a candidate of its own, cost an
+ * answer of many items a coercion each). Undefined when there are no blocks.
  */
 export function inYamlBlocks(
-  text: string,
   offset: number,
-  blocks: readonly LineRange[] | undefined,
+  blocks: readonly TextRange[] | undefined,
 ): ((span: { start: number; end: number }) => boolean) | undefined {
   if (blocks === undefined || blocks.length === 0) return undefined;
-  const starts = [0];
-  for (let at = text.indexOf("\n"); at >= 0; at = text.indexOf("\n", at + 1)) starts.push(at + 1);
-  const lineOf = (position: number): number => {
-    let low = 0;
-    let high = starts.length - 1;
-    while (low < high) {
-      const middle = (low + high + 1) >> 1;
-      if (starts[middle]! <= position) low = middle;
-      else high = middle - 1;
-    }
-    return low;
-  };
   return (span) => {
-    const firstLine = lineOf(span.start - offset);
-    const lastLine = lineOf(Math.max(span.start, span.end - 1) - offset);
-    return blocks.some((block) => firstLine >= block.first && lastLine < block.end);
+    const start = span.start - offset;
+    const end = span.end - offset;
+    return blocks.some((block) => start >= block.start && end <= block.end);
   };
 }
 

@@ -366,7 +366,7 @@ export function scalar(written: string): JsonishNode {
 export function readLines(
   pending: string,
   text: string,
-  read: (line: string) => void,
+  read: (line: string, end: number) => void,
   pass?: (text: string, from: number) => number,
 ): string {
   let line = pending;
@@ -374,7 +374,7 @@ export function readLines(
   for (let index = text.indexOf("\n", from); index >= 0; index = text.indexOf("\n", from)) {
     const whole = line + text.slice(from, index);
     line = "";
-    read(whole.endsWith("\r") ? whole.slice(0, -1) : whole);
+    read(whole.endsWith("\r") ? whole.slice(0, -1) : whole, index);
     from = index + 1;
     if (pass !== undefined) from = pass(text, from);
   }

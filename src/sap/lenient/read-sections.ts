@@ -50,20 +50,20 @@ export function readSections(text: string, names: SectionNames): ObjectNode | Ar
   return readSectionsWithBlocks(text, names).node;
 }
 
-/** `readSections`, with the lines of the YAML blocks it read (`Sections.yamlBlocks`). */
+/** `readSections`, with where the YAML blocks it read are (`Sections.yamlBlocks`). */
 export function readSectionsWithBlocks(
   text: string,
   names: SectionNames,
-): { node: ObjectNode | ArrayNode | undefined; yamlBlocks: readonly LineRange[] } {
+): { node: ObjectNode | ArrayNode | undefined; yamlBlocks: readonly TextRange[] } {
   const sections = new Sections(names);
   sections.push(text);
   sections.end();
   return { node: sections.node(), yamlBlocks: sections.yamlBlocks };
 }
 
-/** Lines `[first, end)` of a text, counted from 0. */
-export interface LineRange {
-  first: number;
+/** Characters `[start, end)` of a text. */
+export interface TextRange {
+  start: number;
   end: number;
 }
 
@@ -93,8 +93,8 @@ interface Section extends Opener {
   entry: [string, JsonishNode] | undefined;
   /** Its content read line by line as it arrives, while it is of a kind read so (see `plainValue`). */
   plain: PlainContent | BlockContent | YamlUnits | JsonContent | undefined | false;
-  /** The line number of its first content line (the line after the opening one). */
-  firstLine: number;
+  /** Where its content starts in the text: after the opening line. */
+  contentAt: number;
 }
 
 const DSPY = /^\s*\[\[\s*##\s*([^#\]]+?)\s*##\s*\]\]\s*$/;
@@ -156,14 +156,16 @@ export class Sections {
 
   /** A list target's answer so far (`SectionNames.items`): read whole as item tags at each read. */
   private listed: string | undefined;
-  /** The number of the line being read (from 0; lines passed by unread are counted too). */
-  private lineNumber = 0;
+  /** Characters pushed before the last push; where the line being read starts, and where the next does. */
+  private pushed = 0;
+  private lineAt = 0;
+  private nextLineAt = 0;
   /**
-   * The content lines of the sections closed so far whose value is the YAML block under their key
+   * Where the content of each section closed so far whose value is the YAML block under its key is
    * (`key:` then indented lines, read by `readYamlBlock`): a flow list or map on those lines is a part of
    * that value, not a reading of the whole answer (`extractCandidates` drops such prose roots).
    */
-  readonly yamlBlocks: LineRange[] = [];
+  readonly yamlBlocks: TextRange[] = [];
 
   constructor(private readonly names: SectionNames) {
     if (names.items !== undefined) this.listed = "";
@@ -197,13 +199,15 @@ export class Sections {
     this.line = readLines(
       this.line,
       text,
-      (line) => {
+      (line, end) => {
         this.line = "";
+        this.nextLineAt = this.pushed + end + 1;
         this.read(line);
-        this.lineNumber++;
+        this.lineAt = this.nextLineAt;
       },
       this.passQuietLines,
     );
+    this.pushed += text.length;
     // A tag closed on the line being written is closed now (the rest of the line is read on).
     this.closeTagsOnLine();
     if (!this.completed) this.changes++;
@@ -226,8 +230,7 @@ export class Sections {
     const start = next ?? Math.max(from, text.lastIndexOf("\n") + 1);
     // (A line passed by changes nothing, but counts as read for whoever watches `changes`.)
     if (start !== from) this.changes++;
-    for (let at = text.indexOf("\n", from); at >= 0 && at < start; at = text.indexOf("\n", at + 1))
-      this.lineNumber++;
+    this.lineAt = this.pushed + start;
     return start;
   };
 
@@ -272,7 +275,9 @@ export class Sections {
     const line = this.line;
     this.line = "";
     // (A text ending in a line break has no last line to read: no blank line is made up at the end.)
+    this.nextLineAt = this.pushed;
     if (line !== "") this.read(line);
+    this.lineAt = this.pushed;
     if (this.open) this.close(this.open);
     this.open = undefined;
     this.object.complete = true;
@@ -447,7 +452,7 @@ export class Sections {
       blankAfterContent: false,
       entry: undefined,
       plain: undefined,
-      firstLine: this.lineNumber + 1,
+      contentAt: this.nextLineAt,
     };
     if (opener.field !== undefined && !UNDECLARED.has(opener.field)) this.declared++;
     this.open = section;
@@ -463,7 +468,7 @@ export class Sections {
     if (section.field === undefined) return;
     const value = sectionValue(section, undefined, true);
     if (value !== undefined && YAML_BLOCK.has(value))
-      this.yamlBlocks.push({ first: section.firstLine, end: section.firstLine + section.lines.length });
+      this.yamlBlocks.push({ start: section.contentAt, end: this.lineAt });
     this.place(section, value);
   }
 

@@ -14,7 +14,7 @@ import { type ArrayNode, type JsonishNode, type ObjectNode, stringNode } from ".
 import { parseJsonInString, parseStrictJson, type StrictJson } from "../lenient/parse-strict-json.js";
 import { readLabelLines } from "../lenient/read-label-lines.js";
 import { sectionsOverRecords } from "../lenient/read-label-records.js";
-import type { LineRange } from "../lenient/read-sections.js";
+import type { TextRange } from "../lenient/read-sections.js";
 import type { AnswerRegion } from "./answer-region.js";
 
 /** What a stream's reader read, once its text has ended (see `PartialReader.end`). */
@@ -31,8 +31,8 @@ export interface EndSource {
   quoted: QuotedAnswer;
   /** The whole text read as sections named by the target's fields (ended), when a declared one opened. */
   sections: ObjectNode | ArrayNode | undefined;
-  /** The lines of the YAML blocks the sections reading read (`Sections.yamlBlocks`). */
-  yamlBlocks: readonly LineRange[] | undefined;
+  /** Where the YAML blocks the sections reading read are in `text` (`Sections.yamlBlocks`). */
+  yamlBlocks: readonly TextRange[] | undefined;
 }
 
 /**
@@ -67,7 +67,7 @@ export function candidatesAtEnd(
   // The answer was cut off inside a fence: then the whole text is cut off too (see the text candidate).
   let endsInFence = false;
   const fenceInProse = isFenceInProse(text, regions);
-  const inYaml = inYamlBlocks(text, offset, source.yamlBlocks);
+  const inYaml = inYamlBlocks(offset, source.yamlBlocks);
   // Some root was read in the prose (kept or not): the answer has JSON in it.
   let rooted = false;
   for (const region of regions) {
