@@ -120,7 +120,7 @@ export class LabelRecords {
     if (!whole && line.length <= DECIDED && /:\/?$/.test(line)) return;
     this.held = "";
     // (Its line break is no part of the line as a label reads it.)
-    this.target = this.route(whole ? line.replace(/\r?\n$/, "") : line);
+    this.target = this.route(whole ? withoutBreak(line) : line);
     if (this.target !== null) {
       // (A bullet starting a record reads as a blank: its label is at the record's indentation.)
       this.target.push(this.starts && this.first?.form === "bullet" ? line.replace(/[-*•]/, " ") : line);
@@ -185,6 +185,12 @@ export class LabelRecords {
     if (!this.active && start?.form === "bullet") return false;
     return !this.blankBefore;
   }
+}
+
+/** A line without the line break (`\n` or `\r\n`) at its end. */
+function withoutBreak(line: string): string {
+  if (!line.endsWith("\n")) return line;
+  return line.slice(0, line.endsWith("\r\n") ? -2 : -1);
 }
 
 /**
