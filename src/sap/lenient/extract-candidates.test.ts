@@ -1,8 +1,11 @@
 import { describe, expect, it, vi } from "vitest";
-import { extractCandidates } from "./extract-candidates.js";
+import { IrIndex } from "../../ir/index.js";
+import { compile, parseTypeExpression } from "../../language/index.js";
+import { extractCandidates, SECTIONS_REPAIR } from "./extract-candidates.js";
 import { findFences } from "./find-fences.js";
 import { FixingParser } from "./fixing-parser.js";
 import { nodeToJsonText } from "./jsonish-node.js";
+import { sectionNamesOf } from "./section-names.js";
 
 describe("findFences", () => {
   it("finds tagged, untagged, one-line and unclosed fences", () => {
@@ -113,5 +116,29 @@ describe("extractCandidates", () => {
 
   it("reads a bare Python literal", () => {
     expect(summary("None")).toContain("prose:null");
+  });
+});
+
+describe("extractCandidates with a sections reading", () => {
+  const { ir } = compile({
+    "digest.baml":
+      "class Item {\n  name string\n  tags string[]\n}\nclass Digest {\n  title string\n  items Item[]\n}",
+  });
+  const names = sectionNamesOf(parseTypeExpression("Digest", ir!).type!, new IrIndex(ir!));
+
+  it("offers no flow list of a YAML block under a key as a reading of the whole answer", () => {
+    const items = Array.from({ length: 40 }, (_, at) => `  - name: n${at}\n    tags: [x, y]`).join("\n");
+    const candidates = extractCandidates(`title: W\nitems:\n${items}`, undefined, undefined, names);
+    // (The sections reading, and the text itself.)
+    expect(candidates.map((candidate) => candidate.origin)).toEqual(["prose", "text"]);
+    expect(candidates[0]!.repairs).toEqual([SECTIONS_REPAIR]);
+  });
+
+  it("still offers a JSON value outside the YAML block", () => {
+    const text = 'title: W\nitems:\n  - name: a\n    tags: [x]\n\nAlso: ["b", "c"]';
+    const candidates = extractCandidates(text, undefined, undefined, names);
+    expect(
+      candidates.filter((c) => c.origin === "prose" && c.repairs[0] !== SECTIONS_REPAIR).map((c) => c.span),
+    ).toEqual([{ start: text.lastIndexOf("["), end: text.length }]);
   });
 });

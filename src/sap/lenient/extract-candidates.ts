@@ -8,7 +8,7 @@ import { type JsonishNode, nodeFromJson, stringNode } from "./jsonish-node.js";
 import { parseJsonInString, parseStrictJson, type StrictJson } from "./parse-strict-json.js";
 import { readFenceLabelLines, readLabelLines } from "./read-label-lines.js";
 import { sectionsOverRecords } from "./read-label-records.js";
-import { readSections } from "./read-sections.js";
+import { readSectionsWithBlocks, type TextRange } from "./read-sections.js";
 import { afterReasoning } from "./reasoning-blocks.js";
 import type { SectionNames } from "./section-names.js";
 
@@ -141,6 +141,14 @@ function readCandidates(
     return [json, { node: stringNode(text), origin: "text", repairs: [], order: offset + 1, span: whole }];
   }
   const candidates: Candidate[] = [];
+  // Sections named by the target's fields (read first: the YAML blocks they read hold flow lists and
+  // maps that are parts of their values, not readings of their own; the candidate is listed below).
+  // (No quick test of the whole text first: reading it costs about as much as a search for the keys
+  // would, since the lines of fences and JSON values are passed by unread.)
+  const read = names === undefined ? undefined : readSectionsWithBlocks(text, names);
+  const inYaml = inYamlBlocks(offset, read?.yamlBlocks);
+  // Some root was read in the prose (kept or not): the answer has JSON in it.
+  let rooted = false;
   let proseStart = 0;
   // The answer was cut off inside a fence: then the whole text is cut off too (see the text candidate).
   let endsInFence = false;
@@ -151,7 +159,8 @@ function readCandidates(
   const fencesFrom = candidates.length;
   for (const fence of fences) {
     endsInFence = !fence.closed;
-    addProse(candidates, prose, text, proseStart, fence.start, first, last, offset);
+    if (addProse(candidates, prose, text, proseStart, fence.start, first, last, offset, inYaml))
+      rooted = true;
     proseStart = fence.end;
     const contentStart = offset + fence.contentStart;
     const contentSpan = { start: contentStart, end: contentStart + fence.content.length };
@@ -236,10 +245,10 @@ function readCandidates(
     for (let index = fencesFrom; index < candidates.length; index++) {
       if (candidates[index]!.fenceTag !== undefined) candidates[index]!.fenceInProse = true;
     }
-  addProse(candidates, prose, text, proseStart, text.length, first, last, offset);
-  // No JSON anywhere: the answer may be `key: value` lines.
+  if (addProse(candidates, prose, text, proseStart, text.length, first, last, offset, inYaml)) rooted = true;
+  // No JSON anywhere (not even in a YAML block): the answer may be `key: value` lines.
   let labels: JsonishNode | undefined;
-  if (candidates.length === 0) {
+  if (candidates.length === 0 && !rooted) {
     labels = readLabelLines(text);
     if (labels) {
       const order = offset;
@@ -265,10 +274,8 @@ function readCandidates(
       span: whole,
     });
   }
-  // Sections named by the target's fields (not gathered with other objects: it is the whole answer).
-  // (No quick test of the whole text first: reading it costs about as much as a search for the keys
-  // would, since the lines of fences and JSON values are passed by unread.)
-  const sections = names === undefined ? undefined : readSections(text, names);
+  // The sections reading (not gathered with other objects: it is the whole answer).
+  const sections = read?.node;
   if (sections && !sectionsOverRecords(sections, labels)) {
     // (Before the label lines' reading of the same lines: it wins a tie, in streams too.)
     const order = offset - 1;
@@ -342,6 +349,10 @@ function readProse(text: string, offset: number, work: WorkCounter | undefined):
   };
 }
 
+/**
+ * The prose candidates of `text[start, end)`, but for those on the lines of a YAML block (`inYaml`).
+ * Returns whether any root was read there, kept or not (`rooted`: some JSON in the text).
+ */
 function addProse(
   candidates: Candidate[],
   prose: ProseReader,
@@ -351,15 +362,37 @@ function addProse(
   first: number,
   last: number,
   offset: number,
-): void {
-  if (end <= start) return;
+  inYaml: ((span: { start: number; end: number }) => boolean) | undefined,
+): boolean {
+  if (end <= start) return false;
   const segment = text.slice(start, end);
-  if (!segment.includes("{") && !segment.includes("[")) return;
-  for (const candidate of candidatesFromRoots(prose.roots(start, end), "prose")) {
+  if (!segment.includes("{") && !segment.includes("[")) return false;
+  const roots = prose.roots(start, end);
+  for (const candidate of candidatesFromRoots(roots, "prose")) {
     const root = candidate.span!;
+    if (inYaml?.(root)) continue;
     candidate.surrounded = root.start > offset + first || root.end < offset + last;
     candidates.push(candidate);
   }
+  return roots.length > 0;
+}
+
+/**
+ * Whether a root's span (offsets in the answer; `text` starts at `offset` in it) lies in one of the YAML
+ * blocks a sections reading of `text` read (`Sections.yamlBlocks`): such a flow list or map is a part of
+ * that block's value, and never a reading of the whole answer (each one, a candidate of its own, cost an
+ * answer of many items a coercion each). Undefined when there are no blocks.
+ */
+export function inYamlBlocks(
+  offset: number,
+  blocks: readonly TextRange[] | undefined,
+): ((span: { start: number; end: number }) => boolean) | undefined {
+  if (blocks === undefined || blocks.length === 0) return undefined;
+  return (span) => {
+    const start = span.start - offset;
+    const end = span.end - offset;
+    return blocks.some((block) => start >= block.start && end <= block.end);
+  };
 }
 
 /** The roots of `text`, which starts at `offset` in the answer (their offsets are the answer's). */

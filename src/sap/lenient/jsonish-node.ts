@@ -199,27 +199,49 @@ export function nodeToJsonText(node: JsonishNode, limit = Number.POSITIVE_INFINI
       case "null":
         out += "null";
         break;
-      case "array":
+      case "array": {
         out += "[";
         work.push("]");
-        for (let index = next.items.length - 1; index >= 0; index--) {
+        // (Each child writes a character at least: past `limit`, the rest are never reached.)
+        const count = Math.min(next.items.length, limit - out.length + 1);
+        for (let index = count - 1; index >= 0; index--) {
           work.push(next.items[index]!);
           if (index > 0) work.push(",");
         }
         break;
-      case "object":
+      }
+      case "object": {
         out += "{";
         work.push("}");
-        for (let index = next.entries.length - 1; index >= 0; index--) {
+        const count = Math.min(next.entries.length, limit - out.length + 1);
+        for (let index = count - 1; index >= 0; index--) {
           const [key, value] = next.entries[index]!;
           work.push(value);
           work.push(`${JSON.stringify(key)}:`);
           if (index > 0) work.push(",");
         }
         break;
+      }
     }
   }
   return out.length > limit ? `${out.slice(0, limit)}…` : out;
+}
+
+/**
+ * Nodes a reader makes for one read of a growing text, a new one at the next: the sections reading's object
+ * and its open section's value (a long line's text, once per read). What a stream's coercer learns of such
+ * a node is kept only while something still holds the node (`SlotStore`), not for the stream's life.
+ */
+const ONE_READ = new WeakSet<JsonishNode>();
+
+/** Mark `node` as made for one read (see `ONE_READ`); returns it. */
+export function forOneRead<T extends JsonishNode>(node: T): T {
+  ONE_READ.add(node);
+  return node;
+}
+
+export function isForOneRead(node: JsonishNode): boolean {
+  return ONE_READ.has(node);
 }
 
 /** A string cut right after its opening quote: nothing of it written yet. */

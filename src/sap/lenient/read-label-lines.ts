@@ -211,7 +211,7 @@ export class LabelLines {
     if (key === undefined) {
       const label = LABEL_LINE.exec(this.line);
       const written = label === null ? undefined : label[1]!.trim();
-      key = written !== undefined && written.split(/\s+/).length <= 5 ? written : null;
+      key = written !== undefined && !overFiveWords(written) ? written : null;
       // (Past the first few dozen characters, the key is known for good.)
       if (this.line.length > LABEL_DECIDED) this.lineKey = key;
     }
@@ -246,9 +246,10 @@ export class LabelLines {
     }
     this.closeList();
     const label = LABEL_LINE.exec(line);
-    if (!label || label[1]!.trim().split(/\s+/).length > 5) return;
-    this.labels++;
+    if (label === null) return;
     const key = label[1]!.trim();
+    if (overFiveWords(key)) return;
+    this.labels++;
     this.keys.add(key.toLowerCase());
     const value = label[2]!.trim();
     const header = blockScalarHeader(value);
@@ -318,7 +319,23 @@ function isLabel(line: string): boolean {
 /** The key of a label line (`LABEL_LINE`, the key one to five words), else undefined. */
 function labelKey(line: string): string | undefined {
   const key = LABEL_LINE.exec(line)?.[1]?.trim();
-  return key === undefined || key.split(/\s+/).length > 5 ? undefined : key;
+  return key === undefined || overFiveWords(key) ? undefined : key;
+}
+
+/**
+ * A label's key (trimmed) of more than five words: a sentence with a colon, not a label. (Counted by its
+ * runs of blanks, as `\s` has them, without splitting it: asked of every line of label lines.)
+ */
+export function overFiveWords(key: string): boolean {
+  let runs = 0;
+  let blankBefore = false;
+  for (let at = 0; at < key.length; at++) {
+    const code = key.charCodeAt(at);
+    const blank = code === 32 || (code >= 9 && code <= 13) || (code > 127 && /\s/.test(key[at]!));
+    if (blank && !blankBefore && ++runs >= 5) return true;
+    blankBefore = blank;
+  }
+  return false;
 }
 
 /** A value as written: a number, a JSON/Python/YAML literal, a quoted string (unquoted), or plain text. */
@@ -349,7 +366,7 @@ export function scalar(written: string): JsonishNode {
 export function readLines(
   pending: string,
   text: string,
-  read: (line: string) => void,
+  read: (line: string, end: number) => void,
   pass?: (text: string, from: number) => number,
 ): string {
   let line = pending;
@@ -357,7 +374,7 @@ export function readLines(
   for (let index = text.indexOf("\n", from); index >= 0; index = text.indexOf("\n", from)) {
     const whole = line + text.slice(from, index);
     line = "";
-    read(whole.endsWith("\r") ? whole.slice(0, -1) : whole);
+    read(whole.endsWith("\r") ? whole.slice(0, -1) : whole, index);
     from = index + 1;
     if (pass !== undefined) from = pass(text, from);
   }

@@ -12,6 +12,7 @@ export interface RecordReader {
 
 /** Past this many characters a line's start is decided (as `LabelLines` decides a label). */
 const DECIDED = 200;
+const NOT_BLANK = /\S/;
 
 interface Start {
   /** `bullet`: `- key:` at `indent`; `block`: a label with no bullet at `indent`. */
@@ -98,7 +99,7 @@ export class LabelRecords {
   /** A piece of one line (`ends`: with its line break). */
   private add(piece: string, ends: boolean): void {
     if (this.done) return;
-    if (!this.lineHasText && piece.trim() !== "") this.lineHasText = true;
+    if (!this.lineHasText && NOT_BLANK.test(piece)) this.lineHasText = true;
     if (this.target === undefined) {
       this.held += piece;
       if (ends || this.held.includes(":") || this.held.length > DECIDED) this.decide(ends);
@@ -119,7 +120,7 @@ export class LabelRecords {
     if (!whole && line.length <= DECIDED && /:\/?$/.test(line)) return;
     this.held = "";
     // (Its line break is no part of the line as a label reads it.)
-    this.target = this.route(whole ? line.replace(/\r?\n$/, "") : line);
+    this.target = this.route(whole ? withoutBreak(line) : line);
     if (this.target !== null) {
       // (A bullet starting a record reads as a blank: its label is at the record's indentation.)
       this.target.push(this.starts && this.first?.form === "bullet" ? line.replace(/[-*•]/, " ") : line);
@@ -133,7 +134,7 @@ export class LabelRecords {
 
   /** Where a line goes: the last record, a new one, or nowhere (`null`). */
   private route(line: string): RecordReader | null {
-    const text = line.trim() !== "";
+    const text = NOT_BLANK.test(line);
     const start = text ? this.startOf(line) : undefined;
     const first = this.first;
     const last = this.last;
@@ -152,7 +153,7 @@ export class LabelRecords {
   }
 
   private started(): RecordReader {
-    const record = this.reader();
+    const record = new HeldRecord(this.reader);
     this.records.push(record);
     this.starts = true;
     return record;
@@ -160,10 +161,11 @@ export class LabelRecords {
 
   /** A line that may start a record: a bullet label, or a label with no bullet first in its block. */
   private startOf(line: string): Start | undefined {
-    const key = this.labelKey(line);
-    if (key === undefined) return undefined;
+    // (Whether it may start one at all first: most lines of a block may not, and need no key.)
     const bullet = /^\s*[-*•]\s/.test(line);
     if (!bullet && !this.blankBefore) return undefined;
+    const key = this.labelKey(line);
+    if (key === undefined) return undefined;
     return { form: bullet ? "bullet" : "block", indent: indentOf(line), key: key.toLowerCase() };
   }
 
@@ -182,6 +184,53 @@ export class LabelRecords {
     if (first.form === "bullet") return indentOf(line) > first.indent;
     if (!this.active && start?.form === "bullet") return false;
     return !this.blankBefore;
+  }
+}
+
+/** A line without the line break (`\n` or `\r\n`) at its end. */
+function withoutBreak(line: string): string {
+  if (!line.endsWith("\n")) return line;
+  return line.slice(0, line.endsWith("\r\n") ? -2 : -1);
+}
+
+/**
+ * A record's reader made when first asked about the record (its labels, its object): until then its text
+ * is only kept. The first record of most label lines is all of them, and no second record ever starts:
+ * they were read twice, once as the answer and once as that record, though the record is never asked for.
+ */
+class HeldRecord implements RecordReader {
+  private reader: RecordReader | undefined;
+  private held = "";
+  private ended = false;
+
+  constructor(private readonly make: () => RecordReader) {}
+
+  push(text: string): void {
+    if (this.reader !== undefined) this.reader.push(text);
+    else this.held += text;
+  }
+
+  end(): void {
+    this.ended = true;
+    this.reader?.end();
+  }
+
+  node(): JsonishNode | undefined {
+    return this.read().node();
+  }
+
+  get labelCount(): number {
+    return this.read().labelCount;
+  }
+
+  private read(): RecordReader {
+    if (this.reader === undefined) {
+      this.reader = this.make();
+      this.reader.push(this.held);
+      this.held = "";
+      if (this.ended) this.reader.end();
+    }
+    return this.reader;
   }
 }
 

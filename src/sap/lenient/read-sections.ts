@@ -1,7 +1,15 @@
 import { workMeter } from "../work-meter.js";
 import { FixingParser } from "./fixing-parser.js";
-import type { ArrayNode, JsonishNode, ObjectNode } from "./jsonish-node.js";
-import { BULLET, LABEL_DECIDED, LABEL_LINE, pendingLabel, readLines, scalar } from "./read-label-lines.js";
+import { type ArrayNode, forOneRead, type JsonishNode, type ObjectNode } from "./jsonish-node.js";
+import {
+  BULLET,
+  LABEL_DECIDED,
+  LABEL_LINE,
+  overFiveWords,
+  pendingLabel,
+  readLines,
+  scalar,
+} from "./read-label-lines.js";
 import { MarkdownTable, readMarkdownTable } from "./read-markdown-table.js";
 import {
   type BlockHeader,
@@ -40,10 +48,24 @@ import { YamlUnits } from "./yaml-units.js";
  * still open a section.
  */
 export function readSections(text: string, names: SectionNames): ObjectNode | ArrayNode | undefined {
+  return readSectionsWithBlocks(text, names).node;
+}
+
+/** `readSections`, with where the YAML blocks it read are (`Sections.yamlBlocks`). */
+export function readSectionsWithBlocks(
+  text: string,
+  names: SectionNames,
+): { node: ObjectNode | ArrayNode | undefined; yamlBlocks: readonly TextRange[] } {
   const sections = new Sections(names);
   sections.push(text);
   sections.end();
-  return sections.node();
+  return { node: sections.node(), yamlBlocks: sections.yamlBlocks };
+}
+
+/** Characters `[start, end)` of a text. */
+export interface TextRange {
+  start: number;
+  end: number;
 }
 
 type Form = "label" | "dspy" | "heading" | "tag";
@@ -72,6 +94,8 @@ interface Section extends Opener {
   entry: [string, JsonishNode] | undefined;
   /** Its content read line by line as it arrives, while it is of a kind read so (see `plainValue`). */
   plain: PlainContent | BlockContent | YamlUnits | JsonContent | undefined | false;
+  /** Where its content starts in the text: after the opening line. */
+  contentAt: number;
 }
 
 const DSPY = /^\s*\[\[\s*##\s*([^#\]]+?)\s*##\s*\]\]\s*$/;
@@ -141,6 +165,16 @@ export class Sections {
 
   /** A list of a class's answer may be a markdown table of its items (read beside the tags). */
   private readonly table: MarkdownTable | undefined;
+  /** Characters pushed before the last push; where the line being read starts, and where the next does. */
+  private pushed = 0;
+  private lineAt = 0;
+  private nextLineAt = 0;
+  /**
+   * Where the content of each section closed so far whose value is the YAML block under its key is
+   * (`key:` then indented lines, read by `readYamlBlock`): a flow list or map on those lines is a part of
+   * that value, not a reading of the whole answer (`extractCandidates` drops such prose roots).
+   */
+  readonly yamlBlocks: TextRange[] = [];
 
   constructor(private readonly names: SectionNames) {
     this.tagsOnly = names.items !== undefined || names.entries !== undefined;
@@ -181,12 +215,15 @@ export class Sections {
     this.line = readLines(
       this.line,
       text,
-      (line) => {
+      (line, end) => {
         this.line = "";
+        this.nextLineAt = this.pushed + end + 1;
         this.read(line);
+        this.lineAt = this.nextLineAt;
       },
       this.passQuietLines,
     );
+    this.pushed += text.length;
     // A tag closed on the line being written is closed now (the rest of the line is read on).
     this.closeTagsOnLine();
     if (!this.completed) this.changes++;
@@ -209,6 +246,7 @@ export class Sections {
     const start = next ?? Math.max(from, text.lastIndexOf("\n") + 1);
     // (A line passed by changes nothing, but counts as read for whoever watches `changes`.)
     if (start !== from) this.changes++;
+    this.lineAt = this.pushed + start;
     return start;
   };
 
@@ -254,7 +292,9 @@ export class Sections {
     const line = this.line;
     this.line = "";
     // (A text ending in a line break has no last line to read: no blank line is made up at the end.)
+    this.nextLineAt = this.pushed;
     if (line !== "") this.read(line);
+    this.lineAt = this.pushed;
     if (this.open) this.close(this.open);
     this.open = undefined;
     this.object.complete = true;
@@ -310,7 +350,8 @@ export class Sections {
     // when that line opens one already, the open section is as good as closed.
     if (open !== undefined) {
       const partial = this.line === "" || this.mayOpen(this.line, open) ? undefined : this.line;
-      this.place(open, sectionValue(open, partial, opener !== undefined));
+      const value = sectionValue(open, partial, opener !== undefined);
+      this.place(open, value === undefined ? undefined : forOneRead(value));
     }
     const entries = [...this.object.entries];
     // (Only a plain value: a quote, bracket, bold marker or block header is settled by what follows.)
@@ -318,8 +359,11 @@ export class Sections {
       label !== undefined && opener !== undefined && typeof opener !== "string"
         ? pendingLabel(opener.written, opener.header, entries, () => incomplete(label))
         : undefined;
-    if (pending !== undefined) entries.push(pending);
-    this.shown = { kind: "object", entries, complete: false };
+    if (pending !== undefined) {
+      forOneRead(pending[1]);
+      entries.push(pending);
+    }
+    this.shown = forOneRead({ kind: "object", entries, complete: false });
     return this.shown;
   }
 
@@ -428,6 +472,7 @@ export class Sections {
       blankAfterContent: false,
       entry: undefined,
       plain: undefined,
+      contentAt: this.nextLineAt,
     };
     if (opener.field !== undefined && !UNDECLARED.has(opener.field)) this.declared++;
     this.open = section;
@@ -441,7 +486,10 @@ export class Sections {
 
   private close(section: Section): void {
     if (section.field === undefined) return;
-    this.place(section, sectionValue(section, undefined, true));
+    const value = sectionValue(section, undefined, true);
+    if (value !== undefined && YAML_BLOCK.has(value))
+      this.yamlBlocks.push({ start: section.contentAt, end: this.lineAt });
+    this.place(section, value);
   }
 
   /** The section's value into the object: its entry, added once it has one (repeated tags gather as items). */
@@ -491,14 +539,16 @@ export class Sections {
   private opener(line: string, open: Section | undefined): Opener | "completed" | "wrapper" | undefined {
     const names = this.names;
     const indent = indentOf(line);
-    const dspy = DSPY.exec(line);
+    // (Each form below begins with its own character after the blanks: most lines try none of them.)
+    const lead = line[indent];
+    const dspy = lead === "[" ? DSPY.exec(line) : null;
     if (dspy !== null) {
       const key = sectionKey(dspy[1]!);
       if (key === "completed" && !names.fields.has(key)) return "completed";
       const field = names.fields.get(key) ?? undeclared(dspy[1]!);
       return { form: "dspy", field, written: dspy[1]!, header: "", indent };
     }
-    const heading = HEADING.exec(line);
+    const heading = lead === "#" ? HEADING.exec(line) : null;
     if (heading !== null) {
       const written = heading[1]!
         .replace(/^\*\*(.*)\*\*$/, "$1")
@@ -508,7 +558,7 @@ export class Sections {
       if (field !== undefined) return { form: "heading", field, written, header: "", indent };
       return undefined;
     }
-    const tag = TAG.exec(line);
+    const tag = lead === "<" ? TAG.exec(line) : null;
     if (tag !== null) {
       const key = sectionKey(tag[1]!);
       const written = tag[1]!;
@@ -541,7 +591,7 @@ export class Sections {
     const label = LABEL_LINE.exec(line);
     if (label === null || QUOTED_KEY.test(line)) return undefined;
     const written = label[1]!.trim();
-    if (written.split(/\s+/).length > 5) return undefined;
+    if (overFiveWords(written)) return undefined;
     const field = names.fields.get(sectionKey(written));
     // An undeclared label ends a label's value, and its own is an extra key (flagged, as in JSON); in text
     // that went on past its label's line (`**Step 2:**` in a multi-paragraph answer) it is text.
@@ -1104,6 +1154,9 @@ function incomplete(node: JsonishNode): JsonishNode {
   return { ...node, complete: false };
 }
 
+/** Values read as the YAML block under a key with nothing after it (`Sections.yamlBlocks`). */
+const YAML_BLOCK = new WeakSet<JsonishNode>();
+
 function readSectionContent(section: Section, lines: string[], complete: boolean): JsonishNode | undefined {
   const field = section.field;
   if (field === undefined) return undefined;
@@ -1130,7 +1183,10 @@ function readSectionContent(section: Section, lines: string[], complete: boolean
   if (header === "") {
     // (Blank lines at the end too: a `|+` block at the end of the mapping keeps them.)
     const yaml = readYamlBlock(lines, section.indent);
-    if (yaml !== undefined && !(field.text && isContainer(yaml)) && !mappingItems(yaml, field)) return yaml;
+    if (yaml !== undefined && !(field.text && isContainer(yaml)) && !mappingItems(yaml, field)) {
+      YAML_BLOCK.add(yaml);
+      return yaml;
+    }
     return readContent(content.join("\n"), field, complete);
   }
   if (content.length === 0) return labelValue(header, field);

@@ -25,6 +25,11 @@ export function readYamlBlock(lines: readonly string[], keyIndent: number): Json
 
 /** The block scalar header after a key (`|`, `>-`, `|2+`), else undefined. */
 export function blockScalarHeader(value: string): BlockHeader | undefined {
+  // (Most values are no header: the first character tells, before the expression and the trimmed copy.)
+  const code = value.charCodeAt(0);
+  if (code > 32 && code < 128 && code !== 124 /* | */ && code !== 62 /* > */) return undefined;
+  const first = value[value.search(/\S/)];
+  if (first !== "|" && first !== ">") return undefined;
   const header = /^([|>])([+-]?)([1-9]?)([+-]?)\s*(?:#.*)?$/.exec(value.trim());
   if (header === null || (header[2] !== "" && header[4] !== "")) return undefined;
   const chomp = header[2] || header[4];
@@ -205,6 +210,9 @@ export function yamlScalar(text: string): JsonishNode | undefined {
 /** A cursor over a block's lines; each `read…` consumes the lines of one node. */
 class YamlLines {
   private at = 0;
+  /** Each line trimmed, and its indentation, made once (a line is looked at several times). */
+  private readonly trimmed: (string | undefined)[] = [];
+  private readonly indents: number[] = [];
 
   constructor(private readonly lines: readonly string[]) {}
 
@@ -213,11 +221,21 @@ class YamlLines {
   }
 
   indent(): number {
-    return indentOf(this.lines[this.at]!);
+    this.text();
+    return this.indents[this.at]!;
   }
 
   text(): string {
-    return this.lines[this.at]!.trim();
+    const at = this.at;
+    let text = this.trimmed[at];
+    if (text === undefined) {
+      const line = this.lines[at]!;
+      const start = line.trimStart();
+      text = start.trimEnd();
+      this.trimmed[at] = text;
+      this.indents[at] = line.length - start.length;
+    }
+    return text;
   }
 
   /** Skip blank lines and whole-line comments. */
@@ -240,9 +258,9 @@ class YamlLines {
   private sequence(indent: number): JsonishNode | undefined {
     const items: JsonishNode[] = [];
     for (this.skipBlank(); !this.done && this.indent() === indent && isItem(this.text()); this.skipBlank()) {
-      const line = this.lines[this.at]!;
-      const after = line.slice(indent + 1);
-      const rest = after.trim();
+      // (The line trimmed starts with its `-`, at `indent`.)
+      const after = this.text().slice(1);
+      const rest = after.trimStart();
       let item: JsonishNode | undefined;
       if (rest === "") {
         this.at++;
@@ -250,7 +268,7 @@ class YamlLines {
         item =
           !this.done && this.indent() > indent ? this.node(this.indent()) : { kind: "null", complete: true };
       } else {
-        const column = indent + 1 + (after.length - after.trimStart().length);
+        const column = indent + 1 + (after.length - rest.length);
         const entry = yamlKey(rest);
         if (entry !== undefined) item = this.mapping(column, entry);
         else if (isItem(rest)) return undefined;
@@ -327,7 +345,7 @@ class YamlLines {
     }
     const quoted = first[0] === '"' || first[0] === "'";
     const flow = first[0] === "[" || first[0] === "{";
-    if (flow) return yamlScalar(parts.join(" "));
+    if (flow) return yamlScalar(parts.length === 1 ? first : parts.join(" "));
     if (quoted) return yamlScalar(foldPlain(parts));
     return yamlScalar(withoutComment(foldPlain(parts)));
   }
@@ -335,6 +353,7 @@ class YamlLines {
 
 /** Lines of a multi-line scalar folded: a single break is a space, each blank line a line break. */
 function foldPlain(parts: readonly string[]): string {
+  if (parts.length === 1) return parts[0]!;
   let text = "";
   let breaks = 0;
   for (const part of parts) {

@@ -3,6 +3,7 @@ import {
   bareLiteral,
   type Candidate,
   candidatesFromRoots,
+  inYamlBlocks,
   isObjectCandidate,
   jsonCandidate,
   readQuoted,
@@ -13,6 +14,7 @@ import { type ArrayNode, type JsonishNode, type ObjectNode, stringNode } from ".
 import { parseJsonInString, parseStrictJson, type StrictJson } from "../lenient/parse-strict-json.js";
 import { readLabelLines } from "../lenient/read-label-lines.js";
 import { sectionsOverRecords } from "../lenient/read-label-records.js";
+import type { TextRange } from "../lenient/read-sections.js";
 import type { AnswerRegion } from "./answer-region.js";
 
 /** What a stream's reader read, once its text has ended (see `PartialReader.end`). */
@@ -29,6 +31,8 @@ export interface EndSource {
   quoted: QuotedAnswer;
   /** The whole text read as sections named by the target's fields (ended), when a declared one opened. */
   sections: ObjectNode | ArrayNode | undefined;
+  /** Where the YAML blocks the sections reading read are in `text` (`Sections.yamlBlocks`). */
+  yamlBlocks: readonly TextRange[] | undefined;
 }
 
 /**
@@ -63,11 +67,16 @@ export function candidatesAtEnd(
   // The answer was cut off inside a fence: then the whole text is cut off too (see the text candidate).
   let endsInFence = false;
   const fenceInProse = isFenceInProse(text, regions);
+  const inYaml = inYamlBlocks(offset, source.yamlBlocks);
+  // Some root was read in the prose (kept or not): the answer has JSON in it.
+  let rooted = false;
   for (const region of regions) {
     if (region.kind === "prose") {
       const base = offset + region.start;
+      if (region.roots.length > 0) rooted = true;
       for (const candidate of shifted(candidatesFromRoots(region.roots, "prose"), base, bases)) {
         const span = candidate.span!;
+        if (inYaml?.(span)) continue;
         candidate.surrounded = span.start > offset + first || span.end < offset + last;
         candidates.push(candidate);
       }
@@ -79,9 +88,9 @@ export function candidatesAtEnd(
     if (fenceInProse)
       for (let index = from; index < candidates.length; index++) candidates[index]!.fenceInProse = true;
   }
-  // No JSON anywhere: the answer may be `key: value` lines.
+  // No JSON anywhere (not even in a YAML block): the answer may be `key: value` lines.
   let labels: JsonishNode | undefined;
-  if (candidates.length === 0) {
+  if (candidates.length === 0 && !rooted) {
     const read = source.labels;
     if (read === "unread") endRereads.labelLines++;
     labels = read === "unread" ? readLabelLines(text) : read;

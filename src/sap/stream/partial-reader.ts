@@ -307,7 +307,8 @@ export class PartialReader {
   private endSource(text: string, offset: number): EndSource {
     const labels = this.labelsOpen ? this.labels.node() : "unread";
     const sections = this.sections?.node();
-    return { text, offset, regions: this.scanner.regions, labels, quoted: this.quoted, sections };
+    const yamlBlocks = this.sections?.yamlBlocks;
+    return { text, offset, regions: this.scanner.regions, labels, quoted: this.quoted, sections, yamlBlocks };
   }
 
   /** Give the readers text (no half surrogate pair at its end, except at the end of the answer). */

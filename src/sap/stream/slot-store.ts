@@ -1,6 +1,6 @@
 import type { Type } from "../../ir/index.js";
 import type { CoerceResult } from "../coerce/coerce-result.js";
-import type { JsonishNode } from "../lenient/jsonish-node.js";
+import { isForOneRead, type JsonishNode } from "../lenient/jsonish-node.js";
 
 /**
  * What the streaming coercer remembers about one (node, type, path) between chunks: the frozen result of
@@ -39,12 +39,18 @@ export interface Slot {
  * container node of the answer alive for the stream's life anyway (the few nodes a reader drops, one
  * combined list per object root, are as many as the roots), and a `WeakMap` with one entry per node costs
  * the garbage collector extra work on every cycle (a one-shot read of a long answer makes thousands).
+ * Nodes made for one read (`isForOneRead`: the sections reading makes a new object and open value at
+ * each read) are the exception: their slots sit in a `WeakMap`, dropped with the node, or a stream would
+ * keep one per read, each with its value (a long line's text once per chunk).
  */
 export class SlotStore {
   private readonly byNode = new Map<JsonishNode, Slot>();
+  private readonly byReadNode = new WeakMap<JsonishNode, Slot>();
 
   slot(node: JsonishNode, type: Type, path: string): Slot {
-    const first = this.byNode.get(node);
+    let first = this.byNode.get(node);
+    const oneRead = first === undefined && isForOneRead(node);
+    if (oneRead) first = this.byReadNode.get(node);
     for (let slot = first; slot !== undefined; slot = slot.next) {
       if (slot.type === type && slot.path === path) return slot;
     }
@@ -58,7 +64,8 @@ export class SlotStore {
       state: undefined,
       next: first,
     };
-    this.byNode.set(node, slot);
+    if (oneRead) this.byReadNode.set(node, slot);
+    else this.byNode.set(node, slot);
     return slot;
   }
 }
