@@ -36,7 +36,9 @@ const SECRET = "sk-test-secret-0123456789";
 const intPlan = createOutputPlan(emptyIr(), new IrIndex(emptyIr()), "Pick", t.int(), "prompt");
 
 const numberPipeline: FunctionPipeline = {
-  render: (client) => [{ role: "user", parts: [{ type: "text", text: `Pick a number (${client.name}).` }] }],
+  render: async (client) => [
+    { role: "user", parts: [{ type: "text", text: `Pick a number (${client.name}).` }] },
+  ],
   outputPlan: () => intPlan,
   parseFinal: (answer, messages) => {
     const text = typeof answer === "string" ? answer : answer.text;

@@ -9,7 +9,7 @@ import {
   type ReadTextFile,
   withRequestSecrets,
 } from "../llm/index.js";
-import { explainFlags, type Flag, type StreamPush } from "../sap/index.js";
+import { type ConstraintEvaluator, explainFlags, type Flag, type StreamPush } from "../sap/index.js";
 import { CallDeadline } from "./call-deadline.js";
 import type { CallOptions, ParseRecovery } from "./call-options.js";
 import { CallRecorder, type Clock } from "./call-recorder.js";
@@ -94,6 +94,13 @@ export interface RuntimeOptions {
    * an entry adds a model or replaces the shipped price of one.
    */
   prices?: Prices;
+  /**
+   * Evaluates `@check`/`@assert` expressions when `parse`, `parseStream` or `explain` read a type that has
+   * them: `evaluateConstraint` of `sapling-llm/constraints` (the generated client passes it when its .baml
+   * declares constraints). Calls do not need it: the prompt room they load brings the same evaluator. Without
+   * it, parsing such a type without a call throws `BamlInvalidArgumentError` saying what to pass.
+   */
+  constraintEvaluator?: ConstraintEvaluator;
   /** Picks a round-robin client's first child when it has no `start` (default random, as in BAML). */
   random?: () => number;
   /** Default opt-in parse recovery for every call (calls may override it). */
@@ -264,7 +271,7 @@ export class SaplingRuntime {
       });
       const mode = options.outputMode ?? model.outputMode ?? "prompt";
       const plan = prepared.pipeline.outputPlan(mode);
-      const messages = prepared.pipeline.render(
+      const messages = await prepared.pipeline.render(
         { name: client.name, provider: client.provider, defaultRole: model.defaultRole },
         plan,
       );
@@ -284,7 +291,7 @@ export class SaplingRuntime {
   /** Parses a complete answer into the function's return type (`b.parse.Fn`); synchronous. */
   parse(functionName: string, text: string, options: Pick<CallOptions, "tb"> = {}): unknown {
     const { ir, index, fn } = this.#resolveFunction(functionName, options);
-    return createFunctionPipeline(ir, index, fn, {}).parseFinal(text, []).value;
+    return this.#parsePipeline(ir, index, fn).parseFinal(text, []).value;
   }
 
   /**
@@ -298,7 +305,7 @@ export class SaplingRuntime {
     options: Pick<CallOptions, "tb" | "outputMode"> = {},
   ): { value: unknown; repairs: readonly Flag[]; explanation: string } {
     const { ir, index, fn } = this.#resolveFunction(functionName, options);
-    const pipeline = createFunctionPipeline(ir, index, fn, {});
+    const pipeline = this.#parsePipeline(ir, index, fn);
     // An answer recorded in tools or native mode is read as that mode reads it (tool calls, the wrapper).
     const plan = options.outputMode === undefined ? undefined : pipeline.outputPlan(options.outputMode);
     const { value, repairs } = pipeline.parseFinal(answer, [], plan);
@@ -308,7 +315,12 @@ export class SaplingRuntime {
   /** Parses a partial answer into the function's partial type (`b.parseStream.Fn`); synchronous. */
   parseStream(functionName: string, text: string, options: Pick<CallOptions, "tb"> = {}): unknown {
     const { ir, index, fn } = this.#resolveFunction(functionName, options);
-    return createFunctionPipeline(ir, index, fn, {}).parsePartial(text);
+    return this.#parsePipeline(ir, index, fn).parsePartial(text);
+  }
+
+  /** The pipeline of a parse without a call: constraints need the evaluator the runtime was given. */
+  #parsePipeline(ir: Ir, index: IrIndex, fn: LlmFunction): FunctionPipeline {
+    return createFunctionPipeline(ir, index, fn, { constraintEvaluator: this.#options.constraintEvaluator });
   }
 
   /** The function and the IR it runs against (extended by the call's TypeBuilder, if any). */
@@ -344,7 +356,11 @@ export class SaplingRuntime {
     const env = { ...this.#env, ...options.env };
     const clientName = options.client ?? options.clientRegistry?.primary ?? fn.client;
     const tree = resolveClientTree(clientName, index, options.clientRegistry);
-    const pipeline = createFunctionPipeline(ir, index, fn, args, this.#callTags(options));
+    const pipeline = createFunctionPipeline(ir, index, fn, {
+      args,
+      tags: this.#callTags(options),
+      constraintEvaluator: this.#options.constraintEvaluator,
+    });
     // A call's output mode that cannot serve the return type fails before any client is tried.
     if (options.outputMode !== undefined) {
       if (!outputModes.includes(options.outputMode)) {
