@@ -4,7 +4,11 @@
  * counted; `npm run bench -- bundle` reports the same numbers.
  */
 import { describe, expect, it } from "vitest";
-import { measureEntryBundle, runtimeBundleBudget, runtimeEntry } from "../bench/bundle/measure-entry-bundle.js";
+import {
+  measureEntryBundle,
+  runtimeBundleBudget,
+  runtimeEntry,
+} from "../bench/bundle/measure-entry-bundle.js";
 
 describe("the runtime entry's browser bundle", () => {
   it("has the budget issue 36 sets: 80 KB", () => {
