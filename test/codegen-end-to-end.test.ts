@@ -188,6 +188,7 @@ describe("init → generate → compile → run against the mock server", () => 
         exports: {
           ".": "./index.ts",
           "./runtime": "./runtime.ts",
+          "./constraints": "./constraints.ts",
           "./batch": "./batch.ts",
           "./sync": "./sync.ts",
         },
@@ -200,6 +201,10 @@ describe("init → generate → compile → run against the mock server", () => 
     writeFileSync(
       join(packageFolder, "runtime.ts"),
       `export * from ${JSON.stringify(join(repository, "src", "runtime", "index.ts"))};\n`,
+    );
+    writeFileSync(
+      join(packageFolder, "constraints.ts"),
+      `export * from ${JSON.stringify(join(repository, "src", "constraints", "index.ts"))};\n`,
     );
     writeFileSync(
       join(packageFolder, "batch.ts"),

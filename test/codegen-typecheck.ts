@@ -1,7 +1,7 @@
 /**
  * Type-checks generated clients with the TypeScript compiler API, under options stricter than most
  * applications use (an application compiles `baml_client/` with *its* tsconfig, so generated code must
- * pass the strictest common settings), with `sapling-llm/runtime` resolved to src/runtime/index.ts (`sapling-llm/batch` to src/batch, `sapling-llm/aws-bedrock` to src/aws-bedrock, `sapling-llm/vertex-ai` to src/vertex-ai, `sapling-llm/react` to src/react, `sapling-llm/sync` to src/sync), `sapling`
+ * pass the strictest common settings), with `sapling-llm/runtime` resolved to src/runtime/index.ts (`sapling-llm/constraints` to src/constraints, `sapling-llm/batch` to src/batch, `sapling-llm/aws-bedrock` to src/aws-bedrock, `sapling-llm/vertex-ai` to src/vertex-ai, `sapling-llm/react` to src/react, `sapling-llm/sync` to src/sync), `sapling`
  * (the compiler `type_builder.ts` imports for addBaml) to src/index.ts, and no
  * `@types/node` (generated code must not need Node to type-check: it also runs in browsers).
  */
@@ -10,6 +10,7 @@ import ts from "typescript";
 
 const runtimeEntry = resolve(import.meta.dirname, "..", "src", "runtime", "index.ts");
 const rootEntry = resolve(import.meta.dirname, "..", "src", "index.ts");
+const constraintsEntry = resolve(import.meta.dirname, "..", "src", "constraints", "index.ts");
 const batchEntry = resolve(import.meta.dirname, "..", "src", "batch", "index.ts");
 const awsBedrockEntry = resolve(import.meta.dirname, "..", "src", "aws-bedrock", "index.ts");
 const vertexAiEntry = resolve(import.meta.dirname, "..", "src", "vertex-ai", "index.ts");
@@ -48,6 +49,7 @@ export function typeCheck(input: TypeCheckInput): string[] {
     types: [],
     paths: {
       "sapling-llm/runtime": [runtimeEntry],
+      "sapling-llm/constraints": [constraintsEntry],
       "sapling-llm/batch": [batchEntry],
       "sapling-llm/aws-bedrock": [awsBedrockEntry],
       "sapling-llm/vertex-ai": [vertexAiEntry],

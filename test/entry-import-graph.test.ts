@@ -247,7 +247,7 @@ describe("modules a fresh process loads, from the sources", () => {
     expect(loads.packages).toEqual([]);
   });
 
-  it("the runtime entry's parse path loads no package and none of the compiler, server or CLI", () => {
+  it("the runtime entry's parse path loads no package and none of the compiler, prompt, server or CLI", () => {
     const entry = resolve(srcBase, "runtime", "index.ts");
     const loads = runRecordingLoads(
       [firstParse, entry, project.irPath, project.functionName, project.answerPath],
@@ -258,9 +258,11 @@ describe("modules a fresh process loads, from the sources", () => {
       decision: "STRONG_HIRE",
     });
     const rooms = new Set(loads.own.map(roomOf));
+    // Nor the prompt room: the Jinja engine and the renderer load with a call's prompt
+    // (docs/decisions/0048-lazy-prompt-renderer.md).
     expect(
       [...rooms].filter(
-        (room) => !["runtime", "util", "ir", "sap", "prompt", "llm", "stream-client"].includes(room),
+        (room) => !["runtime", "util", "ir", "sap", "output-schema", "llm", "stream-client"].includes(room),
       ),
     ).toEqual([]);
     // zod, ai, OpenTelemetry, a language server: none loads on a path that does not use it.

@@ -16,79 +16,30 @@ const root = resolve(import.meta.dirname, "..", "..");
 export const runtimeEntry = resolve(root, "src", "runtime", "index.ts");
 
 /**
- * Gzipped bytes of the runtime entry measured when this budget was set (2026-12-01, after the streaming and
- * provider work of issues 1–15), and the budget: that plus 10%. Features may grow the core entry by at most
- * that much; moving something optional behind its own entry point is how to stay under it.
+ * Gzipped bytes of the runtime entry on 2026-12-01, after the streaming and provider work of issues 1–15:
+ * what the bench's "over baseline" column compares with.
  */
 export const runtimeBundleBaseline = 80_309;
-/**
- * What issue 31 ("safe by default") adds on top of the 10% for features: code every user needs and no
- * entry point can hold back. The entry measured 88,128 bytes gzipped before it; the media URL policy and
- * the secrets scrubbed by value took it to 91,560, and the linear-time matcher of `regex_match` (3,440
- * bytes; docs/decisions/0023-template-limits.md), the template limits and the own-table lookups to 95,472.
- */
-export const runtimeSafetyAllowance = 7_500;
 
 /**
- * What the rest of the 2026-12-06 release adds to every call, measured at its merges (97,421 bytes gzipped
- * with all of it): issue 30's parser rules (gathered objects scored per object, map key collisions,
- * final-answer markers, exact enum case, big integers), issue 35's request rules (default roles, o1's
- * system turn folded, parts kept for filtered metadata), `validateOutput` (what `extract` re-asks with)
- * and the pacing of partials by their cost. Issue 36 loads the media URL downloader only for calls that send
- * media by URL (97,165 bytes, 1,669 more in its lazy chunk) and takes 500 bytes back. The way further down is
- * the one-engine parser of issue 29, which removes the stream twins of the coercers (about a quarter of the
- * parser's bytes).
+ * The runtime entry's budget: issue 36's target, 80 KB gzipped. How the entry got there:
  *
- * The second round of merges (2026-12-06 evening) took the entry to 105,900 bytes: issue 38's sections
- * reading (label lines, DSPy markers, tags, headings and the YAML subset, every call's parser: +6,270),
- * issue 29's `end()` (+1,675, of which the candidate list restated in `stream/end-candidates.ts` is
- * transitional: it goes when `parseValue` reads through the same reader), issue 35's
- * `openai-transcriptions` provider and multipart bodies (+606), and issue 36's names (−120). The 80 KB
- * target of issue 36 needs the stream twins gone first.
+ * - The baseline plus 10% (88,340) was issue 16's budget; Bedrock's and Vertex AI's adapters left for entry
+ *   points of their own to stay under it (docs/decisions/0020-aws-bedrock-entry-point.md, 0021). Issue 31's
+ *   safety work (the media URL policy, secrets scrubbed by value, the linear-time `regex_match`, 0023) and the
+ *   2026-12-06 release (issues 29, 30, 35, 38: the parser's rules, sections reading, request rules) then
+ *   took it to 111,534.
+ * - The call path loading on a call's first request (0043: the adapters, option reading, SSE decoding, the
+ *   media URL policy's host checks, `runAttempt`): 96,421. Parser merges beside it: 103,163.
+ * - The prompt room loading with a call's first prompt (0048: the Jinja engine, the prompt and output-format
+ *   renderers; `@check`/`@assert` of a parse without a call evaluated by the `sapling-llm/constraints`
+ *   evaluator the generated client passes): 84,191. A call's run (its attempts in plan order, the deadline,
+ *   the recorder, `b.request`'s request) loading with the call path: 81,875.
  *
- * The third round (2026-12-06, night) took it to 109,621 bytes, each merge measured in turn: issue 30's
- * third round (a fence alone on its line ends an unclosed string, the fence-is-the-answer rule for
- * `string`, stray quotes, jsonrepair's repairs: +1,062), issue 38's verdict lines, lone closing tags,
- * `Action Input:` and YAML fixes (+705), issue 29's streams of many entries (maps copied key by key, the
- * build marker: +380) and its shown-then-replaced fixes (+367), the real answers' rules (a `string`
- * section's text over blank lines, doubled closing quotes: +301), issue 35's BAML runtime extras (+271),
- * BAML's XML wrapper tags (+204), one error brand (+150), a sections value that did not grow starts over
- * (+140), and the sections reading's speed fix (+141). Then 110,920: long sections read line by line in
- * streams and the YAML folding rule in one place (+1,063), a container kept as written in a string field
- * (+226), provider options in the order written (+10). Then 111,534: issue 30's last items (a function
- * call's arguments, also in its envelope, read as the class, in final mode and streams; a label with no
- * bullet under it no empty list; bullets with a colon under a list of strings as their text: +614).
- *
- * Issue 36 then loaded the call path on a call's first request (docs/decisions/0043-lazy-call-path.md): the
- * provider adapters with the HTTP model, option reading and SSE decoding (110,920 → 100,320), the runtime's
- * `runAttempt` (98,851), the media URL policy's host checks (97,040), the llm files only the room uses
- * (96,397) and the adapters' prefetch (96,421 bytes; 20,434 more in lazy chunks). The allowance is now
- * what is left of the release's growth over the other two, plus 619 bytes, and the 614 of issue 30's last
- * items merged beside it (97,192 bytes with both). What is left above the 80 KB
- * target (81,920 bytes): the parser (about 50 KB of the entry gzipped; issue 29's one engine removes the
- * stream twins of its coercers, some 11–12 KB), and the prompt renderer (about 4.6 KB), which can load
- * lazily once the Jinja engine and constraint evaluation, which `parse` needs synchronously, are a room of
- * their own.
- *
- * Merged beside the lazy call path (2026-12-07, each branch measured on its own against 110,920 first): issue
- * 29's `finish()` announcing what the end replaced (`endChange`, which brings `finalAsPartial` and the
- * partial-value checks into the entry: +2,306), issue 38's sections streamed by what arrived with BAML's XML
- * map entries and TOON lists and tables (+2,234), issue 30's label lines read as a list of records (+836)
- * and issue 29's one coercer each for union, map and list (+100): 102,717 bytes with everything. Those four
- * are parser code every call carries; they go back down with the class merge and the second candidate
- * extraction of issue 29. Then issue 38's list target read from its item tags (`<list><item>…`, once the
- * whole text as one item: a silently wrong value): +448, 103,165 bytes.
+ * What is left is what a parse needs: the parser (about 56 KB of the entry gzipped), TypeBuilder, errors,
+ * Collector, tracing, streams, output plans, and the `llm` door's errors, redaction and provider table.
  */
-export const runtimeReleaseAllowance = 7_348;
-
-/**
- * The baseline plus 10% (88,340 bytes), what the streaming issue (16) allows. Tool calls, reasoning,
- * observability and paced streams had grown the entry to 93,453 bytes (+16%); moving the `aws-bedrock`
- * adapter to `sapling-llm/aws-bedrock` (docs/decisions/0020-aws-bedrock-entry-point.md) brought it back
- * under, and moving `vertex-ai`'s to `sapling-llm/vertex-ai` (0021) made room again (docs/benchmarks.md,
- * "Bundle size"). Issue 31's safety allowance and the release allowance come on top.
- */
-export const runtimeBundleBudget = 88_340 + runtimeSafetyAllowance + runtimeReleaseAllowance;
+export const runtimeBundleBudget = 80 * 1024;
 
 export interface EntryBundleSize {
   /** Bytes of the minified files a page loads with the entry (the entry and the chunks it imports statically). */

@@ -13,6 +13,12 @@ export const RUNTIME_MODULE = "sapling-llm/runtime";
  */
 export const AWS_BEDROCK_MODULE = "sapling-llm/aws-bedrock";
 
+/**
+ * The `@check`/`@assert` evaluator's entry: `globals.ts` imports it only for projects that declare
+ * constraints, which `b.parse` evaluates synchronously (docs/decisions/0048-lazy-prompt-renderer.md).
+ */
+export const CONSTRAINTS_MODULE = "sapling-llm/constraints";
+
 /** The `vertex-ai` adapter's entry, imported as `aws-bedrock`'s is (docs/decisions/0021-vertex-ai-entry-point.md). */
 export const VERTEX_AI_MODULE = "sapling-llm/vertex-ai";
 

@@ -1,6 +1,7 @@
 import type { Ir } from "../ir/index.js";
 import type { MediaUrlPolicy, ProviderExtension, ReadTextFile } from "../llm/index.js";
-import { SaplingRuntime } from "../runtime/index.js";
+import { evaluateConstraint } from "../prompt/index.js";
+import { type RuntimeOptions, SaplingRuntime } from "../runtime/index.js";
 import { type DevMock, type DevMockAnswer, mockEnvironment, mockFetch } from "./mock-fetch.js";
 
 /**
@@ -11,9 +12,11 @@ import { type DevMock, type DevMockAnswer, mockEnvironment, mockFetch } from "./
 export class DevRuntimes {
   #runCount = 0;
 
-  /** What every runtime of the page shares: provider adapters and the media URL policy. */
-  #shared(): { providers?: readonly ProviderExtension[]; mediaUrls?: MediaUrlPolicy } {
+  /** What every runtime of the page shares: provider adapters, the media URL policy, the constraint evaluator. */
+  #shared(): Pick<RuntimeOptions, "providers" | "mediaUrls" | "constraintEvaluator"> {
     return {
+      // The parse explorer and recorded runs parse `@check`/`@assert` types without a call.
+      constraintEvaluator: evaluateConstraint,
       ...(this.options.providers === undefined ? {} : { providers: this.options.providers }),
       ...(this.options.mediaUrls === undefined ? {} : { mediaUrls: this.options.mediaUrls }),
     };

@@ -1,11 +1,10 @@
 import type { Flag } from "../sap/index.js";
 import type { ChatMessage } from "../util/index.js";
 import type { AnswerCompleteness } from "./answer-completeness.js";
+import { type CallRecord, type Clock, endCallRecord } from "./call-record.js";
 import {
   addUsage,
-  type Collector,
   costOfCalls,
-  emptyUsage,
   type FunctionLog,
   type LlmCall,
   type ToolCallLog,
@@ -16,76 +15,32 @@ import { promptToText } from "./function-pipeline.js";
 import type { ToolCallUse } from "./read-answer.js";
 import type { SpanRecord, Tracer } from "./tracing.js";
 
-/** A clock: milliseconds since the epoch. Injected so durations are testable. */
-export type Clock = () => number;
-
-let sequence = 0;
-
-/** A log id unique within the process and sortable by creation. */
-function nextId(clock: Clock): string {
-  sequence += 1;
-  return `${clock().toString(36)}-${sequence.toString(36)}`;
-}
-
-/** Where a call's cost and spans go: the price table, and the runtime's tracer (spans only when active). */
-export interface RecorderObservers {
-  prices: Prices;
-  tracer?: Tracer;
-  /** The span the call runs in (a traced user function), if any. */
-  parent?: SpanRecord;
-}
-
 /**
  * Writes one function call's `FunctionLog` into every collector of the call, as it happens: each attempt
  * appears when it starts and is completed when it ends, so a collector read mid-stream shows progress.
  * The same events price each attempt and open and close the call's spans (function > attempts), so the
  * Collector, the log lines and the exported spans tell one story.
  */
-/** The function call a recorder logs: its name, whether it streams, and the caller's tags. */
-export interface RecordedFunction {
-  functionName: string;
-  logType: "call" | "stream";
-  tags: Record<string, string>;
-}
-
 export class CallRecorder {
   readonly log: FunctionLog;
+  readonly #record: CallRecord;
   readonly #prices: Prices;
   readonly #tracer: Tracer | undefined;
   readonly #span: SpanRecord | undefined;
   readonly #attemptSpans = new Map<LlmCall, SpanRecord>();
   readonly #prompts = new Map<LlmCall, readonly ChatMessage[]>();
 
-  constructor(
-    { functionName, logType, tags }: RecordedFunction,
-    collectors: readonly Collector[],
-    private readonly clock: Clock,
-    observers: RecorderObservers = { prices: {} },
-  ) {
-    this.log = {
-      id: nextId(clock),
-      functionName,
-      logType,
-      timing: { startTimeUtcMs: clock(), durationMs: null },
-      usage: emptyUsage(),
-      calls: [],
-      selectedCall: null,
-      rawLlmResponse: null,
-      tags: { ...tags },
-      error: null,
-      repairs: [],
-      truncated: false,
-      incompleteFields: [],
-      toolCalls: [],
-      costUsd: null,
-    };
-    for (const collector of collectors) collector.record(this.log);
-    this.#prices = observers.prices;
-    this.#tracer = observers.tracer?.active ? observers.tracer : undefined;
-    this.#span = this.#tracer?.startSpan("function", functionName, observers.parent, {
-      tags: this.log.tags,
-      functionLog: this.log,
-    });
+  /** Records the rest of a call whose record `startCallRecord` started (call-record.ts). */
+  constructor(record: CallRecord, prices: Prices = {}) {
+    this.#record = record;
+    this.log = record.log;
+    this.#prices = prices;
+    this.#tracer = record.tracer;
+    this.#span = record.span;
+  }
+
+  private get clock(): Clock {
+    return this.#record.clock;
   }
 
   /** Starts recording one attempt against one leaf client. */
@@ -188,17 +143,9 @@ export class CallRecorder {
 
   /** Ends the function call with its value, or the (redacted) message it failed with. */
   finish(outcome: { value: unknown } | { error: string }): void {
-    this.log.timing.durationMs = this.clock() - this.log.timing.startTimeUtcMs;
-    if ("error" in outcome) this.log.error = outcome.error;
-    this.log.costUsd = costOfCalls(this.log.calls);
-    if (this.#tracer === undefined || this.#span === undefined) return;
     for (const call of [...this.#attemptSpans.keys()]) this.#endAttemptSpan(call);
     const selected = this.log.selectedCall;
     const prompt = selected === null ? undefined : this.#prompts.get(selected);
-    this.#tracer.endSpan(this.#span, {
-      ...("error" in outcome ? { error: outcome.error } : { output: outcome.value }),
-      ...(prompt === undefined ? {} : { prompt: promptToText(prompt) }),
-      rawOutput: this.log.rawLlmResponse,
-    });
+    endCallRecord(this.#record, outcome, prompt === undefined ? undefined : promptToText(prompt));
   }
 }

@@ -1,7 +1,6 @@
 import type { Client, ConfigValue, IrIndex, RetryPolicy } from "../ir/index.js";
 import type { ClientRegistry } from "./client-registry.js";
 import { BamlInvalidArgumentError } from "./errors.js";
-import { configNumber, configString } from "./resolve-options.js";
 
 /** A client with its strategy resolved: a leaf model, or a fallback / round-robin over other trees. */
 export type ClientTree =
@@ -124,4 +123,14 @@ export function totalTimeoutMs(tree: ClientTree): number | undefined {
     (limit): limit is number => limit !== undefined,
   );
   return limits.length > 0 ? Math.min(...limits) : undefined;
+}
+
+/** Reads a string-valued option without env resolution (strategy lists name clients, never secrets). */
+function configString(value: ConfigValue | undefined): string | undefined {
+  return value?.kind === "string" ? value.value : undefined;
+}
+
+/** Reads a number-valued option without env resolution. */
+function configNumber(value: ConfigValue | undefined): number | undefined {
+  return value?.kind === "number" ? value.value : undefined;
 }

@@ -39,8 +39,11 @@ export interface AnswerContent {
  * rendered or answers parsed.
  */
 export interface FunctionPipeline {
-  /** The prompt; `ctx.output_format` renders empty when the plan's schema is enforced by the provider. */
-  render(client: PromptClient, plan?: OutputPlan): ChatMessage[];
+  /**
+   * The prompt; `ctx.output_format` renders empty when the plan's schema is enforced by the provider. The
+   * first render loads the prompt room (`LlmLoadError` when it cannot be loaded).
+   */
+  render(client: PromptClient, plan?: OutputPlan): Promise<ChatMessage[]>;
   /**
    * How answers are asked for and read in `mode` (cached per mode). Throws `BamlInvalidArgumentError` when
    * the return type cannot be served that way.

@@ -21,7 +21,7 @@ export type {
   TickReason,
   ValidatedAnswer,
 } from "./call-options.js";
-export type { Clock } from "./call-recorder.js";
+export type { Clock } from "./call-record.js";
 export type { CallSummary } from "./call-summary.js";
 export {
   formatCallFacts,

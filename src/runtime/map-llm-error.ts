@@ -7,6 +7,7 @@ import {
   LlmTimeoutError,
   redactText,
 } from "../llm/index.js";
+import { clientPrefix } from "./client-prefix.js";
 import {
   BamlAbortError,
   BamlClientError,
@@ -29,7 +30,7 @@ export function mapLlmError(
 ): BamlError {
   if (BamlError.isInstance(error)) return error;
   const clean = (text: string): string => redactText(text, secrets);
-  const where = `Client "${clientName}" (${provider}): `;
+  const where = clientPrefix(clientName, provider);
   if (LlmAbortError.isInstance(error)) {
     return new BamlAbortError(`${where}the call was aborted through its AbortSignal.`, error.reason);
   }

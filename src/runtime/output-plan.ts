@@ -14,7 +14,7 @@
  */
 import { type Class, type Ir, IrIndex, type Type } from "../ir/index.js";
 import type { OutputMode, OutputRequest, ToolDefinition } from "../llm/index.js";
-import { type JsonSchema, toJsonSchema } from "../prompt/index.js";
+import { type JsonSchema, toJsonSchema } from "../output-schema/index.js";
 import { hasErrorMark, markError } from "../util/index.js";
 
 /** Where an answer (text, or a tool call's arguments) is parsed into. */

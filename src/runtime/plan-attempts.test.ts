@@ -3,8 +3,9 @@ import { type Client, emptyIr, type Ir, IrIndex, type RetryPolicy } from "../ir/
 import { ClientRegistry } from "./client-registry.js";
 import { resolveClientTree } from "./client-tree.js";
 import { BamlInvalidArgumentError } from "./errors.js";
-import { createRoundRobinPicker, planAttempts } from "./plan-attempts.js";
+import { planAttempts } from "./plan-attempts.js";
 import { retryDelay } from "./retry-delay.js";
+import { createRoundRobinPicker } from "./round-robin-picker.js";
 
 function leaf(name: string, retryPolicy?: string): Client {
   return {

@@ -1,15 +1,13 @@
 import type { Client, RetryPolicy } from "../ir/index.js";
 import type { ClientTree } from "./client-tree.js";
 import { retryDelay } from "./retry-delay.js";
+import type { RoundRobinPicker } from "./round-robin-picker.js";
 
 /** One step of a call's plan: try `client`, after waiting `delayMs`. */
 export interface PlannedAttempt {
   client: Client;
   delayMs: number;
 }
-
-/** Chooses a round-robin child: given the strategy client and its child count, returns an index. */
-export type RoundRobinPicker = (strategy: Client, childCount: number, start: number | undefined) => number;
 
 /**
  * Flattens a client tree into the ordered list of attempts a call makes (BAML's orchestration): a fallback
@@ -43,17 +41,4 @@ function repeat(sequence: PlannedAttempt[], policy: RetryPolicy): PlannedAttempt
     });
   }
   return result;
-}
-
-/**
- * A picker that rotates per strategy client, starting at its `start` option (or at `initial()`, random in
- * production, as BAML does so many processes don't all hit the first child).
- */
-export function createRoundRobinPicker(initial: (childCount: number) => number): RoundRobinPicker {
-  const counters = new Map<string, number>();
-  return (strategy, childCount, start) => {
-    const next = counters.get(strategy.name) ?? start ?? initial(childCount);
-    counters.set(strategy.name, next + 1);
-    return ((next % childCount) + childCount) % childCount;
-  };
 }

@@ -1,4 +1,4 @@
-import { type Client, type ConfigValue, configValueToPlain } from "../ir/index.js";
+import { type Client, configValueToPlain } from "../ir/index.js";
 import {
   collectSecrets,
   type EnvOptionValue,
@@ -45,16 +45,6 @@ export function resolveOptions(
     );
   }
   return result;
-}
-
-/** Reads a string-valued option without env resolution (strategy lists name clients, never secrets). */
-export function configString(value: ConfigValue | undefined): string | undefined {
-  return value?.kind === "string" ? value.value : undefined;
-}
-
-/** Reads a number-valued option without env resolution. */
-export function configNumber(value: ConfigValue | undefined): number | undefined {
-  return value?.kind === "number" ? value.value : undefined;
 }
 
 /**

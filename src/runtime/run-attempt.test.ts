@@ -15,6 +15,7 @@ import {
   slowFirstToken,
   startMockLlmServer,
 } from "../testing/index.js";
+import { startCallRecord } from "./call-record.js";
 import { CallRecorder } from "./call-recorder.js";
 import { resolveClientTree } from "./client-tree.js";
 import { Collector } from "./collector.js";
@@ -28,7 +29,8 @@ import {
 import { executePlan } from "./execute-plan.js";
 import { type FunctionPipeline, promptToText } from "./function-pipeline.js";
 import { createOutputPlan } from "./output-plan.js";
-import { createRoundRobinPicker, planAttempts } from "./plan-attempts.js";
+import { planAttempts } from "./plan-attempts.js";
+import { createRoundRobinPicker } from "./round-robin-picker.js";
 import { runAttempt } from "./run-attempt.js";
 
 const SECRET = "sk-test-secret-0123456789";
@@ -36,7 +38,9 @@ const SECRET = "sk-test-secret-0123456789";
 const intPlan = createOutputPlan(emptyIr(), new IrIndex(emptyIr()), "Pick", t.int(), "prompt");
 
 const numberPipeline: FunctionPipeline = {
-  render: (client) => [{ role: "user", parts: [{ type: "text", text: `Pick a number (${client.name}).` }] }],
+  render: async (client) => [
+    { role: "user", parts: [{ type: "text", text: `Pick a number (${client.name}).` }] },
+  ],
   outputPlan: () => intPlan,
   parseFinal: (answer, messages) => {
     const text = typeof answer === "string" ? answer : answer.text;
@@ -142,9 +146,11 @@ async function run(
 ) {
   const collector = options.collector ?? new Collector();
   const recorder = new CallRecorder(
-    { functionName: "PickNumber", logType: options.streaming ? "stream" : "call", tags: {} },
-    [collector],
-    Date.now,
+    startCallRecord(
+      { functionName: "PickNumber", logType: options.streaming ? "stream" : "call", tags: {} },
+      [collector],
+      Date.now,
+    ),
   );
   const partials: unknown[] = [];
   const plan = planAttempts(

@@ -102,7 +102,7 @@ export async function runAttempt(
       ...(context.mediaUrls === undefined ? {} : { mediaUrls: context.mediaUrls }),
     });
     plan = outputPlanFor(model, client, context);
-    messages = context.pipeline.render(
+    messages = await context.pipeline.render(
       { name: client.name, provider: client.provider, defaultRole: model.defaultRole },
       plan,
     );

@@ -1,18 +1,8 @@
 import { type Ir, IrIndex, type LlmFunction, loadIr } from "../ir/index.js";
-import {
-  type EnvOptionValue,
-  LlmError,
-  loadLanguageModel,
-  type MediaUrlPolicy,
-  type OutputMode,
-  type ProviderExtension,
-  type ReadTextFile,
-  withRequestSecrets,
-} from "../llm/index.js";
-import { explainFlags, type Flag, type StreamPush } from "../sap/index.js";
-import { CallDeadline } from "./call-deadline.js";
+import type { MediaUrlPolicy, OutputMode, ProviderExtension, ReadTextFile } from "../llm/index.js";
+import { type ConstraintEvaluator, explainFlags, type Flag } from "../sap/index.js";
 import type { CallOptions, ParseRecovery } from "./call-options.js";
-import { CallRecorder, type Clock } from "./call-recorder.js";
+import { type CallRecord, type Clock, endCallRecord, startCallRecord } from "./call-record.js";
 import { formatCallSummary, summarizeCall } from "./call-summary.js";
 import { checkCallOptions } from "./check-call-options.js";
 import { resolveClientTree, totalTimeoutMs } from "./client-tree.js";
@@ -21,10 +11,10 @@ import type { Prices } from "./cost.js";
 import { createFunctionPipeline } from "./create-function-pipeline.js";
 import { defaultReadTextFile } from "./default-read-text-file.js";
 import { BamlInvalidArgumentError } from "./errors.js";
-import { defaultSleep, executePlan, type Sleep } from "./execute-plan.js";
+import type { Sleep } from "./execute-plan.js";
 import type { AnswerContent, FunctionPipeline } from "./function-pipeline.js";
-import { type HttpRequest, toHttpRequest } from "./http-request.js";
-import { loadRunAttempt } from "./load-run-attempt.js";
+import type { HttpRequest } from "./http-request.js";
+import { loadCallPath } from "./load-call-path.js";
 import {
   getLogLevel,
   isLogged,
@@ -33,15 +23,10 @@ import {
   type LogLevel,
   type RuntimeLogger,
 } from "./log.js";
-import { mapLlmError } from "./map-llm-error.js";
-import {
-  createRoundRobinPicker,
-  type PlannedAttempt,
-  planAttempts,
-  type RoundRobinPicker,
-} from "./plan-attempts.js";
 import { defaultPriceTable } from "./price-table.js";
-import { clientSecrets, type Environment, resolveOptions } from "./resolve-options.js";
+import type { Environment } from "./resolve-options.js";
+import { createRoundRobinPicker, type RoundRobinPicker } from "./round-robin-picker.js";
+import type { CallHost, PreparedCall } from "./run-call.js";
 import { SaplingStream } from "./sapling-stream.js";
 import { Tracer } from "./tracing.js";
 import { validateArguments } from "./validate-arguments.js";
@@ -94,21 +79,17 @@ export interface RuntimeOptions {
    * an entry adds a model or replaces the shipped price of one.
    */
   prices?: Prices;
+  /**
+   * Evaluates `@check`/`@assert` expressions when `parse`, `parseStream` or `explain` read a type that has
+   * them: `evaluateConstraint` of `sapling-llm/constraints` (the generated client passes it when its .baml
+   * declares constraints). Calls do not need it: the prompt room they load brings the same evaluator. Without
+   * it, parsing such a type without a call throws `BamlInvalidArgumentError` saying what to pass.
+   */
+  constraintEvaluator?: ConstraintEvaluator;
   /** Picks a round-robin client's first child when it has no `start` (default random, as in BAML). */
   random?: () => number;
   /** Default opt-in parse recovery for every call (calls may override it). */
   parseRecovery?: ParseRecovery;
-}
-
-/** Everything one call needs, resolved before the first attempt. */
-interface PreparedCall {
-  fn: LlmFunction;
-  /** The client the call starts from (named in timeout errors). */
-  client: { name: string; provider: string };
-  totalTimeoutMs: number | undefined;
-  env: Environment;
-  pipeline: FunctionPipeline;
-  plan: () => PlannedAttempt[];
 }
 
 /**
@@ -126,7 +107,8 @@ export class SaplingRuntime {
   readonly #fetch: typeof fetch;
   #env: Environment;
   readonly #readTextFile: ReadTextFile | undefined;
-  readonly #sleep: Sleep;
+  /** The injected `sleep`; calls default to a timer (execute-plan.ts), streams pace with their own. */
+  readonly #sleep: Sleep | undefined;
   readonly #clock: Clock;
   readonly #logger: RuntimeLogger | undefined;
   #logLevel: LogLevel | undefined;
@@ -145,7 +127,7 @@ export class SaplingRuntime {
     this.#env = options.env ?? {};
     this.#readTextFile =
       options.readTextFile === null ? undefined : (options.readTextFile ?? defaultReadTextFile());
-    this.#sleep = options.sleep ?? defaultSleep;
+    this.#sleep = options.sleep;
     this.#clock = options.clock ?? Date.now;
     this.#logger = options.logger;
     this.#logLevel = options.logLevel;
@@ -216,7 +198,9 @@ export class SaplingRuntime {
     options: CallOptions = {},
   ): Promise<unknown> {
     const prepared = this.#prepare(functionName, args, options);
-    return this.#run(prepared, options, options.onTick === undefined ? "call" : "stream");
+    const record = this.#startRecord(prepared, options, options.onTick === undefined ? "call" : "stream");
+    const callPath = await this.#loadCallPath(prepared, record);
+    return callPath.runCall(this.#host(), prepared, record, options);
   }
 
   /** Streams `functionName`: partial values while the answer arrives, then the final value. */
@@ -230,9 +214,18 @@ export class SaplingRuntime {
         const prepared = this.#prepare(functionName, args, options);
         // The consumer stopping (`break`, a cancelled response) ends the call as the caller's signal does.
         const signal = options.signal ? AbortSignal.any([options.signal, sink.signal]) : sink.signal;
-        return this.#run(prepared, { ...options, signal }, "stream", (read) => sink.offer(read));
+        const record = this.#startRecord(prepared, options, "stream");
+        return this.#loadCallPath(prepared, record).then((callPath) =>
+          callPath.runCall(this.#host(), prepared, record, { ...options, signal }, (read) =>
+            sink.offer(read),
+          ),
+        );
       },
-      { partialIntervalMs: options.partialIntervalMs, clock: this.#clock, sleep: this.#sleep },
+      {
+        partialIntervalMs: options.partialIntervalMs,
+        clock: this.#clock,
+        ...(this.#sleep === undefined ? {} : { sleep: this.#sleep }),
+      },
     );
   }
 
@@ -247,44 +240,13 @@ export class SaplingRuntime {
     options: CallOptions = {},
   ): Promise<HttpRequest> {
     const prepared = this.#prepare(functionName, args, options);
-    const first = prepared.plan()[0];
-    if (!first) throw new BamlInvalidArgumentError(`${functionName} has no client to build a request for.`);
-    const client = first.client;
-    const fromEnv: EnvOptionValue[] = [];
-    let secrets: string[] = [];
-    try {
-      const resolved = resolveOptions(client, prepared.env, fromEnv);
-      secrets = clientSecrets(client.provider, resolved, fromEnv, prepared.env);
-      const model = await loadLanguageModel(client.provider, resolved, {
-        fetch: this.#fetch,
-        env: prepared.env,
-        ...(this.#readTextFile === undefined ? {} : { readTextFile: this.#readTextFile }),
-        ...(this.#options.providers === undefined ? {} : { providers: this.#options.providers }),
-        ...(this.#options.mediaUrls === undefined ? {} : { mediaUrls: this.#options.mediaUrls }),
-      });
-      const mode = options.outputMode ?? model.outputMode ?? "prompt";
-      const plan = prepared.pipeline.outputPlan(mode);
-      const messages = prepared.pipeline.render(
-        { name: client.name, provider: client.provider, defaultRole: model.defaultRole },
-        plan,
-      );
-      const built = await model.buildRequest(messages, {
-        stream: request.stream,
-        ...(plan.request === undefined ? {} : { output: plan.request }),
-      });
-      // `redactRequest` masks this call's secrets by value, whatever the headers are called.
-      return withRequestSecrets(toHttpRequest(built), secrets);
-    } catch (error) {
-      // The same errors as a call (`BamlClientOptionsError`, `BamlMediaUrlError`, …), secrets removed.
-      if (!LlmError.isInstance(error)) throw error;
-      throw mapLlmError(error, client.name, client.provider, secrets);
-    }
+    return (await loadCallPath(prepared.client)).buildCallRequest(this.#host(), prepared, request, options);
   }
 
   /** Parses a complete answer into the function's return type (`b.parse.Fn`); synchronous. */
   parse(functionName: string, text: string, options: Pick<CallOptions, "tb"> = {}): unknown {
     const { ir, index, fn } = this.#resolveFunction(functionName, options);
-    return createFunctionPipeline(ir, index, fn, {}).parseFinal(text, []).value;
+    return this.#parsePipeline(ir, index, fn).parseFinal(text, []).value;
   }
 
   /**
@@ -298,7 +260,7 @@ export class SaplingRuntime {
     options: Pick<CallOptions, "tb" | "outputMode"> = {},
   ): { value: unknown; repairs: readonly Flag[]; explanation: string } {
     const { ir, index, fn } = this.#resolveFunction(functionName, options);
-    const pipeline = createFunctionPipeline(ir, index, fn, {});
+    const pipeline = this.#parsePipeline(ir, index, fn);
     // An answer recorded in tools or native mode is read as that mode reads it (tool calls, the wrapper).
     const plan = options.outputMode === undefined ? undefined : pipeline.outputPlan(options.outputMode);
     const { value, repairs } = pipeline.parseFinal(answer, [], plan);
@@ -308,7 +270,12 @@ export class SaplingRuntime {
   /** Parses a partial answer into the function's partial type (`b.parseStream.Fn`); synchronous. */
   parseStream(functionName: string, text: string, options: Pick<CallOptions, "tb"> = {}): unknown {
     const { ir, index, fn } = this.#resolveFunction(functionName, options);
-    return createFunctionPipeline(ir, index, fn, {}).parsePartial(text);
+    return this.#parsePipeline(ir, index, fn).parsePartial(text);
+  }
+
+  /** The pipeline of a parse without a call: constraints need the evaluator the runtime was given. */
+  #parsePipeline(ir: Ir, index: IrIndex, fn: LlmFunction): FunctionPipeline {
+    return createFunctionPipeline(ir, index, fn, { constraintEvaluator: this.#options.constraintEvaluator });
   }
 
   /** The function and the IR it runs against (extended by the call's TypeBuilder, if any). */
@@ -344,7 +311,11 @@ export class SaplingRuntime {
     const env = { ...this.#env, ...options.env };
     const clientName = options.client ?? options.clientRegistry?.primary ?? fn.client;
     const tree = resolveClientTree(clientName, index, options.clientRegistry);
-    const pipeline = createFunctionPipeline(ir, index, fn, args, this.#callTags(options));
+    const pipeline = createFunctionPipeline(ir, index, fn, {
+      args,
+      tags: this.#callTags(options),
+      constraintEvaluator: this.#options.constraintEvaluator,
+    });
     // A call's output mode that cannot serve the return type fails before any client is tried.
     if (options.outputMode !== undefined) {
       if (!outputModes.includes(options.outputMode)) {
@@ -360,127 +331,50 @@ export class SaplingRuntime {
       totalTimeoutMs: totalTimeoutMs(tree),
       env,
       pipeline,
-      plan: () => planAttempts(tree, this.#picker),
+      tree,
+      picker: this.#picker,
     };
   }
 
-  async #run(
-    prepared: PreparedCall,
-    options: CallOptions,
-    logType: "call" | "stream",
-    onText?: (read: () => StreamPush) => void,
-  ): Promise<unknown> {
-    const collectors = options.collector === undefined ? [] : [options.collector].flat();
+  /** What a call takes from this runtime (run-call.ts). */
+  #host(): CallHost {
+    return {
+      fetch: this.#fetch,
+      readTextFile: this.#readTextFile,
+      providers: this.#options.providers,
+      mediaUrls: this.#options.mediaUrls,
+      sleep: this.#sleep,
+      prices: this.#prices,
+      parseRecovery: this.#parseRecovery,
+      logs: (level) => this.#logger !== undefined && isLogged(this.getLogLevel(), level),
+      log: (level, message, fields) => this.#log(level, message, fields),
+      logSummary: (log) => this.#logSummary(log),
+    };
+  }
+
+  /**
+   * A call's record, started as the call starts (before its call path loads): its log is in the call's
+   * collectors, and its span opens under the caller's context (call-record.ts).
+   */
+  #startRecord(prepared: PreparedCall, options: CallOptions, logType: "call" | "stream"): CallRecord {
     const parent = this.#tracer.current();
-    const recorder = new CallRecorder(
+    return startCallRecord(
       { functionName: prepared.fn.name, logType, tags: this.#callTags(options) },
-      collectors,
+      options.collector === undefined ? [] : [options.collector].flat(),
       this.#clock,
-      {
-        prices: this.#prices,
-        tracer: this.#tracer,
-        ...(parent === undefined ? {} : { parent }),
-      },
+      { tracer: this.#tracer, ...(parent === undefined ? {} : { parent }) },
     );
-    const onTick = options.onTick;
-    const debug = this.#logger !== undefined && isLogged(this.getLogLevel(), "debug");
-    const recovery: ParseRecovery = {
-      reask: options.parseRecovery?.reask ?? this.#parseRecovery.reask,
-      nextClient: options.parseRecovery?.nextClient ?? this.#parseRecovery.nextClient,
-    };
-    const deadline = new CallDeadline(
-      options.signal,
-      prepared.totalTimeoutMs,
-      prepared.client.name,
-      prepared.client.provider,
-    );
-    const signal = deadline.signal;
-    try {
-      const value = await executePlan(
-        prepared.plan(),
-        async (attempt, position) => {
-          this.#log(
-            "debug",
-            `${prepared.fn.name}: attempt ${position + 1} with client ${attempt.client.name}`,
-            {
-              function: prepared.fn.name,
-              attempt: position + 1,
-              client: attempt.client.name,
-            },
-          );
-          const runAttempt = await loadRunAttempt(attempt.client);
-          return runAttempt(
-            attempt.client,
-            {
-              pipeline: prepared.pipeline,
-              env: prepared.env,
-              fetch: this.#fetch,
-              ...(this.#readTextFile === undefined ? {} : { readTextFile: this.#readTextFile }),
-              ...(this.#options.providers === undefined ? {} : { providers: this.#options.providers }),
-              ...(this.#options.mediaUrls === undefined ? {} : { mediaUrls: this.#options.mediaUrls }),
-              recorder,
-              reaskOnParseFailure: Math.max(0, Math.floor(recovery.reask ?? 0)),
-              ...(options.validateOutput === undefined ? {} : { validateOutput: options.validateOutput }),
-              ...(signal ? { signal } : {}),
-              ...(onText ? { onText } : {}),
-              ...(options.outputMode === undefined ? {} : { outputMode: options.outputMode }),
-              onUnusedToolCalls: (clientName, names) =>
-                this.#log(
-                  "warn",
-                  `${prepared.fn.name}: client ${clientName} answered with ${names.length + 1} tool calls; the return type holds one, so the first is the value and ${names.join(", ")} ${names.length === 1 ? "is" : "are"} recorded in the Collector (toolCalls, used: false).`,
-                ),
-              ...(onTick
-                ? {
-                    onTick: () => onTick("Unknown", recorder.log),
-                    onTickError: (error: unknown) =>
-                      this.#log(
-                        "warn",
-                        `onTick callback for ${prepared.fn.name} failed: ${error instanceof Error ? error.message : String(error)}`,
-                      ),
-                  }
-                : {}),
-              ...(debug
-                ? {
-                    debug: (message: string, fields: LogFields) =>
-                      this.#log("debug", `${prepared.fn.name}: ${message}`, {
-                        function: prepared.fn.name,
-                        ...fields,
-                      }),
-                  }
-                : {}),
-            },
-            logType === "stream",
-          );
-        },
-        {
-          sleep: this.#sleep,
-          nextClientOnParseFailure: recovery.nextClient === true,
-          onFailure: (attempt, error) =>
-            this.#log(
-              "warn",
-              `${prepared.fn.name}: client ${attempt.client.name} failed (${error.code}): ${error.message}`,
-              { function: prepared.fn.name, client: attempt.client.name, code: error.code },
-            ),
-          ...(signal ? { signal } : {}),
-        },
-      );
-      recorder.finish({ value });
-      this.#logSummary(recorder.log);
-      return value;
-    } catch (caught) {
-      const error = deadline.translate(caught);
-      // Client errors are already redacted; anything else (a template error) carries no secret.
-      recorder.finish({ error: error instanceof Error ? error.message : String(error) });
-      this.#logSummary(recorder.log);
-      throw error;
-    } finally {
-      deadline.dispose();
-    }
   }
 
-  /** The call's tags: those set with `setTags` around it, then its own. */
-  #callTags(options: CallOptions): Record<string, string> {
-    return { ...this.#tracer.currentTags(), ...options.tags };
+  /** The call path; a call whose call path cannot load ends its record with the error it rejects with. */
+  async #loadCallPath(prepared: PreparedCall, record: CallRecord): Promise<typeof import("./run-call.js")> {
+    try {
+      return await loadCallPath(prepared.client);
+    } catch (error) {
+      endCallRecord(record, { error: error instanceof Error ? error.message : String(error) });
+      this.#logSummary(record.log);
+      throw error;
+    }
   }
 
   /** The `info` line of a call (the same summary `sapling call` and `sapling serve` show). */
@@ -492,5 +386,10 @@ export class SaplingRuntime {
       ...summary,
       ...(log.error === null ? {} : { error: log.error }),
     });
+  }
+
+  /** The call's tags: those set with `setTags` around it, then its own. */
+  #callTags(options: CallOptions): Record<string, string> {
+    return { ...this.#tracer.currentTags(), ...options.tags };
   }
 }

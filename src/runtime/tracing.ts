@@ -7,7 +7,7 @@
  * `sapling-llm/opentelemetry`) see each span start and end. Nothing here loads a tracing library.
  */
 import type { ChatMessage } from "../util/index.js";
-import type { Clock } from "./call-recorder.js";
+import type { Clock } from "./call-record.js";
 import type { FunctionLog, LlmCall } from "./collector.js";
 import { type ContextStore, createContextStore } from "./context-store.js";
 

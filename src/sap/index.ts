@@ -5,6 +5,7 @@
 
 export type { ConstraintEvaluator } from "./coerce/coerce-context.js";
 export type { CheckResult } from "./coerce/coerce-result.js";
+export { findConstraint } from "./coerce/find-constraint.js";
 export { explainFlags } from "./explain-flags.js";
 export { FLAG_PENALTIES, type Flag, type FlagKind, scoreFlags } from "./flags.js";
 export { type Candidate, type CandidateOrigin, extractCandidates } from "./lenient/extract-candidates.js";

@@ -4,6 +4,7 @@
  * tests in the CLI room).
  */
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { evaluateConstraint } from "../constraints/index.js";
 import type { Ir } from "../ir/index.js";
 import { compile } from "../language/index.js";
 import { SaplingRuntime } from "../runtime/index.js";
@@ -90,7 +91,10 @@ beforeAll(async () => {
   if (!compiled.ir) throw new Error(JSON.stringify(compiled.diagnostics));
   ir = compiled.ir;
   handler = createSaplingHandler({
-    runtime: SaplingRuntime.fromIr(ir, { env: { MOCK_URL: server.baseUrls.openai } }),
+    runtime: SaplingRuntime.fromIr(ir, {
+      env: { MOCK_URL: server.baseUrls.openai },
+      constraintEvaluator: evaluateConstraint,
+    }),
     ir,
     maxBodyBytes: 2048,
   });
@@ -208,7 +212,10 @@ describe("POST /call/{Function}", () => {
 
   it("answers 504 when the server's own deadline passes", async () => {
     const bounded = createSaplingHandler({
-      runtime: SaplingRuntime.fromIr(ir, { env: { MOCK_URL: server.baseUrls.openai } }),
+      runtime: SaplingRuntime.fromIr(ir, {
+        env: { MOCK_URL: server.baseUrls.openai },
+        constraintEvaluator: evaluateConstraint,
+      }),
       requestTimeoutMs: 100,
     });
     // The answer would come after an hour: only the handler's deadline can end this request.
@@ -249,7 +256,10 @@ describe("POST /stream/{Function}", () => {
 
   it("sends keep-alive comments while the model is silent, and loses no partial to them", async () => {
     const patient = createSaplingHandler({
-      runtime: SaplingRuntime.fromIr(ir, { env: { MOCK_URL: server.baseUrls.openai } }),
+      runtime: SaplingRuntime.fromIr(ir, {
+        env: { MOCK_URL: server.baseUrls.openai },
+        constraintEvaluator: evaluateConstraint,
+      }),
       streamHeartbeatMs: 30,
     });
     server.script(answer(ADA, { firstTokenDelayMs: 200, chunkSize: 5, chunkDelayMs: 5 }));
@@ -262,7 +272,10 @@ describe("POST /stream/{Function}", () => {
 
   it("reports the server's deadline as a 504 error event", async () => {
     const bounded = createSaplingHandler({
-      runtime: SaplingRuntime.fromIr(ir, { env: { MOCK_URL: server.baseUrls.openai } }),
+      runtime: SaplingRuntime.fromIr(ir, {
+        env: { MOCK_URL: server.baseUrls.openai },
+        constraintEvaluator: evaluateConstraint,
+      }),
       requestTimeoutMs: 100,
     });
     server.script(answer(ADA, { firstTokenDelayMs: 2000 }));
@@ -397,7 +410,10 @@ describe("routing and limits", () => {
 
   it("answers 503 with retry-after beyond maxConcurrentRequests, and admits again when a slot frees", async () => {
     const limited = createSaplingHandler({
-      runtime: SaplingRuntime.fromIr(ir, { env: { MOCK_URL: server.baseUrls.openai } }),
+      runtime: SaplingRuntime.fromIr(ir, {
+        env: { MOCK_URL: server.baseUrls.openai },
+        constraintEvaluator: evaluateConstraint,
+      }),
       maxConcurrentRequests: 2,
     });
     // Two requests the model keeps waiting (an hour): a call, and a stream whose headers are out.
@@ -443,7 +459,10 @@ describe("routing and limits", () => {
 describe("API key", () => {
   const keyed = () =>
     createSaplingHandler({
-      runtime: SaplingRuntime.fromIr(ir, { env: { MOCK_URL: server.baseUrls.openai } }),
+      runtime: SaplingRuntime.fromIr(ir, {
+        env: { MOCK_URL: server.baseUrls.openai },
+        constraintEvaluator: evaluateConstraint,
+      }),
       apiKey: "s3cret-key",
     });
 
@@ -576,7 +595,10 @@ describe("BAML's __baml_options__ and /_debug/status", () => {
   // The runtime's own MOCK_URL points nowhere: only a request's env can make the Mock client reachable.
   const create = (extra: { apiKey?: string; allowRequestClients?: boolean }) =>
     createSaplingHandler({
-      runtime: SaplingRuntime.fromIr(ir, { env: { MOCK_URL: "http://127.0.0.1:9/v1" } }),
+      runtime: SaplingRuntime.fromIr(ir, {
+        env: { MOCK_URL: "http://127.0.0.1:9/v1" },
+        constraintEvaluator: evaluateConstraint,
+      }),
       ...extra,
     });
   const key = { "x-baml-api-key": "s3cret-key" };

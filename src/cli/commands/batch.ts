@@ -19,7 +19,7 @@ import { type CliContext, CliError, type Command, UsageError } from "../cli-cont
 import { dotenvFlags, dotenvUsage, environmentFor } from "../dotenv.js";
 import { loadCompiledProject, projectDirectory } from "../load-project.js";
 import { booleanFlag, optionalWholeNumberFlag, parseFlags, stringFlag } from "../parse-flags.js";
-import { providerExtensions } from "../provider-extensions.js";
+import { cliRuntimeExtensions } from "../provider-extensions.js";
 import { readPriceFlags } from "../read-price-flags.js";
 import { textFileReader } from "../text-file-reader.js";
 import { unknownFunction } from "../unknown-function.js";
@@ -226,7 +226,7 @@ export const batchCommand: Command = {
       const runtime = SaplingRuntime.fromIr(ir, {
         env: await environmentFor(flags, context),
         readTextFile: textFileReader(context.cwd),
-        providers: providerExtensions,
+        ...cliRuntimeExtensions,
         prices,
       });
       const controller = new AbortController();

@@ -16,7 +16,7 @@ import { cliLogger } from "../cli-logger.js";
 import { dotenvFlags, dotenvUsage, environmentFor } from "../dotenv.js";
 import { loadCompiledProject, projectDirectory } from "../load-project.js";
 import { booleanFlag, parseFlags, stringFlag } from "../parse-flags.js";
-import { providerExtensions } from "../provider-extensions.js";
+import { cliRuntimeExtensions } from "../provider-extensions.js";
 import { readArgumentsFlag } from "../read-arguments-flag.js";
 import { textFileReader } from "../text-file-reader.js";
 import { unknownFunction } from "../unknown-function.js";
@@ -72,7 +72,7 @@ export const callCommand: Command = {
     const runtime = SaplingRuntime.fromIr(ir, {
       env,
       readTextFile: textFileReader(context.cwd),
-      providers: providerExtensions,
+      ...cliRuntimeExtensions,
       ...cliLogger(env, context),
     });
     const controller = new AbortController();

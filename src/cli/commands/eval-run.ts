@@ -32,7 +32,7 @@ import {
 import { CliError, UsageError } from "../cli-context.js";
 import { loadTokenCounter } from "../count-tokens.js";
 import { isPackageMissing } from "../is-package-missing.js";
-import { providerExtensions } from "../provider-extensions.js";
+import { cliRuntimeExtensions } from "../provider-extensions.js";
 import { digestRows } from "./batch-rows.js";
 import type { EvalRow } from "./eval-data.js";
 
@@ -302,7 +302,7 @@ export async function recordEval(
   const runtime = SaplingRuntime.fromIr(plan.ir, {
     env: settings.env,
     readTextFile: settings.readTextFile,
-    providers: providerExtensions,
+    ...cliRuntimeExtensions,
     prices: settings.prices,
   });
   const counter = await loadTokenCounter();
@@ -376,7 +376,9 @@ export async function summarizeEval(
 ): Promise<{ report: EvalReport; failures: EvalFailure[] }> {
   const { matrix, scorer } = plan;
   const expected = new Map(plan.rows.map((row) => [row.id, row.expected]));
-  const replayRuntime = replay ? SaplingRuntime.fromIr(plan.ir) : undefined;
+  const replayRuntime = replay
+    ? SaplingRuntime.fromIr(plan.ir, { constraintEvaluator: cliRuntimeExtensions.constraintEvaluator })
+    : undefined;
   const aggregates = new Map<string, CellAggregate>();
   for (const cell of matrix ?? [])
     aggregates.set(cellKey(cell), new CellAggregate(cell, scorer.values.fieldNames));

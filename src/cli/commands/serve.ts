@@ -14,7 +14,7 @@ import {
   stringFlag,
   wholeNumberFlag,
 } from "../parse-flags.js";
-import { providerExtensions } from "../provider-extensions.js";
+import { cliRuntimeExtensions } from "../provider-extensions.js";
 import { textFileReader } from "../text-file-reader.js";
 import { serveOverNodeHttp } from "./serve-over-node-http.js";
 
@@ -108,7 +108,7 @@ export const serveCommand: Command = {
       runtime: SaplingRuntime.fromIr(ir, {
         env,
         readTextFile: textFileReader(context.cwd),
-        providers: providerExtensions,
+        ...cliRuntimeExtensions,
         mediaUrls,
         ...cliLogger(env, context),
       }),

@@ -6,7 +6,7 @@ import { type CliContext, CliError, type Command, UsageError } from "../cli-cont
 import { dotenvFlags, dotenvUsage, environmentFor } from "../dotenv.js";
 import { loadCompiledProject, projectDirectory } from "../load-project.js";
 import { booleanFlag, parseFlags, stringFlag } from "../parse-flags.js";
-import { providerExtensions } from "../provider-extensions.js";
+import { cliRuntimeExtensions } from "../provider-extensions.js";
 import { textFileReader } from "../text-file-reader.js";
 import { renderJunitReport } from "./render-junit-report.js";
 import { runTestCase, type TestCaseResult } from "./run-test-case.js";
@@ -96,7 +96,7 @@ export const testCommand: Command = {
     const runtime = SaplingRuntime.fromIr(ir, {
       env,
       readTextFile: textFileReader(context.cwd),
-      providers: providerExtensions,
+      ...cliRuntimeExtensions,
     });
     const index = new IrIndex(ir);
     const progress = new TestProgress(context.stdout, cases.length, context.isTTY === true);

@@ -3,7 +3,7 @@ import { type CliContext, CliError, type Command, UsageError } from "../cli-cont
 import { dotenvFlags, dotenvUsage, environmentFor } from "../dotenv.js";
 import { loadCompiledProject, projectDirectory } from "../load-project.js";
 import { optionalWholeNumberFlag, parseFlags, stringFlag } from "../parse-flags.js";
-import { providerExtensions } from "../provider-extensions.js";
+import { cliRuntimeExtensions } from "../provider-extensions.js";
 import { textFileReader } from "../text-file-reader.js";
 
 const usage = `Usage: sapling worker --queue NAME [--redis URL] [--from DIR] [--concurrency N] [--rpm N]
@@ -80,7 +80,7 @@ export const workerCommand: Command = {
     const runtime = SaplingRuntime.fromIr(ir, {
       env: await environmentFor(flags, context),
       readTextFile: textFileReader(context.cwd),
-      providers: providerExtensions,
+      ...cliRuntimeExtensions,
     });
     const room = await loadQueueRoom();
     const url = redisUrl(stringFlag(flags, "redis"), context);

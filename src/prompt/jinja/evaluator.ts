@@ -1,4 +1,4 @@
-import { OutputFormatError } from "../errors.js";
+import { OutputFormatError } from "../../output-schema/index.js";
 import type { Expression, Statement } from "./ast.js";
 import { FILTERS, type FilterEnvironment } from "./filters.js";
 import { JinjaError } from "./jinja-error.js";

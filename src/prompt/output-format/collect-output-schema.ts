@@ -1,6 +1,11 @@
 import { type Ir, IrIndex, type Type } from "../../ir/index.js";
-import { recursionInfo } from "./recursion-info.js";
-import { type SchemaType, schemaTypeKey, toSchemaType, unionArms } from "./schema-type.js";
+import {
+  recursionInfo,
+  type SchemaType,
+  schemaTypeKey,
+  toSchemaType,
+  unionArms,
+} from "../../output-schema/index.js";
 
 /** An enum as the model sees it: `@skip` values removed, aliases applied. */
 export interface SchemaEnum {

@@ -1,4 +1,4 @@
-import { OutputFormatError } from "../errors.js";
+import { OutputFormatError } from "../../output-schema/index.js";
 
 /**
  * Options of `ctx.output_format(...)`, BAML's names in camelCase. Leaving an option out means BAML's

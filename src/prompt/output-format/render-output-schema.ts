@@ -1,7 +1,6 @@
-import { OutputFormatError } from "../errors.js";
+import { OutputFormatError, type SchemaType, unionArms } from "../../output-schema/index.js";
 import type { OutputSchema, SchemaClass, SchemaEnum } from "./collect-output-schema.js";
 import type { OutputFormatOptions } from "./output-format-options.js";
-import { type SchemaType, unionArms } from "./schema-type.js";
 
 /**
  * Renders an output schema to BAML's `ctx.output_format` text, byte for byte (BAML 0.226.2,

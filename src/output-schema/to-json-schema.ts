@@ -1,5 +1,5 @@
-import { type Ir, IrIndex, type Type } from "../../ir/index.js";
-import { OutputFormatError } from "../errors.js";
+import { type Ir, IrIndex, type Type } from "../ir/index.js";
+import { OutputFormatError } from "./output-format-error.js";
 import { recursionInfo } from "./recursion-info.js";
 import { type SchemaType, toSchemaType } from "./schema-type.js";
 

@@ -1,4 +1,4 @@
-import type { Ir, Type } from "../../ir/index.js";
+import type { Ir, Type } from "../ir/index.js";
 import { findCycles } from "./find-cycles.js";
 
 /** Which classes and aliases of an IR are recursive, as cycles in BAML's deterministic order. */

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { compile, parseTypeExpression } from "../../language/index.js";
+import { compile, parseTypeExpression } from "../language/index.js";
 import { toJsonSchema } from "./to-json-schema.js";
 
 function schemaOf(baml: string, target: string): unknown {

@@ -1,4 +1,4 @@
-import type { IrIndex, MediaName, PrimitiveName, Type } from "../../ir/index.js";
+import type { IrIndex, MediaName, PrimitiveName, Type } from "../ir/index.js";
 
 /**
  * The shape of a type as the schema renderers see it (BAML's `TypeIR` after lowering): aliases that are not
