@@ -53,8 +53,8 @@ export interface PartialReading {
   nested: boolean;
   /** Position in the answer; the earlier wins a tie, unless the later follows a final-answer marker. */
   order: number;
-  /** Where the answer's final-answer marker ends, as known when the reading was made (`Infinity`: none). */
-  markerEnd: number;
+  /** How it ranks by final-answer markers and example lead-ins before it (`FinalAnswerMarker.level`). */
+  level: number;
   /** Where the reading came from, for the flags of a one-shot partial parse. */
   source: ReadingSource;
 }
@@ -120,7 +120,7 @@ export class PartialReader {
   base = 0;
   /** The answer as one JSON string, decoded (final mode reads `"solo"` as `solo`), while it may be one. */
   private readonly quoted = new QuotedAnswer();
-  /** Where a final-answer marker ends: a reading after it beats an earlier one (`earlierOrMarked`). */
+  /** Final-answer markers and example lead-ins: they rank readings on equal scores (`earlierOrMarked`). */
   private readonly marker = new FinalAnswerMarker();
   private readonly quotedNode: StringNode = { kind: "string", value: "", complete: false };
   /** Whether the answer so far may be one JSON scalar (final mode reads `1`, `null` as such, not as text). */
@@ -741,7 +741,9 @@ export class PartialReader {
         const order = orderOf(region, root.start);
         if (region.whole !== undefined) {
           // A fence that arrived whole, valid JSON exactly of the type: its value, as final mode reads it.
-          this.fold(wholeReading(region.whole.value, rank, order, { region, root }, this.marker.end));
+          this.fold(
+            wholeReading(region.whole.value, rank, order, { region, root }, this.marker.level(order)),
+          );
           this.rootCursor++;
           continue;
         }
@@ -959,7 +961,7 @@ export class PartialReader {
       value: result.value,
       result,
       distance: result.score + penalty + pendingOf(result),
-      markerEnd: this.marker.end,
+      level: this.marker.level(order),
       empty: undefined,
       complete,
       rank,
@@ -984,7 +986,7 @@ function wholeReading(
   rank: number,
   order: number,
   source: ReadingSource,
-  markerEnd: number,
+  level: number,
 ): PartialReading {
   const result: CoerceSuccess = { ok: true, value, flags: [], score: 0, checks: [] };
   return {
@@ -996,7 +998,7 @@ function wholeReading(
     rank,
     nested: false,
     order,
-    markerEnd,
+    level,
     source,
   };
 }

@@ -15,7 +15,7 @@ export function pick(
  * lower score plus fields still to come; then a finished reading beats one being written (a complete
  * draft is kept until the final answer has caught up); then fence over prose over text; then a reading
  * of the whole container over one nested in an unclosed one; then the earlier one, unless the later follows
- * a final-answer marker (`earlierOrMarked`, final mode's rule).
+ * more final-answer markers or the earlier is an example (`earlierOrMarked`, final mode's rule).
  */
 export function preferable(reading: PartialReading, best: PartialReading): boolean {
   const empty = waiting(reading);
@@ -24,7 +24,7 @@ export function preferable(reading: PartialReading, best: PartialReading): boole
   if (reading.complete !== best.complete) return reading.complete;
   if (reading.rank !== best.rank) return reading.rank > best.rank;
   if (reading.nested !== best.nested) return !reading.nested;
-  return earlierOrMarked(reading.order, best.order, Math.min(reading.markerEnd, best.markerEnd));
+  return earlierOrMarked(reading.order, reading.level, best.order, best.level);
 }
 
 /**
