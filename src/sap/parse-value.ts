@@ -306,6 +306,14 @@ function withOriginFlags(result: CoerceSuccess, candidate: Candidate): CoerceSuc
       "several objects in the answer gathered into one list",
     );
   }
+  if (candidate.overwritten !== undefined) {
+    flagged = addFlag(
+      flagged,
+      "KeyCollision",
+      "$",
+      `"${candidate.overwritten}" is written again with the keys after it, read as one object: the last values kept, the first record's lost (the lines may be a list of records)`,
+    );
+  }
   const repairs = candidate.repairs.filter((repair) => repair !== "several objects gathered into a list");
   if (repairs.length > 0) flagged = addFlag(flagged, "FixedJson", "$", `repaired: ${repairs.join(", ")}`);
   return flagged;

@@ -20,7 +20,7 @@ import {
   type StringNode,
 } from "../lenient/jsonish-node.js";
 import { parseJsonInString, parseStrictJson, type StrictJson } from "../lenient/parse-strict-json.js";
-import { LabelLines } from "../lenient/read-label-lines.js";
+import { LabelLines, type LabelReading, labelReading } from "../lenient/read-label-lines.js";
 import { sectionsOverRecords } from "../lenient/read-label-records.js";
 import { Sections } from "../lenient/read-sections.js";
 import { ReasoningBlocks } from "../lenient/reasoning-blocks.js";
@@ -70,6 +70,8 @@ export interface ReadingSource {
   labels?: boolean;
   /** Read as sections named by the target's fields (`Sections`). */
   sections?: boolean;
+  /** Label lines read as the records a first key written again starts (`LabelLines.repeats`). */
+  repeats?: boolean;
 }
 
 export interface PartialReaderOptions {
@@ -306,7 +308,7 @@ export class PartialReader {
   }
 
   private endSource(text: string, offset: number): EndSource {
-    const labels = this.labelsOpen ? this.labels.node() : "unread";
+    const labels = this.labelsOpen ? labelReading(this.labels) : "unread";
     const sections = this.sections?.node();
     return { text, offset, regions: this.scanner.regions, labels, quoted: this.quoted, sections };
   }
@@ -474,10 +476,8 @@ export class PartialReader {
       if (reading) reading.distance = gatheredScore(reading.distance, objects);
       best = pick(reading, best);
     }
-    const labels = this.labelsOpen ? this.labels.node() : undefined;
-    if (labels) {
-      best = pick(this.evaluate(labels, ORIGIN_RANK.prose, 0, false, false, 0, { labels: true }), best);
-    }
+    const labels = this.labelsOpen ? labelReading(this.labels) : undefined;
+    if (labels) best = pick(this.labelReadings(labels, ORIGIN_RANK.prose, 0, false, undefined), best);
     const sections = this.sections?.node();
     // A section's value read again as one that does not extend it starts over: announced.
     if (this.sections !== undefined && this.sections.regressions !== this.sectionRegressions) {
@@ -902,10 +902,28 @@ export class PartialReader {
 
   /** A fence with no container in it read as `key: value` lines (a ```yaml block), as final mode reads it. */
   private fenceLabels(region: AnswerRegion): PartialReading | undefined {
-    const node = region.labels?.node();
-    if (node === undefined) return undefined;
-    const source = { region, labels: true };
-    return this.evaluate(node, ORIGIN_RANK.fence, region.start, false, node.complete, 0, source);
+    const reading = region.labels?.reading();
+    if (reading === undefined) return undefined;
+    return this.labelReadings(reading, ORIGIN_RANK.fence, region.start, reading.node.complete, region);
+  }
+
+  /**
+   * The better of label lines' readings, as final mode lists them (`labelCandidates`): the object (or
+   * list of records), then the records a first key written again starts, which wins a tie.
+   */
+  private labelReadings(
+    reading: LabelReading,
+    rank: number,
+    order: number,
+    complete: boolean,
+    region: AnswerRegion | undefined,
+  ): PartialReading | undefined {
+    const node = reading.node;
+    const best = this.evaluate(node, rank, order, false, complete, 0, { region, labels: true });
+    const repeats = reading.repeats;
+    if (repeats === undefined) return best;
+    const source = { region, labels: true, repeats: true };
+    return pick(this.evaluate(repeats, rank, order, false, complete, 0, source), best);
   }
 
   /** As in final mode: plain text serves scalars always, lists of scalars only when nothing parsed. */
@@ -1013,6 +1031,7 @@ function sameReading(left: PartialReading, right: PartialReading): boolean {
     a.child === b.child &&
     a.combined === b.combined &&
     a.labels === b.labels &&
+    a.repeats === b.repeats &&
     a.sections === b.sections &&
     left.nested === right.nested &&
     left.rank === right.rank
