@@ -277,13 +277,26 @@ function better(
   if (score !== bestScore) return score < bestScore;
   const ranked = readingRank(candidate, result);
   const bestRanked = readingRank(bestCandidate, best);
+  const order = candidate.order;
+  const bestOrder = bestCandidate.order;
+  // Of two values written in the answer, one after more final-answer markers, or that is no example,
+  // wins before a fence beats prose (`Example:⏎```json⏎{…}⏎```⏎My answer: {…}` is the second).
+  if (ranked >= ORIGIN_RANK.prose && bestRanked >= ORIGIN_RANK.prose && placed(candidate, bestCandidate)) {
+    const marked = markers();
+    const level = marked.level(order);
+    const bestLevel = marked.level(bestOrder);
+    if (level !== bestLevel) return level > bestLevel;
+  }
   if (ranked !== bestRanked) return ranked > bestRanked;
   // A container found inside an unclosed one is a fallback reading, not a better one.
   if (Boolean(candidate.parent) !== Boolean(bestCandidate.parent)) return !candidate.parent;
-  const order = candidate.order;
-  const bestOrder = bestCandidate.order;
   const marked = markers();
   return earlierOrMarked(order, marked.level(order), bestOrder, marked.level(bestOrder));
+}
+
+/** Both readings are values written at a place in the answer (not all objects gathered into a list). */
+function placed(candidate: Candidate, other: Candidate): boolean {
+  return candidate.origin !== "combined" && other.origin !== "combined";
 }
 
 /** The score a candidate is ranked by: a list gathered from several objects, per object. */
