@@ -159,6 +159,17 @@ export class LabelRecords {
     this.starts = false;
     if (first !== undefined && last !== undefined && start !== undefined && this.startsRecord(start, first))
       return this.started();
+    // Read for repeated keys, lines that open with a bullet label are YAML's records, not these.
+    if (
+      this.repeated &&
+      last === undefined &&
+      start === undefined &&
+      text &&
+      this.labelKey(line) !== undefined
+    ) {
+      this.done = true;
+      return null;
+    }
     // A lone label with no value before the first record (`Here are the people:`) is a lead-in.
     if (this.repeated && start !== undefined && this.records.length === 1 && leadIn(last!)) {
       this.records.length = 0;
