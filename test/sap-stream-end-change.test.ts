@@ -128,6 +128,14 @@ const STEPS_BACK = new Map<string, string>([
     "stream-end.cases: a text answer cut off inside its second code block: the first block's text is the final value",
     "a text answer cut off inside a fence is that fence's text",
   ],
+  [
+    "no-silent-wrong.cases: two records of label lines for a map: the last values, flagged as a record lost",
+    "a number on the last line, a key written again, shows only at the end (the map kept the value before; as in the base)",
+  ],
+  [
+    "no-silent-wrong.cases: two records of label lines for any JSON value: the list of records",
+    "the answer's text shows while its last line is written; the end reads the records (as the base read the object)",
+  ],
 ]);
 
 const cases: SapCase[] = [];

@@ -68,8 +68,9 @@ export const FLAG_PENALTIES = {
   /** A key that matches no field (ignored). */
   ExtraKey: 1,
   /**
-   * Two keys written differently read as the same map key (a name and its alias): the last one's value
-   * is kept, the first one's lost.
+   * Two keys written differently read as the same map key (a name and its alias), or label lines read as
+   * one object that write their first key again with a whole record after it: the last value is kept,
+   * the first one's lost.
    */
   KeyCollision: 1,
   /** A key matched its field ignoring case, spacing and punctuation. */

@@ -23,7 +23,7 @@ import {
   SECTIONS_REPAIR,
   type StrictJson,
 } from "./lenient/extract-candidates.js";
-import { earlierOrMarked, finalAnswerMarkerEnd } from "./lenient/final-answer-marker.js";
+import { answerMarkers, earlierOrMarked, type FinalAnswerMarker } from "./lenient/final-answer-marker.js";
 import { stringNode } from "./lenient/jsonish-node.js";
 import { sectionNamesOf } from "./lenient/section-names.js";
 import { SapConfigurationError, SapParseError } from "./sap-parse-error.js";
@@ -147,7 +147,9 @@ export function settleAnswer(
     plainText !== "never" && candidates.some((candidate) => candidate.wholeString && !candidate.reasoning);
   const parsedAny = candidates.some((candidate) => candidate.origin !== "text" && !candidate.reasoning);
   const fittedCandidates = new Set<Candidate>();
-  const markerEnd = finalAnswerMarkerEnd(text);
+  // (Read only when two readings tie: most answers never need it.)
+  let read: FinalAnswerMarker | undefined;
+  const markers = () => (read ??= answerMarkers(text));
   for (const candidate of candidates) {
     // Readings that include the reasoning come last, and only count when the answer after it has none.
     if (candidate.reasoning && chosen) break;
@@ -185,7 +187,7 @@ export function settleAnswer(
     const result = withOriginFlags(coerced, candidate);
     fitted.push({ result, candidate });
     fittedCandidates.add(candidate);
-    if (!chosen || better(result, candidate, chosen.result, chosen.candidate, markerEnd))
+    if (!chosen || better(result, candidate, chosen.result, chosen.candidate, markers))
       chosen = { result, candidate };
     // Valid JSON that fits exactly: nothing else can do better.
     if (candidate.origin === "json" && result.score === 0) break;
@@ -198,7 +200,7 @@ export function settleAnswer(
         result,
         "ChoseCandidate",
         "$",
-        `${differing + 1} readings of the answer gave different values; chose ${describeOrigin(chosen.candidate)} (${whyChosen(chosen, fitted, markerEnd)}) and dropped ${differing === 1 ? "the other" : `the ${differing} others`}`,
+        `${differing + 1} readings of the answer gave different values; chose ${describeOrigin(chosen.candidate)} (${whyChosen(chosen, fitted, markers)}) and dropped ${differing === 1 ? "the other" : `the ${differing} others`}`,
       );
     }
     // Flags about where the value came from, and those of nodes not read from text, point at the reading.
@@ -268,17 +270,33 @@ function better(
   candidate: Candidate,
   best: CoerceSuccess,
   bestCandidate: Candidate,
-  markerEnd: number,
+  markers: () => FinalAnswerMarker,
 ): boolean {
   const score = rankingScore(result, candidate);
   const bestScore = rankingScore(best, bestCandidate);
   if (score !== bestScore) return score < bestScore;
   const ranked = readingRank(candidate, result);
   const bestRanked = readingRank(bestCandidate, best);
+  const order = candidate.order;
+  const bestOrder = bestCandidate.order;
+  // Of two values written in the answer, one after more final-answer markers, or that is no example,
+  // wins before a fence beats prose (`Example:⏎```json⏎{…}⏎```⏎My answer: {…}` is the second).
+  if (ranked >= ORIGIN_RANK.prose && bestRanked >= ORIGIN_RANK.prose && placed(candidate, bestCandidate)) {
+    const marked = markers();
+    const level = marked.level(order);
+    const bestLevel = marked.level(bestOrder);
+    if (level !== bestLevel) return level > bestLevel;
+  }
   if (ranked !== bestRanked) return ranked > bestRanked;
   // A container found inside an unclosed one is a fallback reading, not a better one.
   if (Boolean(candidate.parent) !== Boolean(bestCandidate.parent)) return !candidate.parent;
-  return earlierOrMarked(candidate.order, bestCandidate.order, markerEnd);
+  const marked = markers();
+  return earlierOrMarked(order, marked.level(order), bestOrder, marked.level(bestOrder));
+}
+
+/** Both readings are values written at a place in the answer (not all objects gathered into a list). */
+function placed(candidate: Candidate, other: Candidate): boolean {
+  return candidate.origin !== "combined" && other.origin !== "combined";
 }
 
 /** The score a candidate is ranked by: a list gathered from several objects, per object. */
@@ -301,6 +319,14 @@ function withOriginFlags(result: CoerceSuccess, candidate: Candidate): CoerceSuc
       "several objects in the answer gathered into one list",
     );
   }
+  if (candidate.overwritten !== undefined) {
+    flagged = addFlag(
+      flagged,
+      "KeyCollision",
+      "$",
+      `"${candidate.overwritten}" is written again with the keys after it, read as one object: the last values kept, the first record's lost (the lines may be a list of records)`,
+    );
+  }
   const repairs = candidate.repairs.filter((repair) => repair !== "several objects gathered into a list");
   if (repairs.length > 0) flagged = addFlag(flagged, "FixedJson", "$", `repaired: ${repairs.join(", ")}`);
   return flagged;
@@ -310,7 +336,7 @@ function withOriginFlags(result: CoerceSuccess, candidate: Candidate): CoerceSuc
 function whyChosen(
   chosen: { result: CoerceSuccess; candidate: Candidate },
   fitted: { result: CoerceSuccess; candidate: Candidate }[],
-  markerEnd: number,
+  markers: () => FinalAnswerMarker,
 ): string {
   const score = rankingScore(chosen.result, chosen.candidate);
   const tied = fitted.filter(
@@ -324,7 +350,11 @@ function whyChosen(
   )
     return "a code block that is only part of the answer is not the answer";
   if (tied.length === 0) return "lowest score";
-  if (chosen.candidate.order >= markerEnd) return "equally good; it follows the final-answer marker";
+  const marked = markers();
+  const level = marked.level(chosen.candidate.order);
+  if (level > 1) return "equally good; it follows the final-answer marker";
+  if (tied.some(({ candidate }) => marked.level(candidate.order) < level))
+    return "equally good; the others are examples";
   return "equally good; a fence beats prose, else the first wins";
 }
 

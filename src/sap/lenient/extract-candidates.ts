@@ -6,7 +6,7 @@ import { findFences } from "./find-fences.js";
 import { FixingParser, type ParsedRoot } from "./fixing-parser.js";
 import { type JsonishNode, nodeFromJson, stringNode } from "./jsonish-node.js";
 import { parseJsonInString, parseStrictJson, type StrictJson } from "./parse-strict-json.js";
-import { readFenceLabelLines, readLabelLines } from "./read-label-lines.js";
+import { type LabelReading, readFenceLabelLines, readLabelReading } from "./read-label-lines.js";
 import { sectionsOverRecords } from "./read-label-records.js";
 import { readSectionsWithBlocks, type TextRange } from "./read-sections.js";
 import { afterReasoning } from "./reasoning-blocks.js";
@@ -58,6 +58,11 @@ export interface Candidate {
    * (`<think>…</think>`): only tried when no reading of the answer after it fits.
    */
   reasoning?: boolean;
+  /**
+   * Label lines read as one object that write their first key (this one) again with a whole record
+   * after it: the object kept the last values and lost a record's (flagged `KeyCollision`).
+   */
+  overwritten?: string;
 }
 
 /** The repair a sections reading (`readSections`) is flagged with. */
@@ -198,14 +203,13 @@ function readCandidates(
     }
     const labels = readFenceLabelLines(fence.content, roots.length);
     if (labels) {
-      candidates.push({
-        node: labels,
-        origin: "fence",
-        repairs: ["key: value lines"],
+      const fields = {
+        origin: "fence" as const,
         order: offset + fence.start,
         fenceTag: fence.tag,
         span: contentSpan,
-      });
+      };
+      candidates.push(...labelCandidates(labels, fields));
     }
     if (fence.content.trim() !== "") {
       const content = fence.content.trim();
@@ -247,13 +251,10 @@ function readCandidates(
     }
   if (addProse(candidates, prose, text, proseStart, text.length, first, last, offset, inYaml)) rooted = true;
   // No JSON anywhere (not even in a YAML block): the answer may be `key: value` lines.
-  let labels: JsonishNode | undefined;
+  let labels: LabelReading | undefined;
   if (candidates.length === 0 && !rooted) {
-    labels = readLabelLines(text);
-    if (labels) {
-      const order = offset;
-      candidates.push({ node: labels, origin: "prose", repairs: ["key: value lines"], order, span: whole });
-    }
+    labels = readLabelReading(text);
+    if (labels) candidates.push(...labelCandidates(labels, { origin: "prose", order: offset, span: whole }));
   }
   const literal = bareLiteral(text, offset);
   if (literal) candidates.push({ ...literal, span: whole });
@@ -296,6 +297,28 @@ function readCandidates(
     });
   if (work) work.steps += candidates.length;
   return candidates;
+}
+
+/**
+ * The candidates of label lines (`reading`), one rule for final mode and a stream's end: the object (or
+ * list of records), flagged where a key written again lost a record (`overwritten`), then the records a
+ * first key written again starts (`LabelLines.repeats`), which win a tie as a finer reading of the same
+ * lines. `fields`: where the lines are (origin, order, span, fence tag).
+ */
+export function labelCandidates(
+  reading: LabelReading,
+  fields: Pick<Candidate, "origin" | "order" | "span" | "fenceTag">,
+): Candidate[] {
+  const repairs = ["key: value lines"];
+  const read: Candidate[] = [{ ...fields, node: reading.node, repairs, overwritten: reading.overwritten }];
+  const repeats = reading.repeats;
+  if (repeats !== undefined)
+    read.push({
+      ...fields,
+      node: repeats,
+      repairs: [...repairs, "a record at each first key written again"],
+    });
+  return read;
 }
 
 /** The prose between fences (`readProse`). */

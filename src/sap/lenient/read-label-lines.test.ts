@@ -1,6 +1,12 @@
 import { describe, expect, it } from "vitest";
 import { type JsonishNode, nodeToJsonText, type ObjectNode } from "./jsonish-node.js";
-import { FenceLabelLines, LabelLines, readFenceLabelLines, readLabelLines } from "./read-label-lines.js";
+import {
+  FenceLabelLines,
+  LabelLines,
+  readFenceLabelLines,
+  readLabelLines,
+  readLabelReading,
+} from "./read-label-lines.js";
 
 describe("readLabelLines", () => {
   it("reads key: value lines, scalars typed as written", () => {
@@ -67,7 +73,7 @@ describe("LabelLines, a key written again", () => {
 
 describe("label lines in a fence", () => {
   it("reads a fence's content that holds no container", () => {
-    const node = readFenceLabelLines("active: yes\nverified: None\n", 0);
+    const node = readFenceLabelLines("active: yes\nverified: None\n", 0)?.node;
     expect(node && nodeToJsonText(node)).toBe('{"active":"yes","verified":null}');
   });
 
@@ -94,5 +100,36 @@ describe("label lines in a fence", () => {
     expect(shown).toBeGreaterThan(0);
     lines.push("tags: x\n", 0);
     expect(lines.changes).not.toBe(shown);
+  });
+});
+
+describe("LabelLines, the first key written again", () => {
+  it("reads records beside the one object, and says a record was lost to the object", () => {
+    const reading = readLabelReading("name: Ann\nage: 31\nname: Bob\nage: 45");
+    expect(reading && nodeToJsonText(reading.node)).toBe('{"name":"Ann","age":31,"name":"Bob","age":45}');
+    expect(reading?.repeats && nodeToJsonText(reading.repeats)).toBe(
+      '[{"name":"Ann","age":31},{"name":"Bob","age":45}]',
+    );
+    expect(reading?.overwritten).toBe("name");
+  });
+
+  it("takes a lone key written again for a correction: records offered, no record lost", () => {
+    const reading = readLabelReading("a: first\nb: two\na: again");
+    expect(reading?.repeats && nodeToJsonText(reading.repeats)).toBe(
+      '[{"a":"first","b":"two"},{"a":"again"}]',
+    );
+    expect(reading?.overwritten).toBeUndefined();
+  });
+
+  it("starts no record at another key written again", () => {
+    expect(readLabelReading("name: Ann\nage: 31\nage: 32")?.repeats).toBeUndefined();
+  });
+
+  it("skips a lead-in label with no value, and offers nothing where blank lines make the records", () => {
+    const reading = readLabelReading("People:\nname: Ann\nage: 31\nname: Bob\nage: 45");
+    expect(reading?.repeats && nodeToJsonText(reading.repeats)).toBe(
+      '[{"name":"Ann","age":31},{"name":"Bob","age":45}]',
+    );
+    expect(readLabelReading("name: Ann\nage: 31\n\nname: Bob\nage: 45")?.repeats).toBeUndefined();
   });
 });

@@ -18,21 +18,40 @@ const NUMBER = /^[+-]?(?:\d+(?:\.\d*)?|\.\d+)(?:[eE][+-]?\d+)?$/;
  * The rule lives in `LabelLines`, which streams read line by line.
  */
 export function readLabelLines(text: string): ObjectNode | ArrayNode | undefined {
+  return readLabelReading(text)?.node;
+}
+
+/** What label lines read (`LabelLines` ended): the object or list, and the records a repeated key starts. */
+export interface LabelReading {
+  node: ObjectNode | ArrayNode;
+  repeats: ArrayNode | undefined;
+  overwritten: string | undefined;
+}
+
+/** The readings of `text` as label lines (see `LabelReading`), or undefined (fewer than two labels). */
+export function readLabelReading(text: string): LabelReading | undefined {
   const lines = new LabelLines();
   lines.push(text);
   lines.end();
-  return lines.node();
+  return labelReading(lines);
+}
+
+/** What `lines` read so far (see `LabelReading`), or undefined while it reads no object. */
+export function labelReading(lines: LabelLines | undefined): LabelReading | undefined {
+  const node = lines?.node();
+  if (node === undefined) return undefined;
+  return { node, repeats: lines!.repeats(), overwritten: lines!.overwritten };
 }
 
 /**
  * A fence's content read as `key: value` lines (a ```yaml block): `FenceLabelLines` over the whole
  * content, as final mode reads each fence (`containers`: how many containers the fence holds).
  */
-export function readFenceLabelLines(content: string, containers: number): ObjectNode | ArrayNode | undefined {
+export function readFenceLabelLines(content: string, containers: number): LabelReading | undefined {
   const lines = new FenceLabelLines();
   lines.push(content, containers);
   lines.end();
-  return lines.node();
+  return lines.reading();
 }
 
 /**
@@ -58,6 +77,11 @@ export class FenceLabelLines {
   /** The object, once two lines are labels and while the fence holds no container; else undefined. */
   node(): ObjectNode | ArrayNode | undefined {
     return this.lines?.node();
+  }
+
+  /** The readings of the fence's lines (see `LabelReading`), while it holds no container. */
+  reading(): LabelReading | undefined {
+    return labelReading(this.lines);
   }
 
   /**
@@ -89,6 +113,8 @@ export class LabelLines {
   private labels = 0;
   /** The same lines read as a list of records (not for a record's own lines). */
   private readonly records: LabelRecords | undefined;
+  /** The same lines read as records that start where the first key is written again (`repeats`). */
+  private readonly repeated: LabelRecords | undefined;
   /** The keys read so far, in lower case. */
   private readonly keys = new Set<string>();
   /** The line being written, whether it has a non-blank character, and (once long) whether it is a label. */
@@ -109,13 +135,20 @@ export class LabelLines {
    * `records`: also read the lines as a list of records; `minLabels`: how many label lines make an
    * object (one, for a record's lines).
    */
-  constructor(options: { records?: boolean; minLabels?: number } = {}) {
+  constructor(options: { records?: boolean; minLabels?: number; showOpen?: boolean } = {}) {
     this.minLabels = options.minLabels ?? 2;
-    if (options.records !== false)
+    this.showOpen = options.showOpen ?? false;
+    if (options.records !== false) {
       this.records = new LabelRecords(() => new LabelLines({ records: false, minLabels: 1 }), labelKey);
+      // (A record of these starts at a key the object shows as it is written: so does the record.)
+      const reader = () => new LabelLines({ records: false, minLabels: 1, showOpen: true });
+      this.repeated = new LabelRecords(reader, labelKey, true);
+    }
   }
 
   private readonly minLabels: number;
+  /** Show the label line being written whatever its key (else only a key written again; see `openKey`). */
+  private readonly showOpen: boolean;
 
   /** Label lines read whole so far. */
   get labelCount(): number {
@@ -138,9 +171,9 @@ export class LabelLines {
       this.read(line);
     });
     if (!this.lineHasText && rest.trim() !== "") this.lineHasText = true;
-    if (this.lineHasText && this.repeatedKey() !== undefined) this.changes++;
-    const records = this.records;
-    if (records !== undefined) {
+    if (this.lineHasText && this.openKey() !== undefined) this.changes++;
+    for (const records of [this.records, this.repeated]) {
+      if (records === undefined) continue;
       const before = records.changes;
       records.push(text);
       if (records.active && records.changes !== before) this.changes++;
@@ -158,6 +191,32 @@ export class LabelLines {
     this.object.complete = true;
     this.closeList();
     this.records?.end();
+    this.repeated?.end();
+  }
+
+  /**
+   * The lines as a list of records that start where the first key is written again, with no blank line
+   * or bullet between them (`name: Ann⏎age: 31⏎name: Bob⏎age: 45`), once a second record starts: a second
+   * reading beside the one object `node` gives (where the key written again replaces the first value),
+   * since a key written again may be a correction as well as a new record. The choice between readings
+   * decides: a list of classes fits the records, one class or a map the object (flagged: see
+   * `overwritten`). Undefined while `node` is itself a list of records.
+   */
+  repeats(): ArrayNode | undefined {
+    if (this.records?.active) return undefined;
+    return this.repeated?.node();
+  }
+
+  /**
+   * The key (in lower case) that the object `node` gives writes again with a whole record after it (two
+   * labels or more, so not a lone correction such as `a: again`): the object kept the last values and
+   * lost a record's, which a reading of it flags (`KeyCollision`). Undefined when no record was lost.
+   */
+  get overwritten(): string | undefined {
+    const repeated = this.repeated;
+    if (repeated === undefined || this.records?.active || !repeated.active || repeated.lastLabels < 2)
+      return undefined;
+    return repeated.firstKey;
   }
 
   /**
@@ -188,20 +247,27 @@ export class LabelLines {
       pending = isLabelLine ? 1 : 0;
     }
     if (this.labels + pending < this.minLabels) return undefined;
-    const key = this.lineHasText ? this.repeatedKey() : undefined;
+    const key = this.lineHasText ? this.openKey() : undefined;
     if (key !== undefined && this.shownAt !== this.changes) {
       this.shownAt = this.changes;
-      const entry = pendingLabel(key, LABEL_LINE.exec(this.line)![2]!, this.object.entries)!;
-      if (this.pending === undefined) {
+      // (With `showOpen`, a new key whose value shows nothing yet, a quote still open say, is null so far.)
+      const header = LABEL_LINE.exec(this.line)![2]!;
+      const entry =
+        pendingLabel(key, header, this.object.entries) ??
+        (this.showOpen ? [key, { kind: "null", complete: false }] : undefined);
+      if (entry !== undefined && this.pending === undefined) {
         this.pending = entry;
         this.object.entries.push(entry);
-      } else becomes(this.pending[1], entry[1]);
+      } else if (entry !== undefined) becomes(this.pending![1], entry[1]);
     }
     return this.object;
   }
 
-  /** The key of the line being written (it has text) when it is a label writing a key read before. */
-  private repeatedKey(): string | undefined {
+  /**
+   * The key of the line being written (it has text) when it is a label writing a key read before (or any
+   * key, with `showOpen`).
+   */
+  private openKey(): string | undefined {
     const block = this.block;
     if (block !== undefined && indentOf(this.line) > block.indent) return undefined;
     if (this.openList !== undefined && BULLET.test(this.line)) return undefined;
@@ -215,7 +281,7 @@ export class LabelLines {
       // (Past the first few dozen characters, the key is known for good.)
       if (this.line.length > LABEL_DECIDED) this.lineKey = key;
     }
-    return key !== null && this.keys.has(key.toLowerCase()) ? key : undefined;
+    return key !== null && (this.showOpen || this.keys.has(key.toLowerCase())) ? key : undefined;
   }
 
   /** The block scalar read so far ends: its node gets its text. */

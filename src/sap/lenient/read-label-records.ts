@@ -56,11 +56,27 @@ export class LabelRecords {
   /** Changes whenever `node` may have. */
   changes = 0;
 
-  /** `reader`: a new record's reader; `labelKey`: the key of a label line (`LabelLines`' rule), else undefined. */
+  /**
+   * `reader`: a new record's reader; `labelKey`: the key of a label line (`LabelLines`' rule), else
+   * undefined; `repeated`: records start where the first key is written again, with no blank line or
+   * bullet needed (`name: Ann⏎age: 31⏎name: Bob⏎age: 45`; a second reading of the lines, beside one
+   * object, since a key written again may as well be a correction: see `LabelLines.repeats`).
+   */
   constructor(
     private readonly reader: () => RecordReader,
     private readonly labelKey: (line: string) => string | undefined,
+    private readonly repeated = false,
   ) {}
+
+  /** The key every record starts with (in lower case), once a first record started. */
+  get firstKey(): string | undefined {
+    return this.first?.key;
+  }
+
+  /** Label lines read whole in the last record. */
+  get lastLabels(): number {
+    return this.last?.labelCount ?? 0;
+  }
 
   /** Two records started: the answer is a list of them. */
   get active(): boolean {
@@ -79,7 +95,7 @@ export class LabelRecords {
 
   end(): void {
     if (this.target === undefined && this.held !== "") this.decide(true);
-    for (const record of this.records) record.end();
+    this.last?.end();
     this.list.complete = true;
     this.changes++;
   }
@@ -88,11 +104,14 @@ export class LabelRecords {
   node(): ArrayNode | undefined {
     if (!this.active) return undefined;
     const items = this.list.items;
-    for (let at = items.length; at < this.records.length; at++) {
+    const shown = items.length;
+    for (let at = shown; at < this.records.length; at++) {
       const node = this.records[at]!.node();
       if (node === undefined) break;
       items.push(node);
     }
+    // (The last record shown before shows its line being written, in place: see `LabelLines.node`.)
+    if (shown === this.records.length) this.last?.node();
     return this.list;
   }
 
@@ -141,6 +160,23 @@ export class LabelRecords {
     this.starts = false;
     if (first !== undefined && last !== undefined && start !== undefined && this.startsRecord(start, first))
       return this.started();
+    // Read for repeated keys, lines that open with a bullet label are YAML's records, not these.
+    if (
+      this.repeated &&
+      last === undefined &&
+      start === undefined &&
+      text &&
+      this.labelKey(line) !== undefined
+    ) {
+      this.done = true;
+      return null;
+    }
+    // A lone label with no value before the first record (`Here are the people:`) is a lead-in.
+    if (this.repeated && start !== undefined && this.records.length === 1 && leadIn(last!)) {
+      this.records.length = 0;
+      this.first = start;
+      return this.started();
+    }
     if (last !== undefined && (!text || this.continues(line, first!, start))) return last;
     if (this.active) {
       this.done = true;
@@ -153,6 +189,8 @@ export class LabelRecords {
   }
 
   private started(): RecordReader {
+    // The record before is finished: no more lines go to it (a stream ranks a finished item as whole).
+    this.last?.end();
     const record = new HeldRecord(this.reader);
     this.records.push(record);
     this.starts = true;
@@ -163,7 +201,8 @@ export class LabelRecords {
   private startOf(line: string): Start | undefined {
     // (Whether it may start one at all first: most lines of a block may not, and need no key.)
     const bullet = /^\s*[-*•]\s/.test(line);
-    if (!bullet && !this.blankBefore) return undefined;
+    // (Read for repeated keys, a bullet is an item under a key, never a record's start.)
+    if (this.repeated ? bullet : !bullet && !this.blankBefore) return undefined;
     const key = this.labelKey(line);
     if (key === undefined) return undefined;
     return { form: bullet ? "bullet" : "block", indent: indentOf(line), key: key.toLowerCase() };
@@ -182,6 +221,7 @@ export class LabelRecords {
    */
   private continues(line: string, first: Start, start: Start | undefined): boolean {
     if (first.form === "bullet") return indentOf(line) > first.indent;
+    if (this.repeated) return true;
     if (!this.active && start?.form === "bullet") return false;
     return !this.blankBefore;
   }
@@ -234,16 +274,27 @@ class HeldRecord implements RecordReader {
   }
 }
 
+/** A record of one label that has no value (nothing after its colon, no bullet under it yet). */
+function leadIn(record: RecordReader): boolean {
+  if (record.labelCount !== 1) return false;
+  const node = record.node();
+  if (node?.kind !== "object" || node.entries.length !== 1) return false;
+  const value = node.entries[0]![1];
+  return value.kind === "null" || (value.kind === "array" && value.items.length === 0);
+}
+
 /**
  * Whether a sections reading (one object) writes a key again where label lines read the same text as a
- * list of records (`labels` an array): its last key would win over every record but the last, so it is no
- * reading of the answer (final mode and streams both ask).
+ * list of records (`labels`: its node an array) or as an object that lost a record to a key written again
+ * (`overwritten`): its last key would win over every record but the last, so it is no reading of the
+ * answer (final mode and streams both ask).
  */
 export function sectionsOverRecords(
   sections: ObjectNode | ArrayNode,
-  labels: JsonishNode | undefined,
+  labels: { node: JsonishNode; overwritten: string | undefined } | undefined,
 ): boolean {
-  if (labels?.kind !== "array" || sections.kind !== "object") return false;
+  if (labels === undefined || sections.kind !== "object") return false;
+  if (labels.node.kind !== "array" && labels.overwritten === undefined) return false;
   const keys = new Set<string>();
   for (const [key] of sections.entries) {
     const folded = key.toLowerCase();

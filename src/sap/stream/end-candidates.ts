@@ -6,13 +6,14 @@ import {
   inYamlBlocks,
   isObjectCandidate,
   jsonCandidate,
+  labelCandidates,
   readQuoted,
   SECTIONS_REPAIR,
 } from "../lenient/extract-candidates.js";
 import { fenceIsTheAnswer } from "../lenient/fence-is-the-answer.js";
 import { type ArrayNode, type JsonishNode, type ObjectNode, stringNode } from "../lenient/jsonish-node.js";
 import { parseJsonInString, parseStrictJson, type StrictJson } from "../lenient/parse-strict-json.js";
-import { readLabelLines } from "../lenient/read-label-lines.js";
+import { type LabelReading, readLabelReading } from "../lenient/read-label-lines.js";
 import { sectionsOverRecords } from "../lenient/read-label-records.js";
 import type { TextRange } from "../lenient/read-sections.js";
 import type { AnswerRegion } from "./answer-region.js";
@@ -26,7 +27,7 @@ export interface EndSource {
   /** The scanner's regions, ended: every fence decided, every region's fixing parser ended. */
   regions: readonly AnswerRegion[];
   /** The whole text as `key: value` lines (ended), or `unread` when the reader stopped reading it so. */
-  labels: ObjectNode | ArrayNode | undefined | "unread";
+  labels: LabelReading | undefined | "unread";
   /** The whole text read as one quoted string. */
   quoted: QuotedAnswer;
   /** The whole text read as sections named by the target's fields (ended), when a declared one opened. */
@@ -89,15 +90,12 @@ export function candidatesAtEnd(
       for (let index = from; index < candidates.length; index++) candidates[index]!.fenceInProse = true;
   }
   // No JSON anywhere (not even in a YAML block): the answer may be `key: value` lines.
-  let labels: JsonishNode | undefined;
+  let labels: LabelReading | undefined;
   if (candidates.length === 0 && !rooted) {
     const read = source.labels;
     if (read === "unread") endRereads.labelLines++;
-    labels = read === "unread" ? readLabelLines(text) : read;
-    if (labels) {
-      const order = offset;
-      candidates.push({ node: labels, origin: "prose", repairs: ["key: value lines"], order, span: whole });
-    }
+    labels = read === "unread" ? readLabelReading(text) : read;
+    if (labels) candidates.push(...labelCandidates(labels, { origin: "prose", order: offset, span: whole }));
   }
   const literal = bareLiteral(text, offset);
   if (literal) candidates.push({ ...literal, span: whole });
@@ -270,11 +268,9 @@ function fenceCandidates(
     candidate.fenceTag = fenceTag;
     candidates.push(candidate);
   }
-  const labels = region.labels?.node();
-  if (labels) {
-    const repairs = ["key: value lines"];
-    candidates.push({ node: labels, origin: "fence", repairs, order, fenceTag, span: contentSpan });
-  }
+  const labels = region.labels?.reading();
+  if (labels)
+    candidates.push(...labelCandidates(labels, { origin: "fence", order, fenceTag, span: contentSpan }));
   const trimmed = content.trim();
   if (trimmed === "") return;
   // A fence holding one quoted string is that string (see `readCandidates`).

@@ -20,7 +20,7 @@ import {
   type StringNode,
 } from "../lenient/jsonish-node.js";
 import { parseJsonInString, parseStrictJson, type StrictJson } from "../lenient/parse-strict-json.js";
-import { LabelLines } from "../lenient/read-label-lines.js";
+import { LabelLines, type LabelReading, labelReading } from "../lenient/read-label-lines.js";
 import { sectionsOverRecords } from "../lenient/read-label-records.js";
 import { Sections } from "../lenient/read-sections.js";
 import { ReasoningBlocks } from "../lenient/reasoning-blocks.js";
@@ -52,8 +52,8 @@ export interface PartialReading {
   nested: boolean;
   /** Position in the answer; the earlier wins a tie, unless the later follows a final-answer marker. */
   order: number;
-  /** Where the answer's final-answer marker ends, as known when the reading was made (`Infinity`: none). */
-  markerEnd: number;
+  /** How it ranks by final-answer markers and example lead-ins before it (`FinalAnswerMarker.level`). */
+  level: number;
   /** Where the reading came from, for the flags of a one-shot partial parse. */
   source: ReadingSource;
 }
@@ -69,6 +69,8 @@ export interface ReadingSource {
   labels?: boolean;
   /** Read as sections named by the target's fields (`Sections`). */
   sections?: boolean;
+  /** Label lines read as the records a first key written again starts (`LabelLines.repeats`). */
+  repeats?: boolean;
 }
 
 export interface PartialReaderOptions {
@@ -119,7 +121,7 @@ export class PartialReader {
   base = 0;
   /** The answer as one JSON string, decoded (final mode reads `"solo"` as `solo`), while it may be one. */
   private readonly quoted = new QuotedAnswer();
-  /** Where a final-answer marker ends: a reading after it beats an earlier one (`earlierOrMarked`). */
+  /** Final-answer markers and example lead-ins: they rank readings on equal scores (`earlierOrMarked`). */
   private readonly marker = new FinalAnswerMarker();
   private readonly quotedNode: StringNode = { kind: "string", value: "", complete: false };
   /** Whether the answer so far may be one JSON scalar (final mode reads `1`, `null` as such, not as text). */
@@ -305,7 +307,7 @@ export class PartialReader {
   }
 
   private endSource(text: string, offset: number): EndSource {
-    const labels = this.labelsOpen ? this.labels.node() : "unread";
+    const labels = this.labelsOpen ? labelReading(this.labels) : "unread";
     const sections = this.sections?.node();
     const yamlBlocks = this.sections?.yamlBlocks;
     return { text, offset, regions: this.scanner.regions, labels, quoted: this.quoted, sections, yamlBlocks };
@@ -474,10 +476,8 @@ export class PartialReader {
       if (reading) reading.distance = gatheredScore(reading.distance, objects);
       best = pick(reading, best);
     }
-    const labels = this.labelsOpen ? this.labels.node() : undefined;
-    if (labels) {
-      best = pick(this.evaluate(labels, ORIGIN_RANK.prose, 0, false, false, 0, { labels: true }), best);
-    }
+    const labels = this.labelsOpen ? labelReading(this.labels) : undefined;
+    if (labels) best = pick(this.labelReadings(labels, ORIGIN_RANK.prose, 0, false, undefined), best);
     const sections = this.sections?.node();
     // A section's value read again as one that does not extend it starts over: announced.
     if (this.sections !== undefined && this.sections.regressions !== this.sectionRegressions) {
@@ -741,7 +741,9 @@ export class PartialReader {
         const order = orderOf(region, root.start);
         if (region.whole !== undefined) {
           // A fence that arrived whole, valid JSON exactly of the type: its value, as final mode reads it.
-          this.fold(wholeReading(region.whole.value, rank, order, { region, root }, this.marker.end));
+          this.fold(
+            wholeReading(region.whole.value, rank, order, { region, root }, this.marker.level(order)),
+          );
           this.rootCursor++;
           continue;
         }
@@ -900,10 +902,28 @@ export class PartialReader {
 
   /** A fence with no container in it read as `key: value` lines (a ```yaml block), as final mode reads it. */
   private fenceLabels(region: AnswerRegion): PartialReading | undefined {
-    const node = region.labels?.node();
-    if (node === undefined) return undefined;
-    const source = { region, labels: true };
-    return this.evaluate(node, ORIGIN_RANK.fence, region.start, false, node.complete, 0, source);
+    const reading = region.labels?.reading();
+    if (reading === undefined) return undefined;
+    return this.labelReadings(reading, ORIGIN_RANK.fence, region.start, reading.node.complete, region);
+  }
+
+  /**
+   * The better of label lines' readings, as final mode lists them (`labelCandidates`): the object (or
+   * list of records), then the records a first key written again starts, which wins a tie.
+   */
+  private labelReadings(
+    reading: LabelReading,
+    rank: number,
+    order: number,
+    complete: boolean,
+    region: AnswerRegion | undefined,
+  ): PartialReading | undefined {
+    const node = reading.node;
+    const best = this.evaluate(node, rank, order, false, complete, 0, { region, labels: true });
+    const repeats = reading.repeats;
+    if (repeats === undefined) return best;
+    const source = { region, labels: true, repeats: true };
+    return pick(this.evaluate(repeats, rank, order, false, complete, 0, source), best);
   }
 
   /** As in final mode: plain text serves scalars always, lists of scalars only when nothing parsed. */
@@ -959,7 +979,7 @@ export class PartialReader {
       value: result.value,
       result,
       distance: result.score + penalty + pendingOf(result),
-      markerEnd: this.marker.end,
+      level: this.marker.level(order),
       empty: undefined,
       complete,
       rank,
@@ -984,7 +1004,7 @@ function wholeReading(
   rank: number,
   order: number,
   source: ReadingSource,
-  markerEnd: number,
+  level: number,
 ): PartialReading {
   const result: CoerceSuccess = { ok: true, value, flags: [], score: 0, checks: [] };
   return {
@@ -996,7 +1016,7 @@ function wholeReading(
     rank,
     nested: false,
     order,
-    markerEnd,
+    level,
     source,
   };
 }
@@ -1011,6 +1031,7 @@ function sameReading(left: PartialReading, right: PartialReading): boolean {
     a.child === b.child &&
     a.combined === b.combined &&
     a.labels === b.labels &&
+    a.repeats === b.repeats &&
     a.sections === b.sections &&
     left.nested === right.nested &&
     left.rank === right.rank
