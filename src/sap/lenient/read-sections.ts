@@ -1382,10 +1382,14 @@ function readListTags(text: string, item: SectionField, complete: boolean): Arra
   if ((contents === undefined || single) && item.inner?.wrappers.has(sectionKey(name)) !== true) {
     // (One tag around the items: its content, up to its closing tag at the end, or while it is written.)
     const rest = text.slice(open[0].length);
-    const close = new RegExp(`</\\s*${name.replace(/[.-]/g, "\\$&")}\\s*>\\s*$`, "i").exec(rest);
-    if (close !== null || !complete)
+    const closing = `</\\s*${name.replace(/[.-]/g, "\\$&")}\\s*>`;
+    const close = new RegExp(`${closing}\\s*$`, "i").exec(rest);
+    // (While it is written, a closing tag with text after it ended the list as the end of the text would:
+    // no reading then, as there is none at the end.)
+    const closedBefore = !complete && close === null && new RegExp(closing, "i").test(rest);
+    if (close !== null || (!complete && !closedBefore))
       contents = itemTags(close === null ? rest : rest.slice(0, close.index), close !== null, wrappers);
-    else if (single) contents = undefined;
+    else if (single || closedBefore) contents = undefined;
   }
   // (While the first item is written, the list shows empty: not the tags' text as an item.)
   if (contents === undefined || (complete && contents.length === 0)) return undefined;
