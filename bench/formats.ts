@@ -47,6 +47,10 @@ class Plan {
 class Search {
   query string
 }
+class Book {
+  title string
+  year int
+}
 enum Verdict {
   PASS
   FAIL
@@ -59,6 +63,8 @@ ${[
   ["ReadInt", "int"],
   ["ReadBool", "bool"],
   ["ReadVerdict", "Verdict"],
+  ["ReadBooks", "Book[]"],
+  ["ReadScores", "map<string, int>"],
 ]
   .map(
     ([name, type]) =>
@@ -78,6 +84,8 @@ const zodOf: Record<string, z.ZodType> = {
   ReadInt: z.number().int(),
   ReadBool: z.boolean(),
   ReadVerdict: z.enum(["PASS", "FAIL"]),
+  ReadBooks: z.array(z.object({ title: z.string(), year: z.number().int() })),
+  ReadScores: z.record(z.string(), z.number().int()),
 };
 
 interface Row {
@@ -89,6 +97,10 @@ interface Row {
 }
 
 const qa = { reasoning: "2 + 2 is 4.", answer: 4 };
+const books = [
+  { title: "Dune", year: 1965 },
+  { title: "Emma", year: 1815 },
+];
 const fence = "```";
 const rows: Row[] = [
   { form: "label lines", functionName: "ReadQA", answer: "Reasoning: 2 + 2 is 4.\nAnswer: 4", expected: qa },
@@ -162,6 +174,32 @@ const rows: Row[] = [
     form: "ReAct input",
     functionName: "ReadSearch",
     answer: "Action: search\nAction Input: 'tallest building'",
+    expected: { query: "tallest building" },
+  },
+  {
+    form: "markdown table",
+    functionName: "ReadBooks",
+    answer: "Here are the books:\n\n| Title | Year |\n|-------|-----:|\n| Dune | 1965 |\n| Emma | 1815 |",
+    expected: books,
+  },
+  {
+    form: "records of label lines",
+    functionName: "ReadBooks",
+    answer: "title: Dune\nyear: 1965\ntitle: Emma\nyear: 1815",
+    expected: books,
+  },
+  {
+    form: "XML map entries",
+    functionName: "ReadScores",
+    answer:
+      "<map>\n  <entry><key>math</key><value>90</value></entry>\n  <entry><key>art</key><value>75</value></entry>\n</map>",
+    expected: { math: 90, art: 75 },
+  },
+  {
+    form: "chat message with a tool call",
+    functionName: "ReadSearch",
+    answer:
+      '{"role": "assistant", "content": null, "tool_calls": [{"id": "call_1", "type": "function", "function": {"name": "search", "arguments": "{\\"query\\": \\"tallest building\\"}"}}]}',
     expected: { query: "tallest building" },
   },
   {
@@ -277,6 +315,8 @@ export async function benchFormats(): Promise<string> {
       }
       case "lone closing tag":
         return `${long}17*20=340, 17*3=51, total 391.\n</think>\n\n391`;
+      case "markdown table":
+        return `| title | year |\n|---|---|\n${Array.from({ length: Math.ceil(size / 24) }, (_, at) => `| Book ${at} | ${1900 + (at % 100)} |`).join("\n")}`;
       case "verdict line":
         return `${Array.from({ length: Math.ceil(size / 40) }, (_, at) => `Step ${at + 1}: check it.`).join("\n")}\nY`;
       default:

@@ -23,8 +23,11 @@ export class MarkdownTable {
   private columns: string[] | undefined;
   /** The table ended (a line that is no row after its rows). */
   private ended = false;
-  private complete = false;
-  private readonly rows: JsonishNode[] = [];
+  /**
+   * The rows read so far: one node for the whole table, grown in place as rows finish (a finished row stays
+   * the same node, so a stream's list coercer keeps it: each row is coerced once).
+   */
+  private readonly list: ArrayNode = { kind: "array", items: [], complete: false };
 
   constructor(private readonly names: SectionNames) {}
 
@@ -40,13 +43,12 @@ export class MarkdownTable {
     const line = this.line;
     this.line = "";
     if (!this.ended && line.trim() !== "") this.read(line);
-    this.complete = true;
+    this.list.complete = true;
   }
 
   /** The rows so far, once a header and its delimiter row were read; else undefined. */
   node(): ArrayNode | undefined {
-    if (this.columns === undefined) return undefined;
-    return { kind: "array", items: [...this.rows], complete: this.complete || this.ended };
+    return this.columns === undefined ? undefined : this.list;
   }
 
   /**
@@ -78,9 +80,10 @@ export class MarkdownTable {
       const cells = rowCells(line);
       if (cells === undefined) {
         this.ended = true;
+        this.list.complete = true;
         return;
       }
-      this.rows.push(rowObject(columns, cells));
+      this.list.items.push(rowObject(columns, cells));
       return;
     }
     const header = this.header;
@@ -99,21 +102,15 @@ export class MarkdownTable {
 /** `| a | b |` or `| a | b` (a leading pipe is required): the cells, trimmed; a `\|` is a pipe in a cell. */
 function rowCells(line: string): string[] | undefined {
   const text = line.trim();
-  if (!text.startsWith("|") || text.length < 2) return undefined;
-  const cells: string[] = [];
-  let cell = "";
-  for (let at = 1; at < text.length; at++) {
-    const char = text[at]!;
-    if (char === "\\" && text[at + 1] === "|") {
-      cell += "|";
-      at++;
-    } else if (char === "|") {
-      cells.push(cell.trim());
-      cell = "";
-    } else cell += char;
-  }
-  if (cell.trim() !== "") cells.push(cell.trim());
-  return cells;
+  if (text.length < 2 || text.charCodeAt(0) !== 124 /* | */) return undefined;
+  const closed = text.endsWith("|") && !text.endsWith("\\|");
+  const inner = text.slice(1, closed ? -1 : undefined);
+  if (!inner.includes("\\|")) return inner.split("|").map((cell) => cell.trim());
+  // (An escaped pipe stands in as a character no cell holds while the row is split.)
+  return inner
+    .replace(/\\\|/g, "\u0000")
+    .split("|")
+    .map((cell) => cell.replace(/\u0000/g, "|").trim());
 }
 
 /** A delimiter row: `|---|:---:|---:|` (dashes, with optional alignment colons, between pipes). */
