@@ -9,17 +9,19 @@
 
 import type { FinishReason, ModelUsage } from "../llm/index.js";
 import {
-  isRecord,
   LlmOptionsError,
-  optionalNumber,
   type ProviderAnswer,
-  ProviderStreamError,
   type ProviderStreamReader,
+  type StreamDecoder,
+} from "../llm/index.js";
+import {
+  isRecord,
+  optionalNumber,
+  ProviderStreamError,
   ResponseShapeError,
   type RoleTurn,
-  type StreamDecoder,
   splitSystemTurn,
-} from "../llm/index.js";
+} from "../provider-helpers/index.js";
 import type { ChatMessage, MediaValue } from "../util/index.js";
 import {
   AwsEventStreamDecoder,

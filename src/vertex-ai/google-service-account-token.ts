@@ -8,15 +8,14 @@
  * request. The private key never appears in an error message.
  */
 import {
-  isRecord,
   LlmConnectionError,
   type LlmErrorContext,
   LlmHttpError,
   LlmMalformedResponseError,
   LlmOptionsError,
-  optionalNumber,
   redactSecrets,
 } from "../llm/index.js";
+import { isRecord, optionalNumber } from "../provider-helpers/index.js";
 import { hasErrorMark, markError } from "../util/index.js";
 
 /** Google's token endpoint, used when a key file names none. */
