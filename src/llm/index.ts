@@ -45,8 +45,6 @@ export type {
   ProviderExtension,
   ProviderExtensionSettings,
 } from "./provider-extension.js";
-export type { ProviderDefinition } from "./provider-table.js";
-export { providerDefinitions, providerOptionNames, resolveProviderName } from "./provider-table.js";
 // The adapter contract an adapter outside this room (the `aws-bedrock` and `vertex-ai` rooms) implements.
 // What adapters build with is the `provider-helpers` room's (docs/decisions/0049-provider-helpers-room.md),
 // and the wire formats they wrap come in `ProviderExtensionSettings.kit`: this door is in the runtime entry,
