@@ -7,15 +7,16 @@
  * `metadata {usage, metrics}`; failures arrive as exception messages (`:message-type` `exception`).
  */
 
-import type { FinishReason, ModelUsage } from "../llm/index.js";
-import {
-  LlmOptionsError,
-  type ProviderAnswer,
-  type ProviderStreamReader,
-  type StreamDecoder,
+import type {
+  FinishReason,
+  ModelUsage,
+  ProviderAnswer,
+  ProviderStreamReader,
+  StreamDecoder,
 } from "../llm/index.js";
 import {
   isRecord,
+  LlmOptionsError,
   optionalNumber,
   ProviderStreamError,
   ResponseShapeError,

@@ -4,11 +4,11 @@
  * parameters work without a Sapling release.
  */
 
+import { LlmOptionsError } from "../provider-helpers/index.js";
 import { commonKeys } from "../provider-table/index.js";
 import type { MediaKind } from "../util/index.js";
 import type { FinishReasonPolicy } from "./finish-reason-policy.js";
 import type { OutputMode } from "./language-model.js";
-import { LlmOptionsError } from "./llm-error.js";
 import { hasUserInfo, redactUrl } from "./redact.js";
 
 /** How a media value given by URL is sent (`media_url_handler`). */

@@ -4,7 +4,15 @@
  * into a typed `LlmError` with secrets redacted.
  */
 
-import { ProviderStreamError, ResponseShapeError, toolCallDeltas } from "../provider-helpers/index.js";
+import {
+  LlmAbortError,
+  LlmHttpError,
+  LlmMalformedResponseError,
+  LlmOptionsError,
+  ProviderStreamError,
+  ResponseShapeError,
+  toolCallDeltas,
+} from "../provider-helpers/index.js";
 import type { ChatMessage, MediaKind } from "../util/index.js";
 import { applyRolePolicy } from "./apply-role-policy.js";
 import type { ClientOptions } from "./client-options.js";
@@ -21,7 +29,6 @@ import type {
   ProviderRequest,
   ResponseInfo,
 } from "./language-model.js";
-import { LlmAbortError, LlmHttpError, LlmMalformedResponseError, LlmOptionsError } from "./llm-error.js";
 import { loadOnFirstUse } from "./load-on-first-use.js";
 import type { MediaUrlPolicy } from "./media-url-policy.js";
 import { parseRetryAfter } from "./parse-retry-after.js";

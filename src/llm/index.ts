@@ -22,18 +22,9 @@ export type {
   ReadTextFile,
   ResponseInfo,
 } from "./language-model.js";
-export type { LlmErrorCode, LlmErrorContext, MediaFailure, TimeoutKind } from "./llm-error.js";
-export {
-  LlmAbortError,
-  LlmConnectionError,
-  LlmError,
-  LlmHttpError,
-  LlmLoadError,
-  LlmMalformedResponseError,
-  LlmMediaError,
-  LlmOptionsError,
-  LlmTimeoutError,
-} from "./llm-error.js";
+export type { LlmErrorCode, LlmErrorContext } from "./llm-error.js";
+// A request's failures (`LlmHttpError`, `LlmTimeoutError`, …) are the `provider-helpers` room's.
+export { LlmError, LlmLoadError } from "./llm-error.js";
 export { loadAddressChecks } from "./load-address-checks.js";
 export { loadLanguageModel, prefetchLanguageModels } from "./load-language-model.js";
 export { loadOnFirstUse } from "./load-on-first-use.js";

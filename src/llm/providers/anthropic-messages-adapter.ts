@@ -8,6 +8,7 @@
 
 import {
   isRecord,
+  LlmOptionsError,
   mergeHeaders,
   optionalNumber,
   optionFields,
@@ -20,7 +21,6 @@ import {
 import type { ChatMessage, MediaKind, MediaValue } from "../../util/index.js";
 import type { ClientOptions, MediaUrlMode } from "../client-options.js";
 import type { FinishReason, ModelUsage, ProviderRequest } from "../language-model.js";
-import { LlmOptionsError } from "../llm-error.js";
 import { anthropicReasoning } from "./anthropic-reasoning.js";
 import { anthropicToolCalls } from "./anthropic-tool-calls.js";
 import type { ProviderAdapter, ProviderAnswer, ProviderStreamReader } from "./provider-adapter.js";

@@ -6,6 +6,7 @@
 
 import {
   isRecord,
+  LlmOptionsError,
   mergeHeaders,
   optionalNumber,
   optionFields,
@@ -19,7 +20,6 @@ import {
 import type { ChatMessage, MediaKind, MediaValue } from "../../util/index.js";
 import type { ClientOptions, MediaUrlMode } from "../client-options.js";
 import type { FinishReason, ModelUsage, ProviderRequest } from "../language-model.js";
-import { LlmOptionsError } from "../llm-error.js";
 import { openAiChatReasoning } from "./openai-chat-reasoning.js";
 import { openAiChatToolCalls } from "./openai-chat-tool-calls.js";
 import type { ProviderAdapter, ProviderAnswer, ProviderStreamReader } from "./provider-adapter.js";

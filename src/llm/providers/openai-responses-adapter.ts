@@ -12,6 +12,7 @@
 
 import {
   isRecord,
+  LlmOptionsError,
   mergeHeaders,
   optionalNumber,
   optionFields,
@@ -24,7 +25,6 @@ import {
 import type { ChatMessage, MediaKind, MediaValue } from "../../util/index.js";
 import type { ClientOptions, MediaUrlMode } from "../client-options.js";
 import type { FinishReason, ModelUsage, ProviderRequest } from "../language-model.js";
-import { LlmOptionsError } from "../llm-error.js";
 import { openAiResponsesReasoning } from "./openai-responses-reasoning.js";
 import { openAiResponsesToolCalls } from "./openai-responses-tool-calls.js";
 import type { ProviderAdapter, ProviderAnswer, ProviderStreamReader } from "./provider-adapter.js";

@@ -10,6 +10,7 @@
 
 import {
   isRecord,
+  LlmOptionsError,
   mergeHeaders,
   optionalNumber,
   ResponseShapeError,
@@ -18,7 +19,6 @@ import {
 import type { ChatMessage, MediaValue } from "../../util/index.js";
 import type { ClientOptions } from "../client-options.js";
 import type { ModelUsage, ProviderRequest } from "../language-model.js";
-import { LlmOptionsError } from "../llm-error.js";
 import type { ProviderAdapter, ProviderAnswer, ProviderStreamReader } from "./provider-adapter.js";
 import { readTypedEvent } from "./read-typed-event.js";
 

@@ -4,9 +4,8 @@
  * subset (every property required, one `enum` for described values).
  */
 import { describe, expect, it } from "vitest";
-import { enumOfConstants, toStrictJsonSchema } from "../../provider-helpers/index.js";
+import { enumOfConstants, LlmOptionsError, toStrictJsonSchema } from "../../provider-helpers/index.js";
 import { createLanguageModel } from "../create-language-model.js";
-import { LlmOptionsError } from "../index.js";
 import { toGeminiSchema } from "./gemini-schema.js";
 
 const person = {
