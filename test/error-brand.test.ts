@@ -6,7 +6,8 @@
 import { readdirSync, readFileSync } from "node:fs";
 import { join, relative, resolve } from "node:path";
 import { describe, expect, it } from "vitest";
-import { LlmError, LlmHttpError, LlmTimeoutError } from "../src/llm/index.js";
+import { LlmError } from "../src/llm/index.js";
+import { LlmHttpError, LlmTimeoutError } from "../src/provider-helpers/index.js";
 import { SapParseError } from "../src/sap/index.js";
 import { markError } from "../src/util/index.js";
 

@@ -7,7 +7,8 @@
 import { describe, expect, it } from "vitest";
 import { createLanguageModel as createAnyLanguageModel } from "../llm/create-language-model.js";
 import type { ModelStreamEvent } from "../llm/index.js";
-import { LlmError, LlmOptionsError } from "../llm/index.js";
+import { LlmError } from "../llm/index.js";
+import { LlmOptionsError } from "../provider-helpers/index.js";
 import type { ChatMessage } from "../util/index.js";
 import { encodeAwsEventStreamMessage } from "./aws-event-stream.js";
 import { signAwsRequest } from "./aws-sigv4.js";

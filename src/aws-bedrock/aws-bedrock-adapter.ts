@@ -15,8 +15,14 @@
  * Bedrock API key, sent as a bearer token), is sent unsigned.
  */
 
-import type { ClientOptions, MediaUrlMode, ProviderRequest, ReadTextFile } from "../llm/index.js";
-import { LlmOptionsError, mergeHeaders, type ProviderAdapter, withQuery } from "../llm/index.js";
+import type {
+  ClientOptions,
+  MediaUrlMode,
+  ProviderAdapter,
+  ProviderRequest,
+  ReadTextFile,
+} from "../llm/index.js";
+import { LlmOptionsError, mergeHeaders, withQuery } from "../provider-helpers/index.js";
 import type { ChatMessage, MediaKind } from "../util/index.js";
 import { type CredentialSource, passKeys, resolveCredentialSource } from "./aws-credential-source.js";
 import { awsProfileCredentials } from "./aws-profile-credentials.js";

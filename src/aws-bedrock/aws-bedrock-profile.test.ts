@@ -9,7 +9,7 @@
 import { describe, expect, it } from "vitest";
 import { createLanguageModel as createAnyLanguageModel } from "../llm/create-language-model.js";
 import type { ProviderRequest, ReadTextFile } from "../llm/index.js";
-import { LlmOptionsError } from "../llm/index.js";
+import { LlmOptionsError } from "../provider-helpers/index.js";
 import type { ChatMessage } from "../util/index.js";
 import { type AwsCredentials, signAwsRequest } from "./aws-sigv4.js";
 import { awsBedrock } from "./index.js";

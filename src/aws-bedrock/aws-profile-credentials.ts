@@ -4,7 +4,8 @@
  * `credential_process`) is refused with what to do instead, in the order the AWS SDK for JavaScript
  * resolves a profile (an assume-role profile is that even when it also lists keys).
  */
-import { LlmOptionsError } from "../llm/index.js";
+
+import { LlmOptionsError } from "../provider-helpers/index.js";
 import type { AwsSharedFilePaths, AwsSharedProfile } from "./aws-shared-config-files.js";
 import type { AwsCredentials } from "./aws-sigv4.js";
 

@@ -10,7 +10,7 @@
  * vertex-ai key files are); a read that fails is not cached, so fixing the file fixes the next call.
  */
 import type { ReadTextFile } from "../llm/index.js";
-import { LlmOptionsError, ReadCache } from "../llm/index.js";
+import { LlmOptionsError, ReadCache } from "../provider-helpers/index.js";
 
 /** Where the two files are, and what named each path (for messages). */
 export interface AwsSharedFilePaths {

@@ -7,19 +7,22 @@
  * `metadata {usage, metrics}`; failures arrive as exception messages (`:message-type` `exception`).
  */
 
-import type { FinishReason, ModelUsage } from "../llm/index.js";
+import type {
+  FinishReason,
+  ModelUsage,
+  ProviderAnswer,
+  ProviderStreamReader,
+  StreamDecoder,
+} from "../llm/index.js";
 import {
   isRecord,
   LlmOptionsError,
   optionalNumber,
-  type ProviderAnswer,
   ProviderStreamError,
-  type ProviderStreamReader,
   ResponseShapeError,
   type RoleTurn,
-  type StreamDecoder,
   splitSystemTurn,
-} from "../llm/index.js";
+} from "../provider-helpers/index.js";
 import type { ChatMessage, MediaValue } from "../util/index.js";
 import {
   AwsEventStreamDecoder,

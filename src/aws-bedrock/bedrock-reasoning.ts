@@ -1,9 +1,9 @@
+import { eventJson, isRecord, type ReasoningReader, textOf } from "../provider-helpers/index.js";
 /**
  * Bedrock Converse reasoning (Claude and other reasoning models on Bedrock): `reasoningContent` content
  * blocks with `reasoningText.text` in a whole answer; `contentBlockDelta` events whose delta is
  * `reasoningContent.text` in a stream (`signature` and `redactedContent` deltas carry no readable text).
  */
-import { eventJson, isRecord, type ReasoningReader, textOf } from "../llm/index.js";
 
 export const bedrockReasoning: ReasoningReader = {
   fromResponse: (body) => {

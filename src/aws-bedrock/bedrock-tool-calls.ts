@@ -5,17 +5,15 @@
  * whose `start.toolUse` names it and sends its input as `delta.toolUse.input` text pieces. Converse has no
  * response-schema mode: a provider-enforced schema is one tool the model is forced to call.
  */
+import type { OutputRequest, ToolCall, ToolCallWire } from "../llm/index.js";
 import {
   addOutputFields,
   argumentsText,
   isRecord,
-  type OutputRequest,
   readToolEvent,
-  type ToolCall,
-  type ToolCallWire,
   toolCall,
   withoutDialect,
-} from "../llm/index.js";
+} from "../provider-helpers/index.js";
 
 export const bedrockToolCalls: ToolCallWire = {
   writeRequest(body, output) {

@@ -6,7 +6,7 @@
  */
 
 import type { ConfigValue, Ir } from "../ir/index.js";
-import { providerDefinitions, resolveProviderName } from "../llm/index.js";
+import { providerDefinitions, resolveProviderName } from "../provider-table/index.js";
 
 /** The header that tells the mock server which run a request belongs to. */
 export const DEV_RUN_HEADER = "x-sapling-dev-run";

@@ -3,11 +3,12 @@
  * provider does not consume passes through into the request body unchanged (BAML's rule), so new provider
  * parameters work without a Sapling release.
  */
+
+import { LlmOptionsError } from "../provider-helpers/index.js";
+import { commonKeys } from "../provider-table/index.js";
 import type { MediaKind } from "../util/index.js";
 import type { FinishReasonPolicy } from "./finish-reason-policy.js";
 import type { OutputMode } from "./language-model.js";
-import { LlmOptionsError } from "./llm-error.js";
-import { commonKeys } from "./provider-table.js";
 import { hasUserInfo, redactUrl } from "./redact.js";
 
 /** How a media value given by URL is sent (`media_url_handler`). */

@@ -1,8 +1,8 @@
 import { describe, expect, it } from "vitest";
+import { resolveProviderName } from "../provider-table/index.js";
 import { createReplayFetch } from "../testing/index.js";
 import { createLanguageModel } from "./create-language-model.js";
 import { LlmError } from "./llm-error.js";
-import { resolveProviderName } from "./provider-table.js";
 
 const fetch = createReplayFetch(() => ({ body: "{}" }));
 const messages = [{ role: "user", parts: [{ type: "text" as const, text: "hi" }] }];

@@ -6,13 +6,17 @@
  * (docs/decisions/0043-lazy-call-path.md). Tests and hosts that bundle everything may import it directly.
  */
 
+import { LlmOptionsError } from "../provider-helpers/index.js";
+import {
+  type ProviderDefinition,
+  providerDefinitions,
+  resolveProviderName,
+} from "../provider-table/index.js";
 import type { ClientOptions } from "./client-options.js";
 import { type ReadOptionsSettings, readClientOptions } from "./client-options.js";
 import { HttpLanguageModel } from "./http-language-model.js";
 import type { LanguageModel, LanguageModelDependencies } from "./language-model.js";
-import { LlmOptionsError } from "./llm-error.js";
 import { type ExtensionProvider, findProviderExtension } from "./provider-extension.js";
-import { type ProviderDefinition, providerDefinitions, resolveProviderName } from "./provider-table.js";
 import { createAnthropicMessagesAdapter } from "./providers/anthropic-messages-adapter.js";
 import { createGoogleGenerateContentAdapter } from "./providers/google-generate-content-adapter.js";
 import { createOpenAiChatAdapter } from "./providers/openai-chat-adapter.js";

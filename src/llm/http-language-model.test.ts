@@ -1,9 +1,10 @@
 import { describe, expect, it, vi } from "vitest";
+import type { LlmHttpError } from "../provider-helpers/index.js";
 import { createReplayFetch } from "../testing/index.js";
 import type { ChatMessage } from "../util/index.js";
 import { createLanguageModel } from "./create-language-model.js";
 import type { ModelStreamEvent } from "./language-model.js";
-import { LlmError, type LlmHttpError } from "./llm-error.js";
+import { LlmError } from "./llm-error.js";
 
 const messages: ChatMessage[] = [{ role: "user", parts: [{ type: "text", text: "hi" }] }];
 const openAiAnswer = JSON.stringify({

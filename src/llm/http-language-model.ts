@@ -3,6 +3,16 @@
  * format, and this file sends it over the injected `fetch` under the call's deadline, turning every failure
  * into a typed `LlmError` with secrets redacted.
  */
+
+import {
+  LlmAbortError,
+  LlmHttpError,
+  LlmMalformedResponseError,
+  LlmOptionsError,
+  ProviderStreamError,
+  ResponseShapeError,
+  toolCallDeltas,
+} from "../provider-helpers/index.js";
 import type { ChatMessage, MediaKind } from "../util/index.js";
 import { applyRolePolicy } from "./apply-role-policy.js";
 import type { ClientOptions } from "./client-options.js";
@@ -19,19 +29,14 @@ import type {
   ProviderRequest,
   ResponseInfo,
 } from "./language-model.js";
-import { LlmAbortError, LlmHttpError, LlmMalformedResponseError, LlmOptionsError } from "./llm-error.js";
 import { loadOnFirstUse } from "./load-on-first-use.js";
 import type { MediaUrlPolicy } from "./media-url-policy.js";
 import { parseRetryAfter } from "./parse-retry-after.js";
-import {
-  type ProviderAdapter,
-  ProviderStreamError,
-  ResponseShapeError,
-} from "./providers/provider-adapter.js";
+import type { ProviderAdapter } from "./providers/provider-adapter.js";
 import { readSseBatches } from "./read-sse-batches.js";
 import { redactSecrets, redactUrl } from "./redact.js";
 import { RequestDeadline } from "./request-deadline.js";
-import { type OutputRequest, type ToolCall, toolCallDeltas } from "./tool-calls.js";
+import type { OutputRequest, ToolCall } from "./tool-calls.js";
 
 export class HttpLanguageModel implements LanguageModel {
   readonly modelId: string | undefined;

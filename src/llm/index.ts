@@ -22,18 +22,9 @@ export type {
   ReadTextFile,
   ResponseInfo,
 } from "./language-model.js";
-export type { LlmErrorCode, LlmErrorContext, MediaFailure, TimeoutKind } from "./llm-error.js";
-export {
-  LlmAbortError,
-  LlmConnectionError,
-  LlmError,
-  LlmHttpError,
-  LlmLoadError,
-  LlmMalformedResponseError,
-  LlmMediaError,
-  LlmOptionsError,
-  LlmTimeoutError,
-} from "./llm-error.js";
+export type { LlmErrorCode, LlmErrorContext } from "./llm-error.js";
+// A request's failures (`LlmHttpError`, `LlmTimeoutError`, …) are the `provider-helpers` room's.
+export { LlmError, LlmLoadError } from "./llm-error.js";
 export { loadAddressChecks } from "./load-address-checks.js";
 export { loadLanguageModel, prefetchLanguageModels } from "./load-language-model.js";
 export { loadOnFirstUse } from "./load-on-first-use.js";
@@ -45,11 +36,10 @@ export type {
   ProviderExtension,
   ProviderExtensionSettings,
 } from "./provider-extension.js";
-export type { ProviderDefinition } from "./provider-table.js";
-export { providerDefinitions, providerOptionNames, resolveProviderName } from "./provider-table.js";
-// The adapter kit: what an adapter outside this room (the `aws-bedrock` and `vertex-ai` rooms) builds with.
-// The wire formats they wrap come in `ProviderExtensionSettings.kit`, not from here: this door is in the
-// runtime entry, and they load with the adapters on the first call.
+// The adapter contract an adapter outside this room (the `aws-bedrock` and `vertex-ai` rooms) implements.
+// What adapters build with is the `provider-helpers` room's (docs/decisions/0049-provider-helpers-room.md),
+// and the wire formats they wrap come in `ProviderExtensionSettings.kit`: this door is in the runtime entry,
+// and those load with the adapters on the first call.
 export type {
   AuthorizeContext,
   ProviderAdapter,
@@ -57,20 +47,6 @@ export type {
   ProviderStreamReader,
   StreamDecoder,
 } from "./providers/provider-adapter.js";
-export {
-  isRecord,
-  mergeHeaders,
-  optionalNumber,
-  ProviderStreamError,
-  ResponseShapeError,
-  withQuery,
-} from "./providers/provider-adapter.js";
-export { ReadCache } from "./providers/read-cache.js";
-export type { ReasoningReader } from "./providers/reasoning-reader.js";
-export { eventJson, textOf } from "./providers/reasoning-reader.js";
-export type { RoleTurn } from "./providers/role-turns.js";
-export { splitSystemTurn } from "./providers/role-turns.js";
-export { withoutDialect } from "./providers/strict-json-schema.js";
 export type { EnvOptionValue } from "./redact.js";
 export {
   collectSecrets,
@@ -95,10 +71,4 @@ export type {
   ToolCallWire,
   ToolDefinition,
 } from "./tool-calls.js";
-export {
-  addOutputFields,
-  argumentsText,
-  readToolEvent,
-  ToolCallAccumulator,
-  toolCall,
-} from "./tool-calls.js";
+export { ToolCallAccumulator } from "./tool-calls.js";

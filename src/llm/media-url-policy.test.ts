@@ -1,9 +1,9 @@
 import { describe, expect, it } from "vitest";
+import { LlmMediaError } from "../provider-helpers/index.js";
 import { createReplayFetch } from "../testing/index.js";
 import type { ChatMessage } from "../util/index.js";
 import { blockedAddressKind } from "./blocked-address.js";
 import { createLanguageModel } from "./create-language-model.js";
-import { LlmMediaError } from "./llm-error.js";
 import { allowedHostProblem, checkMediaUrl, type MediaUrlPolicy } from "./media-url-policy.js";
 
 describe("blockedAddressKind", () => {

@@ -5,8 +5,9 @@
  * never reaches a loopback, private, link-local or metadata address, checked after DNS resolution and again
  * on every redirect. The size and time limits apply to every download, policy or not.
  */
+
+import { LlmMediaError } from "../provider-helpers/index.js";
 import { blockedAddressKind, isIpAddress } from "./blocked-address.js";
-import { LlmMediaError } from "./llm-error.js";
 
 export interface MediaUrlPolicy {
   /**

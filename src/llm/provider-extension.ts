@@ -6,9 +6,10 @@
  * provider's name, options and defaults stay in the provider table, so `.baml` files are checked the same;
  * only building its adapter needs the extension, passed in `providers`.
  */
+
+import { LlmOptionsError } from "../provider-helpers/index.js";
 import type { ClientOptions } from "./client-options.js";
 import type { ReadTextFile } from "./language-model.js";
-import { LlmOptionsError } from "./llm-error.js";
 import type { createAnthropicMessagesAdapter } from "./providers/anthropic-messages-adapter.js";
 import type { createGoogleGenerateContentAdapter } from "./providers/google-generate-content-adapter.js";
 import type { ProviderAdapter } from "./providers/provider-adapter.js";

@@ -10,18 +10,14 @@ import {
   AwsEventStreamError,
   encodeAwsEventStreamMessage,
 } from "../aws-bedrock/index.js";
+import { ProviderStreamError, ResponseShapeError } from "../provider-helpers/index.js";
 import type { ChatMessage } from "../util/index.js";
 import { readClientOptions } from "./client-options.js";
 import { HttpLanguageModel } from "./http-language-model.js";
 import type { ModelStreamEvent } from "./language-model.js";
 import { LlmError } from "./llm-error.js";
 import { createOpenAiChatAdapter } from "./providers/openai-chat-adapter.js";
-import {
-  type ProviderAdapter,
-  ProviderStreamError,
-  ResponseShapeError,
-  type StreamDecoder,
-} from "./providers/provider-adapter.js";
+import type { ProviderAdapter, StreamDecoder } from "./providers/provider-adapter.js";
 
 const messages: ChatMessage[] = [{ role: "user", parts: [{ type: "text", text: "hi" }] }];
 

@@ -5,16 +5,15 @@
  * stream; `idle` is the longest allowed gap between two chunks of a stream body.
  */
 
-import { describeNetworkError, raceAbort } from "../util/index.js";
-import type { HttpTimeouts } from "./client-options.js";
 import {
   LlmAbortError,
   LlmConnectionError,
-  LlmError,
-  type LlmErrorContext,
   LlmTimeoutError,
   type TimeoutKind,
-} from "./llm-error.js";
+} from "../provider-helpers/index.js";
+import { describeNetworkError, raceAbort } from "../util/index.js";
+import type { HttpTimeouts } from "./client-options.js";
+import { LlmError, type LlmErrorContext } from "./llm-error.js";
 
 export class RequestDeadline {
   private readonly controller = new AbortController();

@@ -4,6 +4,8 @@
  * are inlined without a download. Every other URL first passes the media URL policy (media-url-policy.ts),
  * and every download is capped in size and time.
  */
+
+import { LlmAbortError, LlmMediaError } from "../provider-helpers/index.js";
 import {
   type ChatMessage,
   type MediaKind,
@@ -13,7 +15,6 @@ import {
 } from "../util/index.js";
 import type { MediaUrlMode } from "./client-options.js";
 import { hasMediaUrls } from "./has-media-urls.js";
-import { LlmAbortError, LlmMediaError } from "./llm-error.js";
 import { defaultMediaLimits } from "./media-limits.js";
 import { checkMediaUrl, type MediaUrlPolicy, mediaHost } from "./media-url-policy.js";
 import { redactUrl } from "./redact.js";

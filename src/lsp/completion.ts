@@ -7,7 +7,7 @@ import {
   isStrategyProvider,
   knownProviders,
 } from "../language/index.js";
-import { providerOptionNames } from "../llm/index.js";
+import { providerOptionNames } from "../provider-table/index.js";
 import type { BamlProject, ProjectFile } from "./baml-project.js";
 import { touches } from "./navigation.js";
 import { entry } from "./occurrences.js";

@@ -1,12 +1,11 @@
+import { LlmError, redactText } from "../llm/index.js";
 import {
   LlmAbortError,
-  LlmError,
   LlmHttpError,
   LlmMediaError,
   LlmOptionsError,
   LlmTimeoutError,
-  redactText,
-} from "../llm/index.js";
+} from "../provider-helpers/index.js";
 import { clientPrefix } from "./client-prefix.js";
 import {
   BamlAbortError,

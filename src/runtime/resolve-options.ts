@@ -1,10 +1,6 @@
 import { type Client, configValueToPlain } from "../ir/index.js";
-import {
-  collectSecrets,
-  type EnvOptionValue,
-  providerDefinitions,
-  resolveProviderName,
-} from "../llm/index.js";
+import { collectSecrets, type EnvOptionValue } from "../llm/index.js";
+import { providerDefinitions, resolveProviderName } from "../provider-table/index.js";
 import { BamlClientOptionsError, BamlMissingEnvVarError } from "./errors.js";
 
 /** Environment variables visible to a call: the runtime's env with the call's `env` merged over it. */

@@ -4,7 +4,8 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createLanguageModel as createAnyLanguageModel } from "../llm/create-language-model.js";
-import { LlmHttpError, type ModelStreamEvent } from "../llm/index.js";
+import type { ModelStreamEvent } from "../llm/index.js";
+import { LlmHttpError } from "../provider-helpers/index.js";
 import type { ChatMessage } from "../util/index.js";
 import { vertexAi } from "../vertex-ai/index.js";
 import { createTestServiceAccount, type TestServiceAccount } from "./create-test-service-account.js";

@@ -5,16 +5,14 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { awsBedrock } from "../aws-bedrock/index.js";
 import { createLanguageModel as createAnyLanguageModel } from "../llm/create-language-model.js";
+import { type LanguageModel, LlmError, type ModelStreamEvent } from "../llm/index.js";
 import {
-  type LanguageModel,
   LlmAbortError,
   LlmConnectionError,
-  LlmError,
   LlmHttpError,
   LlmMalformedResponseError,
   LlmTimeoutError,
-  type ModelStreamEvent,
-} from "../llm/index.js";
+} from "../provider-helpers/index.js";
 import type { ChatMessage } from "../util/index.js";
 import {
   answer,

@@ -4,7 +4,7 @@ import {
   LlmHttpError,
   LlmMalformedResponseError,
   LlmOptionsError,
-} from "../llm/index.js";
+} from "../provider-helpers/index.js";
 import { createTestServiceAccount, type TestServiceAccount } from "../testing/index.js";
 import {
   cloudPlatformScope,

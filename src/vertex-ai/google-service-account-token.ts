@@ -7,16 +7,15 @@
  * Tokens are cached per key until shortly before they expire, and concurrent callers share one token
  * request. The private key never appears in an error message.
  */
+import { type LlmErrorContext, redactSecrets } from "../llm/index.js";
 import {
   isRecord,
   LlmConnectionError,
-  type LlmErrorContext,
   LlmHttpError,
   LlmMalformedResponseError,
   LlmOptionsError,
   optionalNumber,
-  redactSecrets,
-} from "../llm/index.js";
+} from "../provider-helpers/index.js";
 import { hasErrorMark, markError } from "../util/index.js";
 
 /** Google's token endpoint, used when a key file names none. */

@@ -8,7 +8,7 @@
  * cached per key); a read or parse that fails is not cached, so fixing the file fixes the next call.
  */
 import type { ReadTextFile } from "../llm/index.js";
-import { LlmOptionsError, ReadCache } from "../llm/index.js";
+import { LlmOptionsError, ReadCache } from "../provider-helpers/index.js";
 import { readServiceAccountKey, type ServiceAccountKey } from "./google-service-account-token.js";
 
 /** Keys by path, per reader (see `ReadCache`). */

@@ -5,7 +5,8 @@
  */
 import { beforeAll, describe, expect, it } from "vitest";
 import { createLanguageModel as createAnyLanguageModel } from "../llm/create-language-model.js";
-import { LlmAbortError, LlmError, LlmOptionsError } from "../llm/index.js";
+import { LlmError } from "../llm/index.js";
+import { LlmAbortError, LlmOptionsError } from "../provider-helpers/index.js";
 import { createReplayFetch, createTestServiceAccount, type TestServiceAccount } from "../testing/index.js";
 import type { ChatMessage } from "../util/index.js";
 import { vertexAi } from "./index.js";

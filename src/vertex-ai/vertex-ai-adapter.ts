@@ -27,7 +27,8 @@ import type {
   ProviderRequest,
   ReadTextFile,
 } from "../llm/index.js";
-import { LlmAbortError, LlmOptionsError, raceAbort } from "../llm/index.js";
+import { raceAbort } from "../llm/index.js";
+import { LlmAbortError, LlmOptionsError } from "../provider-helpers/index.js";
 import type { MediaKind } from "../util/index.js";
 import {
   readServiceAccountKey,

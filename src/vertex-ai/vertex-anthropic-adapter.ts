@@ -5,8 +5,8 @@
  * `anthropic_version` instead of the `anthropic-version` header.
  */
 
-import type { ClientOptions, ProviderAdapterKit, ProviderRequest } from "../llm/index.js";
-import { type ProviderAdapter, withQuery } from "../llm/index.js";
+import type { ClientOptions, ProviderAdapter, ProviderAdapterKit, ProviderRequest } from "../llm/index.js";
+import { withQuery } from "../provider-helpers/index.js";
 import type { ChatMessage } from "../util/index.js";
 
 /** The version Anthropic documents for Vertex AI, used when the client gives no `anthropic_version`. */

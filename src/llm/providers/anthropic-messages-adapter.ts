@@ -5,26 +5,26 @@
  * input usage), `content_block_delta` (text), `message_delta` (stop reason, cumulative output usage),
  * `message_stop`, plus `ping` and `error`.
  */
-import type { ChatMessage, MediaKind, MediaValue } from "../../util/index.js";
-import type { ClientOptions, MediaUrlMode } from "../client-options.js";
-import type { FinishReason, ModelUsage, ProviderRequest } from "../language-model.js";
-import { LlmOptionsError } from "../llm-error.js";
-import { anthropicReasoning } from "./anthropic-reasoning.js";
-import { anthropicToolCalls } from "./anthropic-tool-calls.js";
+
 import {
   isRecord,
+  LlmOptionsError,
   mergeHeaders,
   optionalNumber,
   optionFields,
-  type ProviderAdapter,
-  type ProviderAnswer,
   ProviderStreamError,
-  type ProviderStreamReader,
   ResponseShapeError,
+  type RoleTurn,
+  splitSystemTurn,
   withQuery,
-} from "./provider-adapter.js";
+} from "../../provider-helpers/index.js";
+import type { ChatMessage, MediaKind, MediaValue } from "../../util/index.js";
+import type { ClientOptions, MediaUrlMode } from "../client-options.js";
+import type { FinishReason, ModelUsage, ProviderRequest } from "../language-model.js";
+import { anthropicReasoning } from "./anthropic-reasoning.js";
+import { anthropicToolCalls } from "./anthropic-tool-calls.js";
+import type { ProviderAdapter, ProviderAnswer, ProviderStreamReader } from "./provider-adapter.js";
 import { readTypedEvent } from "./read-typed-event.js";
-import { type RoleTurn, splitSystemTurn } from "./role-turns.js";
 
 export const anthropicVersion = "2023-06-01";
 export const anthropicDefaultMaxTokens = 4096;

@@ -1,10 +1,10 @@
+import { eventJson, isRecord, type ReasoningReader, textOf } from "../../provider-helpers/index.js";
+
 /**
  * Anthropic extended thinking: `thinking` content blocks in a whole answer; in a stream, a
  * `content_block_start` of type `thinking` and then `thinking_delta` deltas (`signature_delta` and
  * `redacted_thinking` blocks carry no readable text).
  */
-import { isRecord } from "./provider-adapter.js";
-import { eventJson, type ReasoningReader, textOf } from "./reasoning-reader.js";
 
 function thinkingOf(block: unknown): string {
   return isRecord(block) && block.type === "thinking" ? textOf(block.thinking) : "";

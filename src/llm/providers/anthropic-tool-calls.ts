@@ -5,17 +5,16 @@
  * `input_json_delta` text pieces. Anthropic has no response-schema mode: a provider-enforced schema is
  * one tool the model is forced to call.
  */
+
 import {
   addOutputFields,
   argumentsText,
-  type OutputRequest,
+  isRecord,
   readToolEvent,
-  type ToolCall,
-  type ToolCallWire,
   toolCall,
-} from "../tool-calls.js";
-import { isRecord } from "./provider-adapter.js";
-import { withoutDialect } from "./strict-json-schema.js";
+  withoutDialect,
+} from "../../provider-helpers/index.js";
+import type { OutputRequest, ToolCall, ToolCallWire } from "../tool-calls.js";
 
 export const anthropicToolCalls: ToolCallWire = {
   writeRequest(body, output) {

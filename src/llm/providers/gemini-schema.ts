@@ -5,9 +5,9 @@
  * order with `propertyOrdering`. A recursive schema cannot be inlined: `undefined` then, and the caller
  * sends the JSON Schema as it is in the `…JsonSchema` field Gemini also accepts.
  */
+
+import { enumOfConstants, isRecord } from "../../provider-helpers/index.js";
 import type { JsonSchemaObject } from "../tool-calls.js";
-import { isRecord } from "./provider-adapter.js";
-import { enumOfConstants } from "./strict-json-schema.js";
 
 const typeNames: Record<string, string> = {
   string: "STRING",

@@ -7,18 +7,17 @@
  * Gemini's OpenAPI subset; a recursive one is sent as JSON Schema (`parametersJsonSchema`,
  * `responseJsonSchema`), which Gemini also takes.
  */
+
 import {
   addOutputFields,
   argumentsText,
-  type OutputRequest,
+  isRecord,
   readToolEvent,
-  type ToolCall,
-  type ToolCallWire,
   toolCall,
-} from "../tool-calls.js";
+  withoutDialect,
+} from "../../provider-helpers/index.js";
+import type { OutputRequest, ToolCall, ToolCallWire } from "../tool-calls.js";
 import { toGeminiSchema } from "./gemini-schema.js";
-import { isRecord } from "./provider-adapter.js";
-import { withoutDialect } from "./strict-json-schema.js";
 
 export const geminiToolCalls: ToolCallWire = {
   writeRequest(body, output) {

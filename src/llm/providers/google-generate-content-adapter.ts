@@ -4,23 +4,23 @@
  * is a whole `GenerateContentResponse`; there is no end marker, the stream just ends, and `usageMetadata`
  * on the last event holds the totals.
  */
+
+import {
+  isRecord,
+  mergeHeaders,
+  optionalNumber,
+  ProviderStreamError,
+  ResponseShapeError,
+  type RoleTurn,
+  splitSystemTurn,
+  withQuery,
+} from "../../provider-helpers/index.js";
 import type { ChatMessage, MediaKind, MediaValue } from "../../util/index.js";
 import type { ClientOptions, MediaUrlMode } from "../client-options.js";
 import type { FinishReason, ModelUsage, ProviderRequest } from "../language-model.js";
 import { geminiToolCalls } from "./gemini-tool-calls.js";
 import { googleReasoning } from "./google-reasoning.js";
-import {
-  isRecord,
-  mergeHeaders,
-  optionalNumber,
-  type ProviderAdapter,
-  type ProviderAnswer,
-  ProviderStreamError,
-  type ProviderStreamReader,
-  ResponseShapeError,
-  withQuery,
-} from "./provider-adapter.js";
-import { type RoleTurn, splitSystemTurn } from "./role-turns.js";
+import type { ProviderAdapter, ProviderAnswer, ProviderStreamReader } from "./provider-adapter.js";
 
 export const googleDefaultModel = "gemini-2.5-flash";
 

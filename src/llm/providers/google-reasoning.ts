@@ -1,9 +1,9 @@
+import { eventJson, isRecord, type ReasoningReader, textOf } from "../../provider-helpers/index.js";
+
 /**
  * Gemini thinking: with `thinkingConfig.includeThoughts`, thought summaries arrive as parts marked
  * `thought: true` in the candidate's content, in whole answers and in each streamed response alike.
  */
-import { isRecord } from "./provider-adapter.js";
-import { eventJson, type ReasoningReader, textOf } from "./reasoning-reader.js";
 
 function thoughtsOf(body: unknown): string {
   const candidate = isRecord(body) && Array.isArray(body.candidates) ? body.candidates[0] : undefined;

@@ -3,25 +3,26 @@
  * and `openrouter` (they differ only in URL, auth header and defaults). Streaming asks for
  * `stream_options.include_usage`, so the last chunk (with empty `choices`) carries the usage.
  */
-import type { ChatMessage, MediaKind, MediaValue } from "../../util/index.js";
-import type { ClientOptions, MediaUrlMode } from "../client-options.js";
-import type { FinishReason, ModelUsage, ProviderRequest } from "../language-model.js";
-import { LlmOptionsError } from "../llm-error.js";
-import { openAiChatReasoning } from "./openai-chat-reasoning.js";
-import { openAiChatToolCalls } from "./openai-chat-tool-calls.js";
+
 import {
   isRecord,
+  LlmOptionsError,
   mergeHeaders,
   optionalNumber,
   optionFields,
-  type ProviderAdapter,
-  type ProviderAnswer,
   ProviderStreamError,
-  type ProviderStreamReader,
   ResponseShapeError,
+  type RoleTurn,
+  toRoleTurns,
+  turnText,
   withQuery,
-} from "./provider-adapter.js";
-import { type RoleTurn, toRoleTurns, turnText } from "./role-turns.js";
+} from "../../provider-helpers/index.js";
+import type { ChatMessage, MediaKind, MediaValue } from "../../util/index.js";
+import type { ClientOptions, MediaUrlMode } from "../client-options.js";
+import type { FinishReason, ModelUsage, ProviderRequest } from "../language-model.js";
+import { openAiChatReasoning } from "./openai-chat-reasoning.js";
+import { openAiChatToolCalls } from "./openai-chat-tool-calls.js";
+import type { ProviderAdapter, ProviderAnswer, ProviderStreamReader } from "./provider-adapter.js";
 
 export interface OpenAiChatSettings {
   provider: string;

@@ -1,10 +1,10 @@
+import { eventJson, isRecord, type ReasoningReader, textOf } from "../../provider-helpers/index.js";
+
 /**
  * Reasoning on the OpenAI chat-completions wire: OpenAI itself sends none, but OpenAI-compatible servers
  * do — DeepSeek, vLLM and SGLang as `reasoning_content`, OpenRouter and Ollama as `reasoning` — on the
  * message of a whole answer and on the `delta` of stream chunks.
  */
-import { isRecord } from "./provider-adapter.js";
-import { eventJson, type ReasoningReader, textOf } from "./reasoning-reader.js";
 
 function reasoningOf(message: unknown): string {
   if (!isRecord(message)) return "";

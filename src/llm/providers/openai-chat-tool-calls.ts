@@ -5,17 +5,16 @@
  * streams send `delta.tool_calls[{index, id?, function: {name?, arguments}}]` pieces. A provider-enforced
  * schema is `response_format: {type: "json_schema", json_schema: {name, schema, strict: true}}`.
  */
+
 import {
   addOutputFields,
-  type OutputRequest,
+  isRecord,
   readToolEvent,
-  type ToolCall,
-  type ToolCallDelta,
-  type ToolCallWire,
   toolCall,
-} from "../tool-calls.js";
-import { isRecord } from "./provider-adapter.js";
-import { toStrictJsonSchema, withoutDialect } from "./strict-json-schema.js";
+  toStrictJsonSchema,
+  withoutDialect,
+} from "../../provider-helpers/index.js";
+import type { OutputRequest, ToolCall, ToolCallDelta, ToolCallWire } from "../tool-calls.js";
 
 export const openAiChatToolCalls: ToolCallWire = {
   writeRequest(body, output) {

@@ -9,26 +9,26 @@
  * The raw finish reason is the response `status` (`completed`, `incomplete`, …), as BAML reports it; the
  * normalized one also reads `incomplete_details.reason` (`max_output_tokens` → length).
  */
-import type { ChatMessage, MediaKind, MediaValue } from "../../util/index.js";
-import type { ClientOptions, MediaUrlMode } from "../client-options.js";
-import type { FinishReason, ModelUsage, ProviderRequest } from "../language-model.js";
-import { LlmOptionsError } from "../llm-error.js";
-import { openAiResponsesReasoning } from "./openai-responses-reasoning.js";
-import { openAiResponsesToolCalls } from "./openai-responses-tool-calls.js";
+
 import {
   isRecord,
+  LlmOptionsError,
   mergeHeaders,
   optionalNumber,
   optionFields,
-  type ProviderAdapter,
-  type ProviderAnswer,
   ProviderStreamError,
-  type ProviderStreamReader,
   ResponseShapeError,
+  type RoleTurn,
+  toRoleTurns,
   withQuery,
-} from "./provider-adapter.js";
+} from "../../provider-helpers/index.js";
+import type { ChatMessage, MediaKind, MediaValue } from "../../util/index.js";
+import type { ClientOptions, MediaUrlMode } from "../client-options.js";
+import type { FinishReason, ModelUsage, ProviderRequest } from "../language-model.js";
+import { openAiResponsesReasoning } from "./openai-responses-reasoning.js";
+import { openAiResponsesToolCalls } from "./openai-responses-tool-calls.js";
+import type { ProviderAdapter, ProviderAnswer, ProviderStreamReader } from "./provider-adapter.js";
 import { readTypedEvent } from "./read-typed-event.js";
-import { type RoleTurn, toRoleTurns } from "./role-turns.js";
 
 export interface OpenAiResponsesSettings {
   provider: string;

@@ -1,10 +1,10 @@
+import { eventJson, isRecord, type ReasoningReader, textOf } from "../../provider-helpers/index.js";
+
 /**
  * Reasoning on the OpenAI Responses wire: `reasoning` output items carry a `summary` (summary_text parts,
  * when `reasoning.summary` is asked for) and, on servers that expose it, `content` (reasoning_text parts).
  * Streams send `response.reasoning_summary_text.delta` and `response.reasoning_text.delta` events.
  */
-import { isRecord } from "./provider-adapter.js";
-import { eventJson, type ReasoningReader, textOf } from "./reasoning-reader.js";
 
 function partsText(parts: unknown): string {
   if (!Array.isArray(parts)) return "";

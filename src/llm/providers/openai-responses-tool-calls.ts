@@ -5,17 +5,16 @@
  * `response.function_call_arguments.delta` events. A provider-enforced schema is
  * `text.format: {type: "json_schema", name, schema, strict: true}`.
  */
+
 import {
   addOutputFields,
-  type OutputRequest,
+  isRecord,
   readToolEvent,
-  type ToolCall,
-  type ToolCallDelta,
-  type ToolCallWire,
   toolCall,
-} from "../tool-calls.js";
-import { isRecord } from "./provider-adapter.js";
-import { toStrictJsonSchema, withoutDialect } from "./strict-json-schema.js";
+  toStrictJsonSchema,
+  withoutDialect,
+} from "../../provider-helpers/index.js";
+import type { OutputRequest, ToolCall, ToolCallDelta, ToolCallWire } from "../tool-calls.js";
 
 export const openAiResponsesToolCalls: ToolCallWire = {
   writeRequest(body, output) {

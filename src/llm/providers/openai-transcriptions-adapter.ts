@@ -7,20 +7,19 @@
  * events carry the text and `transcript.text.done` the usage. BAML does not stream this provider (its
  * streamed calls send one whole request), so `supports_streaming` is false unless the client sets it.
  */
+
+import {
+  isRecord,
+  LlmOptionsError,
+  mergeHeaders,
+  optionalNumber,
+  ResponseShapeError,
+  withQuery,
+} from "../../provider-helpers/index.js";
 import type { ChatMessage, MediaValue } from "../../util/index.js";
 import type { ClientOptions } from "../client-options.js";
 import type { ModelUsage, ProviderRequest } from "../language-model.js";
-import { LlmOptionsError } from "../llm-error.js";
-import {
-  isRecord,
-  mergeHeaders,
-  optionalNumber,
-  type ProviderAdapter,
-  type ProviderAnswer,
-  type ProviderStreamReader,
-  ResponseShapeError,
-  withQuery,
-} from "./provider-adapter.js";
+import type { ProviderAdapter, ProviderAnswer, ProviderStreamReader } from "./provider-adapter.js";
 import { readTypedEvent } from "./read-typed-event.js";
 
 export interface OpenAiTranscriptionsSettings {

@@ -1,5 +1,5 @@
+import { isRecord, ResponseShapeError } from "../../provider-helpers/index.js";
 import type { SseEvent } from "../sse-decoder.js";
-import { isRecord, ResponseShapeError } from "./provider-adapter.js";
 
 /** An SSE event's JSON data that names its own kind in `type` (Anthropic messages, OpenAI Responses). */
 export type TypedEventData = Record<string, unknown> & { type: string };

@@ -4,10 +4,9 @@
  * subset (every property required, one `enum` for described values).
  */
 import { describe, expect, it } from "vitest";
+import { enumOfConstants, LlmOptionsError, toStrictJsonSchema } from "../../provider-helpers/index.js";
 import { createLanguageModel } from "../create-language-model.js";
-import { LlmOptionsError } from "../index.js";
 import { toGeminiSchema } from "./gemini-schema.js";
-import { enumOfConstants, toStrictJsonSchema } from "./strict-json-schema.js";
 
 const person = {
   $schema: "https://json-schema.org/draft/2020-12/schema",

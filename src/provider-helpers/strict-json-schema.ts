@@ -4,7 +4,7 @@
  * rather than `oneOf`, no `$schema`. This turns a schema from the IR into that form; what it cannot
  * express (a map's `additionalProperties` schema) is left for the provider to refuse with its own message.
  */
-import type { JsonSchemaObject } from "../tool-calls.js";
+import type { JsonSchemaObject } from "../llm/index.js";
 
 export function toStrictJsonSchema(schema: JsonSchemaObject): JsonSchemaObject {
   return strict(withoutDialect(schema)) as JsonSchemaObject;

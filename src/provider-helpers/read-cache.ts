@@ -1,4 +1,4 @@
-import type { ReadTextFile } from "../language-model.js";
+import type { ReadTextFile } from "../llm/index.js";
 
 /**
  * What was made of files read through one reader, by key (usually the path), for the whole process: the

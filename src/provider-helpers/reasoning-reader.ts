@@ -6,8 +6,8 @@
  * text has one reader and the reasoning another; neither throws on shapes it does not know (the text
  * parser already rejects malformed answers).
  */
-import type { SseEvent } from "../sse-decoder.js";
-import { isRecord } from "./provider-adapter.js";
+import type { SseEvent } from "../llm/index.js";
+import { isRecord } from "./adapter-values.js";
 
 export interface ReasoningReader {
   /** The reasoning text of a whole answer (`""` when there is none). */

@@ -6,7 +6,7 @@
  * Gemini, Bedrock) take a system turn there only when it opens the prompt and something follows; any other
  * system turn is sent as a user turn, since those APIs have no system role inside the conversation.
  */
-import type { ChatMessage, MessagePart } from "../../util/index.js";
+import type { ChatMessage, MessagePart } from "../util/index.js";
 
 /** One part of a turn, with the metadata of the rendered message it came from. */
 export interface TurnPart {
