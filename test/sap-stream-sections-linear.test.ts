@@ -118,6 +118,11 @@ const shapes: [string, string, (size: number) => string][] = [
     (size) => `[[ ## reasoning ## ]]\nFirst.\n${words(size)}`,
   ],
   ["one long line under a markdown heading", "QA", (size) => `## Reasoning\n${words(size)}`],
+  [
+    "one long indented line after a paragraph under a heading",
+    "QA",
+    (size) => `## Reasoning\nFirst.\n\n  ${words(size)}`,
+  ],
   ["one long line in a tag, on the tag's line", "QA", (size) => `<reasoning>${words(size)}`],
   ["one long label line", "QA", (size) => `Reasoning: ${words(size)}`],
   [

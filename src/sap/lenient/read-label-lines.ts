@@ -406,21 +406,40 @@ export function overFiveWords(key: string): boolean {
 
 /** A value as written: a number, a JSON/Python/YAML literal, a quoted string (unquoted), or plain text. */
 export function scalar(written: string): JsonishNode {
-  let text = written.trim();
-  if (text.endsWith(",")) text = text.slice(0, -1).trim();
-  // (Looked at by its ends only when long: a line being written is read again at every chunk.)
+  const text = written.trim();
+  return trimmedScalar(text, text[0], text[text.length - 1]);
+}
+
+/**
+ * `scalar` of a text with no blanks at either end, given its first and last characters: a long text is
+ * looked at by those only (a line being written is read at every chunk, and reading any character of a
+ * string grown by concatenation copies it whole).
+ */
+export function trimmedScalar(
+  trimmed: string,
+  first: string | undefined,
+  last: string | undefined,
+): JsonishNode {
+  let text = trimmed;
+  if (last === ",") {
+    text = text.slice(0, -1).trim();
+    first = text[0];
+    last = text[text.length - 1];
+  }
   if (text.length <= 5) {
     const lower = text.toLowerCase();
     if (lower === "true" || lower === "false")
       return { kind: "bool", value: lower === "true", complete: true };
     if (lower === "null" || lower === "none" || lower === "~") return { kind: "null", complete: true };
   }
-  const first = text[0];
-  if (first !== undefined && first <= "9" && NUMBER.test(text))
+  if (first !== undefined && NUMBER_START.includes(first) && NUMBER.test(text))
     return { kind: "number", value: Number(text), text, complete: true };
-  const quoted = (first === '"' || first === "'") && /^(["'])(.*)\1$/.exec(text);
+  const quoted = (first === '"' || first === "'") && last === first && /^(["'])(.*)\1$/.exec(text);
   return { kind: "string", value: quoted ? quoted[2]! : text, complete: true };
 }
+
+/** The characters `NUMBER` may start with. */
+const NUMBER_START = "+-.0123456789";
 
 /**
  * Hands `read` each whole line that `text` completes after `pending` (the line being written before it),

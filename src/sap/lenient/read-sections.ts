@@ -9,6 +9,7 @@ import {
   pendingLabel,
   readLines,
   scalar,
+  trimmedScalar,
 } from "./read-label-lines.js";
 import { MarkdownTable, readMarkdownTable } from "./read-markdown-table.js";
 import {
@@ -133,14 +134,17 @@ export class Sections {
   /** A code fence outside any section is open. */
   private fenced = false;
   private line = "";
-  /** The label the line being written opens, decided (`lineOpener`): its first characters, and where its value starts. */
+  /** What is known of `line` without reading it (see `WrittenLine`). */
+  private readonly written = new WrittenLine();
   /** The open section's text at the last two reads, the second made by adding to the first (`grewText`). */
   private grown: { from: string; to: string } | undefined;
   /** How much of the line being written was searched for a closing tag (`closeTagsOnLine`). */
   private searched = 0;
-  private decided:
-    | { prefix: string; open: Section | undefined; opener: Opener; headerAt: number }
-    | undefined;
+  /**
+   * What the line being written opens, decided once it is long (`lineOpener`), and where a label's value
+   * starts; forgotten when another line starts.
+   */
+  private decided: { open: Section | undefined; opener: Opener | undefined; headerAt: number } | undefined;
   /** The list or map `node` gave last for a list or map target. */
   private shownTags: ArrayNode | ObjectNode | undefined;
   /** The object `node` gave last, and `changes` then. */
@@ -195,7 +199,7 @@ export class Sections {
 
   /** A section is open or a line is being written: the end of the answer may still change the object. */
   get lineOpen(): boolean {
-    return this.open !== undefined || this.line.trim() !== "";
+    return this.open !== undefined || this.written.trimmed !== "";
   }
 
   push(text: string): void {
@@ -212,11 +216,14 @@ export class Sections {
       return;
     }
     workMeter.steps += text.length;
+    const before = this.line;
+    let restarted = before === "";
     this.line = readLines(
       this.line,
       text,
       (line, end) => {
         this.line = "";
+        restarted = true;
         this.nextLineAt = this.pushed + end + 1;
         this.read(line);
         this.lineAt = this.nextLineAt;
@@ -224,6 +231,8 @@ export class Sections {
       this.passQuietLines,
     );
     this.pushed += text.length;
+    if (restarted) this.written.reset(this.line);
+    else this.written.add(text);
     // A tag closed on the line being written is closed now (the rest of the line is read on).
     this.closeTagsOnLine();
     if (!this.completed) this.changes++;
@@ -267,18 +276,24 @@ export class Sections {
         open.lines.push(line.slice(0, close.start));
         this.close(open);
         this.open = undefined;
-        this.line = line.slice(close.end);
-        this.searched = 0;
+        this.setLine(line.slice(close.end));
         continue;
       }
       if (open !== undefined) return;
       const tag = TAG_START.exec(line);
       const close = tag === null ? undefined : closingTag(line, tag[1]!, Math.max(from, tag[0].length));
       if (close === undefined) return;
-      this.line = line.slice(close.end);
-      this.searched = 0;
+      this.setLine(line.slice(close.end));
       this.read(line.slice(0, close.end));
     }
+  }
+
+  /** The line being written is `line` now, not what it was grown by. */
+  private setLine(line: string): void {
+    this.line = line;
+    this.written.reset(line);
+    this.searched = 0;
+    this.decided = undefined;
   }
 
   /** The text is complete: its last line is read, the open section closed, and the object complete. */
@@ -290,7 +305,7 @@ export class Sections {
       return;
     }
     const line = this.line;
-    this.line = "";
+    this.setLine("");
     // (A text ending in a line break has no last line to read: no blank line is made up at the end.)
     this.nextLineAt = this.pushed;
     if (line !== "") this.read(line);
@@ -349,8 +364,8 @@ export class Sections {
     // The open section's value so far, with the line being written unless it may still open a section;
     // when that line opens one already, the open section is as good as closed.
     if (open !== undefined) {
-      const partial = this.line === "" || this.mayOpen(this.line, open) ? undefined : this.line;
-      const value = sectionValue(open, partial, opener !== undefined);
+      const partial = this.line === "" || this.mayOpen(open) ? undefined : this.line;
+      const value = sectionValue(open, partial, opener !== undefined, this.written);
       this.place(open, value === undefined ? undefined : forOneRead(value));
     }
     const entries = [...this.object.entries];
@@ -519,15 +534,18 @@ export class Sections {
   private lineOpener(open: Section | undefined): Opener | "completed" | "wrapper" | undefined {
     const line = this.line;
     const decided = this.decided;
-    if (decided !== undefined && decided.open === open && line.startsWith(decided.prefix)) {
+    if (decided !== undefined && decided.open === open) {
       workMeter.steps++;
-      return { ...decided.opener, header: line.slice(decided.headerAt) };
+      return decided.opener && { ...decided.opener, header: line.slice(decided.headerAt) };
     }
     workMeter.steps += Math.min(line.length, LABEL_DECIDED);
     const opener = this.opener(line, open);
-    if (line.length > LABEL_DECIDED && typeof opener === "object" && opener.form === "label") {
-      const headerAt = line.length - opener.header.length;
-      this.decided = { prefix: line.slice(0, LABEL_DECIDED), open, opener, headerAt };
+    // (A line that opens nothing this long never will: an opener's marks are in its first characters. The
+    // line is read whole when it ends, so only what a partial shows of it meanwhile rests on this.)
+    const label = typeof opener === "object" && opener.form === "label";
+    if (line.length > LABEL_DECIDED && (label || opener === undefined)) {
+      const headerAt = label ? line.length - opener.header.length : 0;
+      this.decided = { open, opener, headerAt };
     }
     return opener;
   }
@@ -603,34 +621,80 @@ export class Sections {
    * Whether the line being written may still open a section (or close the open tag), so its text is not
    * shown as the open section's yet: it opens one already, or it is short and begins like an opener.
    */
-  private mayOpen(line: string, open: Section): boolean {
+  private mayOpen(open: Section): boolean {
+    const line = this.line;
     if (open.form === "tag") {
       const at = line.lastIndexOf("<");
       return at >= 0 && `</${open.written}>`.startsWith(line.slice(at).replace(/\s+$/, ""));
     }
     if (open.inFence) return FENCE.test(line) || /^\s*[`~]{1,2}$/.test(line);
-    if (line.trim() === "") return true;
+    // (The line itself is not read here, only what is known of it: see `WrittenLine`.)
+    const { lead, first, last, opening } = this.written;
+    if (first === "") return true;
     // (No section opens with a closing bracket: `}` ending a JSON value under a label shows at once.)
-    if (/^\s*[}\]]/.test(line)) return false;
-    if ((line === this.line ? this.lineOpener(open) : this.opener(line, open)) !== undefined) return true;
+    if (first === "}" || first === "]") return false;
+    if (this.lineOpener(open) !== undefined) return true;
     // An unindented line under a label may yet be a label (ending the value): shown once it is not.
-    if (open.form === "label" && indentOf(line) <= open.indent && !line.includes(":") && line.length <= 45)
+    const indent = lead.length;
+    if (open.form === "label" && indent <= open.indent && line.length <= 45 && !line.includes(":"))
       return true;
-    if (open.form === "label" && indentOf(line) > open.indent) {
+    if (open.form === "label" && indent > open.indent) {
       // A line of a YAML block under an empty key may still become a key or an item: shown once whole,
       // or once its flow or quoted value has closed.
-      return open.header.trim() === "" && !/[\]}"']\s*$/.test(line);
+      return open.header.trim() === "" && !"]}\"'".includes(last);
     }
+    if (line.length - indent > this.names.longest + 24) return false;
+    if (first === "`" || first === "~") return true;
+    if (opening.startsWith("[[")) return true;
     const trimmed = line.trimStart();
-    if (trimmed.length > this.names.longest + 24) return false;
-    if (/^[`~]{1,3}/.test(trimmed)) return true;
-    if (trimmed.startsWith("[[")) return true;
     const words = sectionKey(trimmed.replace(/^(?:\[\[\s*|#+\s*|<|\*\*|[-*•]\s+)*/, ""));
     if (words === "") return true;
     for (const key of this.names.fields.keys()) {
       if (key.startsWith(words) || words.startsWith(key)) return true;
     }
     return false;
+  }
+}
+
+/**
+ * What the sections reading asks of the line being written, kept from what each push adds to it: V8 copies
+ * a string grown by concatenation whole the first time any of its characters is read (`trim`, a regular
+ * expression, `charCodeAt`), so a long line read at every chunk would cost the square of its length.
+ * Together, `lead`, `trimmed` and the blanks after it are the line.
+ */
+class WrittenLine {
+  /** The blanks before its first character that is not one (all of it, while it is blank). */
+  lead = "";
+  /** The line without blanks at either end: grown by what each push adds, never read whole here. */
+  trimmed = "";
+  /** `trimmed`'s first and last characters ("" while the line is blank), and its first few. */
+  first = "";
+  last = "";
+  opening = "";
+  private blanks = "";
+
+  reset(line: string): void {
+    this.lead = this.trimmed = this.first = this.last = this.opening = this.blanks = "";
+    this.add(line);
+  }
+
+  add(text: string): void {
+    workMeter.steps += text.length;
+    const end = text.trimEnd().length;
+    if (end === 0) {
+      if (this.first === "") this.lead += text;
+      else this.blanks += text;
+      return;
+    }
+    if (this.first === "") {
+      const start = text.length - text.trimStart().length;
+      this.lead += text.slice(0, start);
+      this.trimmed = text.slice(start, end);
+      this.first = this.trimmed[0]!;
+    } else this.trimmed = this.trimmed + this.blanks + text.slice(0, end);
+    if (this.opening.length < 8) this.opening = this.trimmed.slice(0, 8);
+    this.blanks = text.slice(end);
+    this.last = text[end - 1]!;
   }
 }
 
@@ -713,9 +777,10 @@ function sectionValue(
   section: Section,
   partial: string | undefined,
   complete: boolean,
+  written?: WrittenLine,
 ): JsonishNode | undefined {
   if (!complete) {
-    const plain = plainValue(section, partial);
+    const plain = plainValue(section, partial, written);
     if (plain !== undefined) return plain;
   }
   const lines = partial === undefined ? section.lines : [...section.lines, partial];
@@ -732,7 +797,11 @@ function sectionValue(
  * `readSectionContent` would give, at a cost growing with what changed. Undefined when the content is
  * not of that kind (a fence, JSON, nested sections, YAML under a key, a list of tags): read whole.
  */
-function plainValue(section: Section, partial: string | undefined): JsonishNode | undefined {
+function plainValue(
+  section: Section,
+  partial: string | undefined,
+  written: WrittenLine | undefined,
+): JsonishNode | undefined {
   if (section.plain === false) return undefined;
   const field = section.field;
   if (field === undefined) return undefined;
@@ -783,9 +852,12 @@ function plainValue(section: Section, partial: string | undefined): JsonishNode 
         : opened === "json"
           ? new JsonContent()
           : false;
-    return section.plain === false ? undefined : plainValue(section, partial);
+    return section.plain === false ? undefined : plainValue(section, partial, written);
   }
-  const value = plain.value(partial === undefined ? undefined : decode ? decodeEntities(partial) : partial);
+  const value =
+    plain instanceof PlainContent && !decode
+      ? plain.value(partial, written)
+      : plain.value(partial === undefined ? undefined : decode ? decodeEntities(partial) : partial);
   // Bullets with a colon under a list of scalars are lines of text (`mappingItems`), which the whole
   // read gives: read whole from here on.
   if (plain instanceof YamlUnits && value !== undefined && mappingItems(value, field)) {
@@ -938,14 +1010,18 @@ class PlainContent {
     this.last = line;
   }
 
-  /** The content's value with `partial` (the line being written) after it; undefined: read it whole. */
-  value(partial: string | undefined): JsonishNode | undefined {
+  /**
+   * The content's value with `partial` (the line being written) after it; undefined: read it whole.
+   * `written`: what is known of `partial`, read instead of it (a long line is not read whole per chunk).
+   */
+  value(partial: string | undefined, written?: WrittenLine): JsonishNode | undefined {
     const shownBefore = this.shownNow;
     this.shownNow = false;
-    const node = this.read(partial);
+    const line = partial === undefined ? undefined : (written ?? lineOf(partial));
+    const node = this.read(partial, line);
     // A text made by adding to the last one (not a line shown then held back, not an unquoted value).
     const previous = this.previous;
-    const opening = this.kind === "plain" ? this.opening : partial?.trimStart()[0];
+    const opening = this.kind === "plain" ? this.opening : line?.first;
     if (
       node?.kind === "string" &&
       previous?.kind === "string" &&
@@ -960,9 +1036,9 @@ class PlainContent {
     return node;
   }
 
-  private read(partial: string | undefined): JsonishNode | undefined {
+  private read(partial: string | undefined, line: WrittenLine | undefined): JsonishNode | undefined {
     if (this.kind === "other") return undefined;
-    let shown = partial !== undefined && partial.trim() !== "" ? partial : undefined;
+    let shown = partial !== undefined && line!.first !== "" ? partial : undefined;
     // (The line being written only grows until it is added: what it grew by is what is read of it, its
     // value being made from its ends: a long line costs its length once, not once per read.)
     if (shown !== undefined) {
@@ -974,26 +1050,32 @@ class PlainContent {
       if (this.fenceMark === undefined || shown !== undefined) return undefined;
     } else if (this.kind === "empty") {
       // Nothing but the line being written: a value of its own unless it opens a fence or JSON.
-      const first = shown?.trimStart();
-      if (first === undefined || this.indent !== undefined || /^(?:```|~~~)/.test(first)) return undefined;
-      if (!this.text && (first[0] === "{" || first[0] === "[")) return undefined;
-      if (this.tagItems && first[0] === "<") return undefined;
+      if (shown === undefined || this.indent !== undefined || /^(?:```|~~~)/.test(line!.opening))
+        return undefined;
+      const { first, last, trimmed } = line!;
+      if (!this.text && (first === "{" || first === "[")) return undefined;
+      if (this.tagItems && first === "<") return undefined;
       this.shownNow = true;
-      return this.node(1, first.trimEnd(), first);
+      // (One line: a scalar, told from its ends.)
+      return this.inFence
+        ? { kind: "string", value: trimmed, complete: false }
+        : incomplete(trimmedScalar(trimmed, first, last));
     }
     if (this.kind === "empty") return undefined;
     // (The marker of the next bullet being typed, `-` or `3.`, is not text ending the list: not shown.)
-    if (shown !== undefined && this.listSoFar() && PENDING_BULLET.test(shown)) shown = undefined;
+    if (shown !== undefined && this.listSoFar() && line!.trimmed.length <= 4 && PENDING_BULLET.test(shown))
+      shown = undefined;
     this.shownNow = shown !== undefined;
     if (this.indent !== undefined) {
       // (A label with no line after its own reads as its one-line value; one whose lines are all
       // indented under it, as a YAML scalar: both are read whole.)
-      const unindented = this.unindented || (shown !== undefined && indentOf(shown) <= this.indent);
+      const unindented = this.unindented || (shown !== undefined && line!.lead.length <= this.indent);
       if ((this.count === 1 && shown === undefined) || !unindented) return undefined;
     }
     if (shown === undefined) return this.node(this.count, `${this.head}${this.last.trimEnd()}`, this.last);
     const count = this.count + countLines(this.gap) + 1;
-    return this.node(count, `${this.head}${this.last}\n${this.gap}${shown.trimEnd()}`, shown, this.last);
+    const end = `${line!.lead}${line!.trimmed}`;
+    return this.node(count, `${this.head}${this.last}\n${this.gap}${end}`, end, this.last);
   }
 
   /** Every line so far is a bullet (the content is a list, not text). */
@@ -1118,6 +1200,13 @@ class BlockContent {
     this.previous = node;
     return node;
   }
+}
+
+/** What `WrittenLine` knows of `line`, for a line not kept as one. */
+function lineOf(line: string): WrittenLine {
+  const written = new WrittenLine();
+  written.add(line);
+  return written;
 }
 
 function countLines(blankLines: string): number {
