@@ -14,6 +14,7 @@ export interface RecordReader {
 const DECIDED = 200;
 const NOT_BLANK = /\S/;
 /** A bullet or a list number (`1.`, `2)`) opening a line, and the blank after it. */
+const RULE = /^\s*(?:-{3,}|\*{3,}|_{3,})\s*$/;
 const MARKER = /^\s*(?:[-*•]|\d{1,3}[.)])\s/;
 
 interface Start {
@@ -161,24 +162,15 @@ export class LabelRecords {
 
   /** Where a line goes: the last record, a new one, or nowhere (`null`). */
   private route(line: string): RecordReader | null {
-    const text = NOT_BLANK.test(line);
+    // (A rule line, `---`, parts records as a blank line does.)
+    const text = NOT_BLANK.test(line) && !RULE.test(line);
+    if (!text) this.lineHasText = false;
     const start = text ? this.startOf(line) : undefined;
     const first = this.first;
     const last = this.last;
     this.starts = false;
     if (first !== undefined && last !== undefined && start !== undefined && this.startsRecord(start, first))
       return this.started(start);
-    // Read for repeated keys, lines that open with a bullet label are YAML's records, not these.
-    if (
-      this.repeated &&
-      last === undefined &&
-      start === undefined &&
-      text &&
-      this.labelKey(line) !== undefined
-    ) {
-      this.done = true;
-      return null;
-    }
     // A lone label with no value before the first record (`Here are the people:`) is a lead-in.
     if (this.repeated && start !== undefined && this.records.length === 1 && leadIn(last!)) {
       this.records.length = 0;
@@ -213,12 +205,12 @@ export class LabelRecords {
     const first = this.first;
     // (Inside a bullet's record, a label at its key's column may write the first key again.)
     const inner = !this.repeated && !bullet && first?.form === "bullet" && indentOf(line) === first.column;
-    // (Read for repeated keys, a bullet is an item under a key, never a record's start.)
-    if (!inner && (this.repeated ? bullet : !bullet && !this.blankBefore)) return undefined;
+    if (!inner && !this.repeated && !bullet && !this.blankBefore) return undefined;
     const bare = unbulleted(line);
     const key = this.labelKey(bare);
     if (key === undefined) return undefined;
-    const form = bullet || inner ? "bullet" : "block";
+    // (Read for repeated keys, a bullet is no mark of a record: `- name: Ann⏎- age: 31⏎- name: Bob`.)
+    const form = (bullet && !this.repeated) || inner ? "bullet" : "block";
     const indent = inner ? first!.indent : indentOf(line);
     return { form, indent, key: key.toLowerCase(), column: indentOf(bare), inner };
   }
