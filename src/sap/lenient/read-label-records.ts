@@ -31,8 +31,10 @@ interface Start {
 /**
  * Label lines that are a list of records (YAML's sequence of mappings, or blocks of label lines apart):
  * `- name: Ann⏎  age: 31⏎- name: Bob⏎  age: 45`, or `name: Ann⏎age: 31⏎⏎name: Bob⏎age: 45`. A record
- * starts where a first record of at least two labels started: a bullet label at its bullet's column, or,
- * after a blank line, a label with no bullet at its indentation writing its first key again. Each record's
+ * starts where a first record of at least two labels started: a bullet label (or list number) at its
+ * bullet's column, or, after a blank line (or a `---` line), a label with no bullet at its indentation
+ * writing its first key again; inside a bullet's record of two labels, its first key written again at its
+ * key's column starts the next record too (`- name: Ann⏎  age: 31⏎  name: Bob⏎  age: 45`). Each record's
  * lines (its bullet read as a blank) are read by a `RecordReader` of their own, so a key written again in
  * the next record starts that record instead of replacing the first one's value (the last key winning, in
  * one object, would drop every record but the last without a word). Lines before the first record are a
