@@ -13,19 +13,28 @@ export interface RecordReader {
 /** Past this many characters a line's start is decided (as `LabelLines` decides a label). */
 const DECIDED = 200;
 const NOT_BLANK = /\S/;
+/** A bullet or a list number (`1.`, `2)`) opening a line, and the blank after it. */
+const RULE = /^\s*(?:-{3,}|\*{3,}|_{3,})\s*$/;
+const MARKER = /^\s*(?:[-*•]|\d{1,3}[.)])\s/;
 
 interface Start {
-  /** `bullet`: `- key:` at `indent`; `block`: a label with no bullet at `indent`. */
+  /** `bullet`: `- key:` (or `1. key:`) at `indent`; `block`: a label with no bullet at `indent`. */
   form: "bullet" | "block";
   indent: number;
   key: string;
+  /** The key's column (after a bullet). */
+  column: number;
+  /** A label with no bullet inside a bullet's record, at its key's column (`- name: Ann⏎  age: 31⏎  name: Bob`). */
+  inner?: boolean;
 }
 
 /**
  * Label lines that are a list of records (YAML's sequence of mappings, or blocks of label lines apart):
  * `- name: Ann⏎  age: 31⏎- name: Bob⏎  age: 45`, or `name: Ann⏎age: 31⏎⏎name: Bob⏎age: 45`. A record
- * starts where a first record of at least two labels started: a bullet label at its bullet's column, or,
- * after a blank line, a label with no bullet at its indentation writing its first key again. Each record's
+ * starts where a first record of at least two labels started: a bullet label (or list number) at its
+ * bullet's column, or, after a blank line (or a `---` line), a label with no bullet at its indentation
+ * writing its first key again; inside a bullet's record of two labels, its first key written again at its
+ * key's column starts the next record too (`- name: Ann⏎  age: 31⏎  name: Bob⏎  age: 45`). Each record's
  * lines (its bullet read as a blank) are read by a `RecordReader` of their own, so a key written again in
  * the next record starts that record instead of replacing the first one's value (the last key winning, in
  * one object, would drop every record but the last without a word). Lines before the first record are a
@@ -41,6 +50,8 @@ export class LabelRecords {
   /** The records read: while fewer than two, only a candidate first record (`first`). */
   private readonly records: RecordReader[] = [];
   private first: Start | undefined;
+  /** The key the last record started with (in lower case). */
+  private lastKey: string | undefined;
   /** Where the line being written goes: a record, `null` (nowhere), `undefined` (not decided yet). */
   private target: RecordReader | null | undefined;
   /** The line being written starts a record (its bullet reads as a blank). */
@@ -142,7 +153,7 @@ export class LabelRecords {
     this.target = this.route(whole ? withoutBreak(line) : line);
     if (this.target !== null) {
       // (A bullet starting a record reads as a blank: its label is at the record's indentation.)
-      this.target.push(this.starts && this.first?.form === "bullet" ? line.replace(/[-*•]/, " ") : line);
+      this.target.push(this.starts ? unbulleted(line) : line);
       this.changes++;
     }
   }
@@ -153,29 +164,20 @@ export class LabelRecords {
 
   /** Where a line goes: the last record, a new one, or nowhere (`null`). */
   private route(line: string): RecordReader | null {
-    const text = NOT_BLANK.test(line);
+    // (A rule line, `---`, parts records as a blank line does.)
+    const text = NOT_BLANK.test(line) && !RULE.test(line);
+    if (!text) this.lineHasText = false;
     const start = text ? this.startOf(line) : undefined;
     const first = this.first;
     const last = this.last;
     this.starts = false;
     if (first !== undefined && last !== undefined && start !== undefined && this.startsRecord(start, first))
-      return this.started();
-    // Read for repeated keys, lines that open with a bullet label are YAML's records, not these.
-    if (
-      this.repeated &&
-      last === undefined &&
-      start === undefined &&
-      text &&
-      this.labelKey(line) !== undefined
-    ) {
-      this.done = true;
-      return null;
-    }
+      return this.started(start);
     // A lone label with no value before the first record (`Here are the people:`) is a lead-in.
     if (this.repeated && start !== undefined && this.records.length === 1 && leadIn(last!)) {
       this.records.length = 0;
       this.first = start;
-      return this.started();
+      return this.started(start);
     }
     if (last !== undefined && (!text || this.continues(line, first!, start))) return last;
     if (this.active) {
@@ -185,10 +187,11 @@ export class LabelRecords {
     // A first record starts (again): the earlier candidate, if any, had no second one.
     this.records.length = 0;
     this.first = start;
-    return start === undefined ? null : this.started();
+    return start === undefined ? null : this.started(start);
   }
 
-  private started(): RecordReader {
+  private started(start: Start): RecordReader {
+    this.lastKey = start.key;
     // The record before is finished: no more lines go to it (a stream ranks a finished item as whole).
     this.last?.end();
     const record = new HeldRecord(this.reader);
@@ -200,16 +203,28 @@ export class LabelRecords {
   /** A line that may start a record: a bullet label, or a label with no bullet first in its block. */
   private startOf(line: string): Start | undefined {
     // (Whether it may start one at all first: most lines of a block may not, and need no key.)
-    const bullet = /^\s*[-*•]\s/.test(line);
-    // (Read for repeated keys, a bullet is an item under a key, never a record's start.)
-    if (this.repeated ? bullet : !bullet && !this.blankBefore) return undefined;
-    const key = this.labelKey(line);
+    const bullet = MARKER.test(line);
+    const first = this.first;
+    // (Inside a bullet's record, a label at its key's column may write the first key again.)
+    const inner = !this.repeated && !bullet && first?.form === "bullet" && indentOf(line) === first.column;
+    if (!inner && !this.repeated && !bullet && !this.blankBefore) return undefined;
+    const bare = unbulleted(line);
+    const key = this.labelKey(bare);
     if (key === undefined) return undefined;
-    return { form: bullet ? "bullet" : "block", indent: indentOf(line), key: key.toLowerCase() };
+    // (Read for repeated keys, a bullet is no mark of a record: `- name: Ann⏎- age: 31⏎- name: Bob`.)
+    const form = (bullet && !this.repeated) || inner ? "bullet" : "block";
+    const indent = inner ? first!.indent : indentOf(line);
+    return { form, indent, key: key.toLowerCase(), column: indentOf(bare), inner };
   }
 
+  /**
+   * Whether `start` starts a record: a bullet label at the first one's column, or the first key written
+   * again (with no bullet at the first's indentation), or inside a bullet's record, at its key's column,
+   * the key that record started with, once the first record (inside a bullet: this one) has two labels.
+   */
   private startsRecord(start: Start, first: Start): boolean {
     if (start.form !== first.form || start.indent !== first.indent) return false;
+    if (start.inner) return start.key === this.lastKey && this.last!.labelCount >= 2;
     if (this.records[0]!.labelCount < 2) return false;
     return start.form === "bullet" || start.key === first.key;
   }
@@ -225,6 +240,12 @@ export class LabelRecords {
     if (!this.active && start?.form === "bullet") return false;
     return !this.blankBefore;
   }
+}
+
+/** A line with its opening bullet or list number (see `MARKER`) read as blanks, as wide. */
+function unbulleted(line: string): string {
+  const marker = MARKER.exec(line)?.[0];
+  return marker === undefined ? line : marker.replace(/\S/g, " ") + line.slice(marker.length);
 }
 
 /** A line without the line break (`\n` or `\r\n`) at its end. */
@@ -295,11 +316,26 @@ export function sectionsOverRecords(
 ): boolean {
   if (labels === undefined || sections.kind !== "object") return false;
   if (labels.node.kind !== "array" && labels.overwritten === undefined) return false;
+  const first = firstKeyOf(labels.node);
   const keys = new Set<string>();
-  for (const [key] of sections.entries) {
+  for (const [key, value] of sections.entries) {
     const folded = key.toLowerCase();
-    if (keys.has(folded)) return true;
+    if (keys.has(folded) || (folded === first && runsOver(value, first))) return true;
     keys.add(folded);
   }
   return false;
+}
+
+/** The first key (in lower case) of a list of records' first record. */
+function firstKeyOf(node: JsonishNode): string | undefined {
+  const record = node.kind === "array" ? node.items[0] : undefined;
+  return record?.kind === "object" ? record.entries[0]?.[0].toLowerCase() : undefined;
+}
+
+/**
+ * A sections value that runs over a later `key:` (a bullet's records read as the first key's text, its
+ * lines folded: `- name: Ann⏎  age: 31⏎  name: Bob` → `Ann age: 31 name: Bob`).
+ */
+function runsOver(value: JsonishNode, key: string): boolean {
+  return value.kind === "string" && /\s/.test(value.value) && value.value.toLowerCase().includes(` ${key}:`);
 }
