@@ -39,7 +39,9 @@ export const runtimeBundleBaseline = 80_309;
  *   records, answer markers, YAML speed; the one class coercer took 580 off): 84,357. What only a call's
  *   adapters use leaving the `llm` door (0049): the adapter helpers for the Bedrock and Vertex AI rooms to
  *   `provider-helpers`, 83,090; the provider table to `provider-table`, 82,363; a request's failures
- *   (`LlmHttpError`, …) to `provider-helpers`, 81,141.
+ *   (`LlmHttpError`, …) to `provider-helpers`, 81,141. Then the parser's last merges of 2026-12-07
+ *   (a markdown table's rows as one grown node, long lines read from their ends (0051), bullet and
+ *   numbered records (0050)): 81,754.
  *
  * What is left is what a parse needs: the parser (about 56 KB of the entry gzipped), TypeBuilder, errors,
  * Collector, tracing, streams, output plans, and the `llm` door's `LlmError`, `LlmLoadError` and redaction.
