@@ -1469,16 +1469,17 @@ function readListTags(text: string, item: SectionField, complete: boolean): Arra
   let contents = itemTags(text, complete, wrappers);
   const single = contents !== undefined && contents.length < 2 && name.toLowerCase() !== "item";
   if ((contents === undefined || single) && item.inner?.wrappers.has(sectionKey(name)) !== true) {
-    // (One tag around the items: its content, up to its closing tag at the end, or while it is written.)
+    // (One tag around the items: its content, up to its closing tag, or while it is written. Prose after
+    // the closing tag is not the list's; a tag after it (another list, a stray closer) is: no reading.)
     const rest = text.slice(open[0].length);
-    const closing = `</\\s*${name.replace(/[.-]/g, "\\$&")}\\s*>`;
-    const close = new RegExp(`${closing}\\s*$`, "i").exec(rest);
-    // (While it is written, a closing tag with text after it ended the list as the end of the text would:
-    // no reading then, as there is none at the end.)
-    const closedBefore = !complete && close === null && new RegExp(closing, "i").test(rest);
-    if (close !== null || (!complete && !closedBefore))
-      contents = itemTags(close === null ? rest : rest.slice(0, close.index), close !== null, wrappers);
-    else if (single || closedBefore) contents = undefined;
+    const close = new RegExp(`</\\s*${name.replace(/[.-]/g, "\\$&")}\\s*>`, "i").exec(rest);
+    if (close !== null) {
+      const after = rest.slice(close.index + close[0].length);
+      contents = /<\/?[\p{L}_]/u.test(after)
+        ? undefined
+        : itemTags(rest.slice(0, close.index), true, wrappers);
+    } else if (!complete) contents = itemTags(rest, false, wrappers);
+    else if (single) contents = undefined;
   }
   // (While the first item is written, the list shows empty: not the tags' text as an item.)
   if (contents === undefined || (complete && contents.length === 0)) return undefined;
@@ -1575,6 +1576,9 @@ function repeatedTags(
   return tags.every(same) || tags.every(named) ? tags.map((tag) => tag.content) : undefined;
 }
 
+/** The start of a tag whose name is still being written (`<`, `</ite`, `<item`), after blanks. */
+const TAG_BEING_WRITTEN = /^\s*<\/?[\p{L}_]?[\p{L}\p{N}_.-]*\s*$/u;
+
 /** `<a>…</a><b>…</b>` (nothing else but blanks): each tag's name and content; undefined otherwise. */
 function siblingTags(text: string, complete: boolean): { name: string; content: string }[] | undefined {
   const item = /\s*<([\p{L}_][\p{L}\p{N}_.-]*)\s*>/uy;
@@ -1585,8 +1589,9 @@ function siblingTags(text: string, complete: boolean): { name: string; content: 
     const open = item.exec(text);
     if (open === null) {
       if (text.slice(at).trim() === "") break;
-      // (While the content is being written, the item still open is not one yet.)
-      if (!complete && text[text.slice(at).search(/\S/) + at] === "<") break;
+      // (While the content is being written, a tag still being written is not one yet; text that can no
+      // longer become one, `</it{`, is none.)
+      if (!complete && TAG_BEING_WRITTEN.test(text.slice(at))) break;
       return undefined;
     }
     // (Searched from the opening tag on, not in a copy of the rest: the items cost the text's length. A
