@@ -1439,14 +1439,7 @@ function readTagContent(text: string, field: SectionField, complete: boolean): J
   // their text, which a one-field class would take as its field.)
   const tags = field.inner !== undefined && complete ? siblingTags(text, true) : undefined;
   if (tags !== undefined && tags.length > 0) {
-    const entries = tags.map((tag): [string, JsonishNode] => [
-      tag.name,
-      readContent(decodeEntities(tag.content), UNTYPED, true) ?? {
-        kind: "string",
-        value: "",
-        complete: true,
-      },
-    ]);
+    const entries = tags.map((tag): [string, JsonishNode] => [tag.name, untypedTagValue(tag.content)]);
     return { kind: "object", entries, complete: true };
   }
   return readContent(decodeEntities(text), { ...field, inner: undefined }, complete);
@@ -1537,11 +1530,19 @@ function entryTags(text: string, complete: boolean, values?: SectionField): Obje
     if (parts?.length !== 2 || key === undefined || value === undefined) return undefined;
     const node =
       values === undefined
-        ? readContent(decodeEntities(value.content), UNTYPED, true)
-        : readTagContent(value.content, values, true);
-    entries.push([decodeEntities(key.content.trim()), node ?? { kind: "string", value: "", complete: true }]);
+        ? untypedTagValue(value.content)
+        : (readTagContent(value.content, values, true) ?? emptyText());
+    entries.push([decodeEntities(key.content.trim()), node]);
   }
   return { kind: "object", entries, complete };
+}
+
+/** An empty text (a node of its own each time: a stream keeps state per node). */
+const emptyText = (): JsonishNode => ({ kind: "string", value: "", complete: true });
+
+/** A tag's content read for no declared type: a scalar, JSON or lines, entities decoded; empty, `""`. */
+function untypedTagValue(content: string): JsonishNode {
+  return readContent(decodeEntities(content), UNTYPED, true) ?? emptyText();
 }
 
 /** A class field's content read as sections of its own (still being written unless `complete`). */

@@ -207,6 +207,7 @@ function namesOfClasses(
       let inner: SectionNames | undefined;
       let resolved = false;
       const value = shape.value;
+      let values: SectionField | undefined;
       fields.set(normal, {
         key,
         list: shape.list,
@@ -216,8 +217,10 @@ function namesOfClasses(
           resolved = true;
           return inner;
         },
+        // (Built once, when first asked: a map field's values are read at every one of its entries.)
         get values() {
-          return value === undefined ? undefined : fieldOf("value", value, index, built);
+          if (value !== undefined && values === undefined) values = fieldOf("value", value, index, built);
+          return values;
         },
       });
       longest = Math.max(longest, normal.length);
