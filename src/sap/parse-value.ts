@@ -1,35 +1,12 @@
 import { type Ir, IrIndex, type Type } from "../ir/index.js";
+import { chooseReading, quickAnswer } from "./choose/settle-answer.js";
+import type { CheckResult } from "./coerce/coerce-result.js";
 import type { ConstraintEvaluator } from "./coerce/coerce-context.js";
-import {
-  addFlag,
-  type CheckResult,
-  type CoerceIssue,
-  type CoerceResult,
-  type CoerceSuccess,
-  describeNode,
-  pathDepth,
-} from "./coerce/coerce-result.js";
-import { coercers } from "./coerce/coercer-table.js";
-import { createCoerceContext, TooDeep } from "./coerce/create-coerce-context.js";
-import { findConstraint } from "./coerce/find-constraint.js";
-import { gatheredScore } from "./coerce/gathered-score.js";
-import { NOT_EXACT, readExact } from "./coerce/read-exact.js";
-import { type Flag, placeFlags } from "./flags.js";
-import {
-  type Candidate,
-  extractCandidates,
-  ORIGIN_RANK,
-  parseStrictJson,
-  SECTIONS_REPAIR,
-  type StrictJson,
-} from "./lenient/extract-candidates.js";
-import { answerMarkers, earlierOrMarked, type FinalAnswerMarker } from "./lenient/final-answer-marker.js";
-import { stringNode } from "./lenient/jsonish-node.js";
-import { sectionNamesOf } from "./lenient/section-names.js";
-import { SapConfigurationError, SapParseError } from "./sap-parse-error.js";
+import type { Flag } from "./flags.js";
 import { parsePartial } from "./stream/parse-partial.js";
-import { structureBeatsText } from "./structure-beats-text.js";
+import { PartialReader } from "./stream/partial-reader.js";
 import type { WorkCounter } from "./work-counter.js";
+import { workMeter } from "./work-meter.js";
 
 export interface ParseOptions {
   /**
@@ -41,8 +18,8 @@ export interface ParseOptions {
   /** Evaluates `@check`/`@assert` expressions; required when the type has any. */
   constraintEvaluator?: ConstraintEvaluator;
   /**
-   * Counts the work done (parser steps, fence searches, candidates, coercer calls): for tests and fuzz
-   * runs that check an answer costs work in proportion to its length. Final mode only.
+   * Counts the work done (characters read, coercer calls): for tests and fuzz runs that check an answer
+   * costs work in proportion to its length. Final mode only.
    */
   work?: WorkCounter;
 }
@@ -70,10 +47,12 @@ function indexOf(ir: Ir | IrIndex): IrIndex {
 }
 
 /**
- * Parse a model's answer into a value of `type`: read every plausible candidate out of the text (valid
- * JSON, fences, objects in prose, the text itself), coerce each toward the type, and keep the one with the
- * lowest score (ties: a fence beats prose, else the later candidate). Throws `SapParseError` — with the
- * path, the expected type, what was found and the raw text — when no candidate fits.
+ * Parse a model's answer into a value of `type`. Valid JSON that exactly is a value of the type is read
+ * by `JSON.parse` and a strict walk; any other answer is read as a stream read to its end (one reader
+ * for both modes: `PartialReader.end`): every plausible reading (valid JSON, fences, objects in prose,
+ * label lines and sections, the text itself) coerced toward the type, and the one with the lowest score
+ * kept (ties: a fence beats prose, else the earlier one). Throws `SapParseError` — with the path, the
+ * expected type, what was found and the raw text — when no reading fits.
  */
 export function parseValue(
   text: string,
@@ -84,329 +63,18 @@ export function parseValue(
   // Prefix mode is the streaming parser's: the same reading a stream parser shows after this text.
   if (options.partial) return parsePartial(text, type, ir, options);
   const index = indexOf(ir);
-  return settleAnswer(text, type, index, options, (strict) =>
-    extractCandidates(text, strict, options.work, sectionNamesOf(type, index)),
-  );
-}
-
-/**
- * Where the node offsets of a candidate count from in the answer (0: they are the answer's own;
- * undefined: its flags point at the whole reading). Final mode's candidates count from 0; a stream's
- * regions count from where each region starts.
- */
-export type CandidateBase = (candidate: Candidate) => number | undefined;
-
-/**
- * Final mode's trunk, shared by `parseValue` and a stream's `end()`: the JSON fast path (the whole text
- * valid JSON exactly of the type), else the candidates `candidatesOf` gives (final mode extracts them from
- * the text; a stream builds them from what it read), each coerced, and the best one chosen (see
- * `better`), or a `SapParseError`.
- */
-export function settleAnswer(
-  text: string,
-  type: Type,
-  index: IrIndex,
-  options: ParseOptions,
-  candidatesOf: (strict: StrictJson | undefined) => Candidate[],
-  baseOf: CandidateBase = () => 0,
-): ParseResult {
-  if (!options.constraintEvaluator) {
-    const where = findConstraint(type, index);
-    if (where !== undefined) {
-      throw new SapConfigurationError(
-        "constraint-evaluator-missing",
-        `${where} has @check/@assert constraints but no constraintEvaluator was given. ` +
-          "Pass { constraintEvaluator } (the prompt room's evaluateConstraint) to parseValue.",
-      );
-    }
-  }
-  const strict = parseStrictJson(text);
-  if (strict !== undefined) {
-    // Fast path: valid JSON that already is exactly a value of the type needs no candidates and no flags.
-    const exact = readExactOrNothing(type, strict.value, index);
-    if (exact !== NOT_EXACT) return { value: exact, flags: [], score: 0, checks: [] };
-  }
-  const context = createCoerceContext(index, coercers, options);
+  const quick = quickAnswer(text, type, index, options);
+  if (quick.result) return quick.result;
   const work = options.work;
-  if (work) {
-    // Coercers call each other through `context.coerce`, so counting there counts every coercer call.
-    const coerce = context.coerce;
-    context.coerce = (type, node, path) => {
-      work.steps++;
-      return coerce(type, node, path);
-    };
-  }
-  const plainText = context.plainText(type);
-  let chosen: { result: CoerceSuccess; candidate: Candidate } | undefined;
-  const fitted: { result: CoerceSuccess; candidate: Candidate }[] = [];
-  const failures: { issue: CoerceIssue; candidate: Candidate }[] = [];
-  const candidates = candidatesOf(strict);
-  // An answer that is one quoted string is that string for a target that reads text: a `[` or `{`
-  // inside it is text (a stream never sees it as a container).
-  const wholeString =
-    plainText !== "never" && candidates.some((candidate) => candidate.wholeString && !candidate.reasoning);
-  const parsedAny = candidates.some((candidate) => candidate.origin !== "text" && !candidate.reasoning);
-  const fittedCandidates = new Set<Candidate>();
-  // (Read only when two readings tie: most answers never need it.)
-  let read: FinalAnswerMarker | undefined;
-  const markers = () => (read ??= answerMarkers(text));
-  for (const candidate of candidates) {
-    // Readings that include the reasoning come last, and only count when the answer after it has none.
-    if (candidate.reasoning && chosen) break;
-    if (candidate.parent && fittedCandidates.has(candidate.parent)) continue;
-    if (wholeString && !candidate.wholeString && !candidate.reasoning) continue;
-    if (candidate.origin === "text" && (plainText === "never" || (plainText === "fallback" && parsedAny)))
-      continue;
-    // A blank answer has nothing to split into items (`[""]` would be a value the text does not hold).
-    if (candidate.origin === "text" && plainText === "fallback" && text.trim() === "") continue;
-    if (
-      candidate.origin === "text" &&
-      candidate.fenceTag === undefined &&
-      chosen &&
-      structureIsTheAnswer(chosen)
-    )
-      continue;
-    context.active.clear();
-    let coerced: CoerceResult;
-    const exact =
-      candidate.json === undefined ? NOT_EXACT : readExactOrNothing(type, candidate.json.value, index);
-    try {
-      coerced =
-        exact !== NOT_EXACT
-          ? { ok: true, value: exact, flags: [], score: 0, checks: [] }
-          : context.coerce(type, candidate.node, "$");
-    } catch (error) {
-      if (!(error instanceof TooDeep)) throw error;
-      context.depth = 0;
-      coerced = error.failure;
-    }
-    if (!coerced.ok) {
-      failures.push({ issue: coerced.issue, candidate });
-      continue;
-    }
-    const result = withOriginFlags(coerced, candidate);
-    fitted.push({ result, candidate });
-    fittedCandidates.add(candidate);
-    if (!chosen || better(result, candidate, chosen.result, chosen.candidate, markers))
-      chosen = { result, candidate };
-    // Valid JSON that fits exactly: nothing else can do better.
-    if (candidate.origin === "json" && result.score === 0) break;
-  }
-  if (chosen) {
-    let result = chosen.result;
-    const differing = readingsThatDiffer(chosen, fitted);
-    if (differing > 0) {
-      result = addFlag(
-        result,
-        "ChoseCandidate",
-        "$",
-        `${differing + 1} readings of the answer gave different values; chose ${describeOrigin(chosen.candidate)} (${whyChosen(chosen, fitted, markers)}) and dropped ${differing === 1 ? "the other" : `the ${differing} others`}`,
-      );
-    }
-    // Flags about where the value came from, and those of nodes not read from text, point at the reading.
-    const reading = chosen.candidate.span ?? { start: 0, end: text.length };
-    const flags = placeFlags(result.flags, baseOf(chosen.candidate), reading);
-    return { value: result.value, flags, score: result.score, checks: [...result.checks] };
-  }
-  throw new SapParseError({ ...reportedIssue(text, failures, context.describe(type)), raw: text });
-}
-
-/** The chosen reading is the whole answer as structured data (see `structureBeatsText`). */
-function structureIsTheAnswer(chosen: { result: CoerceSuccess; candidate: Candidate }): boolean {
-  const { candidate, result } = chosen;
-  const wholeAnswer =
-    candidate.origin !== "text" &&
-    candidate.origin !== "combined" &&
-    !candidate.surrounded &&
-    !candidate.parent;
-  return structureBeatsText(result.value, wholeAnswer);
-}
-
-/**
- * How many other fitting readings produced a different value (worth telling the user about). The plain
- * text reading is a fallback: it only counts when it is the one chosen.
- */
-function readingsThatDiffer(
-  chosen: { result: CoerceSuccess; candidate: Candidate },
-  fitted: { result: CoerceSuccess; candidate: Candidate }[],
-): number {
-  if (fitted.length < 2) return 0;
-  const text = JSON.stringify(chosen.result.value);
-  const others = new Set<string>();
-  for (const { result, candidate } of fitted) {
-    if (result === chosen.result || (candidate.origin === "text" && chosen.candidate.origin !== "text"))
-      continue;
-    const other = JSON.stringify(result.value);
-    if (other !== text) others.add(other);
-  }
-  return others.size;
-}
-
-/** The exact reading, or NOT_EXACT — also for a type the IR lacks (the lenient path reports that). */
-function readExactOrNothing(type: Type, value: unknown, index: IrIndex): unknown {
+  const before = workMeter.steps;
   try {
-    return readExact(type, value, index);
-  } catch (error) {
-    if (error instanceof Error && error.message.startsWith("Unknown ")) return NOT_EXACT;
-    throw error;
+    const reader = new PartialReader(type, index, {
+      constraintEvaluator: options.constraintEvaluator,
+      collectFlags: false,
+    });
+    reader.pushLast(text);
+    return reader.end(text, options, quick);
+  } finally {
+    if (work) work.steps += workMeter.steps - before;
   }
-}
-
-/**
- * How a reading ranks on equal scores: its origin's rank, except that a string read from a fence that is
- * only part of the answer ranks below the answer as text (`fenceIsTheAnswer`).
- */
-function readingRank(candidate: Candidate, result: CoerceSuccess): number {
-  return candidate.fenceInProse && typeof result.value === "string" ? -1 : rank(candidate);
-}
-
-function rank(candidate: Candidate): number {
-  if (candidate.origin === "text") return candidate.fenceTag === undefined ? 0 : 1;
-  return ORIGIN_RANK[candidate.origin];
-}
-
-function better(
-  result: CoerceSuccess,
-  candidate: Candidate,
-  best: CoerceSuccess,
-  bestCandidate: Candidate,
-  markers: () => FinalAnswerMarker,
-): boolean {
-  const score = rankingScore(result, candidate);
-  const bestScore = rankingScore(best, bestCandidate);
-  if (score !== bestScore) return score < bestScore;
-  const ranked = readingRank(candidate, result);
-  const bestRanked = readingRank(bestCandidate, best);
-  const order = candidate.order;
-  const bestOrder = bestCandidate.order;
-  // Of two values written in the answer, one after more final-answer markers, or that is no example,
-  // wins before a fence beats prose (`Example:⏎```json⏎{…}⏎```⏎My answer: {…}` is the second).
-  if (ranked >= ORIGIN_RANK.prose && bestRanked >= ORIGIN_RANK.prose && placed(candidate, bestCandidate)) {
-    const marked = markers();
-    const level = marked.level(order);
-    const bestLevel = marked.level(bestOrder);
-    if (level !== bestLevel) return level > bestLevel;
-  }
-  if (ranked !== bestRanked) return ranked > bestRanked;
-  // A container found inside an unclosed one is a fallback reading, not a better one.
-  if (Boolean(candidate.parent) !== Boolean(bestCandidate.parent)) return !candidate.parent;
-  const marked = markers();
-  return earlierOrMarked(order, marked.level(order), bestOrder, marked.level(bestOrder));
-}
-
-/** Both readings are values written at a place in the answer (not all objects gathered into a list). */
-function placed(candidate: Candidate, other: Candidate): boolean {
-  return candidate.origin !== "combined" && other.origin !== "combined";
-}
-
-/** The score a candidate is ranked by: a list gathered from several objects, per object. */
-function rankingScore(result: CoerceSuccess, candidate: Candidate): number {
-  if (candidate.origin !== "combined" || candidate.node.kind !== "array") return result.score;
-  return gatheredScore(result.score, candidate.node.items.length);
-}
-
-function withOriginFlags(result: CoerceSuccess, candidate: Candidate): CoerceSuccess {
-  let flagged = result;
-  if (candidate.origin === "fence" || (candidate.origin === "text" && candidate.fenceTag !== undefined)) {
-    flagged = addFlag(flagged, "FromFence", "$", `read from a \`\`\`${candidate.fenceTag ?? ""} code block`);
-  } else if ((candidate.origin === "prose" || candidate.origin === "json") && candidate.surrounded) {
-    flagged = addFlag(flagged, "FromProse", "$", "found inside the surrounding text");
-  } else if (candidate.origin === "combined") {
-    flagged = addFlag(
-      flagged,
-      "CombinedCandidates",
-      "$",
-      "several objects in the answer gathered into one list",
-    );
-  }
-  if (candidate.overwritten !== undefined) {
-    flagged = addFlag(
-      flagged,
-      "KeyCollision",
-      "$",
-      `"${candidate.overwritten}" is written again with the keys after it, read as one object: the last values kept, the first record's lost (the lines may be a list of records)`,
-    );
-  }
-  const repairs = candidate.repairs.filter((repair) => repair !== "several objects gathered into a list");
-  if (repairs.length > 0) flagged = addFlag(flagged, "FixedJson", "$", `repaired: ${repairs.join(", ")}`);
-  return flagged;
-}
-
-/** Why the chosen reading won: a lower score, a better origin, or its place in the answer. */
-function whyChosen(
-  chosen: { result: CoerceSuccess; candidate: Candidate },
-  fitted: { result: CoerceSuccess; candidate: Candidate }[],
-  markers: () => FinalAnswerMarker,
-): string {
-  const score = rankingScore(chosen.result, chosen.candidate);
-  const tied = fitted.filter(
-    ({ result, candidate }) =>
-      result !== chosen.result && candidate.origin !== "text" && rankingScore(result, candidate) === score,
-  );
-  if (
-    chosen.candidate.origin === "text" &&
-    chosen.candidate.fenceTag === undefined &&
-    fitted.some(({ result, candidate }) => readingRank(candidate, result) < 0)
-  )
-    return "a code block that is only part of the answer is not the answer";
-  if (tied.length === 0) return "lowest score";
-  const marked = markers();
-  const level = marked.level(chosen.candidate.order);
-  if (level > 1) return "equally good; it follows the final-answer marker";
-  if (tied.some(({ candidate }) => marked.level(candidate.order) < level))
-    return "equally good; the others are examples";
-  return "equally good; a fence beats prose, else the first wins";
-}
-
-function describeOrigin(candidate: Candidate): string {
-  switch (candidate.origin) {
-    case "json":
-      return "the whole answer as JSON";
-    case "fence":
-      return "the code block";
-    case "prose":
-      return "the value found in the text";
-    case "combined":
-      return "all objects as one list";
-    case "text":
-      return candidate.fenceTag === undefined ? "the answer as plain text" : "the code block's text";
-  }
-}
-
-/** The failure worth reporting: the one that got deepest into the value, then the best-ranked reading. */
-function entryCount(candidate: Candidate): number {
-  return candidate.node.kind === "object" ? candidate.node.entries.length : 0;
-}
-
-function reportedIssue(
-  text: string,
-  failures: { issue: CoerceIssue; candidate: Candidate }[],
-  expected: string,
-): CoerceIssue {
-  if (failures.length === 0) {
-    if (text.trim() === "") return { code: "empty-answer", path: "$", expected, found: "an empty answer" };
-    return {
-      code: "type-mismatch",
-      path: "$",
-      expected,
-      found: `text with no JSON object or list: ${describeNode(stringNode(text))}`,
-    };
-  }
-  // An answer in sections named by the class's fields is reported as such (its own failure says more
-  // than a bracket in its text read as a list); of two such readings, the one with more sections.
-  const sections = failures.filter((failure) => failure.candidate.repairs[0] === SECTIONS_REPAIR);
-  const most = Math.max(0, ...sections.map((failure) => entryCount(failure.candidate)));
-  sections.splice(
-    0,
-    sections.length,
-    ...sections.filter((failure) => entryCount(failure.candidate) === most),
-  );
-  const considered = sections.length > 0 ? sections : failures;
-  let best = considered[0]!;
-  for (const failure of considered.slice(1)) {
-    const depth = pathDepth(failure.issue.path) - pathDepth(best.issue.path);
-    if (depth > 0 || (depth === 0 && rank(failure.candidate) > rank(best.candidate))) best = failure;
-  }
-  if (text.trim() === "") return { ...best.issue, code: "empty-answer", found: "an empty answer" };
-  return best.issue;
 }

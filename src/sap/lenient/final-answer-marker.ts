@@ -39,7 +39,18 @@ export class FinalAnswerMarker {
   /** The last character that was not a blank on the open zone's line. */
   private lastSolid = "";
 
+  /** Text pushed and not looked at yet: read when a level is asked for (most answers never ask). */
+  private unread = "";
+
   push(chunk: string): void {
+    this.unread += chunk;
+  }
+
+  /** Read the text pushed since the last look (one piece: the same markers as chunk by chunk). */
+  private catchUp(): void {
+    const chunk = this.unread;
+    if (chunk === "") return;
+    this.unread = "";
     const before = this.length;
     this.length += chunk.length;
     const leadIns: number[] = [];
@@ -117,6 +128,7 @@ export class FinalAnswerMarker {
 
   /** How many final-answer markers end at or before `order` (a position in the answer). */
   markersBefore(order: number): number {
+    this.catchUp();
     const markers = this.markers;
     let count = 0;
     while (count < markers.length && markers[count]! <= order) count++;
@@ -125,6 +137,7 @@ export class FinalAnswerMarker {
 
   /** Whether a reading at `order` is an example (a reading past the text read is none). */
   isExample(order: number): boolean {
+    this.catchUp();
     if (order >= this.length) return false;
     for (let index = this.examples.length - 1; index >= 0; index--) {
       const zone = this.examples[index]!;

@@ -105,6 +105,11 @@ export class FenceLabelLines {
  * Lines that are a list of records (`LabelRecords`: `- name: Ann⏎  age: 31⏎- name: Bob⏎…`) are that list
  * once a second record starts, not one object whose last key wins.
  */
+/** The lines of one record (`LabelLines.records`). */
+const recordLines = (): LabelLines => new LabelLines({ records: false, minLabels: 1 });
+/** The lines of one record of `LabelLines.repeated`: it starts at a key the object shows as it is written. */
+const repeatedRecordLines = (): LabelLines => new LabelLines({ records: false, minLabels: 1, showOpen: true });
+
 export class LabelLines {
   private readonly object: ObjectNode = { kind: "object", entries: [], complete: false };
   private openList: ArrayNode | undefined;
@@ -139,10 +144,8 @@ export class LabelLines {
     this.minLabels = options.minLabels ?? 2;
     this.showOpen = options.showOpen ?? false;
     if (options.records !== false) {
-      this.records = new LabelRecords(() => new LabelLines({ records: false, minLabels: 1 }), labelKey);
-      // (A record of these starts at a key the object shows as it is written: so does the record.)
-      const reader = () => new LabelLines({ records: false, minLabels: 1, showOpen: true });
-      this.repeated = new LabelRecords(reader, labelKey, true);
+      this.records = new LabelRecords(recordLines, labelKey);
+      this.repeated = new LabelRecords(repeatedRecordLines, labelKey, true);
     }
   }
 

@@ -53,8 +53,26 @@ export class AnswerRegion {
   ended = false;
   /** For fences: the closing backticks were seen. */
   closed = false;
-  /** A fence read whole, valid JSON exactly of the type: its partial value (see the class header). */
-  whole: { value: unknown } | undefined;
+  /**
+   * A fence read whole, valid JSON exactly of the type: its partial value (see the class header), looked
+   * at only when a reader asks (a stream read once at its end never does).
+   */
+  get whole(): { value: unknown } | undefined {
+    const read = this.readWhole;
+    if (read !== undefined) {
+      this.readWhole = undefined;
+      this.wholeValue = read(this.strict!.value);
+    }
+    return this.wholeValue;
+  }
+  /**
+   * For fences given their whole content at once and read as JSON (`pushWhole`): that reading (undefined:
+   * not valid JSON); unset when the content was not read so (the end reads it then).
+   */
+  strictContent: { strict: StrictJson | undefined } | undefined;
+  private readWhole: WholeReader | undefined;
+  private wholeValue: { value: unknown } | undefined;
+  private strict: StrictJson | undefined;
   /** For fences: the content as `key: value` lines, read as it arrives while it holds no container. */
   readonly labels: FenceLabelLines | undefined;
   private reader: FixingParser | undefined = counted(new FixingParser());
@@ -121,22 +139,23 @@ export class AnswerRegion {
    */
   pushWhole(text: string, readWhole: WholeReader, parsed?: StrictJson): void {
     // `\b` and `\f` before a letter are LaTeX to the fixing parser (`\beta`), escapes to `JSON.parse`.
-    const strict =
-      parsed ??
-      (this.contentLength === 0 && !text.includes("\\b") && !text.includes("\\f")
-        ? parseStrictJson(text)
-        : undefined);
+    const readable =
+      parsed !== undefined || (this.contentLength === 0 && !text.includes("\\b") && !text.includes("\\f"));
+    const strict = parsed ?? (readable ? parseStrictJson(text) : undefined);
+    if (readable) this.strictContent = { strict };
     const value = strict?.value;
-    const whole = typeof value === "object" && value !== null ? readWhole(value) : undefined;
-    if (whole === undefined) {
+    if (typeof value !== "object" || value === null) {
       this.push(text);
       return;
     }
-    // The fixing parser skips the blanks before the value and reads the rest as one container.
+    // Valid JSON holding a container: one root, the one the fixing parser gives for that text (it skips
+    // the blanks before the value and reads the rest as one container), parsed only when its nodes are
+    // asked for; whether it is exactly of the type is asked of `readWhole` only when a read wants it.
     const trimmed = text.trim();
     const start = text.indexOf(trimmed[0]!);
     const node = (): ObjectNode | ArrayNode => this.parser.roots[0]!.node;
-    this.whole = whole;
+    this.strict = strict;
+    this.readWhole = readWhole;
     this.reader = undefined;
     this.wholeText = text;
     // (A fence of JSON holds a container: it is not read as label lines.)

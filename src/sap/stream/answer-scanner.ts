@@ -75,9 +75,16 @@ export class AnswerScanner {
     return this.current.kind === "fence" && this.current.contentLength === 0;
   }
 
-  /** Append a chunk of the answer and assign as much of it as can be decided. */
-  push(chunk: string): void {
+  /**
+   * Append a chunk of the answer and assign as much of it as can be decided (`last`: the answer ends with
+   * it, as `end` then says: nothing waits for more, so a fence closed at the very end is read whole).
+   */
+  push(chunk: string, last = false): void {
     this.held += chunk;
+    if (last) {
+      this.end();
+      return;
+    }
     let progress = true;
     while (progress && this.held.length > 0) {
       if (this.mode === "prose") progress = this.scanProse();

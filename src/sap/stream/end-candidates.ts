@@ -250,7 +250,10 @@ function fenceCandidates(
   const contentSpan = { start: contentStart, end: contentStart + content.length };
   const order = offset + region.start;
   const fenceTag = region.tag;
-  const strict = parseStrictJson(content);
+  // (A fence given its content whole was read as JSON then: not again.)
+  const read = region.strictContent;
+  const strict =
+    read !== undefined && region.contentLength === content.length ? read.strict : parseStrictJson(content);
   if (strict !== undefined) {
     const fields = { origin: "fence" as const, repairs: [], order, fenceTag, span: contentSpan };
     const json = containerCandidate(strict, region, fields, contentStart, bases);

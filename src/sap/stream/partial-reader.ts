@@ -1,4 +1,5 @@
 import type { IrIndex, Type } from "../../ir/index.js";
+import { chooseReading, type QuickAnswer, quickAnswer } from "../choose/settle-answer.js";
 import type { ConstraintEvaluator, PlainTextUse } from "../coerce/coerce-context.js";
 import type { CoerceResult, CoerceSuccess } from "../coerce/coerce-result.js";
 import { TooDeep, withKnownNames } from "../coerce/create-coerce-context.js";
@@ -25,7 +26,7 @@ import { sectionsOverRecords } from "../lenient/read-label-records.js";
 import { Sections } from "../lenient/read-sections.js";
 import { ReasoningBlocks } from "../lenient/reasoning-blocks.js";
 import { sectionNamesOf } from "../lenient/section-names.js";
-import { type ParseOptions, type ParseResult, settleAnswer } from "../parse-value.js";
+import type { ParseOptions, ParseResult } from "../parse-value.js";
 import { blankBetween, structureBeatsText } from "../structure-beats-text.js";
 import { workMeter } from "../work-meter.js";
 import { type AnswerRegion, AnswerScanner } from "./answer-scanner.js";
@@ -34,7 +35,11 @@ import { exactPartial } from "./exact-partial.js";
 import { pick, preferable, showsNothing } from "./prefer-reading.js";
 import { grewFrom, samePartial } from "./same-partial.js";
 import { patchSpine, type SpineTrail, traceSpine } from "./spine-trail.js";
-import { createStreamCoerceContext, type StreamCoerceContext } from "./stream-coerce-context.js";
+import {
+  createStreamCoerceContext,
+  plainTextUse,
+  type StreamCoerceContext,
+} from "./stream-coerce-context.js";
 import { pendingOf } from "./stream-of.js";
 
 /** One reading of the answer so far, coerced to the target type. */
@@ -101,7 +106,10 @@ const SPINE_START = 5;
  */
 export class PartialReader {
   private readonly scanner: AnswerScanner;
-  private readonly context: StreamCoerceContext;
+  /** The coerce context of reads (`context`): made at the first read (a reader read once at its end needs none). */
+  private streamContext: StreamCoerceContext | undefined;
+  /** The answer so far has a `\u` escape (`StreamCoerceContext.escapes`). */
+  private escapes = false;
   private readonly plainText: PlainTextUse;
   private text = "";
   private readonly textNode: StringNode = { kind: "string", value: "", complete: false };
@@ -140,15 +148,18 @@ export class PartialReader {
   private sectionRegressions = 0;
   /** The value the sections reading gave at the last read (see `read`). */
   private sectionsShown: { value: unknown } | undefined;
-  private readonly grewText = (shown: string, next: string): boolean =>
-    this.sections?.grewText(shown, next) === true;
+  private grewTextOf: ((shown: string, next: string) => boolean) | undefined;
+  private get grewText(): (shown: string, next: string) => boolean {
+    this.grewTextOf ??= (shown, next) => this.sections?.grewText(shown, next) === true;
+    return this.grewTextOf;
+  }
   /** Some region has a container; regions before `rootScan` have none (see `hasRoots`). */
   private rootsSeen = false;
   private rootScan = 0;
   /** Each fence's text as one node, updated in place (see `textNode`). */
-  private readonly fenceNodes = new WeakMap<AnswerRegion, StringNode>();
+  private fenceNodes: WeakMap<AnswerRegion, StringNode> | undefined;
   /** Each fence's content as one quoted string, decoded (see `AnswerRegion.quoted`), updated in place. */
-  private readonly fenceQuotedNodes = new WeakMap<AnswerRegion, StringNode>();
+  private fenceQuotedNodes: WeakMap<AnswerRegion, StringNode> | undefined;
   /**
    * The answer's fences are only part of it (`fenceIsTheAnswer`): two fences, more than a line of lead-in
    * before one, or text after it. Once true it stays true; `fenceScan` is the next region to look at,
@@ -174,7 +185,7 @@ export class PartialReader {
    */
   private frozenText: PartialReading | undefined;
   /** Readings abandoned for nesting deeper than final mode reads (`TooDeep`), by their node. */
-  private readonly tooDeep = new WeakSet<JsonishNode>();
+  private tooDeep: WeakSet<JsonishNode> | undefined;
   /** The reading chosen at the last read, and the shape of the answer then (see `compareShape`). */
   private choice: PartialReading | undefined;
   private shape: number[] = [];
@@ -212,10 +223,8 @@ export class PartialReader {
     private readonly index: IrIndex,
     private readonly options: PartialReaderOptions,
   ) {
-    this.context = createStreamCoerceContext(index, options);
     this.reasoning = options.afterReasoning ? undefined : new ReasoningBlocks();
-    this.context.wholeText.add(this.textNode);
-    this.plainText = this.context.plainText(type);
+    this.plainText = plainTextUse(type, index);
     const names = sectionNamesOf(type, index);
     this.sections = names === undefined ? undefined : new Sections(names);
     this.collectFlags = options.collectFlags;
@@ -224,6 +233,16 @@ export class PartialReader {
       const exact = exactPartial(type, value, index);
       return exact === NOT_EXACT ? undefined : { value: exact };
     });
+  }
+
+  private get context(): StreamCoerceContext {
+    if (this.streamContext === undefined) {
+      const context = createStreamCoerceContext(this.index, this.options);
+      context.wholeText.add(this.textNode);
+      context.escapes = this.escapes;
+      this.streamContext = context;
+    }
+    return this.streamContext;
   }
 
   /**
@@ -238,7 +257,19 @@ export class PartialReader {
       this.carry = text.slice(-1);
       text = text.slice(0, -1);
     }
-    if (text !== "") this.feed(text);
+    if (text !== "") this.feed(text, false);
+  }
+
+  /**
+   * Append the last chunk of the answer (`end` comes next, and no `read` before it): what the scanner
+   * would hold back for more text (backticks at the end, a fence's closing run) is decided at once, as
+   * at the end, so a fence closed at the very end is read whole (`JSON.parse`) rather than by the fixing
+   * parser. `parseValue` gives the whole answer so.
+   */
+  pushLast(chunk: string): void {
+    const text = this.carry + chunk;
+    this.carry = "";
+    if (text !== "") this.feed(text, true);
   }
 
   /**
@@ -248,13 +279,18 @@ export class PartialReader {
    * the regions, roots and label lines it read (`candidatesAtEnd`), not a second parse of the text.
    * Returns what `parseValue(text)` returns; throws its `SapParseError` when nothing fits.
    */
-  end(text: string, options: ParseOptions): ParseResult {
+  end(
+    text: string,
+    options: ParseOptions,
+    quick: QuickAnswer = quickAnswer(text, this.type, this.index, options),
+  ): ParseResult {
+    // (Valid JSON exactly of the type is that value: `parseValue` looks before it reads, a stream here.)
+    if (quick.result) return quick.result;
     this.settleAll();
     const bases = new Map<Candidate, number | undefined>();
-    const candidatesOf = (strict: StrictJson | undefined): Candidate[] =>
-      this.candidatesOf(text, strict, bases);
+    const candidates = this.candidatesOf(text, quick.strict, bases);
     const base = (candidate: Candidate) => (bases.has(candidate) ? bases.get(candidate) : 0);
-    return settleAnswer(text, this.type, this.index, options, candidatesOf, base);
+    return chooseReading(text, this.type, this.index, options, candidates, base);
   }
 
   /** Give every reader the end of the answer (see `end`). */
@@ -263,7 +299,7 @@ export class PartialReader {
       // A lone high surrogate at the very end: no pair is coming, so it is text as final mode reads it.
       const carry = this.carry;
       this.carry = "";
-      this.feed(carry);
+      this.feed(carry, false);
     }
     this.scanner.end();
     this.reasoning?.end();
@@ -314,9 +350,10 @@ export class PartialReader {
   }
 
   /** Give the readers text (no half surrogate pair at its end, except at the end of the answer). */
-  private feed(text: string): void {
-    if (!this.context.escapes && (text.includes("\\u") || (this.endsInBackslash && text.startsWith("u")))) {
-      this.context.escapes = true;
+  private feed(text: string, last: boolean): void {
+    if (!this.escapes && (text.includes("\\u") || (this.endsInBackslash && text.startsWith("u")))) {
+      this.escapes = true;
+      if (this.streamContext !== undefined) this.streamContext.escapes = true;
     }
     this.endsInBackslash = text.endsWith("\\");
     if (!this.sawText && /[^\s`]/.test(text)) this.sawText = true;
@@ -330,9 +367,12 @@ export class PartialReader {
         // A block closed: the answer starts over after it.
         this.answerStart = reasoning.lastClosedEnd;
         this.answer = new PartialReader(this.type, this.index, { ...this.options, afterReasoning: true });
-        this.answer.push(text.slice(this.answerStart - start));
+        const after = text.slice(this.answerStart - start);
+        if (last) this.answer.pushLast(after);
+        else this.answer.push(after);
       } else {
-        this.answer?.push(text);
+        if (last) this.answer?.pushLast(text);
+        else this.answer?.push(text);
       }
     }
     // The whole text is a reading only for plain-text targets; others need not keep a copy.
@@ -343,7 +383,7 @@ export class PartialReader {
       this.text += text;
       this.scalar.push(text);
     }
-    this.scanner.push(text);
+    this.scanner.push(text, last);
     this.sections?.push(text);
     if (this.labelsOpen) {
       // Once the answer has JSON or a fence, it is never read as label lines again (as a whole: a
@@ -863,10 +903,10 @@ export class PartialReader {
     const quoted = region.quoted;
     // (A quote still open when the fence closed opened no string: the fence's text is read instead.)
     if (bare && (quoted.state === "closed" || (quoted.state === "open" && !region.closed))) {
-      let kept = this.fenceQuotedNodes.get(region);
+      let kept = this.fenceQuotedNodes?.get(region);
       if (!kept) {
         kept = { kind: "string", value: "", complete: false };
-        this.fenceQuotedNodes.set(region, kept);
+        (this.fenceQuotedNodes ??= new WeakMap()).set(region, kept);
       }
       const node = this.quotedString(kept, quoted);
       return (
@@ -888,10 +928,10 @@ export class PartialReader {
         scalar = this.evaluate(node, ORIGIN_RANK.fence, region.start, false, true, 0, { region });
       }
     }
-    let node = this.fenceNodes.get(region);
+    let node = this.fenceNodes?.get(region);
     if (!node) {
       node = { kind: "string", value: content, complete: false };
-      this.fenceNodes.set(region, node);
+      (this.fenceNodes ??= new WeakMap()).set(region, node);
     }
     node.value = content;
     node.complete = region.closed;
@@ -961,7 +1001,7 @@ export class PartialReader {
     penalty = 0,
     source: ReadingSource = {},
   ): PartialReading | undefined {
-    if (this.tooDeep.has(node)) return undefined;
+    if (this.tooDeep?.has(node)) return undefined;
     this.context.active.clear();
     let result: CoerceResult;
     try {
@@ -970,7 +1010,7 @@ export class PartialReader {
       if (!(error instanceof TooDeep)) throw error;
       // As in final mode, a reading nested too deep is abandoned (its text only grows deeper): what it
       // showed goes, announced as a value starting over.
-      this.tooDeep.add(node);
+      (this.tooDeep ??= new WeakSet()).add(node);
       this.context.restarts++;
       return undefined;
     }

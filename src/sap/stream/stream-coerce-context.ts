@@ -1,6 +1,11 @@
 import { type IrIndex, inherentlyDone, type Type } from "../../ir/index.js";
 import { applyConstraints } from "../coerce/apply-constraints.js";
-import type { CoerceContext, ConstraintEvaluator, KindCoercer } from "../coerce/coerce-context.js";
+import type {
+  CoerceContext,
+  ConstraintEvaluator,
+  KindCoercer,
+  PlainTextUse,
+} from "../coerce/coerce-context.js";
 import { type CoerceFailure, type CoerceResult, failure } from "../coerce/coerce-result.js";
 import { coercers } from "../coerce/coercer-table.js";
 import { createCoerceContext, MAX_DEPTH, TooDeep } from "../coerce/create-coerce-context.js";
@@ -248,4 +253,26 @@ function textOfContainer(type: Type, node: JsonishNode): boolean {
   return (
     type.kind === "primitive" && type.name === "string" && (node.kind === "object" || node.kind === "array")
   );
+}
+
+/** Per IR: a context to ask types how they read plain text, and the answers so far. */
+const plainTextUses = new WeakMap<IrIndex, { context: CoerceContext; uses: WeakMap<Type, PlainTextUse> }>();
+
+/**
+ * How `type` reads an answer's plain text (`CoerceContext.plainText`), worked out once per type and IR: a
+ * reader asks it before reading anything, and a reader read once at its end makes no coerce context of its
+ * own until then.
+ */
+export function plainTextUse(type: Type, index: IrIndex): PlainTextUse {
+  let known = plainTextUses.get(index);
+  if (known === undefined) {
+    known = { context: createCoerceContext(index, coercers, { partial: true }), uses: new WeakMap() };
+    plainTextUses.set(index, known);
+  }
+  let use = known.uses.get(type);
+  if (use === undefined) {
+    use = known.context.plainText(type);
+    known.uses.set(type, use);
+  }
+  return use;
 }
