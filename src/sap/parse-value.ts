@@ -1,7 +1,7 @@
 import { type Ir, IrIndex, type Type } from "../ir/index.js";
-import { chooseReading, quickAnswer } from "./choose/settle-answer.js";
-import type { CheckResult } from "./coerce/coerce-result.js";
+import { quickAnswer } from "./choose/settle-answer.js";
 import type { ConstraintEvaluator } from "./coerce/coerce-context.js";
+import type { CheckResult } from "./coerce/coerce-result.js";
 import type { Flag } from "./flags.js";
 import { parsePartial } from "./stream/parse-partial.js";
 import { PartialReader } from "./stream/partial-reader.js";

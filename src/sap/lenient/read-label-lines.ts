@@ -108,7 +108,8 @@ export class FenceLabelLines {
 /** The lines of one record (`LabelLines.records`). */
 const recordLines = (): LabelLines => new LabelLines({ records: false, minLabels: 1 });
 /** The lines of one record of `LabelLines.repeated`: it starts at a key the object shows as it is written. */
-const repeatedRecordLines = (): LabelLines => new LabelLines({ records: false, minLabels: 1, showOpen: true });
+const repeatedRecordLines = (): LabelLines =>
+  new LabelLines({ records: false, minLabels: 1, showOpen: true });
 
 export class LabelLines {
   private readonly object: ObjectNode = { kind: "object", entries: [], complete: false };

@@ -906,7 +906,8 @@ export class PartialReader {
       let kept = this.fenceQuotedNodes?.get(region);
       if (!kept) {
         kept = { kind: "string", value: "", complete: false };
-        (this.fenceQuotedNodes ??= new WeakMap()).set(region, kept);
+        this.fenceQuotedNodes ??= new WeakMap();
+        this.fenceQuotedNodes.set(region, kept);
       }
       const node = this.quotedString(kept, quoted);
       return (
@@ -931,7 +932,8 @@ export class PartialReader {
     let node = this.fenceNodes?.get(region);
     if (!node) {
       node = { kind: "string", value: content, complete: false };
-      (this.fenceNodes ??= new WeakMap()).set(region, node);
+      this.fenceNodes ??= new WeakMap();
+      this.fenceNodes.set(region, node);
     }
     node.value = content;
     node.complete = region.closed;
@@ -1010,7 +1012,8 @@ export class PartialReader {
       if (!(error instanceof TooDeep)) throw error;
       // As in final mode, a reading nested too deep is abandoned (its text only grows deeper): what it
       // showed goes, announced as a value starting over.
-      (this.tooDeep ??= new WeakSet()).add(node);
+      this.tooDeep ??= new WeakSet();
+      this.tooDeep.add(node);
       this.context.restarts++;
       return undefined;
     }
