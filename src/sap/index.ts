@@ -8,8 +8,7 @@ export type { CheckResult } from "./coerce/coerce-result.js";
 export { findConstraint } from "./coerce/find-constraint.js";
 export { explainFlags } from "./explain-flags.js";
 export { FLAG_PENALTIES, type Flag, type FlagKind, scoreFlags } from "./flags.js";
-export { type Candidate, type CandidateOrigin, extractCandidates } from "./lenient/extract-candidates.js";
-export { type Fence, findFences } from "./lenient/find-fences.js";
+export type { Candidate, CandidateOrigin } from "./lenient/extract-candidates.js";
 export { FixingParser, fixingParse, type ParsedRoot } from "./lenient/fixing-parser.js";
 export type {
   ArrayNode,

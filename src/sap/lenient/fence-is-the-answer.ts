@@ -2,8 +2,8 @@
  * When a code fence is the answer for a target that reads text (`string`): only when the whole answer is
  * that fence, optionally after one line of lead-in (`Here is the code:`), with nothing but blanks after
  * it. Otherwise the fence is part of a longer answer (a markdown explanation with an example, several
- * code blocks), and the answer is the text as written, as in BAML. Final mode (`extractCandidates`, the
- * stream's end candidates) and the stream's partials both ask this one rule.
+ * code blocks), and the answer is the text as written, as in BAML. The end of a read (`candidatesAtEnd`) and
+ * the stream's partials both ask this one rule.
  *
  * `start`: the fence's opening backticks; `end`: just after its closing backticks, or the end of the text
  * when it is still open (then nothing follows it yet).

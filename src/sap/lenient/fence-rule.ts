@@ -1,8 +1,8 @@
 /**
- * The markdown fence rule, the one place both readers of an answer consult: `findFences` (final mode,
- * the whole text at hand) and the stream's `AnswerScanner` (the text so far). Every decision is made
- * from the text before the backticks, the backticks themselves, and at most the rest of their line, so a
- * stream decides each one as soon as it arrives, the way final mode does:
+ * The markdown fence rule, consulted by the `AnswerScanner` (the one reader of an answer, for streams and
+ * final mode alike). Every decision is made from the text before the backticks, the backticks
+ * themselves, and at most the rest of their line, so a stream decides each one as soon as it arrives, the
+ * way a whole answer read at once does:
  *
  * - A fence marker is a run of three or more backticks (the whole run: ```` ```` ```` is one marker).
  * - Opening (in prose): the run opens a fence where it begins its line (only blanks before it), or where

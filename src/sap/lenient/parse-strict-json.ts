@@ -26,7 +26,7 @@ export function parseStrictJson(text: string): StrictJson | undefined {
 /**
  * The JSON object or list a string holds as its whole text (`"{\"city\": \"Paris\"}"`: the model
  * encoded its answer once too often), or `undefined`. Offered as one more reading of an answer that is
- * one quoted string, in final mode (`extractCandidates`) and streams (`PartialReader`) alike; a target
+ * one quoted string, at the end of a read (`candidatesAtEnd`) and in partials (`PartialReader`) alike; a target
  * that reads text keeps the string, since its exact reading needs no repair.
  */
 export function parseJsonInString(value: string): StrictJson | undefined {

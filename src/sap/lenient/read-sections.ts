@@ -176,7 +176,7 @@ export class Sections {
   /**
    * Where the content of each section closed so far whose value is the YAML block under its key is
    * (`key:` then indented lines, read by `readYamlBlock`): a flow list or map on those lines is a part of
-   * that value, not a reading of the whole answer (`extractCandidates` drops such prose roots).
+   * that value, not a reading of the whole answer (the end of a read drops such prose roots, `inYamlBlocks`).
    */
   readonly yamlBlocks: TextRange[] = [];
 

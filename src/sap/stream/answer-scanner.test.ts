@@ -1,6 +1,5 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { findFences } from "../lenient/find-fences.js";
 import { AnswerScanner } from "./answer-scanner.js";
 
 /** Regions as plain data: kind, tag, fence content, closed, and the roots found in each. */
@@ -49,26 +48,43 @@ describe("AnswerScanner", () => {
     expect(regions[0]!.roots[0]!.node).toMatchObject({ complete: true });
   });
 
-  it("cuts fences where final mode's findFences does, by the same rule, whatever the chunks", () => {
-    const texts = [
-      'Here:\n```json\n{"body": "Use this:\n```python\nprint(1)\n```\nDone."}\n```\nbye',
-      '```json\n{"code": ```\n  x()\n```,\n  "type": "code"\n}\n```\n',
-      '```json\n{"a": 1}``` Hope this helps!\n',
-      '```json\n{"a": 1}\n``` Hope this helps!\n',
-      "````markdown\n```json\n{}\n```\n````\nafter\n",
-      "```ts\nconst a = `$b`+```;\nf()```\nafter\n",
-      '```json {"a": 1}``` and ```json {"b": 2}```\n',
-      "```\nUse ```make``` first\nNEGATIVE```  \n",
+  it("cuts fences as the whole answer read at once does, whatever the chunks", () => {
+    const texts: [string, [string, string, boolean][]][] = [
+      [
+        'Here:\n```json\n{"body": "Use this:\n```python\nprint(1)\n```\nDone."}\n```\nbye',
+        [["json", '{"body": "Use this:\n```python\nprint(1)\n```\nDone."}\n', true]],
+      ],
+      [
+        '```json\n{"code": ```\n  x()\n```,\n  "type": "code"\n}\n```\n',
+        [["json", '{"code": ```\n  x()\n```,\n  "type": "code"\n}\n', true]],
+      ],
+      ['```json\n{"a": 1}``` Hope this helps!\n', [["json", '{"a": 1}', true]]],
+      ['```json\n{"a": 1}\n``` Hope this helps!\n', [["json", '{"a": 1}\n', true]]],
+      ["````markdown\n```json\n{}\n```\n````\nafter\n", [["markdown", "```json\n{}\n```\n", true]]],
+      ["```ts\nconst a = `$b`+```;\nf()```\nafter\n", [["ts", "const a = `$b`+```;\nf()", true]]],
+      [
+        '```json {"a": 1}``` and ```json {"b": 2}```\n',
+        [
+          ["json", ' {"a": 1}', true],
+          ["json", ' {"b": 2}', true],
+        ],
+      ],
+      ["```\nUse ```make``` first\nNEGATIVE```  \n", [["", "Use ```make``` first\nNEGATIVE", true]]],
     ];
-    for (const text of texts) {
-      // (A trailing line break, so the stream has decided every run by the end. No backticks mid-line
-      // inside a JSON value in prose: `findFences` alone opens a fence at every run.)
-      const final = findFences(text).map((fence) => [fence.tag, fence.content, fence.closed]);
+    for (const [text, expected] of texts) {
+      // (A trailing line break, so the stream has decided every run by the end.)
+      const whole = new AnswerScanner();
+      whole.push(text, true);
+      const fencesOf = (regions: typeof whole.regions) =>
+        regions
+          .filter((region) => region.kind === "fence")
+          .map((region) => [region.tag, region.content, region.closed]);
+      expect(fencesOf(whole.regions), text).toEqual(expected);
       for (const chunks of [[text], text.split("")]) {
         const fences = regionsOf(chunks)
           .filter((region) => region.kind === "fence")
           .map((region) => [region.tag, region.content, region.closed]);
-        expect(fences, text).toEqual(final);
+        expect(fences, text).toEqual(expected);
       }
     }
   });

@@ -6,7 +6,7 @@
  * whose only look-ahead is the few characters that decide a fence boundary: a chunk ending in one or two
  * backticks, a fence's info line, or the rest of a closing fence's line wait for the next chunk.
  *
- * The rules are the fence rule's (`lenient/fence-rule.ts`, which final mode's `findFences` consults too),
+ * The rules are the fence rule's (`lenient/fence-rule.ts`),
  * decided with only the text so far: a run of backticks waits until it ends; an opening run asks the prose
  * reader, a closing run the fence's own reader, each fed the text up to the run; only a run that closes
  * the fence if its line ends (in code, or in plain text) waits for the rest of that line. Pushing a text

@@ -45,14 +45,13 @@ export interface EndSource {
 export const endRereads = { labelLines: 0, jsonNodes: 0, reasoning: 0 };
 
 /**
- * Final mode's candidates (as `extractCandidates` lists them, in the same order, with the same origins,
- * repairs, orders and spans) built from what a stream read: its regions' fences and roots, its label
- * lines and its quoted answer, so the end of a stream parses nothing again. `bases` receives where each
- * candidate's node offsets count from (a stream's regions count from their own start).
- *
- * Transitional: until `parseValue` reads through the same reader (issue 29), this and
- * `readCandidates` in `lenient/extract-candidates.ts` must list the same candidates; the conformance
- * and fuzz checks that compare `finish()` with `parseValue` hold them to it.
+ * The readings the end of a read chooses from (`chooseReading`), built from what the reader read: its
+ * regions' fences and roots, its label lines, its sections and its quoted answer, so the end parses
+ * nothing again. In order: the answer as valid JSON (then only that and its text), else each fence and
+ * each container in the prose in answer order, the label lines, a bare literal, the quoted answer, all
+ * objects gathered into a list, the sections, and the text itself. `bases` receives where each
+ * candidate's node offsets count from (a region's roots count from the region's start). `parseValue`
+ * and a stream's `finish()` both end here (`PartialReader.end`).
  */
 export function candidatesAtEnd(
   source: EndSource,
@@ -120,7 +119,7 @@ export function candidatesAtEnd(
     candidates.push(combined);
   }
   // Sections named by the target's fields (before the label lines' reading of the same lines: it wins a
-  // tie), as `readCandidates` lists them.
+  // tie).
   if (source.sections && !sectionsOverRecords(source.sections, labels)) {
     const order = offset - 1;
     candidates.push({
@@ -224,7 +223,7 @@ function containerCandidate(
   return candidate;
 }
 
-/** Whether the answer's fences are only part of it (`fenceIsTheAnswer`), as `readCandidates` decides. */
+/** Whether the answer's fences are only part of it (`fenceIsTheAnswer`). */
 function isFenceInProse(text: string, regions: readonly AnswerRegion[]): boolean {
   let fence: number | undefined;
   for (let index = 0; index < regions.length; index++) {
@@ -237,7 +236,7 @@ function isFenceInProse(text: string, regions: readonly AnswerRegion[]): boolean
   return !fenceIsTheAnswer(text, regions[fence]!.start, end);
 }
 
-/** A fence's candidates, as `readCandidates` lists them. */
+/** A fence's candidates: its JSON (or its roots), and its text. */
 function fenceCandidates(
   source: EndSource,
   region: AnswerRegion,
@@ -276,7 +275,7 @@ function fenceCandidates(
     candidates.push(...labelCandidates(labels, { origin: "fence", order, fenceTag, span: contentSpan }));
   const trimmed = content.trim();
   if (trimmed === "") return;
-  // A fence holding one quoted string is that string (see `readCandidates`).
+  // A fence holding one quoted string is that string, as a whole answer that is one is.
   const quoted = roots.length === 0 ? readQuoted(content) : undefined;
   if (quoted && (quoted.complete || !region.closed)) {
     const start = contentStart + content.search(/\S/);
@@ -300,7 +299,12 @@ function fenceCandidates(
   candidates.push({ node, origin: "text", repairs: [], order, fenceTag, span: contentSpan });
 }
 
-/** The whole answer as one quoted string (`quotedAnswer` in `readCandidates`), from the stream's reader. */
+/**
+ * A whole answer that is one quoted string JSON would not take (a raw line break, single or smart quotes,
+ * an unescaped inner quote): the string inside, as the reader decoded it (`QuotedAnswer`, the fixing
+ * parser's usual repairs). The quotes are syntax, not part of the value, as they are when the same answer
+ * is valid JSON.
+ */
 function quotedAnswer(
   quoted: QuotedAnswer,
   first: number,

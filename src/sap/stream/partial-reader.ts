@@ -8,7 +8,7 @@ import { NOT_EXACT } from "../coerce/read-exact.js";
 import { FLAG_PENALTIES } from "../flags.js";
 import { QuotedAnswer } from "../kinds/primitive/quoted-answer.js";
 import { ScalarAnswer } from "../kinds/primitive/scalar-answer.js";
-import { type Candidate, extractCandidates, ORIGIN_RANK } from "../lenient/extract-candidates.js";
+import { type Candidate, ORIGIN_RANK } from "../lenient/extract-candidates.js";
 import { leadInIsOneLine } from "../lenient/fence-is-the-answer.js";
 import { FinalAnswerMarker } from "../lenient/final-answer-marker.js";
 import type { ParsedRoot } from "../lenient/fixing-parser.js";
@@ -286,11 +286,25 @@ export class PartialReader {
   ): ParseResult {
     // (Valid JSON exactly of the type is that value: `parseValue` looks before it reads, a stream here.)
     if (quick.result) return quick.result;
-    this.settleAll();
     const bases = new Map<Candidate, number | undefined>();
-    const candidates = this.candidatesOf(text, quick.strict, bases);
+    const candidates = this.readings(text, quick.strict, bases);
     const base = (candidate: Candidate) => (bases.has(candidate) ? bases.get(candidate) : 0);
     return chooseReading(text, this.type, this.index, options, candidates, base);
+  }
+
+  /**
+   * The readings `end` chooses from, once every reader has settled (`text`: the whole answer; `strict`:
+   * it parsed as JSON, when it is valid JSON): with reasoning blocks, the readings of the answer after the
+   * last one first, then those of the whole text. `bases` receives where each reading's node offsets
+   * count from (`CandidateBase`).
+   */
+  readings(
+    text: string,
+    strict: StrictJson | undefined = undefined,
+    bases: Map<Candidate, number | undefined> = new Map(),
+  ): Candidate[] {
+    this.settleAll();
+    return this.candidatesOf(text, strict, bases);
   }
 
   /** Give every reader the end of the answer (see `end`). */
@@ -308,11 +322,7 @@ export class PartialReader {
     this.answer?.settleAll();
   }
 
-  /**
-   * Final mode's candidates for `text` (all of this reader's text): with reasoning blocks, the readings
-   * of the answer after the last one first, then those of the whole text, as `extractCandidates` lists
-   * them.
-   */
+  /** `readings`, once every reader has settled. */
   private candidatesOf(
     text: string,
     strict: StrictJson | undefined,
@@ -320,19 +330,16 @@ export class PartialReader {
   ): Candidate[] {
     const start = strict === undefined ? this.reasoning?.answerStart : undefined;
     if (start === undefined) return candidatesAtEnd(this.endSource(text, 0), strict, bases);
-    const answer = this.answer;
-    let after: Candidate[];
     const afterText = text.slice(start);
+    let answer = this.answer;
     if (answer === undefined || this.answerStart !== start) {
-      // (Not expected: the answer reader starts where the last block closed.)
+      // (Not expected: the answer reader starts where the last block closed.) Read it now.
       endRereads.reasoning++;
-      after = extractCandidates(afterText).map((candidate) => ({
-        ...candidate,
-        order: candidate.order + start,
-      }));
-    } else {
-      after = candidatesAtEnd(answer.endSource(afterText, start), parseStrictJson(afterText), bases);
+      answer = new PartialReader(this.type, this.index, { ...this.options, afterReasoning: true });
+      answer.pushLast(afterText);
+      answer.settleAll();
     }
+    const after = candidatesAtEnd(answer.endSource(afterText, start), parseStrictJson(afterText), bases);
     // The reasoning before it is text around the value (flagged `FromProse`, as any preamble is).
     for (const candidate of after) {
       if (candidate.origin === "json" || candidate.origin === "prose") candidate.surrounded = true;
@@ -894,7 +901,7 @@ export class PartialReader {
 
   /**
    * A fence offers its text, for plain-text targets (containers in it or not); one holding a quoted string,
-   * the string inside, as in final mode (`extractCandidates`).
+   * the string inside, as at the end (`candidatesAtEnd`).
    */
   private fenceText(region: AnswerRegion): PartialReading | undefined {
     if (!this.textAllowed() || region.kind !== "fence") return undefined;
