@@ -315,6 +315,9 @@ export class FixingParser {
   /** Likewise the next closer of the open string (`nextCloserFor`: the closer it was searched for). */
   private nextCloser = -1;
   private nextCloserFor = -1;
+  /** Likewise the next `{` and `[` of the buffer, in prose (its length where there is none). */
+  private nextBrace = -1;
+  private nextBracket = -1;
   /** Absolute offset of `buffer[0]` in the whole input (plus the constructor's `offset`). */
   private offset: number;
   private ended = false;
@@ -382,6 +385,8 @@ export class FixingParser {
     this.nextBackslash = -1;
     this.nextNewline = -1;
     this.nextCloser = -1;
+    this.nextBrace = -1;
+    this.nextBracket = -1;
     this.run();
   }
 
@@ -473,12 +478,12 @@ export class FixingParser {
 
   private stepProse(): boolean {
     const buffer = this.buffer;
-    let index = this.position;
-    while (index < buffer.length) {
-      const code = buffer.charCodeAt(index);
-      if (code === 123 /* { */ || code === 91 /* [ */) break;
-      index++;
-    }
+    const from = this.position;
+    // The next `{` and `[` of the buffer, each looked for once per buffer (`indexOf`, not a loop per
+    // character: an answer in prose may be long and hold no container).
+    if (this.nextBrace < from) this.nextBrace = openerAt(buffer, "{", from);
+    if (this.nextBracket < from) this.nextBracket = openerAt(buffer, "[", from);
+    const index = Math.min(this.nextBrace, this.nextBracket);
     this.position = index;
     if (index >= buffer.length) return true;
     this.repairs = new Set();
@@ -1598,6 +1603,12 @@ export class FixingParser {
 }
 
 /** Parse a whole text at once: every top-level container, repaired. */
+/** Where `opener` next is in `buffer` from `from`, or the buffer's length. */
+function openerAt(buffer: string, opener: string, from: number): number {
+  const at = buffer.indexOf(opener, from);
+  return at < 0 ? buffer.length : at;
+}
+
 export function fixingParse(text: string, work?: WorkCounter, offset = 0): ParsedRoot[] {
   const parser = new FixingParser(offset);
   parser.work = work;
