@@ -2,7 +2,9 @@
  * Every SAP conformance case (`test/fixtures/sap/*.cases`), streamed. For each raw answer:
  * - in one chunk, one UTF-16 code unit at a time (so chunks cut escapes, surrogate pairs, numbers and
  *   `true`), and in random splits (fast-check): no `push` throws, and `finish()` gives exactly what the
- *   one-shot final `parseValue` gives (the same value, or the same error code and path);
+ *   one-shot final `parseValue` gives (the same value, or the same error code and path): the same
+ *   reader, given the answer in chunks and read after each, ends where it ends given the answer whole
+ *   (docs/decisions/0055);
  * - after every chunk the partial equals the one-shot `parsePartial` of the text so far (answers up to
  *   1,500 characters; longer ones are checked at the random split points only);
  * - `changed` is false exactly when the partial equals the previous one, every partial has the shape

@@ -1,7 +1,8 @@
 /**
  * One set of rules for final answers and streams. Every final-parse conformance case
  * (`test/fixtures/sap/*.cases`) is streamed whole, one UTF-16 code unit at a time and in seeded random
- * splits, and the stream must agree with final mode (`parseValue`), which is a separate reader:
+ * splits, and the stream must agree with final mode (`parseValue`: the same reader given the whole answer
+ * and ended, so what is checked is what a stream shows on the way there):
  * - when the final parse succeeds, the last partial is the final value as a partial (`partialType`:
  *   `@stream.with_state` values wrapped, state `Complete`), except where final mode read a value the
  *   stream cannot show yet: a value at the point where the answer was cut off (final mode flags it
