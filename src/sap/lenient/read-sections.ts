@@ -49,18 +49,10 @@ import { YamlUnits } from "./yaml-units.js";
  * still open a section.
  */
 export function readSections(text: string, names: SectionNames): ObjectNode | ArrayNode | undefined {
-  return readSectionsWithBlocks(text, names).node;
-}
-
-/** `readSections`, with where the YAML blocks it read are (`Sections.yamlBlocks`). */
-export function readSectionsWithBlocks(
-  text: string,
-  names: SectionNames,
-): { node: ObjectNode | ArrayNode | undefined; yamlBlocks: readonly TextRange[] } {
   const sections = new Sections(names);
   sections.push(text);
   sections.end();
-  return { node: sections.node(), yamlBlocks: sections.yamlBlocks };
+  return sections.node();
 }
 
 /** Characters `[start, end)` of a text. */
