@@ -27,7 +27,7 @@ export function readYamlBlock(lines: readonly string[], keyIndent: number): Json
 export function blockScalarHeader(value: string): BlockHeader | undefined {
   // (Most values are no header: the first character tells, before the expression and the trimmed copy.)
   const code = value.charCodeAt(0);
-  if (code > 32 && code < 128 && code !== 124 /* | */ && code !== 62 /* > */) return undefined;
+  if (value === "" || (code > 32 && code < 128 && code !== 124 /* | */ && code !== 62 /* > */)) return undefined;
   const first = value[value.search(/\S/)];
   if (first !== "|" && first !== ">") return undefined;
   const header = /^([|>])([+-]?)([1-9]?)([+-]?)\s*(?:#.*)?$/.exec(value.trim());
@@ -137,6 +137,11 @@ export class BlockText {
 
 /** How many blanks a line starts with. */
 export function indentOf(line: string): number {
+  // (Spaces counted without a trimmed copy; past them, a printable ASCII character or the end settles it.)
+  let at = 0;
+  while (line.charCodeAt(at) === 32) at++;
+  const code = line.charCodeAt(at);
+  if (at === line.length || (code > 32 && code < 127)) return at;
   return line.length - line.trimStart().length;
 }
 
@@ -155,12 +160,25 @@ export function yamlKey(text: string): { key: string; rest: string } | undefined
     const key = quote === '"' ? (decodeDoubleQuoted(match[1]!) ?? match[1]!) : match[1]!.replace(/''/g, "'");
     return { key, rest: text.slice(match[0].length).trim() };
   }
-  if (/^[-?:,[\]{}#&*!|>%@`]/.test(text) && !/^-\S/.test(text)) return undefined;
-  const colon = text.search(/:(?:\s|$)/);
+  if (INDICATORS.includes(text[0]!) && !/^-\S/.test(text)) return undefined;
+  const colon = keyColon(text);
   if (colon <= 0) return undefined;
   const key = text.slice(0, colon).trim();
   if (key === "" || key.includes(" #")) return undefined;
   return { key, rest: text.slice(colon + 1).trim() };
+}
+
+/** The characters a plain key may not start with (YAML's indicators), `-` but before a non-blank. */
+const INDICATORS = "-?:,[]{}#&*!|>%@`";
+
+/** Where `text`'s first colon followed by a blank or the end is (`/:(?:\s|$)/`), else -1. */
+function keyColon(text: string): number {
+  for (let at = text.indexOf(":"); at >= 0; at = text.indexOf(":", at + 1)) {
+    const next = text.charCodeAt(at + 1);
+    if (at + 1 === text.length || next === 32 || (next >= 9 && next <= 13)) return at;
+    if (next > 127 && /\s/.test(text[at + 1]!)) return at;
+  }
+  return -1;
 }
 
 function decodeDoubleQuoted(inner: string): string | undefined {
@@ -173,6 +191,8 @@ function decodeDoubleQuoted(inner: string): string | undefined {
   }
 }
 
+/** The characters `NUMBER` may start with. */
+const NUMBER_START = "+-.0123456789";
 const NUMBER = /^[+-]?(?:\d+(?:\.\d*)?|\.\d+)(?:[eE][+-]?\d+)?$/;
 
 /**
@@ -204,10 +224,13 @@ export function yamlScalar(text: string): JsonishNode | undefined {
     const match = /^'((?:[^']|'')*)'$/.exec(text);
     return match ? { kind: "string", value: match[1]!.replace(/''/g, "'"), complete: true } : undefined;
   }
-  if (/^(?:null|Null|NULL|~)$/.test(text)) return { kind: "null", complete: true };
-  if (/^(?:true|True|TRUE|false|False|FALSE)$/.test(text))
+  // (Each test only where its words may be: by length, or by the first character.)
+  const length = text.length;
+  if (length <= 4 && /^(?:null|Null|NULL|~)$/.test(text)) return { kind: "null", complete: true };
+  if ((length === 4 || length === 5) && /^(?:true|True|TRUE|false|False|FALSE)$/.test(text))
     return { kind: "bool", value: text[0] === "t" || text[0] === "T", complete: true };
-  if (NUMBER.test(text)) return { kind: "number", value: Number(text), text, complete: true };
+  if (NUMBER_START.includes(first!) && NUMBER.test(text))
+    return { kind: "number", value: Number(text), text, complete: true };
   return { kind: "string", value: text, complete: true };
 }
 
@@ -420,6 +443,6 @@ function foldPlain(parts: readonly string[]): string {
 }
 
 function withoutComment(text: string): string {
-  const at = text.search(/\s#/);
+  const at = text.includes("#") ? text.search(/\s#/) : -1;
   return at < 0 ? text : text.slice(0, at).trimEnd();
 }
