@@ -42,7 +42,24 @@ describe("flowListOfWords", () => {
   });
 
   it("agrees with the fixing parser on any text it reads", () => {
-    const piece = fc.constantFrom("x", "y2", "_a", "True", "none", "Null", "1", "'q'", ",", ", ", " ", "\t", ":", "é", "[", "]");
+    const piece = fc.constantFrom(
+      "x",
+      "y2",
+      "_a",
+      "True",
+      "none",
+      "Null",
+      "1",
+      "'q'",
+      ",",
+      ", ",
+      " ",
+      "\t",
+      ":",
+      "é",
+      "[",
+      "]",
+    );
     fc.assert(
       fc.property(fc.array(piece, { maxLength: 8 }), (pieces) => {
         const text = `[${pieces.join("")}]`;

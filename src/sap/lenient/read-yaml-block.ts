@@ -27,7 +27,8 @@ export function readYamlBlock(lines: readonly string[], keyIndent: number): Json
 export function blockScalarHeader(value: string): BlockHeader | undefined {
   // (Most values are no header: the first character tells, before the expression and the trimmed copy.)
   const code = value.charCodeAt(0);
-  if (value === "" || (code > 32 && code < 128 && code !== 124 /* | */ && code !== 62 /* > */)) return undefined;
+  if (value === "" || (code > 32 && code < 128 && code !== 124 /* | */ && code !== 62) /* > */)
+    return undefined;
   const first = value[value.search(/\S/)];
   if (first !== "|" && first !== ">") return undefined;
   const header = /^([|>])([+-]?)([1-9]?)([+-]?)\s*(?:#.*)?$/.exec(value.trim());
@@ -263,7 +264,14 @@ export function flowListOfWords(text: string): ArrayNode | undefined {
     if (at === last) break;
     at++;
   }
-  return { kind: "array", items, complete: true, start: 0, end: text.length, source: new SourceText(text, 0) };
+  return {
+    kind: "array",
+    items,
+    complete: true,
+    start: 0,
+    end: text.length,
+    source: new SourceText(text, 0),
+  };
 }
 
 /** Words the fixing parser reads as literals (`True`, `None`, `undefined`), lower-cased. */
