@@ -52,8 +52,7 @@ export const classCoercer: KindCoercer<ClassRefType> = {
       const checked = applyConstraints(declaration.constraints, result, path, context, `class ${type.name}`);
       return checked.ok ? { ...checked, pending: pendingOf(result) } : checked;
     }
-    const active = context.active.get(node) ?? [];
-    if (active.includes(type.name)) {
+    if (context.active.has(node, type.name)) {
       return failure(
         "circular",
         path,
@@ -62,14 +61,13 @@ export const classCoercer: KindCoercer<ClassRefType> = {
         `Class ${type.name} would have to contain itself.`,
       );
     }
-    context.active.set(node, [...active, type.name]);
+    context.active.enter(node, type.name);
     try {
       const result = coerceClass(type, declaration, node, path, context, undefined);
       if (!result.ok || declaration.constraints.length === 0) return result;
       return applyConstraints(declaration.constraints, result, path, context, `class ${type.name}`, node);
     } finally {
-      if (active.length === 0) context.active.delete(node);
-      else context.active.set(node, active);
+      context.active.leave();
     }
   },
   plainText: () => "never",
