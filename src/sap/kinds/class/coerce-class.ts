@@ -88,7 +88,7 @@ function coerceClass(
   const soleField = lookup.fields.length === 1 ? lookup.fields[0] : undefined;
   if (node.kind === "object") {
     const view = stream === undefined ? undefined : keptView(lookup, type, node, path, stream);
-    const keys = view ?? newKeysFold();
+    const keys = view ?? newKeysFold(lookup.fields.length);
     foldKeys(keys, declaration, lookup, node, path, stream);
     // A function call's arguments (`callArguments`).
     const call =
@@ -196,11 +196,12 @@ interface KeysFold {
   flags: Flag[] | undefined;
 }
 
-function newKeysFold(): KeysFold {
+function newKeysFold(fields: number): KeysFold {
+  // (Made at the fields' count: an answer of thousands of objects folds each one's keys.)
   return {
     scanned: 0,
-    found: [],
-    exact: [],
+    found: new Array(fields),
+    exact: new Array(fields),
     matchedAny: false,
     again: false,
     argument: undefined,
@@ -293,7 +294,7 @@ function keptView(
   stream: StreamCoerceContext,
 ): ObjectView {
   return keptState<ObjectView>(stream.slot(node, type, path), () => ({
-    ...newKeysFold(),
+    ...newKeysFold(lookup.fields.length),
     call: undefined,
     outcomes: [],
     paths: lookup.fields.map((field) => childPath(path, field.name)),
