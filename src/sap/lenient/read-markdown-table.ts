@@ -167,14 +167,21 @@ function mayBeRow(line: string): boolean {
 }
 
 function rowObject(columns: string[], cells: string[]): ObjectNode {
-  const entries: [string, JsonishNode][] = [];
+  const entries = rowEntries;
+  entries.length = 0;
   for (let at = 0; at < columns.length && at < cells.length; at++) {
     const cell = cells[at]!;
     // (Cells are trimmed: `scalar` without its trim.)
     if (cell !== "") entries.push([columns[at]!, trimmedScalar(cell, cell[0], cell[cell.length - 1])]);
   }
-  return { kind: "object", entries, complete: true };
+  return { kind: "object", entries: entries.slice(), complete: true };
 }
+
+/**
+ * A row's entries are gathered here and copied out at their count: an array pushed from empty has room for
+ * 16, and every row of a long table is kept to the end of the answer.
+ */
+const rowEntries: [string, JsonishNode][] = [];
 
 /** A section's content that is a markdown table under `names` (whole, for a list field's section). */
 export function readMarkdownTable(
