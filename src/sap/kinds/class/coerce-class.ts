@@ -20,7 +20,7 @@ import { pendingOf, type StreamSuccess, streamOf } from "../../stream/stream-of.
 import { callArguments, isArgumentsKey, MAX_CALLS } from "./call-arguments.js";
 import { type FieldLookup, fieldLookupOf, matchField } from "./field-lookup.js";
 import { keyReplaces, listAsFieldText, mayImplyKey, missingPenalty } from "./field-rules.js";
-import { type FieldOutcome, readField } from "./read-field.js";
+import { type FieldOutcome, readCoerced, readField } from "./read-field.js";
 
 /**
  * Classes: keys matched to fields (exactly, else ignoring case/spacing/punctuation, flagged), unknown keys
@@ -264,7 +264,18 @@ function fromObject(
   for (let index = 0; index < fields.length; index++) {
     const field = fields[index]!;
     const fieldPath = childPath(path, field.name);
-    const outcome = readField(declaration, field, keys.found[index], fieldPath, node, context, undefined);
+    const fieldNode = keys.found[index];
+    const result = fieldNode === undefined ? undefined : context.coerce(field.type, fieldNode, fieldPath);
+    if (result?.ok) {
+      // (A value that fits is the field's outcome as it is, `readCoerced`'s first rule: no outcome made.)
+      builder.add(result);
+      setOwn(value, field.name, result.value);
+      continue;
+    }
+    const outcome =
+      result === undefined
+        ? readField(declaration, field, undefined, fieldPath, node, context, undefined)
+        : readCoerced(declaration, field, fieldNode!, fieldPath, context, undefined, result);
     if (outcome.failure) return outcome.failure;
     builder.add(outcome);
     setOwn(value, field.name, outcome.value);
