@@ -19,7 +19,8 @@ import { createStreamParser, parseValue } from "../src/sap/index.js";
 import { loadBaml } from "./compare/baml-parser.js";
 import { deepEqual } from "./compare/deep-equal.js";
 
-const BAML = `
+/** The declarations every form is read against (one function per target type). */
+export const FORMATS_BAML = `
 client<llm> FormatsClient {
   provider "openai-generic"
   options {
@@ -216,6 +217,37 @@ const rows: Row[] = [
   },
 ];
 
+/** A form grown to about `size` characters: its long string field repeated (its shape unchanged). */
+export function grownAnswer(form: string, size: number): string | undefined {
+  const sentence = "Two plus two is four, as counting on fingers shows. ";
+  const long = sentence.repeat(Math.ceil(size / sentence.length));
+  switch (form) {
+    case "label lines":
+      return `Reasoning: ${long}\nAnswer: 4`;
+    case "DSPy sections":
+      return `[[ ## reasoning ## ]]\n${long}\n\n[[ ## answer ## ]]\n4\n\n[[ ## completed ## ]]`;
+    case "XML-style tags":
+      return `<reasoning>${long}</reasoning>\n<answer>4</answer>`;
+    case "markdown headings":
+      return `## Reasoning\n${long}\n\n## Answer\n4`;
+    case "YAML block scalar":
+      return `reasoning: |\n${long.replace(/\. /g, ".\n").replace(/^/gm, "  ")}\nanswer: 4`;
+    case "YAML nested": {
+      const items = Math.ceil(size / 40);
+      const lines = Array.from({ length: items }, (_, at) => `  - name: item${at}\n    tags: [x, y]`);
+      return `title: Weekly\nitems:\n${lines.join("\n")}`;
+    }
+    case "lone closing tag":
+      return `${long}17*20=340, 17*3=51, total 391.\n</think>\n\n391`;
+    case "markdown table":
+      return `| title | year |\n|---|---|\n${Array.from({ length: Math.ceil(size / 24) }, (_, at) => `| Book ${at} | ${1900 + (at % 100)} |`).join("\n")}`;
+    case "verdict line":
+      return `${Array.from({ length: Math.ceil(size / 40) }, (_, at) => `Step ${at + 1}: check it.`).join("\n")}\nY`;
+    default:
+      return undefined;
+  }
+}
+
 type Outcome = { ok: true; value: unknown } | { ok: false };
 
 function attempt(run: () => unknown): Outcome {
@@ -241,7 +273,7 @@ function show(value: unknown): string {
 /** The markdown of this benchmark (the `formats` area of `npm run bench`, run only when named). */
 export async function benchFormats(): Promise<string> {
   const lines: string[] = [];
-  const sources = { "formats.baml": BAML };
+  const sources = { "formats.baml": FORMATS_BAML };
   const { ir, diagnostics } = compile(sources);
   if (ir === undefined) throw new Error(renderDiagnostics(diagnostics, sources));
   const index = new IrIndex(ir);
@@ -249,7 +281,7 @@ export async function benchFormats(): Promise<string> {
 
   const baml = await loadBaml();
   const env = { BENCH_BASE_URL: "http://127.0.0.1:9/v1" };
-  const runtime = baml.BamlRuntime.fromFiles("baml_src", { "baml_src/formats.baml": BAML }, env);
+  const runtime = baml.BamlRuntime.fromFiles("baml_src", { "baml_src/formats.baml": FORMATS_BAML }, env);
   const context = new baml.BamlCtxManager(runtime);
 
   function streamed(text: string, type: Type, irOf: Ir, size = 16): unknown {
@@ -293,37 +325,6 @@ export async function benchFormats(): Promise<string> {
     lines.push(`| ${row.form} | ${cells.join(" | ")} |`);
   }
 
-  /** A form grown to about `size` characters: its long string field repeated (its shape unchanged). */
-  function grown(row: Row, size: number): string | undefined {
-    const sentence = "Two plus two is four, as counting on fingers shows. ";
-    const long = sentence.repeat(Math.ceil(size / sentence.length));
-    switch (row.form) {
-      case "label lines":
-        return `Reasoning: ${long}\nAnswer: 4`;
-      case "DSPy sections":
-        return `[[ ## reasoning ## ]]\n${long}\n\n[[ ## answer ## ]]\n4\n\n[[ ## completed ## ]]`;
-      case "XML-style tags":
-        return `<reasoning>${long}</reasoning>\n<answer>4</answer>`;
-      case "markdown headings":
-        return `## Reasoning\n${long}\n\n## Answer\n4`;
-      case "YAML block scalar":
-        return `reasoning: |\n${long.replace(/\. /g, ".\n").replace(/^/gm, "  ")}\nanswer: 4`;
-      case "YAML nested": {
-        const items = Math.ceil(size / 40);
-        const lines = Array.from({ length: items }, (_, at) => `  - name: item${at}\n    tags: [x, y]`);
-        return `title: Weekly\nitems:\n${lines.join("\n")}`;
-      }
-      case "lone closing tag":
-        return `${long}17*20=340, 17*3=51, total 391.\n</think>\n\n391`;
-      case "markdown table":
-        return `| title | year |\n|---|---|\n${Array.from({ length: Math.ceil(size / 24) }, (_, at) => `| Book ${at} | ${1900 + (at % 100)} |`).join("\n")}`;
-      case "verdict line":
-        return `${Array.from({ length: Math.ceil(size / 40) }, (_, at) => `Step ${at + 1}: check it.`).join("\n")}\nY`;
-      default:
-        return undefined;
-    }
-  }
-
   function perCall(run: () => void, repeats: number): number {
     const started = performance.now();
     for (let repeat = 0; repeat < repeats; repeat++) run();
@@ -341,9 +342,9 @@ export async function benchFormats(): Promise<string> {
   );
   lines.push("|---|---:|---:|---:|---:|---:|---:|");
   for (const row of rows) {
-    const large = grown(row, 100_000);
-    const small = grown(row, 5_000);
-    const medium = grown(row, 20_000);
+    const large = grownAnswer(row.form, 100_000);
+    const small = grownAnswer(row.form, 5_000);
+    const medium = grownAnswer(row.form, 20_000);
     if (large === undefined || small === undefined || medium === undefined) continue;
     const type = returnType(row.functionName);
     parseValue(large, type, index);

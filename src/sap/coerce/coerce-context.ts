@@ -1,5 +1,6 @@
 import type { IrIndex, Type } from "../../ir/index.js";
 import type { JsonishNode } from "../lenient/jsonish-node.js";
+import type { ActiveClasses } from "./active-classes.js";
 import type { CoerceResult } from "./coerce-result.js";
 
 /** Evaluates a `@check`/`@assert` expression with `this` bound to `value` (injected: sap has no Jinja). */
@@ -49,8 +50,8 @@ export interface CoerceContext {
   fits(type: Type, node: JsonishNode): boolean;
   /** Current nesting depth (guarded against runaway recursion). */
   depth: number;
-  /** Classes being coerced per node: the recursion guard for single-field classes that wrap themselves. */
-  readonly active: Map<JsonishNode, string[]>;
+  /** Classes being coerced, with their nodes: the recursion guard for single-field classes that wrap themselves. */
+  readonly active: ActiveClasses;
   /**
    * Told when a key written again replaces the value an earlier key gave the object or map at `path` (the
    * last key wins). Final mode leaves it unset; a stream that reads a finished node with the final-mode

@@ -187,9 +187,16 @@ function preview(text: string): string {
 const keySteps = new Map<string, string>();
 const KEY_STEPS_KEPT = 4096;
 
+/** What an index adds to a path (`[3]`), per index: a list's items each build one (bounded, as keys are). */
+const indexSteps: string[] = [];
+
 /** Append a key or index to a JSONPath-like path. */
 export function childPath(path: string, key: string | number): string {
-  if (typeof key === "number") return `${path}[${key}]`;
+  if (typeof key === "number") {
+    if (!(key >= 0 && key < KEY_STEPS_KEPT && Number.isInteger(key))) return `${path}[${key}]`;
+    for (let next = indexSteps.length; next <= key; next++) indexSteps.push(`[${next}]`);
+    return path + indexSteps[key];
+  }
   let step = keySteps.get(key);
   if (step === undefined) {
     step = /^[A-Za-z_$][\w$]*$/.test(key) ? `.${key}` : `[${JSON.stringify(key)}]`;

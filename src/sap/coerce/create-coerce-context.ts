@@ -2,6 +2,7 @@ import { type IrIndex, type Type, typeToString } from "../../ir/index.js";
 import { hasErrorMark, markError } from "../../util/index.js";
 import { isCutHere, type JsonishNode } from "../lenient/jsonish-node.js";
 import { SapConfigurationError } from "../sap-parse-error.js";
+import { ActiveClasses } from "./active-classes.js";
 import { applyConstraints } from "./apply-constraints.js";
 import type { CoerceContext, CoercerTable, ConstraintEvaluator, KindCoercer } from "./coerce-context.js";
 import { addFlag, type CoerceFailure, type CoerceResult, failure } from "./coerce-result.js";
@@ -53,7 +54,7 @@ export function createCoerceContext(
     partial: options.partial ?? false,
     constraintEvaluator: options.constraintEvaluator,
     depth: 0,
-    active: new Map(),
+    active: new ActiveClasses(),
     coerce(type: Type, node: JsonishNode, path: string): CoerceResult {
       const coercer = entry(type);
       if (context.depth >= MAX_DEPTH) {
@@ -74,7 +75,10 @@ export function createCoerceContext(
       busyTypes.push(type);
       let result: CoerceResult;
       try {
-        result = withKnownNames(() => coercer.coerce(type, node, path, context));
+        // (`withKnownNames` written out: a closure per call is most of what a call allocates.)
+        result = coercer.coerce(type, node, path, context);
+      } catch (error) {
+        throw configurationErrorOf(error);
       } finally {
         context.depth--;
         busyNodes.pop();
@@ -103,12 +107,17 @@ export function withKnownNames<T>(run: () => T): T {
   try {
     return run();
   } catch (error) {
-    if (error instanceof Error && /^Unknown (class|enum|type alias) /.test(error.message)) {
-      throw new SapConfigurationError(
-        "unknown-type",
-        `${error.message} The target type names a declaration the IR does not have; compile the project that declares it.`,
-      );
-    }
-    throw error;
+    throw configurationErrorOf(error);
   }
+}
+
+/** An IR lookup's error on an unknown name as the configuration mistake it is; any other error as is. */
+function configurationErrorOf(error: unknown): unknown {
+  if (error instanceof Error && /^Unknown (class|enum|type alias) /.test(error.message)) {
+    return new SapConfigurationError(
+      "unknown-type",
+      `${error.message} The target type names a declaration the IR does not have; compile the project that declares it.`,
+    );
+  }
+  return error;
 }

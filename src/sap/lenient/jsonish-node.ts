@@ -64,26 +64,37 @@ export interface ArrayNode {
  * trees of the same text read in other chunks still compare equal.
  */
 export class SourceText {
-  readonly #pieces: string[];
-  readonly #starts: number[];
+  // (One piece is kept as itself until a second comes: final mode's text and a YAML block's short flow
+  // lists make no arrays.)
+  #pieces: string | string[];
+  #starts: number | number[];
 
   constructor(piece: string, start: number) {
-    this.#pieces = [piece];
-    this.#starts = [start];
+    this.#pieces = piece;
+    this.#starts = start;
   }
 
   /** One more piece, starting at `start`. */
   add(piece: string, start: number): void {
-    this.#pieces.push(piece);
-    this.#starts.push(start);
+    const pieces = this.#pieces;
+    const starts = this.#starts;
+    if (typeof pieces === "string") {
+      this.#pieces = [pieces, piece];
+      this.#starts = [starts as number, start];
+    } else {
+      pieces.push(piece);
+      (starts as number[]).push(start);
+    }
   }
 
   /** The text from `start` to `end`, or undefined when the pieces do not hold all of it. */
   slice(start: number, end: number): string | undefined {
+    const pieces = typeof this.#pieces === "string" ? [this.#pieces] : this.#pieces;
+    const starts = typeof this.#starts === "number" ? [this.#starts] : this.#starts;
     let text = "";
-    for (let index = 0; index < this.#pieces.length; index++) {
-      const piece = this.#pieces[index]!;
-      const from = this.#starts[index]!;
+    for (let index = 0; index < pieces.length; index++) {
+      const piece = pieces[index]!;
+      const from = starts[index]!;
       if (from >= end) break;
       if (from + piece.length <= start) continue;
       text += piece.slice(Math.max(0, start - from), end - from);

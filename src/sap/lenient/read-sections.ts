@@ -431,7 +431,8 @@ export class Sections {
       else if (/[{[]\s*$/.test(line) && !/[}\]]/.test(line)) this.container = indentOf(line);
       return;
     }
-    if (line.trim() === "") {
+    // (Blank: `indentOf` reads the line without making a trimmed copy of it.)
+    if (indentOf(line) === line.length) {
       if (hasContent(open)) open.blankAfterContent = true;
       open.lines.push(line);
       return;

@@ -1,5 +1,5 @@
 import { FixingParser } from "./fixing-parser.js";
-import type { JsonishNode } from "./jsonish-node.js";
+import { type ArrayNode, type JsonishNode, SourceText } from "./jsonish-node.js";
 
 /**
  * The YAML subset models write, read from the lines under one key of a sections answer (`readSections`):
@@ -18,16 +18,43 @@ export function readYamlBlock(lines: readonly string[], keyIndent: number): Json
   const first = reader.indent();
   // A sequence may sit at the key's own indentation (`items:⏎- a`); anything else is indented under it.
   if (first < keyIndent || (first === keyIndent && !isItem(reader.text()))) return undefined;
-  const node = reader.node(first);
-  reader.skipBlank();
-  return reader.done && node !== undefined ? node : undefined;
+  const base = gathered.length;
+  try {
+    const node = reader.node(first);
+    reader.skipBlank();
+    return reader.done && node !== undefined ? node : undefined;
+  } finally {
+    gathered.length = base;
+  }
+}
+
+/**
+ * The items and entries of the nodes being read, gathered on one shared stack (a node's own from where
+ * it began) and copied out at their count once it is whole (`gatheredFrom`): an array grown by `push`
+ * from empty takes room for 16, and a block of thousands of small mappings keeps each to the end of the
+ * answer. (Nothing here is re-entered: a node's children are read, and gathered, inside it.)
+ */
+const gathered: unknown[] = [];
+
+/** What was gathered from `base` on, taken off the stack. */
+function gatheredFrom<T>(base: number): T[] {
+  const taken = gathered.slice(base) as T[];
+  gathered.length = base;
+  return taken;
+}
+
+/** A node that is not this subset: what it gathered is dropped. */
+function notRead(base: number): undefined {
+  gathered.length = base;
+  return undefined;
 }
 
 /** The block scalar header after a key (`|`, `>-`, `|2+`), else undefined. */
 export function blockScalarHeader(value: string): BlockHeader | undefined {
   // (Most values are no header: the first character tells, before the expression and the trimmed copy.)
   const code = value.charCodeAt(0);
-  if (code > 32 && code < 128 && code !== 124 /* | */ && code !== 62 /* > */) return undefined;
+  if (value === "" || (code > 32 && code < 128 && code !== 124 /* | */ && code !== 62) /* > */)
+    return undefined;
   const first = value[value.search(/\S/)];
   if (first !== "|" && first !== ">") return undefined;
   const header = /^([|>])([+-]?)([1-9]?)([+-]?)\s*(?:#.*)?$/.exec(value.trim());
@@ -137,6 +164,11 @@ export class BlockText {
 
 /** How many blanks a line starts with. */
 export function indentOf(line: string): number {
+  // (Spaces counted without a trimmed copy; past them, a printable ASCII character or the end settles it.)
+  let at = 0;
+  while (line.charCodeAt(at) === 32) at++;
+  const code = line.charCodeAt(at);
+  if (at === line.length || (code > 32 && code < 127)) return at;
   return line.length - line.trimStart().length;
 }
 
@@ -155,12 +187,28 @@ export function yamlKey(text: string): { key: string; rest: string } | undefined
     const key = quote === '"' ? (decodeDoubleQuoted(match[1]!) ?? match[1]!) : match[1]!.replace(/''/g, "'");
     return { key, rest: text.slice(match[0].length).trim() };
   }
-  if (/^[-?:,[\]{}#&*!|>%@`]/.test(text) && !/^-\S/.test(text)) return undefined;
-  const colon = text.search(/:(?:\s|$)/);
+  if (INDICATORS.includes(text[0]!) && !/^-\S/.test(text)) return undefined;
+  const colon = keyColon(text);
   if (colon <= 0) return undefined;
   const key = text.slice(0, colon).trim();
   if (key === "" || key.includes(" #")) return undefined;
-  return { key, rest: text.slice(colon + 1).trim() };
+  // (Spaces after the colon passed before the copy: one string for the rest, not two.)
+  let restAt = colon + 1;
+  while (isBlankCode(text.charCodeAt(restAt))) restAt++;
+  return { key, rest: text.slice(restAt).trim() };
+}
+
+/** The characters a plain key may not start with (YAML's indicators), `-` but before a non-blank. */
+const INDICATORS = "-?:,[]{}#&*!|>%@`";
+
+/** Where `text`'s first colon followed by a blank or the end is (`/:(?:\s|$)/`), else -1. */
+function keyColon(text: string): number {
+  for (let at = text.indexOf(":"); at >= 0; at = text.indexOf(":", at + 1)) {
+    const next = text.charCodeAt(at + 1);
+    if (at + 1 === text.length || next === 32 || (next >= 9 && next <= 13)) return at;
+    if (next > 127 && /\s/.test(text[at + 1]!)) return at;
+  }
+  return -1;
 }
 
 function decodeDoubleQuoted(inner: string): string | undefined {
@@ -173,6 +221,16 @@ function decodeDoubleQuoted(inner: string): string | undefined {
   }
 }
 
+/** The core schema's null and booleans, in their three spellings. */
+const NULL_WORDS = new Set(["null", "Null", "NULL", "~"]);
+const BOOL_WORDS = new Map(
+  ["true", "True", "TRUE", "false", "False", "FALSE"].map((word) => [
+    word,
+    word[0] === "t" || word[0] === "T",
+  ]),
+);
+/** The characters `NUMBER` may start with. */
+const NUMBER_START = "+-.0123456789";
 const NUMBER = /^[+-]?(?:\d+(?:\.\d*)?|\.\d+)(?:[eE][+-]?\d+)?$/;
 
 /**
@@ -182,6 +240,10 @@ const NUMBER = /^[+-]?(?:\d+(?:\.\d*)?|\.\d+)(?:[eE][+-]?\d+)?$/;
  */
 export function yamlScalar(text: string): JsonishNode | undefined {
   const first = text[0];
+  if (first === "[") {
+    const words = flowListOfWords(text);
+    if (words !== undefined) return words;
+  }
   if (first === "[" || first === "{") {
     const parser = new FixingParser();
     parser.push(text);
@@ -200,11 +262,69 @@ export function yamlScalar(text: string): JsonishNode | undefined {
     const match = /^'((?:[^']|'')*)'$/.exec(text);
     return match ? { kind: "string", value: match[1]!.replace(/''/g, "'"), complete: true } : undefined;
   }
-  if (/^(?:null|Null|NULL|~)$/.test(text)) return { kind: "null", complete: true };
-  if (/^(?:true|True|TRUE|false|False|FALSE)$/.test(text))
-    return { kind: "bool", value: text[0] === "t" || text[0] === "T", complete: true };
-  if (NUMBER.test(text)) return { kind: "number", value: Number(text), text, complete: true };
+  // (Words looked up, not matched: a regular expression's test allocates; numbers only from their start.)
+  if (NULL_WORDS.has(text)) return { kind: "null", complete: true };
+  const bool = BOOL_WORDS.get(text);
+  if (bool !== undefined) return { kind: "bool", value: bool, complete: true };
+  if (NUMBER_START.includes(first!) && NUMBER.test(text))
+    return { kind: "number", value: Number(text), text, complete: true };
   return { kind: "string", value: text, complete: true };
+}
+
+/**
+ * `[a, b_2, c]`: a flow list whose items are plain ASCII words (a letter or `_`, then letters, digits,
+ * `_`), none a literal, separated by single commas with blanks around them. The fixing parser reads each
+ * such word as an unquoted string; this gives the node it gives (spans, source and all) without making
+ * one parser per list: a block of many items writes a short list on each (`tags: [x, y]`). Anything
+ * else (a quote, a number, a literal, an empty item, text after the list) is undefined: the parser reads
+ * it. (`read-yaml-block.test.ts` holds the two to the same nodes.)
+ */
+export function flowListOfWords(text: string): ArrayNode | undefined {
+  const last = text.length - 1;
+  if (text.charCodeAt(last) !== 93 /* ] */) return undefined;
+  const base = gathered.length;
+  let at = 1;
+  for (;;) {
+    while (isBlankCode(text.charCodeAt(at))) at++;
+    if (at === last && gathered.length === base) break;
+    const start = at;
+    if (!isWordStart(text.charCodeAt(at))) return notRead(base);
+    at++;
+    while (isWordStart(text.charCodeAt(at)) || isDigitCode(text.charCodeAt(at))) at++;
+    const value = text.slice(start, at);
+    const length = at - start;
+    if ((length === 4 || length === 5 || length === 9) && LITERAL_WORDS.has(value.toLowerCase()))
+      return notRead(base);
+    while (isBlankCode(text.charCodeAt(at))) at++;
+    const code = text.charCodeAt(at);
+    if (code !== 44 /* , */ && at !== last) return notRead(base);
+    gathered.push({ kind: "string", value, complete: true, start, end: at });
+    if (at === last) break;
+    at++;
+  }
+  return {
+    kind: "array",
+    items: gatheredFrom(base),
+    complete: true,
+    start: 0,
+    end: text.length,
+    source: new SourceText(text, 0),
+  };
+}
+
+/** Words the fixing parser reads as literals (`True`, `None`, `undefined`), lower-cased. */
+const LITERAL_WORDS = new Set(["true", "false", "null", "none", "undefined"]);
+
+function isBlankCode(code: number): boolean {
+  return code === 32 || code === 9;
+}
+
+function isWordStart(code: number): boolean {
+  return (code >= 97 && code <= 122) || (code >= 65 && code <= 90) || code === 95;
+}
+
+function isDigitCode(code: number): boolean {
+  return code >= 48 && code <= 57;
 }
 
 /** A cursor over a block's lines; each `read…` consumes the lines of one node. */
@@ -256,11 +376,13 @@ class YamlLines {
   }
 
   private sequence(indent: number): JsonishNode | undefined {
-    const items: JsonishNode[] = [];
+    const base = gathered.length;
     for (this.skipBlank(); !this.done && this.indent() === indent && isItem(this.text()); this.skipBlank()) {
       // (The line trimmed starts with its `-`, at `indent`.)
-      const after = this.text().slice(1);
-      const rest = after.trimStart();
+      const line = this.text();
+      let skip = 1;
+      while (isBlankCode(line.charCodeAt(skip))) skip++;
+      const rest = line.slice(skip).trimStart();
       let item: JsonishNode | undefined;
       if (rest === "") {
         this.at++;
@@ -268,35 +390,35 @@ class YamlLines {
         item =
           !this.done && this.indent() > indent ? this.node(this.indent()) : { kind: "null", complete: true };
       } else {
-        const column = indent + 1 + (after.length - rest.length);
+        const column = indent + (line.length - rest.length);
         const entry = yamlKey(rest);
         if (entry !== undefined) item = this.mapping(column, entry);
-        else if (isItem(rest)) return undefined;
+        else if (isItem(rest)) return notRead(base);
         else item = this.value(rest, indent);
       }
-      if (item === undefined) return undefined;
-      items.push(item);
+      if (item === undefined) return notRead(base);
+      gathered.push(item);
     }
-    return { kind: "array", items, complete: true };
+    return { kind: "array", items: gatheredFrom(base), complete: true };
   }
 
   /** A mapping at `indent`; `first`: its first entry, already read from a sequence item's line. */
   private mapping(indent: number, first: { key: string; rest: string } | undefined): JsonishNode | undefined {
-    const entries: [string, JsonishNode][] = [];
+    const base = gathered.length;
     let entry = first;
     for (;;) {
       if (entry === undefined) {
         this.skipBlank();
         if (this.done || this.indent() !== indent) break;
         entry = yamlKey(this.text());
-        if (entry === undefined) return undefined;
+        if (entry === undefined) return notRead(base);
       }
       const value = this.entryValue(entry.rest, indent);
-      if (value === undefined) return undefined;
-      entries.push([entry.key, value]);
+      if (value === undefined) return notRead(base);
+      gathered.push([entry.key, value]);
       entry = undefined;
     }
-    return { kind: "object", entries, complete: true };
+    return { kind: "object", entries: gatheredFrom(base), complete: true };
   }
 
   /** The value of a key at `indent` whose line (the current one) has `rest` after the colon. */
@@ -330,7 +452,8 @@ class YamlLines {
   /** `first` (on the current line) and its continuation lines (indented past `indent`), as one scalar. */
   private plain(first: string, indent: number, whole: boolean): JsonishNode | undefined {
     this.at++;
-    const parts = [first];
+    // (The lines after the first, gathered only when there are any: most values are one line.)
+    let parts: string[] | undefined;
     while (!this.done) {
       const text = this.text();
       if (text !== "" && this.indent() <= indent) break;
@@ -340,14 +463,15 @@ class YamlLines {
         while (next < this.lines.length && this.lines[next]!.trim() === "") next++;
         if (next >= this.lines.length || indentOf(this.lines[next]!) <= indent) break;
       }
+      if (parts === undefined) parts = [first];
       parts.push(text);
       this.at++;
     }
     const quoted = first[0] === '"' || first[0] === "'";
     const flow = first[0] === "[" || first[0] === "{";
-    if (flow) return yamlScalar(parts.length === 1 ? first : parts.join(" "));
-    if (quoted) return yamlScalar(foldPlain(parts));
-    return yamlScalar(withoutComment(foldPlain(parts)));
+    if (flow) return yamlScalar(parts === undefined ? first : parts.join(" "));
+    const folded = parts === undefined ? first : foldPlain(parts);
+    return yamlScalar(quoted ? folded : withoutComment(folded));
   }
 }
 
@@ -369,6 +493,6 @@ function foldPlain(parts: readonly string[]): string {
 }
 
 function withoutComment(text: string): string {
-  const at = text.search(/\s#/);
+  const at = text.includes("#") ? text.search(/\s#/) : -1;
   return at < 0 ? text : text.slice(0, at).trimEnd();
 }

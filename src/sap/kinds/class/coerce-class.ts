@@ -20,7 +20,7 @@ import { pendingOf, type StreamSuccess, streamOf } from "../../stream/stream-of.
 import { callArguments, isArgumentsKey, MAX_CALLS } from "./call-arguments.js";
 import { type FieldLookup, fieldLookupOf, matchField } from "./field-lookup.js";
 import { keyReplaces, listAsFieldText, mayImplyKey, missingPenalty } from "./field-rules.js";
-import { type FieldOutcome, readField } from "./read-field.js";
+import { type FieldOutcome, readCoerced, readField } from "./read-field.js";
 
 /**
  * Classes: keys matched to fields (exactly, else ignoring case/spacing/punctuation, flagged), unknown keys
@@ -52,8 +52,7 @@ export const classCoercer: KindCoercer<ClassRefType> = {
       const checked = applyConstraints(declaration.constraints, result, path, context, `class ${type.name}`);
       return checked.ok ? { ...checked, pending: pendingOf(result) } : checked;
     }
-    const active = context.active.get(node) ?? [];
-    if (active.includes(type.name)) {
+    if (context.active.has(node, type.name)) {
       return failure(
         "circular",
         path,
@@ -62,14 +61,13 @@ export const classCoercer: KindCoercer<ClassRefType> = {
         `Class ${type.name} would have to contain itself.`,
       );
     }
-    context.active.set(node, [...active, type.name]);
+    context.active.enter(node, type.name);
     try {
       const result = coerceClass(type, declaration, node, path, context, undefined);
       if (!result.ok || declaration.constraints.length === 0) return result;
       return applyConstraints(declaration.constraints, result, path, context, `class ${type.name}`, node);
     } finally {
-      if (active.length === 0) context.active.delete(node);
-      else context.active.set(node, active);
+      context.active.leave();
     }
   },
   plainText: () => "never",
@@ -90,7 +88,7 @@ function coerceClass(
   const soleField = lookup.fields.length === 1 ? lookup.fields[0] : undefined;
   if (node.kind === "object") {
     const view = stream === undefined ? undefined : keptView(lookup, type, node, path, stream);
-    const keys = view ?? newKeysFold();
+    const keys = view ?? newKeysFold(lookup.fields.length);
     foldKeys(keys, declaration, lookup, node, path, stream);
     // A function call's arguments (`callArguments`).
     const call =
@@ -198,11 +196,12 @@ interface KeysFold {
   flags: Flag[] | undefined;
 }
 
-function newKeysFold(): KeysFold {
+function newKeysFold(fields: number): KeysFold {
+  // (Made at the fields' count: an answer of thousands of objects folds each one's keys.)
   return {
     scanned: 0,
-    found: [],
-    exact: [],
+    found: new Array(fields),
+    exact: new Array(fields),
     matchedAny: false,
     again: false,
     argument: undefined,
@@ -265,7 +264,18 @@ function fromObject(
   for (let index = 0; index < fields.length; index++) {
     const field = fields[index]!;
     const fieldPath = childPath(path, field.name);
-    const outcome = readField(declaration, field, keys.found[index], fieldPath, node, context, undefined);
+    const fieldNode = keys.found[index];
+    const result = fieldNode === undefined ? undefined : context.coerce(field.type, fieldNode, fieldPath);
+    if (result?.ok) {
+      // (A value that fits is the field's outcome as it is, `readCoerced`'s first rule: no outcome made.)
+      builder.add(result);
+      setOwn(value, field.name, result.value);
+      continue;
+    }
+    const outcome =
+      result === undefined
+        ? readField(declaration, field, undefined, fieldPath, node, context, undefined)
+        : readCoerced(declaration, field, fieldNode!, fieldPath, context, undefined, result);
     if (outcome.failure) return outcome.failure;
     builder.add(outcome);
     setOwn(value, field.name, outcome.value);
@@ -295,7 +305,7 @@ function keptView(
   stream: StreamCoerceContext,
 ): ObjectView {
   return keptState<ObjectView>(stream.slot(node, type, path), () => ({
-    ...newKeysFold(),
+    ...newKeysFold(lookup.fields.length),
     call: undefined,
     outcomes: [],
     paths: lookup.fields.map((field) => childPath(path, field.name)),

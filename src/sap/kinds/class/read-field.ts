@@ -1,6 +1,12 @@
 import type { Class, Field } from "../../../ir/index.js";
 import type { CoerceContext } from "../../coerce/coerce-context.js";
-import { type CheckResult, type CoerceFailure, failure, NONE } from "../../coerce/coerce-result.js";
+import {
+  type CheckResult,
+  type CoerceFailure,
+  type CoerceResult,
+  failure,
+  NONE,
+} from "../../coerce/coerce-result.js";
 import { FLAG_PENALTIES, type Flag, flagAt } from "../../flags.js";
 import type { JsonishNode } from "../../lenient/jsonish-node.js";
 import type { StreamCoerceContext } from "../../stream/stream-coerce-context.js";
@@ -64,8 +70,32 @@ export function readField(
     // A required field the closed object lacks: missing for good (final mode fails the object).
     return fellBack(fallback, undefined, fieldPath, object, stream, attrs);
   }
+  return readCoerced(
+    declaration,
+    field,
+    fieldNode,
+    fieldPath,
+    context,
+    stream,
+    context.coerce(field.type, fieldNode, fieldPath),
+  );
+}
+
+/**
+ * `readField` of a field whose node was coerced already (`result`): a one-shot read that kept a result
+ * that fits as it is (its value, flags, checks and score are the outcome's) hands the others here.
+ */
+export function readCoerced(
+  declaration: Class,
+  field: Field,
+  fieldNode: JsonishNode,
+  fieldPath: string,
+  context: CoerceContext,
+  stream: StreamCoerceContext | undefined,
+  result: CoerceResult,
+): FieldOutcome {
+  const attrs = stream === undefined ? undefined : field.type.attrs;
   const complete = fieldNode.complete;
-  const result = context.coerce(field.type, fieldNode, fieldPath);
   if (result.ok) {
     if (attrs?.streamNotNull) {
       const shown = attrs.streamWithState ? (result.value as { value: unknown }).value : result.value;

@@ -216,8 +216,9 @@ function foldEvery(type: ListType, items: JsonishNode[], path: string, context: 
   if (fold.values.length === 0 && fold.failures > 0) {
     return allItemsFailed(fold, type, { kind: "array", items, complete: true }, items.length, path, context);
   }
-  const { values: value, flags = NONE, score, checks = NONE } = fold;
-  return { ok: true, value, flags, score, checks };
+  const { flags = NONE, score, checks = NONE } = fold;
+  // (A copy at its length: the array pushed from empty has room for 16, and the list is kept.)
+  return { ok: true, value: fold.values.slice(), flags, score, checks };
 }
 
 /**
