@@ -415,9 +415,16 @@ export class Sections {
     // The open section's value so far, with the line being written unless it may still open a section;
     // when that line opens one already, the open section is as good as closed.
     if (open !== undefined) {
-      const partial = this.line === "" || this.mayOpen(open) ? undefined : this.line;
+      let partial = this.line === "" || this.mayOpen(open) ? undefined : this.line;
       // (A tag's content is read with its entities decoded.)
-      const written = open.form === "tag" ? this.decoded.line : this.written;
+      let written = open.form === "tag" ? this.decoded.line : this.written;
+      // The open tag's closing tag being written: the line before it shows (no entity reaches over a `<`,
+      // so it is decoded for good; a line is cut so only at the few reads its closing tag is written at).
+      const closing = open.form === "tag" && partial === undefined ? this.closingTagAt(open) : undefined;
+      if (closing !== undefined && closing > 0) {
+        partial = this.line.slice(0, closing);
+        written = lineOf(decodeEntities(partial));
+      }
       const value = sectionValue(open, partial, opener !== undefined, written);
       this.place(open, value === undefined ? undefined : forOneRead(value));
     }
@@ -694,18 +701,24 @@ export class Sections {
   }
 
   /**
+   * Where in the line being written the open tag's closing tag is being written (its start, `</na`),
+   * else undefined. (Looked for in the line's last characters, `tail`: a closing tag being written with
+   * over a hundred blanks in it is not.)
+   */
+  private closingTagAt(open: Section): number | undefined {
+    const tail = this.tail;
+    const at = tail.lastIndexOf("<");
+    if (at < 0 || !`</${open.written}>`.startsWith(tail.slice(at).replace(/\s+$/, ""))) return undefined;
+    return this.line.length - tail.length + at;
+  }
+
+  /**
    * Whether the line being written may still open a section (or close the open tag), so its text is not
    * shown as the open section's yet: it opens one already, or it is short and begins like an opener.
    */
   private mayOpen(open: Section): boolean {
     const line = this.line;
-    if (open.form === "tag") {
-      // (Looked for in the line's last characters: a closing tag being written with over a hundred blanks
-      // in it is not held back.)
-      const tail = this.tail;
-      const at = tail.lastIndexOf("<");
-      return at >= 0 && `</${open.written}>`.startsWith(tail.slice(at).replace(/\s+$/, ""));
-    }
+    if (open.form === "tag") return this.closingTagAt(open) !== undefined;
     if (open.inFence) return FENCE.test(line) || /^\s*[`~]{1,2}$/.test(line);
     // (The line itself is not read here, only what is known of it: see `WrittenLine`.)
     const { lead, first, last, opening } = this.written;
