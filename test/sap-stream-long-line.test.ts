@@ -111,6 +111,13 @@ describe("a stream of one long label or tag line looks at the line's new charact
     ["a label line", (line) => `Reasoning: ${line}`, ""],
     ["a bold label line", (line) => `**Reasoning:** ${line}`, ""],
     ["a label line after another label", (line) => `Answer: 4\nReasoning: ${line}`, ""],
+    // (Chunks that end with a comma: a value's last comma is not its own, told from what was added.)
+    ["a label line of words and commas", (line) => `Reasoning: ${line.replaceAll(" ", ", ")}`, ""],
+    [
+      "a DSPy section's line of words and commas",
+      (line) => `[[ ## reasoning ## ]]\n${line.replaceAll(" ", ", ")}`,
+      "",
+    ],
     ["a label written again", (line) => `Reasoning: first\nReasoning: ${line}`, ""],
     ["an unindented line of a label's text", (line) => `Reasoning: first.\n${line}`, ""],
     ["a tag's line", (line) => `<reasoning>\n${line}`, ""],

@@ -382,8 +382,8 @@ export function pendingLabel(
   key: string,
   header: WrittenLine,
   entries: readonly (readonly [string, JsonishNode])[],
-  shown: (header: WrittenLine) => JsonishNode = ({ trimmed, first, last }) => ({
-    ...trimmedScalar(trimmed, first, last),
+  shown: (header: WrittenLine) => JsonishNode = ({ trimmed, first, last, beforeComma }) => ({
+    ...trimmedScalar(trimmed, first, last, beforeComma),
     complete: false,
   }),
 ): [string, JsonishNode] | undefined {
@@ -446,17 +446,23 @@ export function scalar(written: string): JsonishNode {
 }
 
 /**
- * `scalar` of a text with no blanks at either end, given its first and last characters: a long text is
- * looked at by those only (a line being written is read at every chunk, and reading any character of a
- * string grown by concatenation copies it whole).
+ * `scalar` of a text with no blanks at either end, given its first and last characters (and, when it ends
+ * with a comma, the text before it, `WrittenLine.beforeComma`): a long text is looked at by those only (a
+ * line being written is read at every chunk, and reading any character of a string grown by concatenation
+ * copies it whole).
  */
 export function trimmedScalar(
   trimmed: string,
   first: string | undefined,
   last: string | undefined,
+  beforeComma?: { text: string; last: string },
 ): JsonishNode {
   let text = trimmed;
-  if (last === ",") {
+  if (last === "," && beforeComma !== undefined) {
+    text = beforeComma.text;
+    first = text === "" ? undefined : first;
+    last = text === "" ? undefined : beforeComma.last;
+  } else if (last === ",") {
     text = text.slice(0, -1).trim();
     first = text[0];
     last = text[text.length - 1];

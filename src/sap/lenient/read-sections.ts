@@ -1098,14 +1098,14 @@ class PlainContent {
       // Nothing but the line being written: a value of its own unless it opens a fence or JSON.
       if (shown === undefined || this.indent !== undefined || /^(?:```|~~~)/.test(line!.opening))
         return undefined;
-      const { first, last, trimmed } = line!;
+      const { first, last, trimmed, beforeComma } = line!;
       if (!this.text && (first === "{" || first === "[")) return undefined;
       if (this.tagItems && first === "<") return undefined;
       this.shownNow = true;
       // (One line: a scalar, told from its ends.)
       return this.inFence
         ? { kind: "string", value: trimmed, complete: false }
-        : incomplete(trimmedScalar(trimmed, first, last));
+        : incomplete(trimmedScalar(trimmed, first, last, beforeComma));
     }
     if (this.kind === "empty") return undefined;
     // (The marker of the next bullet being typed, `-` or `3.`, is not text ending the list: not shown.)
@@ -1391,13 +1391,13 @@ function isContainer(node: JsonishNode): boolean {
  * written is read at every chunk: see `WrittenLine`).
  */
 function labelValue(value: WrittenLine, field: SectionField): JsonishNode {
-  const { trimmed: header, first, last } = value;
+  const { trimmed: header, first, last, beforeComma } = value;
   if (first === '"' || first === "'" || (!field.text && (first === "[" || first === "{"))) {
     const yaml = yamlScalar(header.replace(/,$/, ""));
     if (yaml !== undefined) return closed(yaml);
   }
   if (/^(?:```|~~~)/.test(value.opening)) return readContent(header, field, true) ?? scalar(header);
-  return trimmedScalar(header, first, last);
+  return trimmedScalar(header, first, last, beforeComma);
 }
 
 /** A fence's content: the whole content when it is one fenced block (its tag line dropped). */

@@ -16,13 +16,18 @@ export class WrittenLine {
   first = "";
   last = "";
   opening = "";
+  /**
+   * While `trimmed` ends with a comma: `trimmed` without it and the blanks before it, and that text's last
+   * character (a value's last comma is not the value's, `trimmedScalar`).
+   */
+  beforeComma: { text: string; last: string } | undefined;
   /** The line's text after `at` (`follow`): a label's value, what follows an opening tag. */
   value: WrittenLine | undefined;
   private blanks = "";
 
   reset(line: string): void {
     this.lead = this.trimmed = this.first = this.last = this.opening = this.blanks = "";
-    this.value = undefined;
+    this.value = this.beforeComma = undefined;
     this.add(line);
   }
 
@@ -35,12 +40,24 @@ export class WrittenLine {
       else this.blanks += text;
       return;
     }
+    // (What this text adds to `trimmed` starts at `start`; `trimmed` and its last character before it.)
+    let start = 0;
+    const earlier = this.trimmed;
+    const earlierLast = this.last;
+    const before = this.first === "" ? "" : earlier + this.blanks;
     if (this.first === "") {
-      const start = text.length - text.trimStart().length;
+      start = text.length - text.trimStart().length;
       this.lead += text.slice(0, start);
       this.trimmed = text.slice(start, end);
       this.first = this.trimmed[0]!;
-    } else this.trimmed = this.trimmed + this.blanks + text.slice(0, end);
+    } else this.trimmed = before + text.slice(0, end);
+    if (text[end - 1] === ",") {
+      const piece = text.slice(start, end - 1).trimEnd();
+      this.beforeComma =
+        piece !== ""
+          ? { text: before + piece, last: piece[piece.length - 1]! }
+          : { text: earlier, last: earlierLast };
+    } else this.beforeComma = undefined;
     if (this.opening.length < 8) this.opening = this.trimmed.slice(0, 8);
     this.blanks = text.slice(end);
     this.last = text[end - 1]!;
