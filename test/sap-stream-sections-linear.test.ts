@@ -125,6 +125,15 @@ const shapes: [string, string, (size: number) => string][] = [
   ],
   ["one long line in a tag, on the tag's line", "QA", (size) => `<reasoning>${words(size)}`],
   ["one long label line", "QA", (size) => `Reasoning: ${words(size)}`],
+  ["one long bold label line", "QA", (size) => `**Reasoning:** ${words(size)}`],
+  ["one long label line after another label", "QA", (size) => `Answer: 4\nReasoning: ${words(size)}`],
+  ["one long label line written again", "QA", (size) => `Reasoning: a\nReasoning: ${words(size)}`],
+  ["one long line in a tag", "QA", (size) => `<reasoning>\n${words(size)}`],
+  [
+    "one long line in a tag, with entities",
+    "QA",
+    (size) => `<reasoning>\n${words(size).replaceAll("word1", "a &amp; b &lt;c&gt;")}`,
+  ],
   [
     "a text section after a long closed list",
     "Notes",

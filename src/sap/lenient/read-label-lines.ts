@@ -2,6 +2,7 @@ import { workMeter } from "../work-meter.js";
 import type { ArrayNode, JsonishNode, ObjectNode, StringNode } from "./jsonish-node.js";
 import { LabelRecords } from "./read-label-records.js";
 import { type BlockHeader, blockScalarHeader, blockScalarText, indentOf } from "./read-yaml-block.js";
+import { lineOf, WrittenLine } from "./written-line.js";
 
 /** `key: value` (optionally bulleted or bold), the key one to five words. */
 export const LABEL_LINE =
@@ -125,10 +126,13 @@ export class LabelLines {
   private readonly keys = new Set<string>();
   /** The line being written, whether it has a non-blank character, and (once long) whether it is a label. */
   private line = "";
+  /** What is known of `line` without reading it (see `WrittenLine`); its `value`, a long label's value. */
+  private readonly written = new WrittenLine();
   private lineHasText = false;
   private lineIsLabel: boolean | undefined;
-  /** The key of the line being written, once long (null: not a label). */
+  /** The key of the line being written, once long (null: not a label), and whether it is a bullet. */
   private lineKey: string | null | undefined;
+  private lineBullet: boolean | undefined;
   /** How many lines were read. */
   lines = 0;
   /** Changes whenever `node` may have: a line read, or text added to a line that writes a key again. */
@@ -167,13 +171,18 @@ export class LabelLines {
   push(text: string): void {
     workMeter.steps += text.length;
     const rest = text.slice(text.lastIndexOf("\n") + 1);
+    let restarted = this.line === "";
     this.line = readLines(this.line, text, (line) => {
       this.line = "";
+      restarted = true;
       this.lineHasText = false;
       this.lineIsLabel = undefined;
       this.lineKey = undefined;
+      this.lineBullet = undefined;
       this.read(line);
     });
+    if (restarted) this.written.reset(this.line);
+    else this.written.add(text);
     if (!this.lineHasText && rest.trim() !== "") this.lineHasText = true;
     if (this.lineHasText && this.openKey() !== undefined) this.changes++;
     for (const records of [this.records, this.repeated]) {
@@ -254,8 +263,9 @@ export class LabelLines {
     const key = this.lineHasText ? this.openKey() : undefined;
     if (key !== undefined && this.shownAt !== this.changes) {
       this.shownAt = this.changes;
-      // (With `showOpen`, a new key whose value shows nothing yet, a quote still open say, is null so far.)
-      const header = LABEL_LINE.exec(this.line)![2]!;
+      // (With `showOpen`, a new key whose value shows nothing yet, a quote still open say, is null so far.
+      // A long line's value is known by its ends, `WrittenLine`, not read again.)
+      const header = this.written.value ?? lineOf(LABEL_LINE.exec(this.line)![2]!);
       const entry =
         pendingLabel(key, header, this.object.entries) ??
         (this.showOpen ? [key, { kind: "null", complete: false }] : undefined);
@@ -273,8 +283,14 @@ export class LabelLines {
    */
   private openKey(): string | undefined {
     const block = this.block;
-    if (block !== undefined && indentOf(this.line) > block.indent) return undefined;
-    if (this.openList !== undefined && BULLET.test(this.line)) return undefined;
+    // (Past `LABEL_DECIDED` characters, what the line starts with is known for good: not read again.)
+    const decided = this.line.length > LABEL_DECIDED;
+    if (block !== undefined && this.written.lead.length > block.indent) return undefined;
+    if (this.openList !== undefined) {
+      const bullet = this.lineBullet ?? BULLET.test(this.line);
+      if (decided) this.lineBullet = bullet;
+      if (bullet) return undefined;
+    }
     // (`key:` or `key:/` at the end may yet be `key://…`, which is not a label.)
     if (this.lineKey === undefined && /:\/?$/.test(this.line)) return undefined;
     let key = this.lineKey;
@@ -282,8 +298,10 @@ export class LabelLines {
       const label = LABEL_LINE.exec(this.line);
       const written = label === null ? undefined : label[1]!.trim();
       key = written !== undefined && !overFiveWords(written) ? written : null;
-      // (Past the first few dozen characters, the key is known for good.)
-      if (this.line.length > LABEL_DECIDED) this.lineKey = key;
+      if (decided) {
+        this.lineKey = key;
+        if (key !== null) this.written.follow(label![2]!);
+      }
     }
     return key !== null && (this.showOpen || this.keys.has(key.toLowerCase())) ? key : undefined;
   }
@@ -366,9 +384,12 @@ function becomes(target: JsonishNode, source: JsonishNode): void {
  */
 export function pendingLabel(
   key: string,
-  header: string,
+  header: WrittenLine,
   entries: readonly (readonly [string, JsonishNode])[],
-  shown: (header: string) => JsonishNode = (value) => ({ ...scalar(value), complete: false }),
+  shown: (header: WrittenLine) => JsonishNode = ({ trimmed, first, last, beforeComma }) => ({
+    ...trimmedScalar(trimmed, first, last, beforeComma),
+    complete: false,
+  }),
 ): [string, JsonishNode] | undefined {
   if (settled(header)) return [key, shown(header)];
   const folded = key.toLowerCase();
@@ -376,10 +397,24 @@ export function pendingLabel(
   return [key, { kind: "null", complete: false }];
 }
 
-/** A label's value as written so far shows: plain text, or a closed flow list, map or quoted string. */
-function settled(header: string): boolean {
-  const value = header.trim();
-  return /^[^\s*|>"'[{`~]/.test(value) || /^(?:\[.*\]|\{.*\}|"(?:[^"\\]|\\.)*")$/.test(value);
+/**
+ * A label's value as written so far shows: plain text, or a closed flow list, map or quoted string. (Told
+ * by its first character, and read whole only when its ends may close a list, map or string.)
+ */
+function settled({ trimmed, first, last }: WrittenLine): boolean {
+  if (showsAsWritten(first)) return true;
+  const closes =
+    (first === "[" && last === "]") || (first === "{" && last === "}") || (first === '"' && last === '"');
+  return closes && /^(?:\[.*\]|\{.*\}|"(?:[^"\\]|\\.)*")$/.test(trimmed);
+}
+
+/**
+ * Whether a label's value whose first character (after blanks) is `first` is plain text, shown as written
+ * so far: not a quote, bracket, bold marker, block header or fence, which what follows settles. Such a
+ * value only grows as its line does.
+ */
+export function showsAsWritten(first: string): boolean {
+  return first !== "" && !"*|>\"'[{`~".includes(first);
 }
 
 function isLabel(line: string): boolean {
@@ -415,17 +450,23 @@ export function scalar(written: string): JsonishNode {
 }
 
 /**
- * `scalar` of a text with no blanks at either end, given its first and last characters: a long text is
- * looked at by those only (a line being written is read at every chunk, and reading any character of a
- * string grown by concatenation copies it whole).
+ * `scalar` of a text with no blanks at either end, given its first and last characters (and, when it ends
+ * with a comma, the text before it, `WrittenLine.beforeComma`): a long text is looked at by those only (a
+ * line being written is read at every chunk, and reading any character of a string grown by concatenation
+ * copies it whole).
  */
 export function trimmedScalar(
   trimmed: string,
   first: string | undefined,
   last: string | undefined,
+  beforeComma?: { text: string; last: string },
 ): JsonishNode {
   let text = trimmed;
-  if (last === ",") {
+  if (last === "," && beforeComma !== undefined) {
+    text = beforeComma.text;
+    first = text === "" ? undefined : first;
+    last = text === "" ? undefined : beforeComma.last;
+  } else if (last === ",") {
     text = text.slice(0, -1).trim();
     first = text[0];
     last = text[text.length - 1];

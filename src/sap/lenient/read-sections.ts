@@ -9,6 +9,7 @@ import {
   pendingLabel,
   readLines,
   scalar,
+  showsAsWritten,
   trimmedScalar,
 } from "./read-label-lines.js";
 import { MarkdownTable, readMarkdownTable } from "./read-markdown-table.js";
@@ -22,6 +23,7 @@ import {
   yamlScalar,
 } from "./read-yaml-block.js";
 import { type SectionField, type SectionNames, sectionKey } from "./section-names.js";
+import { lineOf, WrittenLine } from "./written-line.js";
 import { YamlUnits } from "./yaml-units.js";
 
 /**
@@ -74,6 +76,8 @@ interface Opener {
   indent: number;
   /** A TOON table's header (`rows[2]{title,year}:`): its columns and delimiter; its lines are rows. */
   table?: { columns: string[]; delimiter: string };
+  /** What is known of `header` without reading it, when it is a long line's (`Sections.lineOpener`). */
+  value?: WrittenLine;
 }
 
 interface Section extends Opener {
@@ -89,6 +93,8 @@ interface Section extends Opener {
   plain: PlainContent | BlockContent | YamlUnits | JsonContent | undefined | false;
   /** Where its content starts in the text: after the opening line. */
   contentAt: number;
+  /** Its header is blank (asked at every read: a long header is not trimmed again each time). */
+  blankHeader: boolean;
 }
 
 const DSPY = /^\s*\[\[\s*##\s*([^#\]]+?)\s*##\s*\]\]\s*$/;
@@ -130,13 +136,27 @@ export class Sections {
   private readonly written = new WrittenLine();
   /** The open section's text at the last two reads, the second made by adding to the first (`grewText`). */
   private grown: { from: string; to: string } | undefined;
+  /** So for the value a label line being written shows, and that value at the last read (see `node`). */
+  private grownLabel: { from: string; to: string } | undefined;
+  private labelShown: { value: string; line: number } | undefined;
+  /** Lines started so far (the line being written is told apart from the one before by it). */
+  private lineId = 0;
+  /**
+   * The line being written's last characters (from about `CLOSING_TAG_REACH` before the part searched
+   * before): where a closing tag is looked for (`closeTagsOnLine`, `mayOpen`), never in the line itself.
+   */
+  private tail = "";
+  /** The opening tag the line being written starts with (`TAG_START`), once known; null: none, for good. */
+  private lineTag: RegExpExecArray | null | undefined;
+  /** The line being written with its entities decoded (a tag's content), from what each push adds. */
+  private readonly decoded = new DecodedLine();
   /** How much of the line being written was searched for a closing tag (`closeTagsOnLine`). */
   private searched = 0;
   /**
-   * What the line being written opens, decided once it is long (`lineOpener`), and where a label's value
-   * starts; forgotten when another line starts.
+   * What the line being written opens, decided once it is long (`lineOpener`; a label's or a tag's value
+   * then followed by `written.value`); forgotten when another line starts.
    */
-  private decided: { open: Section | undefined; opener: Opener | undefined; headerAt: number } | undefined;
+  private decided: { open: Section | undefined; opener: Opener | "wrapper" | undefined } | undefined;
   /** The list or map `node` gave last for a list or map target. */
   private shownTags: ArrayNode | ObjectNode | undefined;
   /** The object `node` gave last, and `changes` then. */
@@ -186,7 +206,9 @@ export class Sections {
    */
   grewText(shown: string, next: string): boolean {
     const grown = this.grown;
-    return grown !== undefined && next === grown.to && shown === grown.from;
+    if (grown !== undefined && next === grown.to && shown === grown.from) return true;
+    const label = this.grownLabel;
+    return label !== undefined && next === label.to && shown === label.from;
   }
 
   /** A section is open or a line is being written: the end of the answer may still change the object. */
@@ -208,8 +230,7 @@ export class Sections {
       return;
     }
     workMeter.steps += text.length;
-    const before = this.line;
-    let restarted = before === "";
+    let restarted = this.line === "";
     this.line = readLines(
       this.line,
       text,
@@ -223,8 +244,12 @@ export class Sections {
       this.passQuietLines,
     );
     this.pushed += text.length;
-    if (restarted) this.written.reset(this.line);
-    else this.written.add(text);
+    if (restarted) this.startLine(this.line);
+    else {
+      this.written.add(text);
+      this.decoded.add(text);
+      this.tail += text;
+    }
     // A tag closed on the line being written is closed now (the rest of the line is read on).
     this.closeTagsOnLine();
     if (!this.completed) this.changes++;
@@ -256,36 +281,62 @@ export class Sections {
     while (!this.completed && !this.fenced && this.container === undefined) {
       const open = this.open;
       const line = this.line;
-      // (Searched from near the end of the part searched before, not from the line's start: a closing tag
-      // that ends in what was just added starts there, unless it holds over a hundred blanks; the whole
-      // line is searched again once it ends, by `readInTag`.)
-      const from = Math.max(0, this.searched - CLOSING_TAG_REACH);
+      // (Searched from near the end of the part searched before, in `tail`, not from the line's start: a
+      // closing tag that ends in what was just added starts there, unless it holds over a hundred blanks;
+      // the whole line is searched again once it ends, by `readInTag`.)
+      const tail = this.tail;
+      const tailAt = line.length - tail.length;
+      const from = Math.max(tailAt, this.searched - CLOSING_TAG_REACH);
       workMeter.steps += line.length - from;
       this.searched = line.length;
+      if (tail.length > CLOSING_TAG_REACH) this.tail = tail.slice(-CLOSING_TAG_REACH);
       if (open?.form === "tag") {
-        const close = closingTag(line, open.written, from);
+        const close = closingTag(tail, open.written, from - tailAt);
         if (close === undefined) return;
-        open.lines.push(line.slice(0, close.start));
+        open.lines.push(line.slice(0, tailAt + close.start));
         this.close(open);
         this.open = undefined;
-        this.setLine(line.slice(close.end));
+        this.setLine(line.slice(tailAt + close.end));
         continue;
       }
       if (open !== undefined) return;
-      const tag = TAG_START.exec(line);
-      const close = tag === null ? undefined : closingTag(line, tag[1]!, Math.max(from, tag[0].length));
+      const tag = this.openingTag(line);
+      const close =
+        tag === null ? undefined : closingTag(tail, tag[1]!, Math.max(from, tag[0].length) - tailAt);
       if (close === undefined) return;
-      this.setLine(line.slice(close.end));
-      this.read(line.slice(0, close.end));
+      this.setLine(line.slice(tailAt + close.end));
+      this.read(line.slice(0, tailAt + close.end));
     }
+  }
+
+  /**
+   * The opening tag `line` (the line being written) starts with, or null: matched until it is known (a
+   * tag matched stays so as the line grows; a line that starts otherwise, or is long, never will).
+   */
+  private openingTag(line: string): RegExpExecArray | null {
+    if (this.lineTag !== undefined) return this.lineTag;
+    const first = this.written.first;
+    if (first === "") return null;
+    const tag = first === "<" ? TAG_START.exec(line) : null;
+    if (tag !== null || first !== "<" || line.length > LABEL_DECIDED) this.lineTag = tag;
+    return tag;
   }
 
   /** The line being written is `line` now, not what it was grown by. */
   private setLine(line: string): void {
     this.line = line;
-    this.written.reset(line);
+    this.startLine(line);
     this.searched = 0;
     this.decided = undefined;
+  }
+
+  /** What is kept of the line being written starts again, from `line`. */
+  private startLine(line: string): void {
+    this.lineId++;
+    this.written.reset(line);
+    this.decoded.reset(line);
+    this.tail = line;
+    this.lineTag = undefined;
   }
 
   /** The text is complete: its last line is read, the open section closed, and the object complete. */
@@ -341,37 +392,63 @@ export class Sections {
       open?.inFence
         ? undefined
         : this.lineOpener(open);
-    const label =
+    const header =
       opener !== undefined &&
       opener !== "completed" &&
       opener !== "wrapper" &&
       opener.form === "label" &&
       !UNDECLARED.has(opener.field!)
-        ? labelValue(opener.header.trim(), opener.field!)
+        ? (opener.value ?? lineOf(opener.header))
         : undefined;
-    if (this.declared === 0 && label === undefined) {
+    if (this.declared === 0 && header === undefined) {
       this.shown = undefined;
       return undefined;
     }
     // The open section's value so far, with the line being written unless it may still open a section;
     // when that line opens one already, the open section is as good as closed.
     if (open !== undefined) {
-      const partial = this.line === "" || this.mayOpen(open) ? undefined : this.line;
-      const value = sectionValue(open, partial, opener !== undefined, this.written);
+      let partial = this.line === "" || this.mayOpen(open) ? undefined : this.line;
+      // (A tag's content is read with its entities decoded.)
+      let written = open.form === "tag" ? this.decoded.line : this.written;
+      // The open tag's closing tag being written: the line before it shows (no entity reaches over a `<`,
+      // so it is decoded for good; a line is cut so only at the few reads its closing tag is written at).
+      const closing = open.form === "tag" && partial === undefined ? this.closingTagAt(open) : undefined;
+      if (closing !== undefined && closing > 0) {
+        partial = this.line.slice(0, closing);
+        written = lineOf(decodeEntities(partial));
+      }
+      const value = sectionValue(open, partial, opener !== undefined, written);
       this.place(open, value === undefined ? undefined : forOneRead(value));
     }
     const entries = [...this.object.entries];
-    // (Only a plain value: a quote, bracket, bold marker or block header is settled by what follows.)
+    // (Only a plain value: a quote, bracket, bold marker or block header is settled by what follows. Its
+    // value is read only then: a long line's quoted value being written is not read at every chunk.)
     const pending =
-      label !== undefined && opener !== undefined && typeof opener !== "string"
-        ? pendingLabel(opener.written, opener.header, entries, () => incomplete(label))
+      header !== undefined && typeof opener === "object"
+        ? pendingLabel(opener.written, header, entries, (value) =>
+            incomplete(labelValue(value, opener.field!)),
+          )
         : undefined;
     if (pending !== undefined) {
       forOneRead(pending[1]);
       entries.push(pending);
     }
+    this.labelGrew(pending?.[1], header);
     this.shown = forOneRead({ kind: "object", entries, complete: false });
     return this.shown;
+  }
+
+  /**
+   * The label line being written shows `node` (its value so far, `header`): known to have grown from the
+   * one it showed at the last read when both are the plain text of the same line (`showsAsWritten`: the
+   * text as written, or without a last comma), so a stream does not compare the two (`grewText`).
+   */
+  private labelGrew(node: JsonishNode | undefined, header: WrittenLine | undefined): void {
+    const value = node?.kind === "string" && showsAsWritten(header!.first) ? node.value : undefined;
+    const before = this.labelShown;
+    if (value !== undefined && before?.line === this.lineId)
+      this.grownLabel = { from: before.value, to: value };
+    this.labelShown = value === undefined ? undefined : { value, line: this.lineId };
   }
 
   private read(line: string): void {
@@ -455,7 +532,7 @@ export class Sections {
     if (open.field?.text) return false;
     if (indent > open.indent) return false;
     // (A sequence at the key's own indentation goes on over blank lines, as YAML reads it.)
-    if (open.header.trim() === "" && indent === open.indent && /^\s*-(?:\s|$)/.test(line)) return false;
+    if (open.blankHeader && indent === open.indent && /^\s*-(?:\s|$)/.test(line)) return false;
     return open.blankAfterContent;
   }
 
@@ -481,6 +558,7 @@ export class Sections {
       entry: undefined,
       plain: undefined,
       contentAt: this.nextLineAt,
+      blankHeader: opener.form === "tag" || opener.header.trim() === "",
     };
     if (opener.field !== undefined && !UNDECLARED.has(opener.field)) this.declared++;
     this.open = section;
@@ -520,25 +598,30 @@ export class Sections {
   }
 
   /**
-   * What the line being written opens (`opener`), its label decided once the line is long: past
-   * `LABEL_DECIDED` characters a label's key and colon are settled and only its value grows, so the line
-   * is not matched again at every read (a long line would cost the square of its length).
+   * What the line being written opens (`opener`), decided once the line is long: past `LABEL_DECIDED`
+   * characters an opener's marks (a label's key and colon, a tag) are settled and only its value grows, so
+   * the line is not matched again at every read (a long line would cost the square of its length); the
+   * value is then known by its ends (`WrittenLine`), never read whole.
    */
   private lineOpener(open: Section | undefined): Opener | "completed" | "wrapper" | undefined {
     const line = this.line;
     const decided = this.decided;
     if (decided !== undefined && decided.open === open) {
       workMeter.steps++;
-      return decided.opener && { ...decided.opener, header: line.slice(decided.headerAt) };
+      const opener = decided.opener;
+      const value = this.written.value;
+      return typeof opener === "object" && value !== undefined
+        ? { ...opener, header: value.text, value }
+        : opener;
     }
     workMeter.steps += Math.min(line.length, LABEL_DECIDED);
     const opener = this.opener(line, open);
     // (A line that opens nothing this long never will: an opener's marks are in its first characters. The
     // line is read whole when it ends, so only what a partial shows of it meanwhile rests on this.)
-    const label = typeof opener === "object" && opener.form === "label";
-    if (line.length > LABEL_DECIDED && (label || opener === undefined)) {
-      const headerAt = label ? line.length - opener.header.length : 0;
-      this.decided = { open, opener, headerAt };
+    if (line.length > LABEL_DECIDED && opener !== "completed") {
+      this.decided = { open, opener };
+      if (typeof opener === "object" && (opener.form === "label" || opener.form === "tag"))
+        this.written.follow(opener.header);
     }
     return opener;
   }
@@ -585,7 +668,7 @@ export class Sections {
     // Label lines open a section outside DSPy sections, and in a label's block only at its own indentation.
     if (open !== undefined && open.form === "dspy") return undefined;
     if (open !== undefined && open.form === "label" && indent > open.indent) return undefined;
-    if (open !== undefined && open.form === "label" && open.header.trim() === "" && /^\s*-\s/.test(line))
+    if (open !== undefined && open.form === "label" && open.blankHeader && /^\s*-\s/.test(line))
       return undefined;
     // TOON's keys of lists (`tags[2]: a,b`, `rows[2]{title,year}:` then one row a line) name their field.
     const toon = TOON_KEY.exec(line);
@@ -611,15 +694,24 @@ export class Sections {
   }
 
   /**
+   * Where in the line being written the open tag's closing tag is being written (its start, `</na`),
+   * else undefined. (Looked for in the line's last characters, `tail`: a closing tag being written with
+   * over a hundred blanks in it is not.)
+   */
+  private closingTagAt(open: Section): number | undefined {
+    const tail = this.tail;
+    const at = tail.lastIndexOf("<");
+    if (at < 0 || !`</${open.written}>`.startsWith(tail.slice(at).replace(/\s+$/, ""))) return undefined;
+    return this.line.length - tail.length + at;
+  }
+
+  /**
    * Whether the line being written may still open a section (or close the open tag), so its text is not
    * shown as the open section's yet: it opens one already, or it is short and begins like an opener.
    */
   private mayOpen(open: Section): boolean {
     const line = this.line;
-    if (open.form === "tag") {
-      const at = line.lastIndexOf("<");
-      return at >= 0 && `</${open.written}>`.startsWith(line.slice(at).replace(/\s+$/, ""));
-    }
+    if (open.form === "tag") return this.closingTagAt(open) !== undefined;
     if (open.inFence) return FENCE.test(line) || /^\s*[`~]{1,2}$/.test(line);
     // (The line itself is not read here, only what is known of it: see `WrittenLine`.)
     const { lead, first, last, opening } = this.written;
@@ -634,7 +726,7 @@ export class Sections {
     if (open.form === "label" && indent > open.indent) {
       // A line of a YAML block under an empty key may still become a key or an item: shown once whole,
       // or once its flow or quoted value has closed.
-      return open.header.trim() === "" && !"]}\"'".includes(last);
+      return open.blankHeader && !"]}\"'".includes(last);
     }
     if (line.length - indent > this.names.longest + 24) return false;
     if (first === "`" || first === "~") return true;
@@ -646,48 +738,6 @@ export class Sections {
       if (key.startsWith(words) || words.startsWith(key)) return true;
     }
     return false;
-  }
-}
-
-/**
- * What the sections reading asks of the line being written, kept from what each push adds to it: V8 copies
- * a string grown by concatenation whole the first time any of its characters is read (`trim`, a regular
- * expression, `charCodeAt`), so a long line read at every chunk would cost the square of its length.
- * Together, `lead`, `trimmed` and the blanks after it are the line.
- */
-class WrittenLine {
-  /** The blanks before its first character that is not one (all of it, while it is blank). */
-  lead = "";
-  /** The line without blanks at either end: grown by what each push adds, never read whole here. */
-  trimmed = "";
-  /** `trimmed`'s first and last characters ("" while the line is blank), and its first few. */
-  first = "";
-  last = "";
-  opening = "";
-  private blanks = "";
-
-  reset(line: string): void {
-    this.lead = this.trimmed = this.first = this.last = this.opening = this.blanks = "";
-    this.add(line);
-  }
-
-  add(text: string): void {
-    workMeter.steps += text.length;
-    const end = text.trimEnd().length;
-    if (end === 0) {
-      if (this.first === "") this.lead += text;
-      else this.blanks += text;
-      return;
-    }
-    if (this.first === "") {
-      const start = text.length - text.trimStart().length;
-      this.lead += text.slice(0, start);
-      this.trimmed = text.slice(start, end);
-      this.first = this.trimmed[0]!;
-    } else this.trimmed = this.trimmed + this.blanks + text.slice(0, end);
-    if (this.opening.length < 8) this.opening = this.trimmed.slice(0, 8);
-    this.blanks = text.slice(end);
-    this.last = text[end - 1]!;
   }
 }
 
@@ -725,11 +775,11 @@ function isText(open: Section | undefined): boolean {
 
 /** A label's value went on past its label's line (or its label has no value on its line). */
 function wentOn(open: Section): boolean {
-  return open.lines.length > 0 || open.header.trim() === "";
+  return open.lines.length > 0 || open.blankHeader;
 }
 
 function hasContent(section: Section): boolean {
-  return section.header.trim() !== "" || section.lines.some((line) => line.trim() !== "");
+  return !section.blankHeader || section.lines.some((line) => line.trim() !== "");
 }
 
 /** Whether `text[at]` is a blank within a line (`\s` but a line break), spaces and tabs decided first. */
@@ -819,7 +869,7 @@ function plainValue(
       // (A list's tag may hold its items as tags: content opening with one is read whole.)
       const tags = section.form === "tag" && field.list;
       const indent = section.form === "label" ? section.indent : undefined;
-      section.plain = new PlainContent(field.text, indent, false, tags, section.form === "tag");
+      section.plain = new PlainContent(field.text, indent, false, tags);
       if (section.form === "label") section.plain.add(header);
     }
   }
@@ -835,21 +885,17 @@ function plainValue(
     const opened = plain instanceof PlainContent && section.form !== "label" ? plain.opened : undefined;
     section.plain =
       opened === "fence"
-        ? new PlainContent(
-            field.text,
-            undefined,
-            true,
-            field.list && section.form === "tag",
-            section.form === "tag",
-          )
+        ? new PlainContent(field.text, undefined, true, field.list && section.form === "tag")
         : opened === "json"
           ? new JsonContent()
           : false;
     return section.plain === false ? undefined : plainValue(section, partial, written);
   }
+  // (`written`: what is known of the line being written; for a tag's content, what of it is decoded for
+  // good, `DecodedLine`.)
   const value =
-    plain instanceof PlainContent && !decode
-      ? plain.value(partial, written)
+    plain instanceof PlainContent && written !== undefined
+      ? plain.value(partial === undefined ? undefined : decode ? written.text : partial, written)
       : plain.value(partial === undefined ? undefined : decode ? decodeEntities(partial) : partial);
   // Bullets with a colon under a list of scalars are lines of text (`mappingItems`), which the whole
   // read gives: read whole from here on.
@@ -970,7 +1016,6 @@ class PlainContent {
     private readonly indent: number | undefined,
     private readonly inFence = false,
     private readonly tagItems = false,
-    private readonly decoded = false,
   ) {}
 
   add(line: string): void {
@@ -1005,7 +1050,8 @@ class PlainContent {
 
   /**
    * The content's value with `partial` (the line being written) after it; undefined: read it whole.
-   * `written`: what is known of `partial`, read instead of it (a long line is not read whole per chunk).
+   * `written`: what is known of `partial`, read instead of it (a long line is not read whole per chunk);
+   * of a tag's content, the part decoded for good (`DecodedLine`), which only grows.
    */
   value(partial: string | undefined, written?: WrittenLine): JsonishNode | undefined {
     const shownBefore = this.shownNow;
@@ -1018,8 +1064,8 @@ class PlainContent {
     if (
       node?.kind === "string" &&
       previous?.kind === "string" &&
-      // (Entities decoded in a line being written change as it grows, `&lt` then `<`: not known to grow.)
-      (this.decoded ? !shownBefore : this.added || !shownBefore || this.shownNow) &&
+      // (A tag's line being written shows none of an entity still being written, `&lt`, so it grows too.)
+      (this.added || !shownBefore || this.shownNow) &&
       opening !== '"' &&
       opening !== "'"
     )
@@ -1045,14 +1091,14 @@ class PlainContent {
       // Nothing but the line being written: a value of its own unless it opens a fence or JSON.
       if (shown === undefined || this.indent !== undefined || /^(?:```|~~~)/.test(line!.opening))
         return undefined;
-      const { first, last, trimmed } = line!;
+      const { first, last, trimmed, beforeComma } = line!;
       if (!this.text && (first === "{" || first === "[")) return undefined;
       if (this.tagItems && first === "<") return undefined;
       this.shownNow = true;
       // (One line: a scalar, told from its ends.)
       return this.inFence
         ? { kind: "string", value: trimmed, complete: false }
-        : incomplete(trimmedScalar(trimmed, first, last));
+        : incomplete(trimmedScalar(trimmed, first, last, beforeComma));
     }
     if (this.kind === "empty") return undefined;
     // (The marker of the next bullet being typed, `-` or `3.`, is not text ending the list: not shown.)
@@ -1195,13 +1241,6 @@ class BlockContent {
   }
 }
 
-/** What `WrittenLine` knows of `line`, for a line not kept as one. */
-function lineOf(line: string): WrittenLine {
-  const written = new WrittenLine();
-  written.add(line);
-  return written;
-}
-
 function countLines(blankLines: string): number {
   let count = 0;
   for (let at = blankLines.indexOf("\n"); at >= 0; at = blankLines.indexOf("\n", at + 1)) count++;
@@ -1271,7 +1310,7 @@ function readSectionContent(section: Section, lines: string[], complete: boolean
     }
     return readContent(content.join("\n"), field, complete);
   }
-  if (content.length === 0) return labelValue(header, field);
+  if (content.length === 0) return labelValue(lineOf(header), field);
   // A value over several lines indented under its key is one YAML scalar (folded); else text as written.
   if (content.every((line) => line.trim() === "" || indentOf(line) > section.indent)) {
     const yaml = readYamlBlock([`${" ".repeat(section.indent)}x: ${header}`, ...content], section.indent - 1);
@@ -1341,16 +1380,17 @@ function isContainer(node: JsonishNode): boolean {
 
 /**
  * A label's one-line value: quoted or flow YAML as such (for a text field, quoted only: `{name}` is its
- * text), else as `LabelLines` reads a value.
+ * text), else as `LabelLines` reads a value. Told from its ends when it is plain text (a label line being
+ * written is read at every chunk: see `WrittenLine`).
  */
-function labelValue(header: string, field: SectionField): JsonishNode {
-  const first = header[0];
+function labelValue(value: WrittenLine, field: SectionField): JsonishNode {
+  const { trimmed: header, first, last, beforeComma } = value;
   if (first === '"' || first === "'" || (!field.text && (first === "[" || first === "{"))) {
     const yaml = yamlScalar(header.replace(/,$/, ""));
     if (yaml !== undefined) return closed(yaml);
   }
-  if (FENCE.test(header)) return readContent(header, field, true) ?? scalar(header);
-  return scalar(header);
+  if (/^(?:```|~~~)/.test(value.opening)) return readContent(header, field, true) ?? scalar(header);
+  return trimmedScalar(header, first, last, beforeComma);
 }
 
 /** A fence's content: the whole content when it is one fenced block (its tag line dropped). */
@@ -1610,6 +1650,39 @@ function siblingTags(text: string, complete: boolean): { name: string; content: 
 }
 
 const ENTITIES: Record<string, string> = { amp: "&", lt: "<", gt: ">", quot: '"', apos: "'", nbsp: "\u00a0" };
+/**
+ * The start of an entity `decodeEntities` may still decode once more characters come (`&am`, `&#3`,
+ * `&#x2`): its forms, with no `;` yet, and a name no longer than `ENTITIES`' longest could be.
+ */
+const ENTITY_BEING_WRITTEN = /^&(?:#\d{0,7}|#[xX][0-9a-fA-F]{0,6}|[a-zA-Z]{0,8})$/;
+
+/**
+ * The line being written with its entities decoded, as `decodeEntities` decodes the whole line, from what
+ * each push adds: `line`, decoded up to its last `&` when the characters after it may still become an
+ * entity (`carry`, not shown yet: `&lt` shown, then `<`, would not grow). No entity reaches over a `&`,
+ * so the parts decode apart: a long line is never decoded again whole at each read.
+ */
+class DecodedLine {
+  readonly line = new WrittenLine();
+  private carry = "";
+
+  reset(text: string): void {
+    this.line.reset("");
+    this.carry = "";
+    this.add(text);
+  }
+
+  add(text: string): void {
+    let next = this.carry + text;
+    this.carry = "";
+    const at = next.lastIndexOf("&");
+    if (at >= 0 && ENTITY_BEING_WRITTEN.test(next.slice(at))) {
+      this.carry = next.slice(at);
+      next = next.slice(0, at);
+    }
+    if (next !== "") this.line.add(decodeEntities(next));
+  }
+}
 
 /** `&amp;`, `&lt;`, `&#39;`, `&#x27;` decoded; a bare `&` or an unknown name stays as written. */
 function decodeEntities(text: string): string {
