@@ -1,9 +1,8 @@
-import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { IrIndex } from "../../ir/index.js";
 import { compile, parseTypeExpression } from "../../language/index.js";
 import { workMeter } from "../work-meter.js";
-import { MarkdownTable, rowCells } from "./read-markdown-table.js";
+import { MarkdownTable } from "./read-markdown-table.js";
 import { type SectionNames, sectionNamesOf } from "./section-names.js";
 
 const { ir } = compile({ "row.baml": 'class Row {\n  title string\n  year int @alias("published")\n}' });
@@ -80,38 +79,5 @@ describe("MarkdownTable", () => {
     expect(large / small).toBeGreaterThan(1.9);
     expect(large / small).toBeLessThan(2.1);
     expect(streamSteps(1_000, `${'{"not": "a table"}\n'.repeat(2_000)}`)).toBe(small);
-  });
-});
-
-describe("rowCells", () => {
-  /** The rule as written: the line trimmed, a leading pipe, split at pipes not escaped, each cell trimmed. */
-  function cellsByTheRule(line: string): string[] | undefined {
-    const text = line.trim();
-    if (text.length < 2 || !text.startsWith("|")) return undefined;
-    const closed = text.endsWith("|") && !text.endsWith("\\|");
-    const inner = text.slice(1, closed ? -1 : undefined);
-    return inner.split(/(?<!\\)\|/).map((cell) => cell.replace(/\\\|/g, "|").trim());
-  }
-
-  it("cuts a row as the rule does, whatever its blanks, escapes and characters", () => {
-    for (const line of [
-      "| a | b |",
-      "|a|b",
-      "  | a |  ",
-      "||",
-      "|",
-      "| x\\| y |",
-      "|\u00a0a\u00a0| b |\r",
-      "no row",
-    ])
-      expect(rowCells(line), JSON.stringify(line)).toEqual(cellsByTheRule(line));
-    const piece = fc.constantFrom("|", " ", "\t", "a", "1 2", "é", "\\|", "\u00a0", "\r", "-", ":");
-    fc.assert(
-      fc.property(fc.array(piece, { maxLength: 10 }), (pieces) => {
-        const line = pieces.join("");
-        expect(rowCells(line)).toEqual(cellsByTheRule(line));
-      }),
-      { numRuns: 3000 },
-    );
   });
 });

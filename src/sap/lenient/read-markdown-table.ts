@@ -100,50 +100,7 @@ export class MarkdownTable {
 }
 
 /** `| a | b |` or `| a | b` (a leading pipe is required): the cells, trimmed; a `\|` is a pipe in a cell. */
-export function rowCells(line: string): string[] | undefined {
-  // (A row whose ends and cells' ends are printable ASCII past spaces and tabs is cut at its pipes in one
-  // pass, copying only the cells: the same cells as the general way, which reads any other line.)
-  let start = 0;
-  let end = line.length;
-  while (isSpaceOrTab(line.charCodeAt(start))) start++;
-  while (end > start && isSpaceOrTab(line.charCodeAt(end - 1))) end--;
-  if (
-    end - start < 2 ||
-    line.charCodeAt(start) !== 124 /* | */ ||
-    !isPlainCode(line.charCodeAt(end - 1)) ||
-    line.includes("\\|")
-  )
-    return slowRowCells(line);
-  const innerEnd = line.charCodeAt(end - 1) === 124 /* | */ ? end - 1 : end;
-  const cells: string[] = [];
-  for (let from = start + 1; ; ) {
-    const pipe = line.indexOf("|", from);
-    const to = pipe < 0 || pipe >= innerEnd ? innerEnd : pipe;
-    let cellStart = from;
-    let cellEnd = to;
-    while (cellStart < cellEnd && isSpaceOrTab(line.charCodeAt(cellStart))) cellStart++;
-    while (cellEnd > cellStart && isSpaceOrTab(line.charCodeAt(cellEnd - 1))) cellEnd--;
-    const plain =
-      cellStart === cellEnd ||
-      (isPlainCode(line.charCodeAt(cellStart)) && isPlainCode(line.charCodeAt(cellEnd - 1)));
-    if (!plain) return slowRowCells(line);
-    cells.push(line.slice(cellStart, cellEnd));
-    if (to === innerEnd) return cells;
-    from = to + 1;
-  }
-}
-
-function isSpaceOrTab(code: number): boolean {
-  return code === 32 || code === 9;
-}
-
-/** A printable ASCII character: never a blank `trim` would take. */
-function isPlainCode(code: number): boolean {
-  return code > 32 && code < 127;
-}
-
-/** `rowCells` read the general way (any blanks, escaped pipes). */
-function slowRowCells(line: string): string[] | undefined {
+function rowCells(line: string): string[] | undefined {
   const text = line.trim();
   if (text.length < 2 || text.charCodeAt(0) !== 124 /* | */) return undefined;
   const closed = text.endsWith("|") && !text.endsWith("\\|");

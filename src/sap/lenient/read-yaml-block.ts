@@ -1,5 +1,5 @@
 import { FixingParser } from "./fixing-parser.js";
-import { type ArrayNode, type JsonishNode, SourceText } from "./jsonish-node.js";
+import type { JsonishNode } from "./jsonish-node.js";
 
 /**
  * The YAML subset models write, read from the lines under one key of a sections answer (`readSections`):
@@ -240,10 +240,6 @@ const NUMBER = /^[+-]?(?:\d+(?:\.\d*)?|\.\d+)(?:[eE][+-]?\d+)?$/;
  */
 export function yamlScalar(text: string): JsonishNode | undefined {
   const first = text[0];
-  if (first === "[") {
-    const words = flowListOfWords(text);
-    if (words !== undefined) return words;
-  }
   if (first === "[" || first === "{") {
     const parser = new FixingParser();
     parser.push(text);
@@ -271,60 +267,8 @@ export function yamlScalar(text: string): JsonishNode | undefined {
   return { kind: "string", value: text, complete: true };
 }
 
-/**
- * `[a, b_2, c]`: a flow list whose items are plain ASCII words (a letter or `_`, then letters, digits,
- * `_`), none a literal, separated by single commas with blanks around them. The fixing parser reads each
- * such word as an unquoted string; this gives the node it gives (spans, source and all) without making
- * one parser per list: a block of many items writes a short list on each (`tags: [x, y]`). Anything
- * else (a quote, a number, a literal, an empty item, text after the list) is undefined: the parser reads
- * it. (`read-yaml-block.test.ts` holds the two to the same nodes.)
- */
-export function flowListOfWords(text: string): ArrayNode | undefined {
-  const last = text.length - 1;
-  if (text.charCodeAt(last) !== 93 /* ] */) return undefined;
-  const base = gathered.length;
-  let at = 1;
-  for (;;) {
-    while (isBlankCode(text.charCodeAt(at))) at++;
-    if (at === last && gathered.length === base) break;
-    const start = at;
-    if (!isWordStart(text.charCodeAt(at))) return notRead(base);
-    at++;
-    while (isWordStart(text.charCodeAt(at)) || isDigitCode(text.charCodeAt(at))) at++;
-    const value = text.slice(start, at);
-    const length = at - start;
-    if ((length === 4 || length === 5 || length === 9) && LITERAL_WORDS.has(value.toLowerCase()))
-      return notRead(base);
-    while (isBlankCode(text.charCodeAt(at))) at++;
-    const code = text.charCodeAt(at);
-    if (code !== 44 /* , */ && at !== last) return notRead(base);
-    gathered.push({ kind: "string", value, complete: true, start, end: at });
-    if (at === last) break;
-    at++;
-  }
-  return {
-    kind: "array",
-    items: gatheredFrom(base),
-    complete: true,
-    start: 0,
-    end: text.length,
-    source: new SourceText(text, 0),
-  };
-}
-
-/** Words the fixing parser reads as literals (`True`, `None`, `undefined`), lower-cased. */
-const LITERAL_WORDS = new Set(["true", "false", "null", "none", "undefined"]);
-
 function isBlankCode(code: number): boolean {
   return code === 32 || code === 9;
-}
-
-function isWordStart(code: number): boolean {
-  return (code >= 97 && code <= 122) || (code >= 65 && code <= 90) || code === 95;
-}
-
-function isDigitCode(code: number): boolean {
-  return code >= 48 && code <= 57;
 }
 
 /** A cursor over a block's lines; each `read…` consumes the lines of one node. */
