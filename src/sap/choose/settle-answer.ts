@@ -14,12 +14,13 @@ import { gatheredScore } from "../coerce/gathered-score.js";
 import { NOT_EXACT, readExact } from "../coerce/read-exact.js";
 import { placeFlags } from "../flags.js";
 import { type Candidate, ORIGIN_RANK, SECTIONS_REPAIR } from "../lenient/extract-candidates.js";
-import { answerMarkers, earlierOrMarked, type FinalAnswerMarker } from "../lenient/final-answer-marker.js";
+import { answerMarkers, type FinalAnswerMarker } from "../lenient/final-answer-marker.js";
 import { stringNode } from "../lenient/jsonish-node.js";
 import { parseStrictJson, type StrictJson } from "../lenient/parse-strict-json.js";
 import type { ParseOptions, ParseResult } from "../parse-value.js";
 import { SapConfigurationError, SapParseError } from "../sap-parse-error.js";
 import { structureBeatsText } from "../structure-beats-text.js";
+import { type Placing, ranksAbove } from "./rank-readings.js";
 
 /**
  * Where the node offsets of a candidate count from in the answer (0: they are the answer's own;
@@ -221,28 +222,17 @@ function better(
   const score = rankingScore(result, candidate);
   const bestScore = rankingScore(best, bestCandidate);
   if (score !== bestScore) return score < bestScore;
-  const ranked = readingRank(candidate, result);
-  const bestRanked = readingRank(bestCandidate, best);
-  const order = candidate.order;
-  const bestOrder = bestCandidate.order;
-  // Of two values written in the answer, one after more final-answer markers, or that is no example,
-  // wins before a fence beats prose (`Example:⏎```json⏎{…}⏎```⏎My answer: {…}` is the second).
-  if (ranked >= ORIGIN_RANK.prose && bestRanked >= ORIGIN_RANK.prose && placed(candidate, bestCandidate)) {
-    const marked = markers();
-    const level = marked.level(order);
-    const bestLevel = marked.level(bestOrder);
-    if (level !== bestLevel) return level > bestLevel;
-  }
-  if (ranked !== bestRanked) return ranked > bestRanked;
-  // A container found inside an unclosed one is a fallback reading, not a better one.
-  if (Boolean(candidate.parent) !== Boolean(bestCandidate.parent)) return !candidate.parent;
-  const marked = markers();
-  return earlierOrMarked(order, marked.level(order), bestOrder, marked.level(bestOrder));
+  const level = (placing: Placing) => markers().level(placing.order);
+  return ranksAbove(placingOf(candidate, result), placingOf(bestCandidate, best), level);
 }
 
-/** Both readings are values written at a place in the answer (not all objects gathered into a list). */
-function placed(candidate: Candidate, other: Candidate): boolean {
-  return candidate.origin !== "combined" && other.origin !== "combined";
+function placingOf(candidate: Candidate, result: CoerceSuccess): Placing {
+  return {
+    rank: readingRank(candidate, result),
+    combined: candidate.origin === "combined",
+    nested: candidate.parent !== undefined,
+    order: candidate.order,
+  };
 }
 
 /** The score a candidate is ranked by: a list gathered from several objects, per object. */

@@ -1,4 +1,5 @@
 import type { IrIndex, Type } from "../../ir/index.js";
+import type { Placing } from "../choose/rank-readings.js";
 import { chooseReading, type QuickAnswer, quickAnswer } from "../choose/settle-answer.js";
 import type { ConstraintEvaluator, PlainTextUse } from "../coerce/coerce-context.js";
 import type { CoerceResult, CoerceSuccess } from "../coerce/coerce-result.js";
@@ -43,7 +44,7 @@ import {
 import { pendingOf } from "./stream-of.js";
 
 /** One reading of the answer so far, coerced to the target type. */
-export interface PartialReading {
+export interface PartialReading extends Placing {
   value: unknown;
   result: CoerceSuccess;
   /** Score plus the fields still to come: how far this reading is from a whole, exact value. */
@@ -59,6 +60,8 @@ export interface PartialReading {
   order: number;
   /** How it ranks by final-answer markers and example lead-ins before it (`FinalAnswerMarker.level`). */
   level: number;
+  /** All objects gathered into one list, or a reading of the whole text: no value written at one place. */
+  combined: boolean;
   /** Where the reading came from, for the flags of a one-shot partial parse. */
   source: ReadingSource;
 }
@@ -1030,6 +1033,7 @@ export class PartialReader {
       result,
       distance: result.score + penalty + pendingOf(result),
       level: this.marker.level(order),
+      combined: source.combined === true || order >= COMBINED_ORDER,
       empty: undefined,
       complete,
       rank,
@@ -1067,6 +1071,7 @@ function wholeReading(
     nested: false,
     order,
     level,
+    combined: source.combined === true || order >= COMBINED_ORDER,
     source,
   };
 }

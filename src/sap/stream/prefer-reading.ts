@@ -1,10 +1,6 @@
-import { ORIGIN_RANK } from "../lenient/extract-candidates.js";
-import { earlierOrMarked } from "../lenient/final-answer-marker.js";
+import { type Placing, ranksAbove } from "../choose/rank-readings.js";
 import type { PartialReading } from "./partial-reader.js";
 import { pendingOf } from "./stream-of.js";
-
-/** Orders from here on are readings of the whole text (`COMBINED_ORDER`, `TEXT_ORDER`). */
-const TEXT_ORDERS = Number.MAX_SAFE_INTEGER - 1;
 
 /** The better of a reading and the best so far (either may be missing). */
 export function pick(
@@ -17,21 +13,21 @@ export function pick(
 /**
  * Whether `reading` beats `best`: a reading that shows something beats one that shows nothing; then the
  * lower score plus fields still to come; then a finished reading beats one being written (a complete
- * draft is kept until the final answer has caught up); then fence over prose over text; then a reading
- * of the whole container over one nested in an unclosed one; then the earlier one, unless the later follows
- * more final-answer markers or the earlier is an example (`earlierOrMarked`, final mode's rule).
+ * draft is kept until the final answer has caught up); then as the end of the answer ranks two equally
+ * good readings (`ranksAbove`: markers and examples, fence over prose over text, whole over nested, the
+ * earlier one).
  */
 export function preferable(reading: PartialReading, best: PartialReading): boolean {
   const empty = waiting(reading);
   if (empty !== waiting(best)) return !empty;
   if (reading.distance !== best.distance) return reading.distance < best.distance;
   if (reading.complete !== best.complete) return reading.complete;
-  // (Final mode's rule: of two values written in the answer, markers and examples decide before rank.)
-  if (placed(reading) && placed(best) && reading.level !== best.level) return reading.level > best.level;
-  if (reading.rank !== best.rank) return reading.rank > best.rank;
-  if (reading.nested !== best.nested) return !reading.nested;
-  return earlierOrMarked(reading.order, reading.level, best.order, best.level);
+  // (Then as at the end of the answer.)
+  return ranksAbove(reading, best, levelOf);
 }
+
+/** A reading's level by final-answer markers and example lead-ins, read when it was made. */
+const levelOf = (placing: Placing): number => (placing as PartialReading).level;
 
 /**
  * Whether a reading shows nothing *yet*: it shows nothing, and its text is still being written or it
@@ -66,12 +62,4 @@ function isEmpty(value: unknown): boolean {
     return false;
   }
   return true;
-}
-
-/**
- * A value written at a place in the answer (a fence's or the prose's, label lines, sections): ranked at
- * least as prose, and not all objects gathered into a list or a reading of the whole text.
- */
-function placed(reading: PartialReading): boolean {
-  return reading.rank >= ORIGIN_RANK.prose && reading.source.combined !== true && reading.order < TEXT_ORDERS;
 }
