@@ -63,7 +63,7 @@ const words = [
 ];
 
 /** Deterministic items until the compact JSON reaches the size. */
-function orderOfSize(bytes: number): {
+export function orderOfSize(bytes: number): {
   id: string;
   customer: string;
   status: string;
@@ -98,7 +98,7 @@ function fenced(value: unknown): string {
 }
 
 /** Prose, a fence, bare keys, single quotes, trailing commas, comments, numbers as strings, enum spelling. */
-function messy(value: ReturnType<typeof orderOfSize>): string {
+export function messy(value: ReturnType<typeof orderOfSize>): string {
   const items = value.items.map((item, index) => {
     const tags = item.tags.map((tag) => `'${tag}'`).join(", ");
     const price = index % 2 === 0 ? `"$${item.unit_price}"` : String(item.unit_price);

@@ -73,8 +73,11 @@ export function createCoerceContext(
       busyNodes.push(node);
       busyTypes.push(type);
       let result: CoerceResult;
+      // (`withKnownNames` inlined: no closure per call, as this runs for every node of the answer.)
       try {
-        result = withKnownNames(() => coercer.coerce(type, node, path, context));
+        result = coercer.coerce(type, node, path, context);
+      } catch (error) {
+        throw knownNames(error);
       } finally {
         context.depth--;
         busyNodes.pop();
@@ -103,12 +106,17 @@ export function withKnownNames<T>(run: () => T): T {
   try {
     return run();
   } catch (error) {
-    if (error instanceof Error && /^Unknown (class|enum|type alias) /.test(error.message)) {
-      throw new SapConfigurationError(
-        "unknown-type",
-        `${error.message} The target type names a declaration the IR does not have; compile the project that declares it.`,
-      );
-    }
-    throw error;
+    throw knownNames(error);
   }
+}
+
+/** The error to throw for `error`: an unknown IR name becomes a `SapConfigurationError`. */
+function knownNames(error: unknown): unknown {
+  if (error instanceof Error && /^Unknown (class|enum|type alias) /.test(error.message)) {
+    return new SapConfigurationError(
+      "unknown-type",
+      `${error.message} The target type names a declaration the IR does not have; compile the project that declares it.`,
+    );
+  }
+  return error;
 }

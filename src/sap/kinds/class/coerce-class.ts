@@ -5,6 +5,7 @@ import {
   addFlag,
   type CheckResult,
   type CoerceResult,
+  type CoerceSuccess,
   childPath,
   failure,
   foldRepair,
@@ -20,7 +21,7 @@ import { pendingOf, type StreamSuccess, streamOf } from "../../stream/stream-of.
 import { callArguments, isArgumentsKey, MAX_CALLS } from "./call-arguments.js";
 import { type FieldLookup, fieldLookupOf, matchField } from "./field-lookup.js";
 import { keyReplaces, listAsFieldText, mayImplyKey, missingPenalty } from "./field-rules.js";
-import { type FieldOutcome, readField } from "./read-field.js";
+import { type FieldOutcome, readField, unfitField } from "./read-field.js";
 
 /**
  * Classes: keys matched to fields (exactly, else ignoring case/spacing/punctuation, flagged), unknown keys
@@ -52,8 +53,10 @@ export const classCoercer: KindCoercer<ClassRefType> = {
       const checked = applyConstraints(declaration.constraints, result, path, context, `class ${type.name}`);
       return checked.ok ? { ...checked, pending: pendingOf(result) } : checked;
     }
-    const active = context.active.get(node) ?? [];
-    if (active.includes(type.name)) {
+    // The classes being read from this node, innermost last (a list of its own per node, grown and
+    // shrunk in place: most nodes are read as one class, once).
+    const active = context.active.get(node);
+    if (active?.includes(type.name)) {
       return failure(
         "circular",
         path,
@@ -62,14 +65,15 @@ export const classCoercer: KindCoercer<ClassRefType> = {
         `Class ${type.name} would have to contain itself.`,
       );
     }
-    context.active.set(node, [...active, type.name]);
+    if (active === undefined) context.active.set(node, [type.name]);
+    else active.push(type.name);
     try {
       const result = coerceClass(type, declaration, node, path, context, undefined);
       if (!result.ok || declaration.constraints.length === 0) return result;
       return applyConstraints(declaration.constraints, result, path, context, `class ${type.name}`, node);
     } finally {
-      if (active.length === 0) context.active.delete(node);
-      else context.active.set(node, active);
+      if (active === undefined) context.active.delete(node);
+      else active.pop();
     }
   },
   plainText: () => "never",
@@ -232,12 +236,11 @@ function foldKeys(
       continue;
     }
     fold.matchedAny = true;
-    const { field, folded } = match;
+    const { field, folded, position } = match;
     if (folded) {
       const detail = `the key "${key}" read as "${field.alias ?? field.name}"`;
       foldRepair(fold, collect, "KeyCaseFold", childPath(path, field.name), detail, value);
     }
-    const position = lookup.positions.get(field)!;
     if (!keyReplaces(match, fold.exact[position] === true)) continue;
     if (!folded) fold.exact[position] = true;
     if (fold.found[position] !== undefined) {
@@ -265,10 +268,22 @@ function fromObject(
   for (let index = 0; index < fields.length; index++) {
     const field = fields[index]!;
     const fieldPath = childPath(path, field.name);
-    const outcome = readField(declaration, field, keys.found[index], fieldPath, node, context, undefined);
-    if (outcome.failure) return outcome.failure;
-    builder.add(outcome);
-    setOwn(value, field.name, outcome.value);
+    const fieldNode = keys.found[index];
+    // A written field is read as `readField` reads it, with no outcome record for a value that fits.
+    const result = fieldNode === undefined ? undefined : context.coerce(field.type, fieldNode, fieldPath);
+    let read: CoerceSuccess | FieldOutcome;
+    if (result?.ok) {
+      read = result;
+    } else {
+      const outcome =
+        result === undefined
+          ? readField(declaration, field, undefined, fieldPath, node, context, undefined)
+          : unfitField(field, fieldNode!, fieldPath, result, context, undefined);
+      if (outcome.failure) return outcome.failure;
+      read = outcome;
+    }
+    builder.add(read);
+    setOwn(value, field.name, read.value);
   }
   return builder.build(value);
 }

@@ -87,9 +87,25 @@ export function readField(
     // A `@stream.not_null` field whose value does not fit never gets one: its object stays held back.
     if (attrs?.streamNotNull) return notReady(declaration, field, fieldNode, fieldPath, stream);
   }
-  // An optional scalar is null; else a one-shot read fails, and in a stream the object stays.
+  return unfitField(field, fieldNode, fieldPath, result, context, stream);
+}
+
+/**
+ * A field whose written value does not fit its type (`result`, the failed coercion of `fieldNode`): an
+ * optional scalar is null; else a one-shot read fails, and in a stream the object stays. (A one-shot
+ * read of a written field coerces it itself and comes here only when that fails.)
+ */
+export function unfitField(
+  field: Field,
+  fieldNode: JsonishNode,
+  fieldPath: string,
+  result: CoerceFailure,
+  context: CoerceContext,
+  stream: StreamCoerceContext | undefined,
+): FieldOutcome {
   const fallback = invalidField(field, fieldNode, result.issue, context);
   if (fallback === undefined) return failed(fieldNode, result);
+  const attrs = stream === undefined ? undefined : field.type.attrs;
   return fellBack(fallback, fieldNode, fieldPath, fieldNode, stream, attrs);
 }
 
