@@ -129,6 +129,15 @@ type Frame = ObjectFrame | ArrayFrame | StringFrame | UnquotedFrame | CommentFra
  */
 export const MAX_NESTING = 2000;
 
+/** Whether a list is short enough to be copied to its own size when its container closes. */
+function isShort(list: readonly unknown[]): boolean {
+  return list.length > 0 && list.length < 16;
+}
+
+/** Keys the parser keeps one copy of (see `FixingParser.keys`), and how long such a key may be. */
+const KEYS_KEPT = 256;
+const KEPT_KEY_LENGTH = 40;
+
 /** Whether `code` opens a quoted string: `"`, `'`, a backtick, or a smart quote (“ ” ‘ ’). */
 function isQuoteCode(code: number): boolean {
   return (
@@ -321,6 +330,12 @@ export class FixingParser {
   private openObjects = 0;
   private openArrays = 0;
   private repairs = new Set<string>();
+  /**
+   * Keys read so far, each kept once: the objects of a long list repeat the same few keys, and the tree
+   * holds one copy of each rather than one per object (less for the garbage collector to move, which is
+   * most of the cost of a large answer). Bounded: keys come from the answer.
+   */
+  private readonly keys = new Map<string, string>();
   /** The text read since the outermost open container began, for containers' written text. */
   private source = new SourceText("", 0);
   /**
@@ -786,8 +801,15 @@ export class FixingParser {
     const frame = this.stack.pop() as ObjectFrame | ArrayFrame;
     frame.node.complete = complete;
     frame.node.end = this.offset + this.position;
-    if (frame.kind === "object") this.openObjects--;
-    else this.openArrays--;
+    // A short list grown by `push` has room for 17 (V8): an exact copy keeps what the tree holds small
+    // (less for the garbage collector to move; the over-sized one dies young).
+    if (frame.kind === "object") {
+      this.openObjects--;
+      if (isShort(frame.node.entries)) frame.node.entries = frame.node.entries.slice();
+    } else {
+      this.openArrays--;
+      if (isShort(frame.node.items)) frame.node.items = frame.node.items.slice();
+    }
     if (this.stack.length === 0) {
       const root = this.roots[this.roots.length - 1]!;
       root.end = this.offset + this.position;
@@ -845,8 +867,17 @@ export class FixingParser {
   private setKey(key: string): void {
     const parent = this.stack[this.stack.length - 1];
     if (parent?.kind !== "object") return;
-    parent.key = key;
+    parent.key = this.keptKey(key);
     parent.state = "colon";
+  }
+
+  /** The copy of `key` kept in `keys` (short keys only, and only so many). */
+  private keptKey(key: string): string {
+    if (key.length > KEPT_KEY_LENGTH) return key;
+    const kept = this.keys.get(key);
+    if (kept !== undefined) return kept;
+    if (this.keys.size < KEYS_KEPT) this.keys.set(key, key);
+    return key;
   }
 
   private stepSkip(frame: SkipFrame): boolean {

@@ -14,6 +14,9 @@ export function parseStrictJson(text: string): StrictJson | undefined {
   const last = text.trimEnd().at(-1);
   const closer = first === "{" ? "}" : first === "[" ? "]" : first === '"' ? '"' : undefined;
   if (closer !== undefined ? last !== closer : !/[\da-z]/.test(last ?? "")) return undefined;
+  // And on the first member of an object: a key's quote, or the end (`{name: …}` throws, and a thrown
+  // error costs more than reading a short answer).
+  if (first === "{" && !startsMember(text)) return undefined;
   try {
     // Trimmed: JSON allows only four whitespace characters around a value; a byte-order mark or a
     // non-breaking space around valid JSON should still take the fast path.
@@ -21,6 +24,14 @@ export function parseStrictJson(text: string): StrictJson | undefined {
   } catch {
     return undefined;
   }
+}
+
+/** Whether the first `{` of `text` is followed (after JSON's blanks) by `"` or `}`, as in valid JSON. */
+function startsMember(text: string): boolean {
+  let index = text.indexOf("{") + 1;
+  let code = text.charCodeAt(index);
+  while (code === 32 || code === 10 || code === 13 || code === 9) code = text.charCodeAt(++index);
+  return code === 34 /* " */ || code === 125; /* } */
 }
 
 /**

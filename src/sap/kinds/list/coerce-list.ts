@@ -216,7 +216,9 @@ function foldEvery(type: ListType, items: JsonishNode[], path: string, context: 
   if (fold.values.length === 0 && fold.failures > 0) {
     return allItemsFailed(fold, type, { kind: "array", items, complete: true }, items.length, path, context);
   }
-  const { values: value, flags = NONE, score, checks = NONE } = fold;
+  const { values, flags = NONE, score, checks = NONE } = fold;
+  // A short list grown by `push` has room for 17 (V8): the value handed out is an exact copy.
+  const value = values.length > 0 && values.length < 16 ? values.slice() : values;
   return { ok: true, value, flags, score, checks };
 }
 
