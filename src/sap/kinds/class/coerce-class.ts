@@ -94,7 +94,7 @@ function coerceClass(
   const soleField = lookup.fields.length === 1 ? lookup.fields[0] : undefined;
   if (node.kind === "object") {
     const view = stream === undefined ? undefined : keptView(lookup, type, node, path, stream);
-    const keys = view ?? newKeysFold();
+    const keys = view ?? newKeysFold(lookup);
     foldKeys(keys, declaration, lookup, node, path, stream);
     // A function call's arguments (`callArguments`).
     const call =
@@ -202,11 +202,12 @@ interface KeysFold {
   flags: Flag[] | undefined;
 }
 
-function newKeysFold(): KeysFold {
+function newKeysFold(lookup: FieldLookup): KeysFold {
   return {
     scanned: 0,
-    found: [],
-    exact: [],
+    // (Sized to the fields from the start: no list grows while the keys are folded.)
+    found: lookup.unset.slice(),
+    exact: lookup.unflagged.slice(),
     matchedAny: false,
     again: false,
     argument: undefined,
@@ -227,7 +228,9 @@ function foldKeys(
   const collect = stream === undefined || stream.collectFlags;
   const entries = node.entries;
   for (; fold.scanned < entries.length; fold.scanned++) {
-    const [key, value] = entries[fold.scanned]!;
+    const entry = entries[fold.scanned]!;
+    const key = entry[0];
+    const value = entry[1];
     const match = matchField(lookup, key);
     if (!match) {
       if (isArgumentsKey(key)) fold.argument = [key, value];
@@ -310,7 +313,7 @@ function keptView(
   stream: StreamCoerceContext,
 ): ObjectView {
   return keptState<ObjectView>(stream.slot(node, type, path), () => ({
-    ...newKeysFold(),
+    ...newKeysFold(lookup),
     call: undefined,
     outcomes: [],
     paths: lookup.fields.map((field) => childPath(path, field.name)),

@@ -7,6 +7,9 @@ export interface FieldLookup {
   fields: Field[];
   /** Field → its position in `fields`. */
   positions: Map<Field, number>;
+  /** One `undefined` and one `false` per field: copied as the start of an object's per-field lists. */
+  unset: readonly undefined[];
+  unflagged: readonly boolean[];
   /**
    * The key the model was shown (alias, else name) → its match. The matches are made once, shared by
    * every object of the class (read-only).
@@ -26,6 +29,8 @@ export function fieldLookupOf(declaration: Class): FieldLookup {
     lookup = {
       fields,
       positions: new Map(fields.map((field, index) => [field, index])),
+      unset: fields.map(() => undefined),
+      unflagged: fields.map(() => false),
       exact: new Map(),
       folded: new Map(),
     };

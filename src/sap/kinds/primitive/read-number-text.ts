@@ -22,7 +22,10 @@ const EMBEDDED =
  * among the values of JSON written as text (see `isStructuredText`).
  */
 export function readNumberText(text: string): NumberReading {
-  const trimmed = text.trim().replace(/[,.]$/, "");
+  // Without a trailing `,` or `.` (`"42,"`, `"7."`).
+  const blankless = text.trim();
+  const last = blankless.charCodeAt(blankless.length - 1);
+  const trimmed = last === 44 /* , */ || last === 46 /* . */ ? blankless.slice(0, -1) : blankless;
   if (PLAIN.test(trimmed)) return { ok: true, value: Number(trimmed), plain: true, note: "" };
   // The common price (`$4.50`): what the search for embedded numbers below finds in it, found at once.
   if (PRICE.test(trimmed)) return { ok: true, value: Number(trimmed.slice(1)), plain: false, note: ONLY };
