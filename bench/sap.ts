@@ -9,7 +9,8 @@ import { IrIndex } from "../src/ir/index.js";
 import { compile, parseTypeExpression } from "../src/language/index.js";
 import { parseValue } from "../src/sap/index.js";
 
-const schema = `
+/** The order schema every answer of this bench is parsed for. */
+export const orderSchema = `
 enum Status {
   ACTIVE
   SHIPPED
@@ -170,7 +171,7 @@ function format(milliseconds: number): string {
 }
 
 export async function benchSap(): Promise<string> {
-  const { ir } = compile({ "order.baml": schema });
+  const { ir } = compile({ "order.baml": orderSchema });
   if (!ir) throw new Error("bench/sap.ts: the order schema does not compile");
   const type = parseTypeExpression("Order", ir as Ir).type as Type;
   const index = new IrIndex(ir);

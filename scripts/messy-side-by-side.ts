@@ -13,30 +13,8 @@
  */
 import { resolve } from "node:path";
 import { pathToFileURL } from "node:url";
-import { messy, orderOfSize } from "../bench/sap.js";
-
-const schema = `
-enum Status {
-  ACTIVE
-  SHIPPED
-  CANCELLED
-}
-class LineItem {
-  sku string
-  description string
-  quantity int
-  unit_price float
-  tags string[]
-  gift bool?
-}
-class Order {
-  id string
-  customer string
-  status Status
-  items LineItem[]
-  notes string?
-}
-`;
+import { messy, orderOfSize, orderSchema } from "../bench/sap.js";
+import { perCallTime } from "./per-call-time.js";
 
 interface Tree {
   parse: (text: string) => unknown;
@@ -47,7 +25,7 @@ async function loadTree(folder: string): Promise<Tree> {
   const load = (path: string) => import(pathToFileURL(resolve(folder, path)).href);
   const sap = await load("src/sap/index.ts");
   const language = await load("src/language/index.ts");
-  const ir = language.compile({ "order.baml": schema }).ir;
+  const ir = language.compile({ "order.baml": orderSchema }).ir;
   const type = language.parseTypeExpression("Order", ir).type;
   const index = new (await load("src/ir/index.ts")).IrIndex(ir);
   return {
@@ -73,18 +51,7 @@ const trees: [string, Tree][] = [["this tree", await loadTree(".")]];
 if (otherFolder !== undefined && !otherFolder.startsWith("--") && otherFolder !== ".")
   trees.push([otherFolder, await loadTree(otherFolder)]);
 
-/** Milliseconds now: the wall clock, or the process's CPU time (`--cpu`). */
-function now(): number {
-  if (!cpu) return performance.now();
-  const { user, system } = process.cpuUsage();
-  return (user + system) / 1000;
-}
-
-function perCall(run: () => void, repeats: number): number {
-  const started = now();
-  for (let repeat = 0; repeat < repeats; repeat++) run();
-  return (now() - started) / repeats;
-}
+const perCall = (run: () => void, repeats: number): number => perCallTime(run, repeats, cpu);
 const median = (values: number[]): number => [...values].sort((a, b) => a - b)[values.length >> 1]!;
 const summary = (values: number[]): number => (best ? Math.min(...values) : median(values));
 
