@@ -13,7 +13,9 @@
  *   at most its own short window). `end()` declares the input finished: waiting decisions resolve as at end
  *   of input, open strings and containers close and are marked incomplete.
  * - **Live tree.** Containers and quoted values are attached to their parent when they open and grow in
- *   place, so a streaming reader can look at `roots` between chunks and see everything read so far.
+ *   place, so a streaming reader can look at `roots` between chunks and see everything read so far (a
+ *   container's list of fewer than 16 children is swapped for an exact-size copy when it closes: read
+ *   the list from the node, never keep it).
  * - **Prose mode at the top.** Outside any value the parser skips text until `{` or `[`; every top-level
  *   container becomes one root, with its source span and the list of repairs made inside it.
  *
