@@ -9,7 +9,8 @@ import { IrIndex } from "../src/ir/index.js";
 import { compile, parseTypeExpression } from "../src/language/index.js";
 import { parseValue } from "../src/sap/index.js";
 
-const schema = `
+/** The order schema every answer of this bench is parsed for. */
+export const orderSchema = `
 enum Status {
   ACTIVE
   SHIPPED
@@ -63,7 +64,7 @@ const words = [
 ];
 
 /** Deterministic items until the compact JSON reaches the size. */
-function orderOfSize(bytes: number): {
+export function orderOfSize(bytes: number): {
   id: string;
   customer: string;
   status: string;
@@ -98,7 +99,7 @@ function fenced(value: unknown): string {
 }
 
 /** Prose, a fence, bare keys, single quotes, trailing commas, comments, numbers as strings, enum spelling. */
-function messy(value: ReturnType<typeof orderOfSize>): string {
+export function messy(value: ReturnType<typeof orderOfSize>): string {
   const items = value.items.map((item, index) => {
     const tags = item.tags.map((tag) => `'${tag}'`).join(", ");
     const price = index % 2 === 0 ? `"$${item.unit_price}"` : String(item.unit_price);
@@ -170,7 +171,7 @@ function format(milliseconds: number): string {
 }
 
 export async function benchSap(): Promise<string> {
-  const { ir } = compile({ "order.baml": schema });
+  const { ir } = compile({ "order.baml": orderSchema });
   if (!ir) throw new Error("bench/sap.ts: the order schema does not compile");
   const type = parseTypeExpression("Order", ir as Ir).type as Type;
   const index = new IrIndex(ir);

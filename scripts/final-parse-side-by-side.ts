@@ -17,6 +17,7 @@ import { loadSaplingProject } from "../bench/compare/sapling-project.js";
 import { loadCorpus } from "../bench/corpus/corpus-files.js";
 import { IrIndex } from "../src/ir/index.js";
 import { parseValue } from "../src/sap/index.js";
+import { perCallTime } from "./per-call-time.js";
 
 type Tree = {
   parseValue: (text: string, type: unknown, index: unknown) => unknown;
@@ -51,18 +52,7 @@ const baseReturnTypes = new Map(
 const project = loadSaplingProject();
 const index = new IrIndex(project.ir);
 
-/** Milliseconds now: the wall clock, or the process's CPU time (`--cpu`). */
-function now(): number {
-  if (!cpu) return performance.now();
-  const { user, system } = process.cpuUsage();
-  return (user + system) / 1000;
-}
-
-function perCall(run: () => void, repeats: number): number {
-  const started = now();
-  for (let repeat = 0; repeat < repeats; repeat++) run();
-  return (now() - started) / repeats;
-}
+const perCall = (run: () => void, repeats: number): number => perCallTime(run, repeats, cpu);
 const median = (values: number[]): number => [...values].sort((a, b) => a - b)[values.length >> 1]!;
 const quietly = (run: () => unknown) => () => {
   try {

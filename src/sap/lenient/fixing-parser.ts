@@ -13,7 +13,9 @@
  *   at most its own short window). `end()` declares the input finished: waiting decisions resolve as at end
  *   of input, open strings and containers close and are marked incomplete.
  * - **Live tree.** Containers and quoted values are attached to their parent when they open and grow in
- *   place, so a streaming reader can look at `roots` between chunks and see everything read so far.
+ *   place, so a streaming reader can look at `roots` between chunks and see everything read so far (a
+ *   container's list of fewer than 16 children is swapped for an exact-size copy when it closes: read
+ *   the list from the node, never keep it).
  * - **Prose mode at the top.** Outside any value the parser skips text until `{` or `[`; every top-level
  *   container becomes one root, with its source span and the list of repairs made inside it.
  *
@@ -128,6 +130,15 @@ type Frame = ObjectFrame | ArrayFrame | StringFrame | UnquotedFrame | CommentFra
  * superlinear. The container at the limit stays in the tree, empty and incomplete.
  */
 export const MAX_NESTING = 2000;
+
+/** Whether a list is short enough to be copied to its own size when its container closes. */
+function isShort(list: readonly unknown[]): boolean {
+  return list.length > 0 && list.length < 16;
+}
+
+/** Keys the parser keeps one copy of (see `FixingParser.keys`), and how long such a key may be. */
+const KEYS_KEPT = 256;
+const KEPT_KEY_LENGTH = 40;
 
 /** Whether `code` opens a quoted string: `"`, `'`, a backtick, or a smart quote (“ ” ‘ ’). */
 function isQuoteCode(code: number): boolean {
@@ -324,6 +335,12 @@ export class FixingParser {
   private openObjects = 0;
   private openArrays = 0;
   private repairs = new Set<string>();
+  /**
+   * Keys read so far, each kept once: the objects of a long list repeat the same few keys, and the tree
+   * holds one copy of each rather than one per object (less for the garbage collector to move, which is
+   * most of the cost of a large answer). Bounded: keys come from the answer.
+   */
+  private readonly keys = new Map<string, string>();
   /** The text read since the outermost open container began, for containers' written text. */
   private source = new SourceText("", 0);
   /**
@@ -791,8 +808,15 @@ export class FixingParser {
     const frame = this.stack.pop() as ObjectFrame | ArrayFrame;
     frame.node.complete = complete;
     frame.node.end = this.offset + this.position;
-    if (frame.kind === "object") this.openObjects--;
-    else this.openArrays--;
+    // A short list grown by `push` has room for 17 (V8): an exact copy keeps what the tree holds small
+    // (less for the garbage collector to move; the over-sized one dies young).
+    if (frame.kind === "object") {
+      this.openObjects--;
+      if (isShort(frame.node.entries)) frame.node.entries = frame.node.entries.slice();
+    } else {
+      this.openArrays--;
+      if (isShort(frame.node.items)) frame.node.items = frame.node.items.slice();
+    }
     if (this.stack.length === 0) {
       const root = this.roots[this.roots.length - 1]!;
       root.end = this.offset + this.position;
@@ -850,8 +874,17 @@ export class FixingParser {
   private setKey(key: string): void {
     const parent = this.stack[this.stack.length - 1];
     if (parent?.kind !== "object") return;
-    parent.key = key;
+    parent.key = this.keptKey(key);
     parent.state = "colon";
+  }
+
+  /** The copy of `key` kept in `keys` (short keys only, and only so many). */
+  private keptKey(key: string): string {
+    if (key.length > KEPT_KEY_LENGTH) return key;
+    const kept = this.keys.get(key);
+    if (kept !== undefined) return kept;
+    if (this.keys.size < KEYS_KEPT) this.keys.set(key, key);
+    return key;
   }
 
   private stepSkip(frame: SkipFrame): boolean {

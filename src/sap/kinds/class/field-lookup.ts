@@ -7,10 +7,13 @@ export interface FieldLookup {
   fields: Field[];
   /** Field → its position in `fields`. */
   positions: Map<Field, number>;
-  /** The key the model was shown (alias, else name) → field. */
-  exact: Map<string, Field>;
+  /**
+   * The key the model was shown (alias, else name) → its match. The matches are made once, shared by
+   * every object of the class (read-only).
+   */
+  exact: Map<string, FieldMatch>;
   /** The same keys as normalized words (`firstName`, `First Name`, `FIRST_NAME` → `first name`). */
-  folded: Map<string, Field>;
+  folded: Map<string, FieldMatch>;
 }
 
 const lookups = new WeakMap<Class, FieldLookup>();
@@ -28,8 +31,8 @@ export function fieldLookupOf(declaration: Class): FieldLookup {
     };
     for (const field of fields) {
       const key = field.alias ?? field.name;
-      lookup.exact.set(key, field);
-      lookup.folded.set(normalizeWords(key).join(" "), field);
+      lookup.exact.set(key, { field, folded: false });
+      lookup.folded.set(normalizeWords(key).join(" "), { field, folded: true });
     }
     lookups.set(declaration, lookup);
   }
@@ -38,14 +41,11 @@ export function fieldLookupOf(declaration: Class): FieldLookup {
 
 /** A key matched to a field: exactly, or ignoring case, spacing and punctuation (`folded`). */
 export interface FieldMatch {
-  field: Field;
-  folded: boolean;
+  readonly field: Field;
+  readonly folded: boolean;
 }
 
 /** The field a key names: exactly, else ignoring case, spacing and punctuation (`folded`). */
 export function matchField(lookup: FieldLookup, key: string): FieldMatch | undefined {
-  const field = lookup.exact.get(key);
-  if (field) return { field, folded: false };
-  const folded = lookup.folded.get(normalizeWords(key).join(" "));
-  return folded ? { field: folded, folded: true } : undefined;
+  return lookup.exact.get(key) ?? lookup.folded.get(normalizeWords(key).join(" "));
 }

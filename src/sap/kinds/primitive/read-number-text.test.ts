@@ -17,6 +17,15 @@ describe("readNumberText", () => {
     expect(readNumberText(text)).toMatchObject({ ok: true, value, plain });
   });
 
+  it.each(["$4.50", "€12", "£0.5", "¥1000.", "₩7"])(
+    "the price %j reads as the same price written in a sentence",
+    (price) => {
+      const reading = readNumberText(price);
+      expect(reading).toMatchObject({ ok: true, plain: false });
+      expect(reading).toEqual(readNumberText(`it costs ${price}`));
+    },
+  );
+
   it.each([
     ["1, 2, 3", "several"],
     ["2020-2024", "several"],
