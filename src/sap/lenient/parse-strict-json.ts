@@ -14,9 +14,6 @@ export function parseStrictJson(text: string): StrictJson | undefined {
   const last = text.trimEnd().at(-1);
   const closer = first === "{" ? "}" : first === "[" ? "]" : first === '"' ? '"' : undefined;
   if (closer !== undefined ? last !== closer : !/[\da-z]/.test(last ?? "")) return undefined;
-  // And on what follows the opening brackets (`{name: …}` throws, and a thrown error costs more than
-  // reading a short answer).
-  if ((first === "{" || first === "[") && !opensValidly(text)) return undefined;
   try {
     // Trimmed: JSON allows only four whitespace characters around a value; a byte-order mark or a
     // non-breaking space around valid JSON should still take the fast path.
@@ -25,27 +22,6 @@ export function parseStrictJson(text: string): StrictJson | undefined {
     return undefined;
   }
 }
-
-/**
- * Whether the brackets that open `text` (its first non-blank character is `{` or `[`) are followed as in
- * valid JSON: after JSON's blanks, an object's first key's quote or its end, a list's first value or its
- * end (nested openers are followed in turn).
- */
-function opensValidly(text: string): boolean {
-  let index = text.length - text.trimStart().length;
-  for (;;) {
-    const opener = text.charCodeAt(index);
-    let code = text.charCodeAt(++index);
-    while (code === 32 || code === 10 || code === 13 || code === 9) code = text.charCodeAt(++index);
-    if (opener === 123 /* { */) return code === QUOTE || code === 125; /* } */
-    if (code === 123 || code === 91 /* [ */) continue;
-    return code === 93 /* ] */ || code === QUOTE || VALUE_START.test(text[index] ?? "");
-  }
-}
-
-const QUOTE = 34;
-/** The first character of a number or literal (`-1`, `2`, `true`, `false`, `null`). */
-const VALUE_START = /[-\dtfn]/;
 
 /**
  * The JSON object or list a string holds as its whole text (`"{\"city\": \"Paris\"}"`: the model

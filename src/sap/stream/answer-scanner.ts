@@ -70,11 +70,6 @@ export class AnswerScanner {
     return this.held.length;
   }
 
-  /** A fence has opened and nothing of its content has arrived yet. */
-  get fenceStarting(): boolean {
-    return this.current.kind === "fence" && this.current.contentLength === 0;
-  }
-
   /**
    * Append a chunk of the answer and assign as much of it as can be decided (`last`: the answer ends with
    * it, as `end` then says: nothing waits for more, so a fence closed at the very end is read whole).

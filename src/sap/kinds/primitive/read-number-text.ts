@@ -7,8 +7,6 @@ export type NumberReading =
 
 const PLAIN = /^[+-]?(?:\d+(?:\.\d*)?|\.\d+)(?:[eE][+-]?\d+)?$/;
 const THOUSANDS = /^[+-]?\d{1,3}(?:,\d{3})+(?:\.\d+)?$/;
-/** A currency sign and a plain number, nothing else (its only number, as `EMBEDDED` reads it). */
-const PRICE = /^[$€£¥₩]\d+(?:\.\d+)?$/;
 const ONLY = "the only number in the text";
 const FRACTION = /^([+-]?\d+(?:\.\d+)?)\s*\/\s*(\d+(?:\.\d+)?)$/;
 /** A number inside other text: optional sign (not after a letter), optional currency, thousands, decimals. */
@@ -27,8 +25,6 @@ export function readNumberText(text: string): NumberReading {
   const last = blankless.charCodeAt(blankless.length - 1);
   const trimmed = last === 44 /* , */ || last === 46 /* . */ ? blankless.slice(0, -1) : blankless;
   if (PLAIN.test(trimmed)) return { ok: true, value: Number(trimmed), plain: true, note: "" };
-  // The common price (`$4.50`): what the search for embedded numbers below finds in it, found at once.
-  if (PRICE.test(trimmed)) return { ok: true, value: Number(trimmed.slice(1)), plain: false, note: ONLY };
   if (THOUSANDS.test(trimmed)) {
     return {
       ok: true,
