@@ -91,56 +91,113 @@ export function createStreamParser(
   ir: Ir | IrIndex,
   options: StreamParserOptions = {},
 ): StreamParser {
-  const index = indexOf(ir);
-  const reader = new PartialReader(type, index, {
-    constraintEvaluator: options.constraintEvaluator,
-    collectFlags: false,
-  });
-  // The answer so far: the pieces the reader was given (joined only when asked for: `finish`, `text`),
-  // then what was appended since the last read.
-  const taken: string[] = [];
-  const joined = (): string => {
-    if (taken.length > 1) taken.splice(0, taken.length, taken.join(""));
-    return (taken[0] ?? "") + pending;
-  };
-  let last: unknown = null;
-  let finished = false;
-  // What `finish` gave (asked again, it gives the same).
-  let ended: { result: ParseResult } | { error: unknown } | undefined;
-  // The text appended since the last read: `append` only adds to it, `read` hands it to the reader in one
-  // piece (a reader catching up over a whole fence reads it with `JSON.parse`, as final mode does). Built
-  // with `+=`: V8 keeps the pieces as a rope and copies them once, when the reader first reads the text,
-  // which costs less than keeping them in an array and joining it.
-  let pending = "";
-  // Whether a chunk arrived since the last read: without one, a read is the cached partial.
-  let fresh = true;
-  const unchanged = (): StreamPush => ({ changed: false, value: last });
-  const append = (chunk: string): void => {
-    if (finished) throw new Error("StreamParser.push after finish(): create a new parser for a new answer.");
+  return new ChunkedAnswer(type, indexOf(ir), options);
+}
+
+/**
+ * `createStreamParser`'s parser. Its state lives in fields, its methods on the prototype: a parser kept in
+ * one closure scope shared by its methods stayed alive past young collections after `finish()`, and a
+ * stream read once at its end spent twice as long in the collector as `parseValue`.
+ */
+class ChunkedAnswer implements StreamParser {
+  /** (Read by `endsUnsettled` too.) */
+  readonly reader: PartialReader;
+  /**
+   * The answer so far: the pieces the reader was given (joined only when asked for: `finish`, `text`),
+   * then what was appended since the last read (`pending`).
+   */
+  private readonly taken: string[] = [];
+  /**
+   * The text appended since the last read: `append` only adds to it, `read` hands it to the reader in one
+   * piece (a reader catching up over a whole fence reads it with `JSON.parse`, as final mode does). Built
+   * with `+=`: V8 keeps the pieces as a rope and copies them once, when the reader first reads the text,
+   * which costs less than keeping them in an array and joining it.
+   */
+  private pending = "";
+  /** Whether a chunk arrived since the last read: without one, a read is the cached partial. */
+  private fresh = true;
+  private last: unknown = null;
+  /** What `finish` gave (asked again, it gives the same). */
+  private ended: { result: ParseResult } | { error: unknown } | undefined;
+
+  constructor(
+    private readonly type: Type,
+    private readonly index: IrIndex,
+    private readonly options: StreamParserOptions,
+  ) {
+    this.reader = new PartialReader(type, index, {
+      constraintEvaluator: options.constraintEvaluator,
+      collectFlags: false,
+    });
+  }
+
+  push(chunk: string): StreamPush {
+    this.append(chunk);
+    return this.read();
+  }
+
+  append(chunk: string): void {
+    if (this.ended !== undefined)
+      throw new Error("StreamParser.push after finish(): create a new parser for a new answer.");
     if (chunk === "") return;
-    pending += chunk;
-    fresh = true;
-  };
-  const read = (): StreamPush => {
-    if (!fresh) return unchanged();
-    fresh = false;
-    const text = pending;
-    pending = "";
-    taken.push(text);
+    this.pending += chunk;
+    this.fresh = true;
+  }
+
+  read(): StreamPush {
+    if (!this.fresh) return { changed: false, value: this.last };
+    this.fresh = false;
+    const text = this.pending;
+    this.pending = "";
+    this.taken.push(text);
+    const reader = this.reader;
     reader.push(text);
     const reading = reader.read();
     const value = reading ? reading.value : reader.nothingYet();
-    const changed = reader.changed || !samePartial(value, last);
+    const changed = reader.changed || !samePartial(value, this.last);
     // An equal partial from another reading is not news: keep handing out the previous one.
-    if (!changed) return unchanged();
-    last = value;
+    if (!changed) return { changed: false, value: this.last };
+    this.last = value;
     return reader.switched ? { changed, value, flags: SWITCHED } : { changed, value };
-  };
-  // The end replaced what the last partial showed (not only added to it, `endChange`): announced on the
-  // result, as a push announces another reading winning (decision 0039).
-  const announced = (result: ParseResult): ParseResult => {
+  }
+
+  finish(): ParseResult {
+    if (!this.ended) {
+      // The chunks not read yet go to the reader as the answer's last (no partial is built), then the
+      // reader ends, once.
+      if (this.pending !== "") {
+        this.taken.push(this.pending);
+        this.reader.pushLast(this.pending);
+        this.pending = "";
+      }
+      try {
+        this.ended = { result: this.announced(this.reader.end(this.joined(), this.options)) };
+      } catch (error) {
+        this.ended = { error };
+      }
+    }
+    if ("error" in this.ended) throw this.ended.error;
+    return this.ended.result;
+  }
+
+  get text(): string {
+    return this.joined();
+  }
+
+  private joined(): string {
+    const taken = this.taken;
+    if (taken.length > 1) taken.splice(0, taken.length, taken.join(""));
+    return (taken[0] ?? "") + this.pending;
+  }
+
+  /**
+   * The end replaced what the last partial showed (not only added to it, `endChange`): announced on the
+   * result, as a push announces another reading winning (decision 0039).
+   */
+  private announced(result: ParseResult): ParseResult {
+    const last = this.last;
     if (last === null) return result;
-    const final = finalAsPartial(result.value, partialType(type, index), index);
+    const final = finalAsPartial(result.value, partialType(this.type, this.index), this.index);
     const change = endChange(last, final, result.flags);
     if (change.kind !== "replaces" && change.kind !== "drops") return result;
     // (undefined: a field or item the final does not have.)
@@ -154,44 +211,8 @@ export function createStreamParser(
           : `the end of the answer replaced what the last partial showed: ${show(change.shown)} → ${show(change.final)}`,
     };
     return { ...result, flags: [...result.flags, flag] };
-  };
-  const parser: StreamParser = {
-    push(chunk) {
-      append(chunk);
-      return read();
-    },
-    append,
-    read,
-    finish() {
-      if (!ended) {
-        finished = true;
-        // The chunks not read yet go to the reader (no partial is built), then the reader ends, once.
-        if (pending !== "") {
-          taken.push(pending);
-          reader.push(pending);
-          pending = "";
-        }
-        try {
-          ended = { result: announced(reader.end(joined(), options)) };
-        } catch (error) {
-          ended = { error };
-        }
-      }
-      if ("error" in ended) throw ended.error;
-      return ended.result;
-    },
-    get text() {
-      return joined();
-    },
-  };
-  readers.set(parser, () => {
-    read();
-    return reader.openAtEnd();
-  });
-  return parser;
+  }
 }
-
-const readers = new WeakMap<StreamParser, () => boolean>();
 
 /**
  * Whether the answer given to `parser` so far ends inside something unfinished that only the end of the
@@ -200,7 +221,8 @@ const readers = new WeakMap<StreamParser, () => boolean>();
  * the fuzz run; not part of the public API.
  */
 export function endsUnsettled(parser: StreamParser): boolean {
-  const open = readers.get(parser);
-  if (open === undefined) throw new Error("endsUnsettled: not a parser from createStreamParser");
-  return open();
+  if (!(parser instanceof ChunkedAnswer))
+    throw new Error("endsUnsettled: not a parser from createStreamParser");
+  parser.read();
+  return parser.reader.openAtEnd();
 }

@@ -151,11 +151,6 @@ export class PartialReader {
   private sectionRegressions = 0;
   /** The value the sections reading gave at the last read (see `read`). */
   private sectionsShown: { value: unknown } | undefined;
-  private grewTextOf: ((shown: string, next: string) => boolean) | undefined;
-  private get grewText(): (shown: string, next: string) => boolean {
-    this.grewTextOf ??= (shown, next) => this.sections?.grewText(shown, next) === true;
-    return this.grewTextOf;
-  }
   /** Some region has a container; regions before `rootScan` have none (see `hasRoots`). */
   private rootsSeen = false;
   private rootScan = 0;
@@ -540,11 +535,9 @@ export class PartialReader {
       // The sections' nodes are built afresh on each read, so no coercer remembers what it showed: a value
       // that did not grow from the last one (a lead-in item dropped once bullets come) starts over here.
       if (reading !== undefined) {
-        if (
-          this.sectionsShown !== undefined &&
-          !grewFrom(this.sectionsShown.value, reading.value, this.grewText)
-        )
-          this.context.restarts++;
+        const shown = this.sectionsShown;
+        const grew = (from: string, to: string) => this.sections?.grewText(from, to) === true;
+        if (shown !== undefined && !grewFrom(shown.value, reading.value, grew)) this.context.restarts++;
         this.sectionsShown = { value: reading.value };
       }
       best = pick(reading, best);

@@ -7,7 +7,6 @@ export type NumberReading =
 
 const PLAIN = /^[+-]?(?:\d+(?:\.\d*)?|\.\d+)(?:[eE][+-]?\d+)?$/;
 const THOUSANDS = /^[+-]?\d{1,3}(?:,\d{3})+(?:\.\d+)?$/;
-const ONLY = "the only number in the text";
 const FRACTION = /^([+-]?\d+(?:\.\d+)?)\s*\/\s*(\d+(?:\.\d+)?)$/;
 /** A number inside other text: optional sign (not after a letter), optional currency, thousands, decimals. */
 const EMBEDDED =
@@ -46,7 +45,8 @@ export function readNumberText(text: string): NumberReading {
     numbers.push(Number(`${match[1]}${match[2]!.replaceAll(",", "")}`));
   }
   const distinct = [...new Set(numbers)];
-  if (distinct.length === 1) return { ok: true, value: distinct[0]!, plain: false, note: ONLY };
+  if (distinct.length === 1)
+    return { ok: true, value: distinct[0]!, plain: false, note: "the only number in the text" };
   if (distinct.length > 1) return severalNumbers(trimmed, distinct);
   return { ok: false, reason: "none" };
 }
