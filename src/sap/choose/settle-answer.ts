@@ -14,7 +14,7 @@ import { gatheredScore } from "../coerce/gathered-score.js";
 import { NOT_EXACT, readExact } from "../coerce/read-exact.js";
 import { placeFlags } from "../flags.js";
 import { type Candidate, ORIGIN_RANK, SECTIONS_REPAIR } from "../lenient/extract-candidates.js";
-import { answerMarkers, type FinalAnswerMarker } from "../lenient/final-answer-marker.js";
+import type { FinalAnswerMarker } from "../lenient/final-answer-marker.js";
 import { stringNode } from "../lenient/jsonish-node.js";
 import { parseStrictJson, type StrictJson } from "../lenient/parse-strict-json.js";
 import type { ParseOptions, ParseResult } from "../parse-value.js";
@@ -65,6 +65,7 @@ export function quickAnswer(text: string, type: Type, index: IrIndex, options: P
  * The choice at the end of a read (`AnswerReader.end`, which `parseValue` and a stream's `finish()`
  * both are): every reading of the answer (`candidates`, built from what the reader read) coerced to the
  * type, and the best one kept (see `better`), or a `SapParseError` with the raw text when none fits.
+ * `marker`: the final-answer markers of the whole answer (the reader's, fed the same text).
  */
 export function chooseReading(
   text: string,
@@ -73,6 +74,7 @@ export function chooseReading(
   options: ParseOptions,
   candidates: Candidate[],
   baseOf: CandidateBase,
+  marker: FinalAnswerMarker,
 ): ParseResult {
   const context = createCoerceContext(index, coercers, options);
   const work = options.work;
@@ -94,9 +96,6 @@ export function chooseReading(
     plainText !== "never" && candidates.some((candidate) => candidate.wholeString && !candidate.reasoning);
   const parsedAny = candidates.some((candidate) => candidate.origin !== "text" && !candidate.reasoning);
   const fittedCandidates = new Set<Candidate>();
-  // (Read only when two readings tie: most answers never need it.)
-  let read: FinalAnswerMarker | undefined;
-  const markers = () => (read ??= answerMarkers(text));
   for (const candidate of candidates) {
     // Readings that include the reasoning come last, and only count when the answer after it has none.
     if (candidate.reasoning && chosen) break;
@@ -134,7 +133,7 @@ export function chooseReading(
     const result = withOriginFlags(coerced, candidate);
     fitted.push({ result, candidate });
     fittedCandidates.add(candidate);
-    if (!chosen || better(result, candidate, chosen.result, chosen.candidate, markers))
+    if (!chosen || better(result, candidate, chosen.result, chosen.candidate, marker))
       chosen = { result, candidate };
     // Valid JSON that fits exactly: nothing else can do better.
     if (candidate.origin === "json" && result.score === 0) break;
@@ -147,7 +146,7 @@ export function chooseReading(
         result,
         "ChoseCandidate",
         "$",
-        `${differing + 1} readings of the answer gave different values; chose ${describeOrigin(chosen.candidate)} (${whyChosen(chosen, fitted, markers)}) and dropped ${differing === 1 ? "the other" : `the ${differing} others`}`,
+        `${differing + 1} readings of the answer gave different values; chose ${describeOrigin(chosen.candidate)} (${whyChosen(chosen, fitted, marker)}) and dropped ${differing === 1 ? "the other" : `the ${differing} others`}`,
       );
     }
     // Flags about where the value came from, and those of nodes not read from text, point at the reading.
@@ -217,12 +216,12 @@ function better(
   candidate: Candidate,
   best: CoerceSuccess,
   bestCandidate: Candidate,
-  markers: () => FinalAnswerMarker,
+  marker: FinalAnswerMarker,
 ): boolean {
   const score = rankingScore(result, candidate);
   const bestScore = rankingScore(best, bestCandidate);
   if (score !== bestScore) return score < bestScore;
-  const level = (placing: Placing) => markers().level(placing.order);
+  const level = (placing: Placing) => marker.level(placing.order);
   return ranksAbove(placingOf(candidate, result), placingOf(bestCandidate, best), level);
 }
 
@@ -230,7 +229,7 @@ function placingOf(candidate: Candidate, result: CoerceSuccess): Placing {
   return {
     rank: readingRank(candidate, result),
     combined: candidate.origin === "combined",
-    nested: candidate.parent !== undefined,
+    nested: Boolean(candidate.parent),
     order: candidate.order,
   };
 }
@@ -272,7 +271,7 @@ function withOriginFlags(result: CoerceSuccess, candidate: Candidate): CoerceSuc
 function whyChosen(
   chosen: { result: CoerceSuccess; candidate: Candidate },
   fitted: { result: CoerceSuccess; candidate: Candidate }[],
-  markers: () => FinalAnswerMarker,
+  marker: FinalAnswerMarker,
 ): string {
   const score = rankingScore(chosen.result, chosen.candidate);
   const tied = fitted.filter(
@@ -286,10 +285,9 @@ function whyChosen(
   )
     return "a code block that is only part of the answer is not the answer";
   if (tied.length === 0) return "lowest score";
-  const marked = markers();
-  const level = marked.level(chosen.candidate.order);
+  const level = marker.level(chosen.candidate.order);
   if (level > 1) return "equally good; it follows the final-answer marker";
-  if (tied.some(({ candidate }) => marked.level(candidate.order) < level))
+  if (tied.some(({ candidate }) => marker.level(candidate.order) < level))
     return "equally good; the others are examples";
   return "equally good; a fence beats prose, else the first wins";
 }

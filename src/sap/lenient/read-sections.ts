@@ -153,6 +153,11 @@ export class Sections {
   /** How much of the line being written was searched for a closing tag (`closeTagsOnLine`). */
   private searched = 0;
   /**
+   * The line being written is what was left of one after a tag closed on it (`closeTagsOnLine`): blanks
+   * alone there end no line of a section's content, as a line read whole reads none (`readInTag`).
+   */
+  private restOfLine = false;
+  /**
    * What the line being written opens, decided once it is long (`lineOpener`; a label's or a tag's value
    * then followed by `written.value`); forgotten when another line starts.
    */
@@ -238,7 +243,9 @@ export class Sections {
         this.line = "";
         restarted = true;
         this.nextLineAt = this.pushed + end + 1;
-        this.read(line);
+        // (Blanks left after a tag closed on the line are nothing, as a line read whole reads them.)
+        if (!this.restOfLine || line.trim()) this.read(line);
+        this.restOfLine = false;
         this.lineAt = this.nextLineAt;
       },
       this.passQuietLines,
@@ -297,6 +304,7 @@ export class Sections {
         this.close(open);
         this.open = undefined;
         this.setLine(line.slice(tailAt + close.end));
+        this.restOfLine = true;
         continue;
       }
       if (open !== undefined) return;
@@ -305,6 +313,7 @@ export class Sections {
         tag === null ? undefined : closingTag(tail, tag[1]!, Math.max(from, tag[0].length) - tailAt);
       if (close === undefined) return;
       this.setLine(line.slice(tailAt + close.end));
+      this.restOfLine = true;
       this.read(line.slice(0, tailAt + close.end));
     }
   }

@@ -68,7 +68,7 @@ describe("fences of a whole answer", () => {
 function readingsOf(text: string, type: Type, index: IrIndex) {
   const reader = new PartialReader(type, index, { collectFlags: false });
   reader.pushLast(text);
-  return reader.readings(text, parseStrictJson(text));
+  return reader.readings(text, parseStrictJson(text), new Map());
 }
 
 describe("the readings at the end of a read", () => {

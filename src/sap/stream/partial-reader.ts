@@ -287,7 +287,7 @@ export class PartialReader {
     const bases = new Map<Candidate, number | undefined>();
     const candidates = this.readings(text, quick.strict, bases);
     const base = (candidate: Candidate) => (bases.has(candidate) ? bases.get(candidate) : 0);
-    return chooseReading(text, this.type, this.index, options, candidates, base);
+    return chooseReading(text, this.type, this.index, options, candidates, base, this.marker);
   }
 
   /**
@@ -298,34 +298,10 @@ export class PartialReader {
    */
   readings(
     text: string,
-    strict: StrictJson | undefined = undefined,
-    bases: Map<Candidate, number | undefined> = new Map(),
-  ): Candidate[] {
-    this.settleAll();
-    return this.candidatesOf(text, strict, bases);
-  }
-
-  /** Give every reader the end of the answer (see `end`). */
-  private settleAll(): void {
-    if (this.carry !== "") {
-      // A lone high surrogate at the very end: no pair is coming, so it is text as final mode reads it.
-      const carry = this.carry;
-      this.carry = "";
-      this.feed(carry, false);
-    }
-    this.scanner.end();
-    this.reasoning?.end();
-    if (this.labelsOpen) this.labels.end();
-    this.sections?.end();
-    this.answer?.settleAll();
-  }
-
-  /** `readings`, once every reader has settled. */
-  private candidatesOf(
-    text: string,
     strict: StrictJson | undefined,
     bases: Map<Candidate, number | undefined>,
   ): Candidate[] {
+    this.settleAll();
     const start = strict === undefined ? this.reasoning?.answerStart : undefined;
     if (start === undefined) return candidatesAtEnd(this.endSource(text, 0), strict, bases);
     const afterText = text.slice(start);
@@ -345,6 +321,21 @@ export class PartialReader {
     const whole = candidatesAtEnd(this.endSource(text, 0), undefined, bases);
     for (const candidate of whole) candidate.reasoning = true;
     return [...after, ...whole];
+  }
+
+  /** Give every reader the end of the answer (see `end`). */
+  private settleAll(): void {
+    if (this.carry !== "") {
+      // A lone high surrogate at the very end: no pair is coming, so it is text as final mode reads it.
+      const carry = this.carry;
+      this.carry = "";
+      this.feed(carry, false);
+    }
+    this.scanner.end();
+    this.reasoning?.end();
+    if (this.labelsOpen) this.labels.end();
+    this.sections?.end();
+    this.answer?.settleAll();
   }
 
   private endSource(text: string, offset: number): EndSource {
