@@ -21,17 +21,6 @@ const KNOWN_END_CHANGES = new Map<string, string>([
       "list, {r: 3, u: x}, with no KeyCollision flag (a final-mode bug of the label lines, also at aabdd7a: " +
       "see the closing note of 2026-12-07)",
   ],
-  [
-    '["",\u2028</think>\n "x"]',
-    "string[] (a line separator before the tag): the end reads the answer after the closing tag as text " +
-      "(one item), which no read shows for a list of scalars while the whole answer's list shows one",
-  ],
-  [
-    '<entry><key>R&amp;D</key><value>fi"__proto__": {"polluted": true}, g &amp; lime</value></entry>\n' +
-      "<entry><key>ops</key><value>oak</value></entry>",
-    "map<string, string>: the entry tags and the object inside a value tie; a read keeps the finished " +
-      "object over the entries still being written, the end takes the entries (the earlier reading)",
-  ],
 ]);
 
 describe("fuzzed answers", () => {
@@ -51,10 +40,11 @@ describe("fuzzed answers", () => {
   });
 
   it("end a stream on the final value wherever the answer ends settled", () => {
-    const unknown = (counts.examples.lastPartialDisagreements ?? []).filter(
-      (example) => !KNOWN_END_CHANGES.has(example.text),
-    );
-    expect(unknown).toEqual([]);
+    const found = counts.examples.lastPartialDisagreements ?? [];
+    expect(found.filter((example) => !KNOWN_END_CHANGES.has(example.text))).toEqual([]);
+    // (One fixed, or no longer in the sample, leaves the list.)
+    const texts = new Set(found.map((example) => example.text));
+    expect([...KNOWN_END_CHANGES.keys()].filter((text) => !texts.has(text))).toEqual([]);
     expect(counts.lastPartialDisagreements).toBe(counts.examples.lastPartialDisagreements?.length ?? 0);
   });
 
