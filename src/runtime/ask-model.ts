@@ -16,6 +16,7 @@ import { BamlClientHttpError } from "./errors.js";
 import { withBodyReaders } from "./http-request.js";
 import { mapLlmError } from "./map-llm-error.js";
 import type { OutputPlan } from "./output-plan.js";
+import { withOutput } from "./output-request.js";
 import type { AttemptContext } from "./run-attempt.js";
 
 /** One model call and its answer: the text, finish reason, tool calls and the log entry of the HTTP call. */
@@ -98,7 +99,7 @@ export async function askModel(ask: ModelAsk): Promise<AnsweredCall> {
 function modelOptions(ask: ModelAsk) {
   return {
     ...(ask.context.signal ? { signal: ask.context.signal } : {}),
-    ...(ask.plan.request === undefined ? {} : { output: ask.plan.request }),
+    ...withOutput(ask.plan),
   };
 }
 

@@ -10,11 +10,12 @@
  *   mode and forced tools take objects only; the answer is unwrapped after parsing.
  *
  * In every mode the Schema-Aligned Parser reads the answer, so a plain-text answer still parses and a cut
- * or malformed one is repaired or fails clearly.
+ * or malformed one is repaired or fails clearly. The plan says how an answer is read; the JSON Schema a
+ * request sends is built from it with the call path (output-request.ts), so a page that only parses does
+ * not ship the JSON Schema writer.
  */
 import { type Class, type Ir, IrIndex, type Type } from "../ir/index.js";
-import type { OutputMode, OutputRequest, ToolDefinition } from "../llm/index.js";
-import { type JsonSchema, toJsonSchema } from "../output-schema/index.js";
+import type { OutputMode } from "../llm/index.js";
 import { hasErrorMark, markError } from "../util/index.js";
 
 /** Where an answer (text, or a tool call's arguments) is parsed into. */
@@ -27,8 +28,8 @@ export interface AnswerTarget {
 
 export interface OutputPlan {
   mode: OutputMode;
-  /** What the request asks for beyond text; none in `prompt` mode. */
-  request: OutputRequest | undefined;
+  /** The function's return type, unwrapped (what the request's schema describes). */
+  returns: AnswerTarget;
   /** Tool name → what its arguments parse into (empty in `prompt` mode: any call holds the return type). */
   tools: ReadonlyMap<string, AnswerTarget>;
   /** What a text answer parses into. */
@@ -43,7 +44,7 @@ export interface OutputPlan {
 
 /** The wrapper of a native answer whose root is not an object; the name cannot clash with a BAML class. */
 const WRAPPER_CLASS = "sapling:Answer";
-const WRAPPER_FIELD = "value";
+export const WRAPPER_FIELD = "value";
 
 /**
  * The plan for `returnType` in `mode`. Throws `OutputPlanError` (a message saying what to change) when the
@@ -57,8 +58,8 @@ export function createOutputPlan(
   mode: OutputMode,
 ): OutputPlan {
   const plain: AnswerTarget = { type: returnType, index, wrapped: false };
-  const base = { mode, text: plain, callsAreItems: false, itemType: undefined, schemaEnforced: false };
-  if (mode === "prompt") return { ...base, request: undefined, tools: new Map() };
+  const base = { mode, returns: plain, text: plain, callsAreItems: false, itemType: undefined };
+  if (mode === "prompt") return { ...base, tools: new Map(), schemaEnforced: false };
   if (mode === "tools") {
     const shape = toolClasses(returnType, index);
     if (shape === undefined) {
@@ -67,44 +68,33 @@ export function createOutputPlan(
       );
     }
     const tools = new Map<string, AnswerTarget>();
-    const definitions: ToolDefinition[] = [];
     for (const type of shape.classes) {
-      const declared = index.getClass(type.name);
-      const name = uniqueName(toolName(declared), tools);
-      tools.set(name, { type, index, wrapped: false });
-      definitions.push({
-        name,
-        ...(declared.description === undefined ? {} : { description: declared.description }),
-        parameters: objectRoot(toJsonSchema(ir, type)),
-      });
+      tools.set(uniqueName(toolName(index.getClass(type.name)), tools), { type, index, wrapped: false });
     }
-    return {
-      ...base,
-      request: { type: "tools", tools: definitions, choice: "required" },
-      tools,
-      callsAreItems: shape.itemType !== undefined,
-      itemType: shape.itemType,
-    };
+    const { itemType } = shape;
+    return { ...base, tools, callsAreItems: itemType !== undefined, itemType, schemaEnforced: false };
   }
-  const schema = objectRoot(toJsonSchema(ir, returnType));
   const resolved = index.resolveAlias(returnType);
   const declared = resolved.kind === "class" ? index.getClass(resolved.name) : undefined;
-  const isObject = schema.type === "object" && typeof schema.properties === "object";
   const name = toolName(declared ?? { name: functionName });
-  const target = isObject ? plain : wrapperTarget(ir, returnType);
-  return {
-    ...base,
-    request: {
-      type: "json-schema",
-      name,
-      ...(declared?.description === undefined ? {} : { description: declared.description }),
-      schema: isObject ? schema : wrapSchema(schema),
-    },
-    // Anthropic and Bedrock answer a forced schema as a call of the one tool named `name`.
-    tools: new Map([[name, target]]),
-    text: target,
-    schemaEnforced: true,
+  const target = hasObjectRoot(returnType, index) ? plain : wrapperTarget(ir, returnType);
+  // Anthropic and Bedrock answer a forced schema as a call of the one tool named `name`.
+  return { ...base, tools: new Map([[name, target]]), text: target, schemaEnforced: true };
+}
+
+/**
+ * Whether the return type's JSON Schema has an object at its root, so its answer needs no wrapper: a class,
+ * or a union of that one class alone (`Foo | Foo`); not a map, a list, an optional or a union of several.
+ */
+function hasObjectRoot(returnType: Type, index: IrIndex): boolean {
+  const arms = new Set<string>();
+  const visit = (type: Type): boolean => {
+    const resolved = index.resolveAlias(type);
+    if (resolved.kind === "union") return resolved.options.every(visit);
+    arms.add(resolved.kind === "class" ? resolved.name : "");
+    return resolved.kind === "class";
   };
+  return visit(returnType) && arms.size === 1;
 }
 
 /** The plan cannot serve the return type in this mode. */
@@ -173,31 +163,6 @@ function uniqueName(name: string, taken: ReadonlyMap<string, unknown>): string {
     const candidate = `${name.slice(0, 60)}_${count}`;
     if (!taken.has(candidate)) return candidate;
   }
-}
-
-/**
- * A recursive class's schema is a `$ref` to its own definition; tool inputs and strict schemas need an
- * object at the root, so the definition is copied there (it stays in `$defs` for the inner references).
- */
-function objectRoot(schema: JsonSchema): JsonSchema {
-  const reference = typeof schema.$ref === "string" ? /^#\/\$defs\/(.+)$/.exec(schema.$ref)?.[1] : undefined;
-  const definitions = schema.$defs as Record<string, JsonSchema> | undefined;
-  const target = reference === undefined ? undefined : definitions?.[reference];
-  if (target === undefined || target.type !== "object") return schema;
-  const { $ref: _reference, ...rest } = schema;
-  return { ...rest, ...target, $defs: definitions };
-}
-
-function wrapSchema(schema: JsonSchema): JsonSchema {
-  const { $schema, $defs, ...inner } = schema;
-  return {
-    ...($schema === undefined ? {} : { $schema }),
-    type: "object",
-    properties: { [WRAPPER_FIELD]: inner },
-    required: [WRAPPER_FIELD],
-    additionalProperties: false,
-    ...($defs === undefined ? {} : { $defs }),
-  };
 }
 
 /** The return type as the one field of a wrapper class, in a copy of the IR that declares it. */

@@ -28,6 +28,7 @@ import type { FunctionPipeline } from "./function-pipeline.js";
 import { promptToText } from "./function-pipeline.js";
 import { mapLlmError } from "./map-llm-error.js";
 import type { OutputPlan } from "./output-plan.js";
+import { outputRequest } from "./output-request.js";
 import type { ToolCallUse } from "./read-answer.js";
 import { recordingFetch } from "./recording-fetch.js";
 import { clientSecrets, type Environment, resolveOptions } from "./resolve-options.js";
@@ -199,7 +200,10 @@ function finishReasonError(
 function outputPlanFor(model: LanguageModel, client: Client, context: AttemptContext): OutputPlan {
   const mode = context.outputMode ?? model.outputMode ?? "prompt";
   try {
-    return context.pipeline.outputPlan(mode);
+    const plan = context.pipeline.outputPlan(mode);
+    // (Its request is built here, so a return type JSON Schema cannot describe fails before the prompt.)
+    outputRequest(plan);
+    return plan;
   } catch (error) {
     if (context.outputMode !== undefined || !BamlInvalidArgumentError.isInstance(error)) throw error;
     throw new BamlClientOptionsError(

@@ -28,6 +28,7 @@ import type { FunctionPipeline } from "./function-pipeline.js";
 import { type HttpRequest, toHttpRequest } from "./http-request.js";
 import type { LineLevel, LogFields } from "./log.js";
 import { mapLlmError } from "./map-llm-error.js";
+import { withOutput } from "./output-request.js";
 import { planAttempts } from "./plan-attempts.js";
 import { clientSecrets, type Environment, resolveOptions } from "./resolve-options.js";
 import type { RoundRobinPicker } from "./round-robin-picker.js";
@@ -193,7 +194,7 @@ export async function buildCallRequest(
     );
     const built = await model.buildRequest(messages, {
       stream: request.stream,
-      ...(plan.request === undefined ? {} : { output: plan.request }),
+      ...withOutput(plan),
     });
     // `redactRequest` masks this call's secrets by value, whatever the headers are called.
     return withRequestSecrets(toHttpRequest(built), secrets);
