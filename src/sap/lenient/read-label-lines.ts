@@ -222,14 +222,17 @@ export class LabelLines {
 
   /**
    * The key (in lower case) that the object `node` gives writes again with a whole record after it (two
-   * labels or more, so not a lone correction such as `a: again`): the object kept the last values and
-   * lost a record's, which a reading of it flags (`KeyCollision`). Undefined when no record was lost.
+   * labels or more, so not a lone correction such as `a: again`), or writes again twice or more
+   * (`r: 1⏎u: x⏎r: 2⏎r: 3`): the object kept the last values and lost a record's, which a reading of it
+   * flags (`KeyCollision`). Undefined when no record was lost.
    */
   get overwritten(): string | undefined {
     const repeated = this.repeated;
-    if (repeated === undefined || this.records?.active || !repeated.active || repeated.lastLabels < 2)
-      return undefined;
-    return repeated.firstKey;
+    if (repeated === undefined || this.records?.active || !repeated.active) return undefined;
+    // A key written again twice or more (the line being written counts) starts records, not a correction.
+    const again =
+      repeated.records.length + +(this.lineHasText && this.openKey()?.toLowerCase() === repeated.firstKey);
+    return repeated.lastLabels < 2 && again < 3 ? undefined : repeated.firstKey;
   }
 
   /**

@@ -47,8 +47,8 @@ interface Start {
  */
 export class LabelRecords {
   private readonly list: ArrayNode = { kind: "array", items: [], complete: false };
-  /** The records read: while fewer than two, only a candidate first record (`first`). */
-  private readonly records: RecordReader[] = [];
+  /** The records read (read-only outside): while fewer than two, only a candidate first record (`first`). */
+  readonly records: RecordReader[] = [];
   private first: Start | undefined;
   /** The key the last record started with (in lower case). */
   private lastKey: string | undefined;

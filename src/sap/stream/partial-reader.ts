@@ -955,7 +955,9 @@ export class PartialReader {
     region: AnswerRegion | undefined,
   ): PartialReading | undefined {
     const node = reading.node;
-    const best = this.evaluate(node, rank, order, false, complete, 0, { region, labels: true });
+    // (An object that lost a record is flagged at the end, `KeyCollision`: ranked so in every read.)
+    const lost = reading.overwritten ? FLAG_PENALTIES.KeyCollision : 0;
+    const best = this.evaluate(node, rank, order, false, complete, lost, { region, labels: true });
     const repeats = reading.repeats;
     if (repeats === undefined) return best;
     const source = { region, labels: true, repeats: true };
