@@ -60,8 +60,9 @@ describe("a native-mode plan", () => {
   for (const returnType of RETURN_TYPES) {
     it(`wraps ${returnType} exactly when its JSON Schema has no object at its root`, () => {
       const functions = `function F(x: string) -> ${returnType} {\n  client "openai/gpt-4o"\n  prompt #"{{ x }}"#\n}\n`;
-      const { ir, diagnostics } = compile({ "main.baml": SOURCE + functions });
+      const { ir: compiled, diagnostics } = compile({ "main.baml": SOURCE + functions });
       expect(diagnostics.filter((diagnostic) => diagnostic.severity === "error")).toEqual([]);
+      const ir = compiled!;
       const index = new IrIndex(ir);
       const fn = index.functions.get("F")!;
       const plan = createOutputPlan(ir, index, "F", fn.returnType, "native");
@@ -78,7 +79,7 @@ describe("a native-mode plan", () => {
   }
 
   it("builds its request once", () => {
-    const { ir } = compile({ "main.baml": SOURCE });
+    const ir = compile({ "main.baml": SOURCE }).ir!;
     expect(ir.classes.length).toBeGreaterThan(0);
     const index = new IrIndex(ir);
     const plan = createOutputPlan(ir, index, "F", { kind: "class", name: "Tree" }, "tools");
