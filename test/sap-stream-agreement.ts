@@ -4,6 +4,7 @@
  * value in its partial shape (`differs`), and each partial against the one before (`regression`).
  */
 import type { Flag } from "../src/sap/index.js";
+import { stepBack } from "../src/sap/stream/step-back.js";
 
 function isRecord(value: unknown): value is Record<string, unknown> {
   return typeof value === "object" && value !== null && !Array.isArray(value);
@@ -175,13 +176,9 @@ export function differs(
     : `${path}: ${JSON.stringify(partial)} ≠ ${JSON.stringify(expected)}`;
 }
 
-const STATES = ["Pending", "Incomplete", "Complete"];
-
 /**
- * Where `next` goes back from `previous` (undefined when it only adds to it): a value shown is never
- * replaced by null, a list never shrinks (except by an item final mode drops), a string only grows, a
- * number, bool or enum is replaced only by another (a repeated key), a `{ value, state }` state only
- * advances.
+ * Where `next` goes back from `previous` (undefined when it only adds to it), by the stream's own rule
+ * (`stepBack`), with final mode's dropped items and entries allowed to go.
  */
 export function regression(
   previous: unknown,
@@ -189,45 +186,7 @@ export function regression(
   path: string,
   dropped: Set<string>,
 ): string | undefined {
-  if (previous === null) return undefined;
-  const show = (value: unknown) => JSON.stringify(value)?.slice(0, 120);
-  if (typeof previous === "string") {
-    return typeof next === "string" && next.startsWith(previous)
-      ? undefined
-      : `${path}: ${show(previous)} → ${show(next)}`;
-  }
-  if (Array.isArray(previous)) {
-    if (!Array.isArray(next)) return `${path}: ${show(previous)} → ${show(next)}`;
-    if (dropsUnder(path, dropped)) return undefined;
-    if (next.length < previous.length) return `${path}: ${previous.length} items → ${next.length}`;
-    for (let index = 0; index < previous.length; index++) {
-      const problem = regression(previous[index], next[index], `${path}[${index}]`, dropped);
-      if (problem) return problem;
-    }
-    return undefined;
-  }
-  if (isRecord(previous)) {
-    if (!isRecord(next)) return `${path}: ${show(previous)} → ${show(next)}`;
-    if ("state" in previous && "value" in previous && "state" in next) {
-      if (STATES.indexOf(next.state as string) < STATES.indexOf(previous.state as string))
-        return `${path}: state ${previous.state} → ${next.state}`;
-      return regression(previous.value, next.value, path, dropped);
-    }
-    for (const key of Object.keys(previous)) {
-      if (!Object.hasOwn(next, key)) {
-        if (dropsUnder(path, dropped)) continue;
-        return `${path}: ${key} went away`;
-      }
-      const problem = regression(previous[key], next[key], `${path}.${key}`, dropped);
-      if (problem) return problem;
-    }
-    return undefined;
-  }
-  // A number, bool, enum or literal may be replaced by another (a key written twice: the last wins), but
-  // never by null (handled above: only null itself may be replaced) nor by text.
-  return next !== null && typeof next !== "string" && typeof next !== "object"
-    ? undefined
-    : `${path}: ${show(previous)} → ${show(next)}`;
+  return stepBack(previous, next, path, (at) => dropsUnder(at, dropped));
 }
 
 /** Whether a push says another reading of the answer won (the one allowed step back). */

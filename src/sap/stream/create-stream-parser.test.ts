@@ -248,6 +248,48 @@ describe("append and read", () => {
     expect(again.flags?.map((flag) => flag.kind)).toEqual(["ReadingSwitch"]);
     expect(parser.push('hort"}').flags).toBeUndefined();
   });
+
+  /** The pushes (of `size` characters) whose partial carries `ReadingSwitch`, with their values. */
+  const switches = (typeText: string, text: string, size: number, schema = ir) => {
+    const parser = createStreamParser(parseTypeExpression(typeText, schema).type!, schema);
+    const found: unknown[] = [];
+    for (let at = 0; at < text.length; at += size) {
+      const pushed = parser.push(text.slice(at, at + size));
+      if (pushed.flags?.some((flag) => flag.kind === "ReadingSwitch")) found.push(pushed.value);
+    }
+    return found;
+  };
+
+  it("announces a label written again once, not at every read of its growing line", () => {
+    const { ir: qaIr } = compile({ "schema.baml": "class QA {\n  reasoning string\n  answer int\n}" });
+    const line = Array.from({ length: 300 }, (_, at) => `word${at}`).join(" ");
+    const found = switches("QA", `Reasoning: first\nReasoning: ${line}`, 16, qaIr!);
+    expect(found).toHaveLength(1);
+    expect(found[0]).toMatchObject({ reasoning: expect.not.stringContaining("first") });
+  });
+
+  it("announces nothing after a reasoning block closes while the answer after it only grows", () => {
+    const text = '<think>the name is Ada, the age 36</think>\n{"name": "Ada", "age": 36}';
+    expect(switches("Person", text, 8)).toEqual([]);
+    // A text answer showed the reasoning's text while the block was open: the answer after it replaces
+    // it, once.
+    const shown = switches("string", "<think>hmm, let me see</think>\nThe answer is a long sentence.", 8);
+    expect(shown).toHaveLength(1);
+    expect(shown[0]).toMatch(/^\s*The answe/);
+  });
+
+  it("announces no switch between readings when the value shown only grows", () => {
+    const { ir: planIr } = compile({ "schema.baml": "class Plan {\n  plan string[]\n  note string?\n}" });
+    const text = "plan:\n  - Step 1: draft it.\n  - Step 2: review it.\n";
+    const parser = createStreamParser(parseTypeExpression("Plan", planIr!).type!, planIr!);
+    let previous: unknown = null;
+    for (const char of text) {
+      const pushed = parser.push(char);
+      expect(pushed.flags, `after ${JSON.stringify(parser.text)}`).toBeUndefined();
+      previous = pushed.value;
+    }
+    expect(previous).toEqual({ plan: ["Step 1: draft it.", "Step 2: review it."], note: null });
+  });
 });
 
 describe("nesting deeper than final mode reads", () => {

@@ -8,6 +8,7 @@ import { indexOf } from "./index-of.js";
 import { PartialReader } from "./partial-reader.js";
 import { partialType } from "./partial-type.js";
 import { samePartial } from "./same-partial.js";
+import { stepBack } from "./step-back.js";
 
 export interface StreamParserOptions {
   /** Evaluates `@check`/`@assert` expressions; required when the type has any. */
@@ -157,8 +158,13 @@ class ChunkedAnswer implements StreamParser {
     const changed = reader.changed || !samePartial(value, this.last);
     // An equal partial from another reading is not news: keep handing out the previous one.
     if (!changed) return { changed: false, value: this.last };
+    const shown = this.last;
     this.last = value;
-    return reader.switched ? { changed, value, flags: SWITCHED } : { changed, value };
+    // Another reading won: announced where it takes back what was shown (`stepBack`); one that only
+    // adds to it (fills, grows, appends) is news like any other.
+    return reader.switched && stepBack(shown, value) !== undefined
+      ? { changed, value, flags: SWITCHED }
+      : { changed, value };
   }
 
   finish(): ParseResult {

@@ -445,7 +445,8 @@ export class PartialReader {
       }
       return reading;
     }
-    if (wasAnswer && before === answer.choice) {
+    if (wasAnswer) {
+      // (The answer's reader read it before too: whether its reading changed is its own to say.)
       this.changed = answer.changed;
       this.switched = answer.switched;
     } else {
@@ -522,9 +523,12 @@ export class PartialReader {
     }
     if (sections && !sectionsOverRecords(sections, labels)) {
       // (Ordered before the label lines' reading, as in final mode: it wins a tie.)
+      const restarts = this.context.restarts;
       const reading = this.evaluate(sections, ORIGIN_RANK.prose, -1, false, false, 0, { sections: true });
-      // The sections' nodes are built afresh on each read, so no coercer remembers what it showed: a value
-      // that did not grow from the last one (a lead-in item dropped once bullets come) starts over here.
+      // The sections' nodes are built afresh on each read, so no coercer remembers what it showed (a key
+      // written again would count at every read): a value that did not grow from the last one (a lead-in
+      // item dropped once bullets come) starts over here, and only that.
+      this.context.restarts = restarts;
       if (reading !== undefined) {
         const shown = this.sectionsShown;
         const grew = (from: string, to: string) => this.sections?.grewText(from, to) === true;
