@@ -52,7 +52,7 @@ export function compileSchema(
 
 /**
  * Parse a model's answer straight from a BAML snippet and a type expression — no project, no codegen:
- * `parseWithSchema('enum Mood { HAPPY SAD }', "Mood[]", answer)`. `@check`/`@assert` use the prompt
+ * `parseWithSchema('enum Mood {\n  HAPPY\n  SAD\n}', "Mood[]", answer)`. `@check`/`@assert` use the prompt
  * room's Jinja evaluator unless `options.constraintEvaluator` is given. Throws `SchemaError` for a broken
  * schema or type, `SapParseError` when the answer does not hold a value of the type.
  */
