@@ -74,6 +74,8 @@ interface Opener {
   /** The rest of the opening line (a label's value, the text after an opening tag). */
   header: string;
   indent: number;
+  /** A bulleted label's key column (after `- `): a line there being written may yet be a key. */
+  column?: number | undefined;
   /** A TOON table's header (`rows[2]{title,year}:`): its columns and delimiter; its lines are rows. */
   table?: { columns: string[]; delimiter: string };
   /** What is known of `header` without reading it, when it is a long line's (`Sections.lineOpener`). */
@@ -699,7 +701,9 @@ export class Sections {
     // An undeclared label ends a label's value, and its own is an extra key (flagged, as in JSON); in text
     // that went on past its label's line (`**Step 2:**` in a multi-paragraph answer) it is text.
     if (field === undefined && (open?.form !== "label" || (isText(open) && wentOn(open)))) return undefined;
-    return { form: "label", field: field ?? undeclared(written), written, header: label[2]!, indent };
+    // (A bulleted label's key column: `- name: Ann⏎  age` may be a key beside `name` being written.)
+    const column = /^\s*[-*•]\s+/.exec(line)?.[0].length;
+    return { form: "label", field: field ?? undeclared(written), written, header: label[2]!, indent, column };
   }
 
   /**
@@ -732,7 +736,7 @@ export class Sections {
     const indent = lead.length;
     if (open.form === "label" && indent <= open.indent && line.length <= 45 && !line.includes(":"))
       return true;
-    if (open.form === "label" && indent > open.indent) {
+    if (open.form === "label" && indent > open.indent && !(indent <= (open.column ?? -1))) {
       // A line of a YAML block under an empty key may still become a key or an item: shown once whole,
       // or once its flow or quoted value has closed.
       return open.blankHeader && !"]}\"'".includes(last);
