@@ -45,6 +45,12 @@ export class ReasoningBlocks {
   /** A reasoning tag has counted (a closing tag after it no longer closes a block opened at the start). */
   private tagged = false;
 
+  /**
+   * `declared`: the target's section names (`SectionNames.fields`): a tag named as a declared field
+   * (`<reasoning>` for a class with a `reasoning` field) opens that field's section, not reasoning.
+   */
+  constructor(private readonly declared?: ReadonlyMap<string, unknown>) {}
+
   /** Where the last closed block ends (-1: none has closed). */
   get lastClosedEnd(): number {
     return this.lastEnd;
@@ -114,7 +120,7 @@ export class ReasoningBlocks {
     const start = closing ? 2 : 1;
     for (const name of NAMES) {
       const written = text.slice(at + start, at + start + name.length + 1).toLowerCase();
-      if (written === `${name}>`) return name;
+      if (written === `${name}>`) return this.declared?.has(name) ? undefined : name;
     }
     return undefined;
   }

@@ -221,9 +221,9 @@ export class PartialReader {
     private readonly index: IrIndex,
     private readonly options: PartialReaderOptions,
   ) {
-    this.reasoning = options.afterReasoning ? undefined : new ReasoningBlocks();
     this.plainText = plainTextUse(type, index);
     const names = sectionNamesOf(type, index);
+    this.reasoning = options.afterReasoning ? undefined : new ReasoningBlocks(names?.fields);
     this.sections = names === undefined ? undefined : new Sections(names);
     this.collectFlags = options.collectFlags;
     // A fence that arrives whole and is exactly of the type is read as final mode reads it (JSON.parse).
