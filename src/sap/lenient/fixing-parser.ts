@@ -427,7 +427,7 @@ export class FixingParser {
    * (a quote that may close it, an escape cut in half).
    */
   get insideString(): boolean {
-    return this.stack[this.stack.length - 1] === this.stringFrame && this.position >= this.buffer.length;
+    return this.stack.at(-1) === this.stringFrame && this.position >= this.buffer.length;
   }
 
   /**
@@ -480,7 +480,7 @@ export class FixingParser {
 
   /** Consume at least one character, or return false when the next decision needs more input. */
   private step(): boolean {
-    const frame = this.stack[this.stack.length - 1];
+    const frame = this.stack.at(-1);
     if (frame === undefined) return this.stepProse();
     if (frame === this.stringFrame) return this.stepString(this.stringFrame);
     if (frame === this.unquotedFrame) return this.stepUnquoted(this.unquotedFrame);
@@ -756,7 +756,7 @@ export class FixingParser {
   private readString(): boolean | undefined {
     const frame = this.stringFrame;
     const length = this.buffer.length;
-    while (this.stack[this.stack.length - 1] === frame) {
+    while (this.stack.at(-1) === frame) {
       if (this.position >= length) return true;
       if (!this.stepString(frame)) return false;
     }
@@ -767,7 +767,7 @@ export class FixingParser {
   private readUnquoted(): boolean | undefined {
     const frame = this.unquotedFrame;
     const length = this.buffer.length;
-    while (this.stack[this.stack.length - 1] === frame) {
+    while (this.stack.at(-1) === frame) {
       if (this.position >= length) return true;
       if (!this.stepUnquoted(frame)) return false;
     }
@@ -818,7 +818,7 @@ export class FixingParser {
       if (isShort(frame.node.items)) frame.node.items = frame.node.items.slice();
     }
     if (this.stack.length === 0) {
-      const root = this.roots[this.roots.length - 1]!;
+      const root = this.roots.at(-1)!;
       root.end = this.offset + this.position;
       root.repairs = [...this.repairs];
     }
@@ -835,7 +835,7 @@ export class FixingParser {
     let next = this.position + 1;
     while (next < buffer.length && isWhitespaceCode(buffer.charCodeAt(next))) next++;
     if (next >= buffer.length && !this.ended) return false;
-    const top = this.stack[this.stack.length - 1];
+    const top = this.stack.at(-1);
     const fitting = top?.kind === "array" ? 93 /* ] */ : 125; /* } */
     if (next < buffer.length && buffer.charCodeAt(next) === fitting) {
       this.position++;
@@ -851,14 +851,14 @@ export class FixingParser {
     }
     // Wrong closer: close the inner containers up to the one it matches.
     this.repair("mismatched bracket");
-    while (this.stack[this.stack.length - 1]?.kind !== wanted) this.closeContainer(true);
+    while (this.stack.at(-1)?.kind !== wanted) this.closeContainer(true);
     this.closeContainer(true);
     return true;
   }
 
   /** Add a finished or opening value to the container on top of the stack. */
   private attach(node: JsonishNode): void {
-    const parent = this.stack[this.stack.length - 1];
+    const parent = this.stack.at(-1);
     if (parent?.kind === "object") {
       if (parent.key !== undefined) parent.node.entries.push([parent.key, node]);
       parent.key = undefined;
@@ -872,7 +872,7 @@ export class FixingParser {
 
   /** The key of the object on top of the stack is known; a colon comes next. */
   private setKey(key: string): void {
-    const parent = this.stack[this.stack.length - 1];
+    const parent = this.stack.at(-1);
     if (parent?.kind !== "object") return;
     parent.key = this.keptKey(key);
     parent.state = "colon";
@@ -1534,7 +1534,7 @@ export class FixingParser {
 
   private closeEverything(): void {
     while (this.stack.length > 0) {
-      const frame = this.stack[this.stack.length - 1]!;
+      const frame = this.stack.at(-1)!;
       switch (frame.kind) {
         case "string":
           // Unclosed string: keep what was written, a final line break included (the answer was cut
@@ -1624,8 +1624,8 @@ export class FixingParser {
 
   /** Remove `node`, the last item of the list on top of the stack. */
   private dropLastItem(node: JsonishNode): void {
-    const parent = this.stack[this.stack.length - 1];
-    if (parent?.kind === "array" && parent.node.items[parent.node.items.length - 1] === node) {
+    const parent = this.stack.at(-1);
+    if (parent?.kind === "array" && parent.node.items.at(-1) === node) {
       parent.node.items.pop();
     }
   }

@@ -446,7 +446,7 @@ export function overFiveWords(key: string): boolean {
 /** A value as written: a number, a JSON/Python/YAML literal, a quoted string (unquoted), or plain text. */
 export function scalar(written: string): JsonishNode {
   const text = written.trim();
-  return trimmedScalar(text, text[0], text[text.length - 1]);
+  return trimmedScalar(text, text[0], text.at(-1));
 }
 
 /**
@@ -469,7 +469,7 @@ export function trimmedScalar(
   } else if (last === ",") {
     text = text.slice(0, -1).trim();
     first = text[0];
-    last = text[text.length - 1];
+    last = text.at(-1);
   }
   if (text.length <= 5) {
     const lower = text.toLowerCase();

@@ -159,7 +159,7 @@ export class LabelRecords {
   }
 
   private get last(): RecordReader | undefined {
-    return this.records[this.records.length - 1];
+    return this.records.at(-1);
   }
 
   /** Where a line goes: the last record, a new one, or nowhere (`null`). */

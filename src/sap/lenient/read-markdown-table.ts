@@ -129,7 +129,7 @@ function rowObject(columns: string[], cells: string[]): ObjectNode {
   for (let at = 0; at < columns.length && at < cells.length; at++) {
     const cell = cells[at]!;
     // (Cells are trimmed: `scalar` without its trim.)
-    if (cell !== "") entries.push([columns[at]!, trimmedScalar(cell, cell[0], cell[cell.length - 1])]);
+    if (cell !== "") entries.push([columns[at]!, trimmedScalar(cell, cell[0], cell.at(-1))]);
   }
   return { kind: "object", entries: entries.slice(), complete: true };
 }

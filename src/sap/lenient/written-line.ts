@@ -55,7 +55,7 @@ export class WrittenLine {
       const piece = text.slice(start, end - 1).trimEnd();
       this.beforeComma =
         piece !== ""
-          ? { text: before + piece, last: piece[piece.length - 1]! }
+          ? { text: before + piece, last: piece.at(-1)! }
           : { text: earlier, last: earlierLast };
     } else this.beforeComma = undefined;
     if (this.opening.length < 8) this.opening = this.trimmed.slice(0, 8);
