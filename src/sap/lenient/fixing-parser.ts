@@ -334,15 +334,17 @@ export class FixingParser {
   private ended = false;
   private openObjects = 0;
   private openArrays = 0;
-  private repairs = new Set<string>();
+  /** The repairs of the root being read, each name once (the root's `repairs` once it closes). */
+  private repairs: string[] = [];
   /**
    * Keys read so far, each kept once: the objects of a long list repeat the same few keys, and the tree
    * holds one copy of each rather than one per object (less for the garbage collector to move, which is
-   * most of the cost of a large answer). Bounded: keys come from the answer.
+   * most of the cost of a large answer). Bounded: keys come from the answer. Made at the first key (a
+   * YAML block reads each flow list with a parser of its own).
    */
-  private readonly keys = new Map<string, string>();
-  /** The text read since the outermost open container began, for containers' written text. */
-  private source = new SourceText("", 0);
+  private keys: Map<string, string> | undefined;
+  /** The text read since the outermost open container began, for containers' written text (set by `push`). */
+  private source!: SourceText;
   /**
    * The leaf frames (quoted string, unquoted token, comment, skipped depth), reused rather than allocated
    * per value: none of them holds another frame, so at most one is open at a time, on top of the stack.
@@ -503,7 +505,7 @@ export class FixingParser {
     const index = Math.min(this.nextBrace, this.nextBracket);
     this.position = index;
     if (index >= buffer.length) return true;
-    this.repairs = new Set();
+    this.repairs = [];
     const absolute = this.offset + index;
     const node: ObjectNode | ArrayNode =
       buffer[index] === "{"
@@ -820,7 +822,7 @@ export class FixingParser {
     if (this.stack.length === 0) {
       const root = this.roots.at(-1)!;
       root.end = this.offset + this.position;
-      root.repairs = [...this.repairs];
+      root.repairs = this.repairs;
     }
   }
 
@@ -881,9 +883,10 @@ export class FixingParser {
   /** The copy of `key` kept in `keys` (short keys only, and only so many). */
   private keptKey(key: string): string {
     if (key.length > KEPT_KEY_LENGTH) return key;
-    const kept = this.keys.get(key);
+    const keys = (this.keys ??= new Map());
+    const kept = keys.get(key);
     if (kept !== undefined) return kept;
-    if (this.keys.size < KEYS_KEPT) this.keys.set(key, key);
+    if (keys.size < KEYS_KEPT) keys.set(key, key);
     return key;
   }
 
@@ -1631,7 +1634,7 @@ export class FixingParser {
   }
 
   private repair(name: string): void {
-    this.repairs.add(name);
+    if (!this.repairs.includes(name)) this.repairs.push(name);
   }
 }
 
