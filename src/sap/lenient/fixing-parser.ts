@@ -1634,7 +1634,8 @@ export class FixingParser {
   }
 
   private repair(name: string): void {
-    if (!this.repairs.includes(name)) this.repairs.push(name);
+    // (A new array at its size: a root keeps it, and one grown by `push` takes room for 16.)
+    if (!this.repairs.includes(name)) this.repairs = [...this.repairs, name];
   }
 }
 
