@@ -341,7 +341,7 @@ class YamlLines {
         const entry = yamlKey(rest);
         if (entry !== undefined) item = this.mapping(column, entry);
         else if (isItem(rest)) return notRead(base);
-        else item = this.value(rest, indent);
+        else item = this.plain(rest, indent, false);
       }
       if (item === undefined) return notRead(base);
       gathered[top++] = item;
@@ -381,7 +381,7 @@ class YamlLines {
         complete: true,
       };
     }
-    if (rest !== "" && !rest.startsWith("#")) return this.value(rest, indent);
+    if (rest !== "" && !rest.startsWith("#")) return this.plain(rest, indent, false);
     this.at++;
     this.skipBlank();
     if (this.done) return { kind: "null", complete: true };
@@ -389,11 +389,6 @@ class YamlLines {
     if (next > indent) return this.node(next);
     if (next === indent && isItem(this.text())) return this.sequence(indent);
     return { kind: "null", complete: true };
-  }
-
-  /** A one-line value at the current line and the lines more indented than `indent` after it. */
-  private value(rest: string, indent: number): JsonishNode | undefined {
-    return this.plain(rest, indent, false);
   }
 
   /** `first` (on the current line) and its continuation lines (indented past `indent`), as one scalar. */
