@@ -883,7 +883,8 @@ export class FixingParser {
   /** The copy of `key` kept in `keys` (short keys only, and only so many). */
   private keptKey(key: string): string {
     if (key.length > KEPT_KEY_LENGTH) return key;
-    const keys = (this.keys ??= new Map());
+    const keys = this.keys ?? new Map<string, string>();
+    this.keys = keys;
     const kept = keys.get(key);
     if (kept !== undefined) return kept;
     if (keys.size < KEYS_KEPT) keys.set(key, key);

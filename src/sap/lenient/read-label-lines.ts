@@ -255,7 +255,7 @@ export class LabelLines {
     let pending = 0;
     if (this.lineHasText) {
       // A label's key is in its first few dozen characters: past them, the answer is known for good.
-      const isLabelLine = this.lineIsLabel ?? isLabel(this.line);
+      const isLabelLine = this.lineIsLabel ?? labelKey(this.line) !== undefined;
       if (this.line.length > LABEL_DECIDED) this.lineIsLabel = isLabelLine;
       pending = isLabelLine ? 1 : 0;
     }
@@ -415,10 +415,6 @@ function settled({ trimmed, first, last }: WrittenLine): boolean {
  */
 export function showsAsWritten(first: string): boolean {
   return first !== "" && !"*|>\"'[{`~".includes(first);
-}
-
-function isLabel(line: string): boolean {
-  return labelKey(line) !== undefined;
 }
 
 /** The key of a label line (`LABEL_LINE`, the key one to five words), else undefined. */
