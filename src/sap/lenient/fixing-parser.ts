@@ -1635,8 +1635,9 @@ export class FixingParser {
   }
 
   private repair(name: string): void {
-    // (A new array at its size: a root keeps it, and one grown by `push` takes room for 16.)
-    if (!this.repairs.includes(name)) this.repairs = [...this.repairs, name];
+    // (A new array at its size: a root keeps it, and one grown by `push`, or by `[...list, name]`, takes
+    // room for 16.)
+    if (!this.repairs.includes(name)) this.repairs = this.repairs.concat(name);
   }
 }
 
