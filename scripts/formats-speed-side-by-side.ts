@@ -1,9 +1,9 @@
 /**
  * Final-parse speed of the answer forms of issue #38 grown to about 100 kB (`bench/formats.ts`'s shapes:
- * nested YAML, a markdown table), in this tree and in another checkout, each read both ways final mode can
- * read it: `parseValue(text, type, index)` and a stream parser given the whole text (`append`, then
- * `finish`). Each measure runs in a process of its own, the two trees in turn (alternating which goes
- * first), so neither's garbage is collected in the other's time:
+ * nested YAML, a markdown table, reasoning steps then a verdict line), in this tree and in another
+ * checkout, each read both ways final mode can read it: `parseValue(text, type, index)` and a stream
+ * parser given the whole text (`append`, then `finish`). Each measure runs in a process of its own, the
+ * two trees in turn (alternating which goes first), so neither's garbage is collected in the other's time:
  *
  *   npx tsx scripts/formats-speed-side-by-side.ts ../base [--rounds N] [--runs N] [--forms a,b]
  *
@@ -16,7 +16,11 @@ import { pathToFileURL } from "node:url";
 import { FORMATS_BAML, grownAnswer } from "../bench/formats.js";
 
 /** The forms measured: their row in `bench/formats.ts` and the function whose return type reads them. */
-const FORMS: Record<string, string> = { "YAML nested": "ReadDigest", "markdown table": "ReadBooks" };
+const FORMS: Record<string, string> = {
+  "YAML nested": "ReadDigest",
+  "markdown table": "ReadBooks",
+  "verdict line": "ReadBool",
+};
 const PATHS = ["parseValue", "stream append + finish"] as const;
 type Path = (typeof PATHS)[number];
 

@@ -93,21 +93,17 @@ export function labelCandidates(
 }
 
 /**
- * Whether a root's span (offsets in the answer; `text` starts at `offset` in it) lies in one of the YAML
- * blocks a sections reading of `text` read (`Sections.yamlBlocks`): such a flow list or map is a part of
- * that block's value, and never a reading of the whole answer (each one, a candidate of its own, cost an
- * answer of many items a coercion each). Undefined when there are no blocks.
+ * Whether a root (its offsets counting from `offset` in the text a sections reading read) lies in one of
+ * the YAML blocks that reading read (`Sections.yamlBlocks`): such a flow list or map is a part of that
+ * block's value, and never a reading of the whole answer (each one, a candidate of its own, cost an
+ * answer of many items a candidate and a coercion each). Undefined when there are no blocks.
  */
 export function inYamlBlocks(
-  offset: number,
   blocks: readonly TextRange[] | undefined,
-): ((span: { start: number; end: number }) => boolean) | undefined {
+): ((root: ParsedRoot, offset: number) => boolean) | undefined {
   if (blocks === undefined || blocks.length === 0) return undefined;
-  return (span) => {
-    const start = span.start - offset;
-    const end = span.end - offset;
-    return blocks.some((block) => start >= block.start && end <= block.end);
-  };
+  return (root, offset) =>
+    blocks.some((block) => root.start + offset >= block.start && root.end + offset <= block.end);
 }
 
 /**

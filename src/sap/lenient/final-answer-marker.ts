@@ -73,7 +73,7 @@ export class FinalAnswerMarker {
       if (found.index < tail.length && end > before) ends.push(end);
     }
     // (A match at the chunk's start needs a word boundary there: not inside a word cut in two.)
-    const inWord = WORD.test(tail[tail.length - 1]!);
+    const inWord = WORD.test(tail.at(-1)!);
     const from = ends.length;
     for (const found of chunk.matchAll(pattern)) {
       if (found.index === 0 && inWord && found[0][0] !== "\n") continue;
@@ -111,7 +111,7 @@ export class FinalAnswerMarker {
         while (from < chunk.length && BLANK.test(chunk[from]!)) from++;
         if (from >= chunk.length) return;
         this.throughNext = false;
-        const last = this.examples[this.examples.length - 1]!;
+        const last = this.examples.at(-1)!;
         last.end = Number.POSITIVE_INFINITY;
         this.open = last;
       } else {

@@ -334,15 +334,17 @@ export class FixingParser {
   private ended = false;
   private openObjects = 0;
   private openArrays = 0;
-  private repairs = new Set<string>();
+  /** The repairs of the root being read, each name once (the root's `repairs` once it closes). */
+  private repairs: string[] = [];
   /**
    * Keys read so far, each kept once: the objects of a long list repeat the same few keys, and the tree
    * holds one copy of each rather than one per object (less for the garbage collector to move, which is
-   * most of the cost of a large answer). Bounded: keys come from the answer.
+   * most of the cost of a large answer). Bounded: keys come from the answer. Made at the first key (a
+   * YAML block reads each flow list with a parser of its own).
    */
-  private readonly keys = new Map<string, string>();
-  /** The text read since the outermost open container began, for containers' written text. */
-  private source = new SourceText("", 0);
+  private keys: Map<string, string> | undefined;
+  /** The text read since the outermost open container began, for containers' written text (set by `push`). */
+  private source!: SourceText;
   /**
    * The leaf frames (quoted string, unquoted token, comment, skipped depth), reused rather than allocated
    * per value: none of them holds another frame, so at most one is open at a time, on top of the stack.
@@ -427,7 +429,7 @@ export class FixingParser {
    * (a quote that may close it, an escape cut in half).
    */
   get insideString(): boolean {
-    return this.stack[this.stack.length - 1] === this.stringFrame && this.position >= this.buffer.length;
+    return this.stack.at(-1) === this.stringFrame && this.position >= this.buffer.length;
   }
 
   /**
@@ -480,7 +482,7 @@ export class FixingParser {
 
   /** Consume at least one character, or return false when the next decision needs more input. */
   private step(): boolean {
-    const frame = this.stack[this.stack.length - 1];
+    const frame = this.stack.at(-1);
     if (frame === undefined) return this.stepProse();
     if (frame === this.stringFrame) return this.stepString(this.stringFrame);
     if (frame === this.unquotedFrame) return this.stepUnquoted(this.unquotedFrame);
@@ -503,7 +505,7 @@ export class FixingParser {
     const index = Math.min(this.nextBrace, this.nextBracket);
     this.position = index;
     if (index >= buffer.length) return true;
-    this.repairs = new Set();
+    this.repairs = [];
     const absolute = this.offset + index;
     const node: ObjectNode | ArrayNode =
       buffer[index] === "{"
@@ -756,7 +758,7 @@ export class FixingParser {
   private readString(): boolean | undefined {
     const frame = this.stringFrame;
     const length = this.buffer.length;
-    while (this.stack[this.stack.length - 1] === frame) {
+    while (this.stack.at(-1) === frame) {
       if (this.position >= length) return true;
       if (!this.stepString(frame)) return false;
     }
@@ -767,7 +769,7 @@ export class FixingParser {
   private readUnquoted(): boolean | undefined {
     const frame = this.unquotedFrame;
     const length = this.buffer.length;
-    while (this.stack[this.stack.length - 1] === frame) {
+    while (this.stack.at(-1) === frame) {
       if (this.position >= length) return true;
       if (!this.stepUnquoted(frame)) return false;
     }
@@ -818,9 +820,9 @@ export class FixingParser {
       if (isShort(frame.node.items)) frame.node.items = frame.node.items.slice();
     }
     if (this.stack.length === 0) {
-      const root = this.roots[this.roots.length - 1]!;
+      const root = this.roots.at(-1)!;
       root.end = this.offset + this.position;
-      root.repairs = [...this.repairs];
+      root.repairs = this.repairs;
     }
   }
 
@@ -835,7 +837,7 @@ export class FixingParser {
     let next = this.position + 1;
     while (next < buffer.length && isWhitespaceCode(buffer.charCodeAt(next))) next++;
     if (next >= buffer.length && !this.ended) return false;
-    const top = this.stack[this.stack.length - 1];
+    const top = this.stack.at(-1);
     const fitting = top?.kind === "array" ? 93 /* ] */ : 125; /* } */
     if (next < buffer.length && buffer.charCodeAt(next) === fitting) {
       this.position++;
@@ -851,14 +853,14 @@ export class FixingParser {
     }
     // Wrong closer: close the inner containers up to the one it matches.
     this.repair("mismatched bracket");
-    while (this.stack[this.stack.length - 1]?.kind !== wanted) this.closeContainer(true);
+    while (this.stack.at(-1)?.kind !== wanted) this.closeContainer(true);
     this.closeContainer(true);
     return true;
   }
 
   /** Add a finished or opening value to the container on top of the stack. */
   private attach(node: JsonishNode): void {
-    const parent = this.stack[this.stack.length - 1];
+    const parent = this.stack.at(-1);
     if (parent?.kind === "object") {
       if (parent.key !== undefined) parent.node.entries.push([parent.key, node]);
       parent.key = undefined;
@@ -872,7 +874,7 @@ export class FixingParser {
 
   /** The key of the object on top of the stack is known; a colon comes next. */
   private setKey(key: string): void {
-    const parent = this.stack[this.stack.length - 1];
+    const parent = this.stack.at(-1);
     if (parent?.kind !== "object") return;
     parent.key = this.keptKey(key);
     parent.state = "colon";
@@ -881,9 +883,11 @@ export class FixingParser {
   /** The copy of `key` kept in `keys` (short keys only, and only so many). */
   private keptKey(key: string): string {
     if (key.length > KEPT_KEY_LENGTH) return key;
-    const kept = this.keys.get(key);
+    const keys = this.keys ?? new Map<string, string>();
+    this.keys = keys;
+    const kept = keys.get(key);
     if (kept !== undefined) return kept;
-    if (this.keys.size < KEYS_KEPT) this.keys.set(key, key);
+    if (keys.size < KEYS_KEPT) keys.set(key, key);
     return key;
   }
 
@@ -1534,7 +1538,7 @@ export class FixingParser {
 
   private closeEverything(): void {
     while (this.stack.length > 0) {
-      const frame = this.stack[this.stack.length - 1]!;
+      const frame = this.stack.at(-1)!;
       switch (frame.kind) {
         case "string":
           // Unclosed string: keep what was written, a final line break included (the answer was cut
@@ -1624,14 +1628,16 @@ export class FixingParser {
 
   /** Remove `node`, the last item of the list on top of the stack. */
   private dropLastItem(node: JsonishNode): void {
-    const parent = this.stack[this.stack.length - 1];
-    if (parent?.kind === "array" && parent.node.items[parent.node.items.length - 1] === node) {
+    const parent = this.stack.at(-1);
+    if (parent?.kind === "array" && parent.node.items.at(-1) === node) {
       parent.node.items.pop();
     }
   }
 
   private repair(name: string): void {
-    this.repairs.add(name);
+    // (A new array at its size: a root keeps it, and one grown by `push`, or by `[...list, name]`, takes
+    // room for 16.)
+    if (!this.repairs.includes(name)) this.repairs = this.repairs.concat(name);
   }
 }
 

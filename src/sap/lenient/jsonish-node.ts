@@ -125,8 +125,8 @@ export function isCutHere(node: JsonishNode): boolean {
 
 /** A container's last item or entry value (the one the answer may still be writing), else undefined. */
 export function lastChild(node: JsonishNode): JsonishNode | undefined {
-  if (node.kind === "array") return node.items[node.items.length - 1];
-  if (node.kind === "object") return node.entries[node.entries.length - 1]?.[1];
+  if (node.kind === "array") return node.items.at(-1);
+  if (node.kind === "object") return node.entries.at(-1)?.[1];
   return undefined;
 }
 

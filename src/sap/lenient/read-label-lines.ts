@@ -258,7 +258,7 @@ export class LabelLines {
     let pending = 0;
     if (this.lineHasText) {
       // A label's key is in its first few dozen characters: past them, the answer is known for good.
-      const isLabelLine = this.lineIsLabel ?? isLabel(this.line);
+      const isLabelLine = this.lineIsLabel ?? labelKey(this.line) !== undefined;
       if (this.line.length > LABEL_DECIDED) this.lineIsLabel = isLabelLine;
       pending = isLabelLine ? 1 : 0;
     }
@@ -420,10 +420,6 @@ export function showsAsWritten(first: string): boolean {
   return first !== "" && !"*|>\"'[{`~".includes(first);
 }
 
-function isLabel(line: string): boolean {
-  return labelKey(line) !== undefined;
-}
-
 /** The key of a label line (`LABEL_LINE`, the key one to five words), else undefined. */
 function labelKey(line: string): string | undefined {
   const key = LABEL_LINE.exec(line)?.[1]?.trim();
@@ -449,7 +445,7 @@ export function overFiveWords(key: string): boolean {
 /** A value as written: a number, a JSON/Python/YAML literal, a quoted string (unquoted), or plain text. */
 export function scalar(written: string): JsonishNode {
   const text = written.trim();
-  return trimmedScalar(text, text[0], text[text.length - 1]);
+  return trimmedScalar(text, text[0], text.at(-1));
 }
 
 /**
@@ -472,7 +468,7 @@ export function trimmedScalar(
   } else if (last === ",") {
     text = text.slice(0, -1).trim();
     first = text[0];
-    last = text[text.length - 1];
+    last = text.at(-1);
   }
   if (text.length <= 5) {
     const lower = text.toLowerCase();

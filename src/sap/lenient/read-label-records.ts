@@ -159,7 +159,7 @@ export class LabelRecords {
   }
 
   private get last(): RecordReader | undefined {
-    return this.records[this.records.length - 1];
+    return this.records.at(-1);
   }
 
   /** Where a line goes: the last record, a new one, or nowhere (`null`). */
@@ -184,8 +184,9 @@ export class LabelRecords {
       this.done = true;
       return null;
     }
-    // A first record starts (again): the earlier candidate, if any, had no second one.
-    this.records.length = 0;
+    // A first record starts (again): the earlier candidate, if any, had no second one. (Emptied only when
+    // there is one: V8 sets an array's length in the runtime, and most lines of prose come here.)
+    if (last) this.records.length = 0;
     this.first = start;
     return start === undefined ? null : this.started(start);
   }
@@ -202,7 +203,9 @@ export class LabelRecords {
 
   /** A line that may start a record: a bullet label, or a label with no bullet first in its block. */
   private startOf(line: string): Start | undefined {
-    // (Whether it may start one at all first: most lines of a block may not, and need no key.)
+    // (Whether it may start one at all first: a line with no colon has no label, and most lines of a block
+    // may not, and need no key.)
+    if (!line.includes(":")) return undefined;
     const bullet = MARKER.test(line);
     const first = this.first;
     // (Inside a bullet's record, a label at its key's column may write the first key again.)

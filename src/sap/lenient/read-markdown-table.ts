@@ -124,19 +124,19 @@ function mayBeRow(line: string): boolean {
 }
 
 function rowObject(columns: string[], cells: string[]): ObjectNode {
-  const entries = rowEntries;
-  entries.length = 0;
+  let count = 0;
   for (let at = 0; at < columns.length && at < cells.length; at++) {
     const cell = cells[at]!;
     // (Cells are trimmed: `scalar` without its trim.)
-    if (cell !== "") entries.push([columns[at]!, trimmedScalar(cell, cell[0], cell[cell.length - 1])]);
+    if (cell !== "") rowEntries[count++] = [columns[at]!, trimmedScalar(cell, cell[0], cell.at(-1))];
   }
-  return { kind: "object", entries: entries.slice(), complete: true };
+  return { kind: "object", entries: rowEntries.slice(0, count), complete: true };
 }
 
 /**
  * A row's entries are gathered here and copied out at their count: an array pushed from empty has room for
- * 16, and every row of a long table is kept to the end of the answer.
+ * 16, and every row of a long table is kept to the end of the answer. (Written over from the start for each
+ * row, never emptied: setting an array's length costs more than the rest of a short row.)
  */
 const rowEntries: [string, JsonishNode][] = [];
 

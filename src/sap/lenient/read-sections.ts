@@ -1276,13 +1276,13 @@ function incomplete(node: JsonishNode): JsonishNode {
   if (CLOSED.has(node)) return { ...node, complete: false };
   if (node.kind === "object" && node.entries.length > 0) {
     const entries = [...node.entries];
-    const [key, last] = entries[entries.length - 1]!;
+    const [key, last] = entries.at(-1)!;
     entries[entries.length - 1] = [key, incomplete(last)];
     return { ...node, entries, complete: false };
   }
   if (node.kind === "array" && node.items.length > 0) {
     const items = [...node.items];
-    items[items.length - 1] = incomplete(items[items.length - 1]!);
+    items[items.length - 1] = incomplete(items.at(-1)!);
     return { ...node, items, complete: false };
   }
   return { ...node, complete: false };

@@ -18,13 +18,13 @@ export function readYamlBlock(lines: readonly string[], keyIndent: number): Json
   const first = reader.indent();
   // A sequence may sit at the key's own indentation (`items:⏎- a`); anything else is indented under it.
   if (first < keyIndent || (first === keyIndent && !isItem(reader.text()))) return undefined;
-  const base = gathered.length;
+  const base = top;
   try {
     const node = reader.node(first);
     reader.skipBlank();
     return reader.done && node !== undefined ? node : undefined;
   } finally {
-    gathered.length = base;
+    gathered.length = top = base;
   }
 }
 
@@ -32,20 +32,23 @@ export function readYamlBlock(lines: readonly string[], keyIndent: number): Json
  * The items and entries of the nodes being read, gathered on one shared stack (a node's own from where
  * it began) and copied out at their count once it is whole (`gatheredFrom`): an array grown by `push`
  * from empty takes room for 16, and a block of thousands of small mappings keeps each to the end of the
- * answer. (Nothing here is re-entered: a node's children are read, and gathered, inside it.)
+ * answer. (Nothing here is re-entered: a node's children are read, and gathered, inside it.) The stack's
+ * top is `top`: what lies above it is written over, and cut off once a block is read (setting an
+ * array's length costs more than reading a short mapping).
  */
 const gathered: unknown[] = [];
+let top = 0;
 
 /** What was gathered from `base` on, taken off the stack. */
 function gatheredFrom<T>(base: number): T[] {
-  const taken = gathered.slice(base) as T[];
-  gathered.length = base;
+  const taken = gathered.slice(base, top) as T[];
+  top = base;
   return taken;
 }
 
 /** A node that is not this subset: what it gathered is dropped. */
 function notRead(base: number): undefined {
-  gathered.length = base;
+  top = base;
   return undefined;
 }
 
@@ -320,7 +323,7 @@ class YamlLines {
   }
 
   private sequence(indent: number): JsonishNode | undefined {
-    const base = gathered.length;
+    const base = top;
     for (this.skipBlank(); !this.done && this.indent() === indent && isItem(this.text()); this.skipBlank()) {
       // (The line trimmed starts with its `-`, at `indent`.)
       const line = this.text();
@@ -338,17 +341,17 @@ class YamlLines {
         const entry = yamlKey(rest);
         if (entry !== undefined) item = this.mapping(column, entry);
         else if (isItem(rest)) return notRead(base);
-        else item = this.value(rest, indent);
+        else item = this.plain(rest, indent, false);
       }
       if (item === undefined) return notRead(base);
-      gathered.push(item);
+      gathered[top++] = item;
     }
     return { kind: "array", items: gatheredFrom(base), complete: true };
   }
 
   /** A mapping at `indent`; `first`: its first entry, already read from a sequence item's line. */
   private mapping(indent: number, first: { key: string; rest: string } | undefined): JsonishNode | undefined {
-    const base = gathered.length;
+    const base = top;
     let entry = first;
     for (;;) {
       if (entry === undefined) {
@@ -359,7 +362,7 @@ class YamlLines {
       }
       const value = this.entryValue(entry.rest, indent);
       if (value === undefined) return notRead(base);
-      gathered.push([entry.key, value]);
+      gathered[top++] = [entry.key, value];
       entry = undefined;
     }
     return { kind: "object", entries: gatheredFrom(base), complete: true };
@@ -378,7 +381,7 @@ class YamlLines {
         complete: true,
       };
     }
-    if (rest !== "" && !rest.startsWith("#")) return this.value(rest, indent);
+    if (rest !== "" && !rest.startsWith("#")) return this.plain(rest, indent, false);
     this.at++;
     this.skipBlank();
     if (this.done) return { kind: "null", complete: true };
@@ -386,11 +389,6 @@ class YamlLines {
     if (next > indent) return this.node(next);
     if (next === indent && isItem(this.text())) return this.sequence(indent);
     return { kind: "null", complete: true };
-  }
-
-  /** A one-line value at the current line and the lines more indented than `indent` after it. */
-  private value(rest: string, indent: number): JsonishNode | undefined {
-    return this.plain(rest, indent, false);
   }
 
   /** `first` (on the current line) and its continuation lines (indented past `indent`), as one scalar. */

@@ -54,9 +54,7 @@ export class WrittenLine {
     if (text[end - 1] === ",") {
       const piece = text.slice(start, end - 1).trimEnd();
       this.beforeComma =
-        piece !== ""
-          ? { text: before + piece, last: piece[piece.length - 1]! }
-          : { text: earlier, last: earlierLast };
+        piece !== "" ? { text: before + piece, last: piece.at(-1)! } : { text: earlier, last: earlierLast };
     } else this.beforeComma = undefined;
     if (this.opening.length < 8) this.opening = this.trimmed.slice(0, 8);
     this.blanks = text.slice(end);

@@ -81,7 +81,7 @@ export class YamlUnits {
         }
       } else return undefined;
     }
-    if (tail.length > 0) tail[tail.length - 1] = this.mark(tail[tail.length - 1]!);
+    if (tail.length > 0) tail[tail.length - 1] = this.mark(tail.at(-1)!);
     if (this.sequence) {
       workMeter.steps += this.items.length - this.listed + tail.length;
       const items = this.list.items;

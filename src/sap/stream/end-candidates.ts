@@ -67,16 +67,17 @@ export function candidatesAtEnd(
   // The answer was cut off inside a fence: then the whole text is cut off too (see the text candidate).
   let endsInFence = false;
   const fenceInProse = isFenceInProse(text, regions);
-  const inYaml = inYamlBlocks(offset, source.yamlBlocks);
+  const inYaml = inYamlBlocks(source.yamlBlocks);
   // Some root was read in the prose (kept or not): the answer has JSON in it.
   let rooted = false;
   for (const region of regions) {
     if (region.kind === "prose") {
       const base = offset + region.start;
       if (region.roots.length > 0) rooted = true;
-      for (const candidate of shifted(candidatesFromRoots(region.roots, "prose"), base, bases)) {
+      // (A YAML block's roots are passed before they make candidates: a block of many items has as many.)
+      const roots = inYaml ? region.roots.filter((root) => !inYaml(root, region.start)) : region.roots;
+      for (const candidate of shifted(candidatesFromRoots(roots, "prose"), base, bases)) {
         const span = candidate.span!;
-        if (inYaml?.(span)) continue;
         candidate.surrounded = span.start > offset + first || span.end < offset + last;
         candidates.push(candidate);
       }
