@@ -1,5 +1,5 @@
-import { ORIGIN_RANK } from "../lenient/extract-candidates.js";
 import { earlierOrMarked } from "../lenient/final-answer-marker.js";
+import { ORIGIN_RANK } from "./candidate.js";
 
 /** Where a reading was read from, as two equally good readings are ranked by. */
 export interface Placing {

@@ -13,13 +13,13 @@ import { findConstraint } from "../coerce/find-constraint.js";
 import { gatheredScore } from "../coerce/gathered-score.js";
 import { NOT_EXACT, readExact } from "../coerce/read-exact.js";
 import { placeFlags } from "../flags.js";
-import { type Candidate, ORIGIN_RANK, SECTIONS_REPAIR } from "../lenient/extract-candidates.js";
 import type { FinalAnswerMarker } from "../lenient/final-answer-marker.js";
 import { stringNode } from "../lenient/jsonish-node.js";
 import { parseStrictJson, type StrictJson } from "../lenient/parse-strict-json.js";
 import type { ParseOptions, ParseResult } from "../parse-value.js";
 import { SapConfigurationError, SapParseError } from "../sap-parse-error.js";
 import { structureBeatsText } from "../structure-beats-text.js";
+import { type Candidate, ORIGIN_RANK, SECTIONS_REPAIR } from "./candidate.js";
 import { type Placing, ranksAbove } from "./rank-readings.js";
 
 /**

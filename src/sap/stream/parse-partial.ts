@@ -1,7 +1,7 @@
 import type { Ir, IrIndex, Type } from "../../ir/index.js";
+import { SECTIONS_REPAIR } from "../choose/candidate.js";
 import type { ConstraintEvaluator } from "../coerce/coerce-context.js";
 import { type Flag, placeFlags, scoreFlags } from "../flags.js";
-import { SECTIONS_REPAIR } from "../lenient/extract-candidates.js";
 import type { ParseResult } from "../parse-value.js";
 import { indexOf } from "./index-of.js";
 import { PartialReader, type ReadingSource } from "./partial-reader.js";

@@ -1,4 +1,5 @@
 import type { IrIndex, Type } from "../../ir/index.js";
+import { type Candidate, ORIGIN_RANK } from "../choose/candidate.js";
 import type { Placing } from "../choose/rank-readings.js";
 import { chooseReading, type QuickAnswer, quickAnswer } from "../choose/settle-answer.js";
 import type { ConstraintEvaluator, PlainTextUse } from "../coerce/coerce-context.js";
@@ -9,7 +10,6 @@ import { NOT_EXACT } from "../coerce/read-exact.js";
 import { FLAG_PENALTIES } from "../flags.js";
 import { QuotedAnswer } from "../kinds/primitive/quoted-answer.js";
 import { ScalarAnswer } from "../kinds/primitive/scalar-answer.js";
-import { type Candidate, ORIGIN_RANK } from "../lenient/extract-candidates.js";
 import { leadInIsOneLine } from "../lenient/fence-is-the-answer.js";
 import { FinalAnswerMarker } from "../lenient/final-answer-marker.js";
 import type { ParsedRoot } from "../lenient/fixing-parser.js";
