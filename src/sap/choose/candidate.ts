@@ -1,3 +1,4 @@
+import type { Flag } from "../flags.js";
 import type { JsonishNode } from "../lenient/jsonish-node.js";
 import type { StrictJson } from "../lenient/parse-strict-json.js";
 
@@ -63,3 +64,38 @@ export const ORIGIN_RANK: Record<CandidateOrigin, number> = {
   prose: 2,
   text: 0,
 };
+
+/** The repair of a list gathered from several objects: said by `CombinedCandidates`, not `FixedJson`. */
+export const GATHERED_REPAIR = "several objects gathered into a list";
+
+/**
+ * The flags that say where a reading came from and how its text was repaired: one rule for the end of a
+ * read (`chooseReading`) and a partial parse (`parsePartial`). A fence's value or text is `FromFence`, a
+ * value with other text around it `FromProse`, objects gathered into a list `CombinedCandidates`; label
+ * lines that wrote a key again `KeyCollision`; the text's repairs one `FixedJson`.
+ */
+export function originFlags(
+  reading: Pick<Candidate, "origin" | "fenceTag" | "surrounded" | "overwritten" | "repairs">,
+): Flag[] {
+  const flags: Flag[] = [];
+  const { origin, fenceTag } = reading;
+  if (origin === "fence" || (origin === "text" && fenceTag !== undefined)) {
+    flags.push({ kind: "FromFence", path: "$", detail: `read from a \`\`\`${fenceTag ?? ""} code block` });
+  } else if ((origin === "prose" || origin === "json") && reading.surrounded) {
+    flags.push({ kind: "FromProse", path: "$", detail: "found inside the surrounding text" });
+  } else if (origin === "combined") {
+    const detail = "several objects in the answer gathered into one list";
+    flags.push({ kind: "CombinedCandidates", path: "$", detail });
+  }
+  if (reading.overwritten !== undefined) {
+    flags.push({
+      kind: "KeyCollision",
+      path: "$",
+      detail: `"${reading.overwritten}" is written again with the keys after it, read as one object: the last values kept, the first record's lost (the lines may be a list of records)`,
+    });
+  }
+  const repairs = reading.repairs.filter((repair) => repair !== GATHERED_REPAIR);
+  if (repairs.length > 0)
+    flags.push({ kind: "FixedJson", path: "$", detail: `repaired: ${repairs.join(", ")}` });
+  return flags;
+}

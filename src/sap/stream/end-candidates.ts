@@ -1,4 +1,4 @@
-import { type Candidate, SECTIONS_REPAIR } from "../choose/candidate.js";
+import { type Candidate, GATHERED_REPAIR, SECTIONS_REPAIR } from "../choose/candidate.js";
 import { QuotedAnswer } from "../kinds/primitive/quoted-answer.js";
 import { fenceIsTheAnswer } from "../lenient/fence-is-the-answer.js";
 import { FixingParser, type ParsedRoot } from "../lenient/fixing-parser.js";
@@ -106,7 +106,7 @@ export function candidatesAtEnd(
         return node;
       },
       origin: "combined",
-      repairs: ["several objects gathered into a list"],
+      repairs: [GATHERED_REPAIR],
       order: offset + text.length,
       span: whole,
     };
