@@ -40,6 +40,7 @@ import {
   createStreamCoerceContext,
   plainTextUse,
   type StreamCoerceContext,
+  withoutHalfPair,
 } from "./stream-coerce-context.js";
 import { pendingOf } from "./stream-of.js";
 
@@ -679,7 +680,7 @@ export class PartialReader {
     let child: unknown;
     if (grewString && step.node.kind === "string") {
       // The string being written grew (most chunks of a long answer): it reads as its text so far.
-      child = shownText(step.node, this.context);
+      child = this.context.escapes ? withoutHalfPair(step.node.value) : step.node.value;
     } else {
       this.context.active.clear();
       let result: CoerceResult;
@@ -1026,14 +1027,6 @@ export class PartialReader {
       source,
     };
   }
-}
-
-/** A string being written as the streaming context shows it: never half of an escaped surrogate pair. */
-function shownText(node: StringNode, context: StreamCoerceContext): string {
-  const value = node.value;
-  if (!context.escapes) return value;
-  const last = value.charCodeAt(value.length - 1);
-  return last >= 0xd800 && last <= 0xdbff ? value.slice(0, -1) : value;
 }
 
 /** The reading of a finished container that is exactly a value of the type: no flag, nothing pending. */
