@@ -776,9 +776,8 @@ export class PartialReader {
         const order = orderOf(region, root.start);
         if (region.whole !== undefined) {
           // A fence that arrived whole, valid JSON exactly of the type: its value, as final mode reads it.
-          this.fold(
-            wholeReading(region.whole.value, rank, order, { region, root }, this.marker.level(order)),
-          );
+          const result = { ok: true as const, value: region.whole.value, flags: [], score: 0, checks: [] };
+          this.fold(this.readingOf(result, rank, order, false, true, 0, { region, root }));
           this.rootCursor++;
           continue;
         }
@@ -1013,6 +1012,19 @@ export class PartialReader {
       return undefined;
     }
     if (!result.ok) return undefined;
+    return this.readingOf(result, rank, order, nested, complete, penalty, source);
+  }
+
+  /** A reading with its coerced `result` (`penalty`: added to its score, as for gathered objects). */
+  private readingOf(
+    result: CoerceSuccess,
+    rank: number,
+    order: number,
+    nested: boolean,
+    complete: boolean,
+    penalty: number,
+    source: ReadingSource,
+  ): PartialReading {
     return {
       value: result.value,
       result,
@@ -1027,30 +1039,6 @@ export class PartialReader {
       source,
     };
   }
-}
-
-/** The reading of a finished container that is exactly a value of the type: no flag, nothing pending. */
-function wholeReading(
-  value: unknown,
-  rank: number,
-  order: number,
-  source: ReadingSource,
-  level: number,
-): PartialReading {
-  const result: CoerceSuccess = { ok: true, value, flags: [], score: 0, checks: [] };
-  return {
-    value,
-    result,
-    distance: 0,
-    empty: undefined,
-    complete: true,
-    rank,
-    nested: false,
-    order,
-    level,
-    combined: source.combined === true || order >= COMBINED_ORDER,
-    source,
-  };
 }
 
 /** Whether two readings come from the same text (the same container, fence or whole answer). */
