@@ -1,6 +1,6 @@
 import type { IrIndex, Type } from "../../ir/index.js";
 import { type Candidate, ORIGIN_RANK } from "../choose/candidate.js";
-import type { Placing } from "../choose/rank-readings.js";
+import { type Placing, pick, preferable, showsNothing } from "../choose/rank-readings.js";
 import { chooseReading, type QuickAnswer, quickAnswer } from "../choose/settle-answer.js";
 import type { ConstraintEvaluator, PlainTextUse } from "../coerce/coerce-context.js";
 import type { CoerceResult, CoerceSuccess } from "../coerce/coerce-result.js";
@@ -33,7 +33,6 @@ import { workMeter } from "../work-meter.js";
 import { type AnswerRegion, AnswerScanner } from "./answer-scanner.js";
 import { candidatesAtEnd, type EndSource, endRereads } from "./end-candidates.js";
 import { exactPartial } from "./exact-partial.js";
-import { pick, preferable, showsNothing } from "./prefer-reading.js";
 import { grewFrom, samePartial } from "./same-partial.js";
 import { patchSpine, type SpineTrail, traceSpine } from "./spine-trail.js";
 import {
