@@ -1,4 +1,5 @@
 import type { Ir, IrIndex, Type } from "../../ir/index.js";
+import { isRecord } from "../../util/index.js";
 import { childPath } from "../coerce/coerce-result.js";
 import { indexOf } from "./index-of.js";
 import { type PartialType, partialClassFields, partialTypeOfAlias } from "./partial-type.js";
@@ -133,10 +134,6 @@ function checkFinal(value: unknown, type: Type, index: IrIndex, path: string): s
     }
   }
   return undefined;
-}
-
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === "object" && value !== null && !Array.isArray(value);
 }
 
 function preview(value: unknown): string {

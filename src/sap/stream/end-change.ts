@@ -20,6 +20,7 @@
  * fit), or another value (`replaces`: a value other than the one shown, text that does not start with
  * the text shown).
  */
+import { isRecord } from "../../util/index.js";
 import { childPath } from "../coerce/coerce-result.js";
 import type { Flag } from "../flags.js";
 
@@ -185,8 +186,4 @@ function sameShape(left: unknown, right: unknown): boolean {
 
 function isWithState(value: Record<string, unknown>): boolean {
   return "state" in value && "value" in value && typeof value.state === "string";
-}
-
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === "object" && value !== null && !Array.isArray(value);
 }

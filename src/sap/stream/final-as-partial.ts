@@ -1,4 +1,5 @@
 import type { Ir, IrIndex } from "../../ir/index.js";
+import { isRecord } from "../../util/index.js";
 import { checkPartialValue } from "./check-partial-value.js";
 import { indexOf } from "./index-of.js";
 import { type PartialType, partialClassFields, partialTypeOfAlias } from "./partial-type.js";
@@ -47,8 +48,4 @@ function mapped(value: unknown, partial: PartialType, index: IrIndex): unknown {
     default:
       return value;
   }
-}
-
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === "object" && value !== null && !Array.isArray(value);
 }

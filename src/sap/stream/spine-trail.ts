@@ -1,4 +1,5 @@
 import type { Type } from "../../ir/index.js";
+import { isRecord } from "../../util/index.js";
 import { childPath } from "../coerce/coerce-result.js";
 import { setOwn } from "../coerce/set-own.js";
 import { fieldOfLastEntry } from "../kinds/class/coerce-class.js";
@@ -117,8 +118,4 @@ export function patchSpine(trail: SpineTrail, depth: number, value: unknown): un
 function unwrapPlain(type: Type): Type {
   while (type.kind === "optional" && type.attrs === undefined) type = type.inner;
   return type;
-}
-
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === "object" && value !== null && !Array.isArray(value);
 }
