@@ -478,7 +478,7 @@ export class PartialReader {
     if (region) {
       const root = region.roots[this.rootCursor];
       if (root) {
-        const rank = region.kind === "fence" ? 3 : 2;
+        const rank = ORIGIN_RANK[region.kind];
         const order = orderOf(region, root.start);
         const reading = this.evaluate(root.node, rank, order, false, false, 0, { region, root });
         // The containers finished inside an open list compete while none of its items fits (final mode
@@ -771,7 +771,7 @@ export class PartialReader {
       const roots = region.roots;
       while (this.rootCursor < roots.length) {
         const root = roots[this.rootCursor]!;
-        const rank = region.kind === "fence" ? 3 : 2;
+        const rank = ORIGIN_RANK[region.kind];
         const order = orderOf(region, root.start);
         if (region.whole !== undefined) {
           // A fence that arrived whole, valid JSON exactly of the type: its value, as final mode reads it.
