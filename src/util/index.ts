@@ -5,7 +5,6 @@ export { isMediaValue } from "./chat-message.js";
 export { describeNetworkError } from "./describe-network-error.js";
 export { docsUrl, REPOSITORY_URL } from "./docs-url.js";
 export { hasErrorMark, markError } from "./error-brand.js";
-export { isRecord } from "./is-record.js";
 export { computeLineStarts, offsetToLineColumn } from "./line-starts.js";
 export { raceAbort } from "./race-abort.js";
 export { readCappedBytes } from "./read-capped-bytes.js";

@@ -1,5 +1,4 @@
 import type { Ir, IrIndex, Type } from "../../ir/index.js";
-import { isRecord } from "../../util/index.js";
 import { childPath } from "../coerce/coerce-result.js";
 import { indexOf } from "./index-of.js";
 import { type PartialType, partialClassFields, partialTypeOfAlias } from "./partial-type.js";
@@ -185,4 +184,9 @@ function mapped(value: unknown, partial: PartialType, index: IrIndex): unknown {
     default:
       return value;
   }
+}
+
+/** A plain object: not null, not an array (what JSON reads as an object). */
+export function isRecord(value: unknown): value is Record<string, unknown> {
+  return typeof value === "object" && value !== null && !Array.isArray(value);
 }

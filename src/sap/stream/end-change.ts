@@ -20,9 +20,10 @@
  * fit), or another value (`replaces`: a value other than the one shown, text that does not start with
  * the text shown).
  */
-import { isRecord } from "../../util/index.js";
+
 import { childPath } from "../coerce/coerce-result.js";
 import type { Flag } from "../flags.js";
+import { isRecord } from "./check-partial-value.js";
 
 /** How the end may extend what a partial showed (see the file's comment). */
 export type EndExtension = "filled" | "grown" | "trimmed" | "added" | "advanced";

@@ -1,10 +1,10 @@
 import type { Type } from "../../ir/index.js";
-import { isRecord } from "../../util/index.js";
 import { childPath } from "../coerce/coerce-result.js";
 import { setOwn } from "../coerce/set-own.js";
 import { fieldOfLastEntry } from "../kinds/class/coerce-class.js";
 import { itemsShownBeforeOpen } from "../kinds/list/coerce-list.js";
 import type { JsonishNode } from "../lenient/jsonish-node.js";
+import { isRecord } from "./check-partial-value.js";
 import type { StreamCoerceContext } from "./stream-coerce-context.js";
 
 /**
