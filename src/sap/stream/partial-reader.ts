@@ -634,15 +634,12 @@ export class PartialReader {
     const after = regions[regions.indexOf(fence) + 1];
     if (after === undefined) return false;
     if (this.blankTo < after.start) this.blankTo = after.start;
-    const text = this.text;
-    const known = text.length - this.scanner.heldLength;
-    for (; this.blankTo < known; this.blankTo++) {
-      const code = text.charCodeAt(this.blankTo);
-      if (code > 32 && !/\s/.test(text[this.blankTo]!)) {
-        this.fencesInProse = true;
-        return true;
-      }
+    const known = this.text.length - this.scanner.heldLength;
+    if (!blankBetween(this.text, this.blankTo, known)) {
+      this.fencesInProse = true;
+      return true;
     }
+    if (known > this.blankTo) this.blankTo = known;
     return false;
   }
 
