@@ -22,8 +22,8 @@ import {
   partialType,
   SapParseError,
 } from "../src/sap/index.js";
+import { finalAsPartial } from "../src/sap/stream/check-partial-value.js";
 import { endChange } from "../src/sap/stream/end-change.js";
-import { finalAsPartial } from "../src/sap/stream/final-as-partial.js";
 import { irForCase, readCaseFile, type SapCase } from "./sap-fixture-file.js";
 import { randomChunks, seededRandom } from "./seeded-random.js";
 

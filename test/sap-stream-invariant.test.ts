@@ -24,7 +24,7 @@ import type { Ir, Type } from "../src/ir/index.js";
 import { parseTypeExpression } from "../src/language/index.js";
 import { evaluateConstraint } from "../src/prompt/index.js";
 import { createStreamParser, type Flag, parseValue, partialType, SapParseError } from "../src/sap/index.js";
-import { finalAsPartial } from "../src/sap/stream/final-as-partial.js";
+import { finalAsPartial } from "../src/sap/stream/check-partial-value.js";
 import { irForCase, readCaseFile, type SapCase } from "./sap-fixture-file.js";
 import { differs, endsOpen, heldBack, regression, switchedReading } from "./sap-stream-agreement.js";
 

@@ -18,9 +18,9 @@ import {
   type WorkCounter,
 } from "../../src/sap/index.js";
 import { parseValue } from "../../src/sap/parse-value.js";
+import { finalAsPartial } from "../../src/sap/stream/check-partial-value.js";
 import { endsUnsettled } from "../../src/sap/stream/create-stream-parser.js";
 import { type EndExtension, endChange } from "../../src/sap/stream/end-change.js";
-import { finalAsPartial } from "../../src/sap/stream/final-as-partial.js";
 import { readCaseFile } from "../../test/sap-fixture-file.js";
 import { differs, endsOpen, heldBack, regression, switchedReading } from "../../test/sap-stream-agreement.js";
 import { seededRandom } from "../../test/seeded-random.js";

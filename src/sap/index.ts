@@ -3,12 +3,12 @@
  * `SapParseError` that says where, what was expected, what was found, and carries the raw answer.
  */
 
+export type { Candidate, CandidateOrigin } from "./choose/candidate.js";
 export type { ConstraintEvaluator } from "./coerce/coerce-context.js";
 export type { CheckResult } from "./coerce/coerce-result.js";
 export { findConstraint } from "./coerce/find-constraint.js";
 export { explainFlags } from "./explain-flags.js";
 export { FLAG_PENALTIES, type Flag, type FlagKind, scoreFlags } from "./flags.js";
-export type { Candidate, CandidateOrigin } from "./lenient/extract-candidates.js";
 export { FixingParser, fixingParse, type ParsedRoot } from "./lenient/fixing-parser.js";
 export type {
   ArrayNode,

@@ -1,8 +1,9 @@
-import { type Ir, IrIndex, type Type } from "../ir/index.js";
+import type { Ir, IrIndex, Type } from "../ir/index.js";
 import { quickAnswer } from "./choose/settle-answer.js";
 import type { ConstraintEvaluator } from "./coerce/coerce-context.js";
 import type { CheckResult } from "./coerce/coerce-result.js";
 import type { Flag } from "./flags.js";
+import { indexOf } from "./stream/index-of.js";
 import { parsePartial } from "./stream/parse-partial.js";
 import { PartialReader } from "./stream/partial-reader.js";
 import type { WorkCounter } from "./work-counter.js";
@@ -32,18 +33,6 @@ export interface ParseResult {
   score: number;
   /** Results of every `@check` and `@assert` evaluated. */
   checks: CheckResult[];
-}
-
-const indexes = new WeakMap<Ir, IrIndex>();
-
-function indexOf(ir: Ir | IrIndex): IrIndex {
-  if (ir instanceof IrIndex) return ir;
-  let index = indexes.get(ir);
-  if (!index) {
-    index = new IrIndex(ir);
-    indexes.set(ir, index);
-  }
-  return index;
 }
 
 /**

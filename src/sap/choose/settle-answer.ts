@@ -12,14 +12,14 @@ import { createCoerceContext, TooDeep } from "../coerce/create-coerce-context.js
 import { findConstraint } from "../coerce/find-constraint.js";
 import { gatheredScore } from "../coerce/gathered-score.js";
 import { NOT_EXACT, readExact } from "../coerce/read-exact.js";
-import { placeFlags } from "../flags.js";
-import { type Candidate, ORIGIN_RANK, SECTIONS_REPAIR } from "../lenient/extract-candidates.js";
+import { placeFlags, scoreFlags } from "../flags.js";
 import type { FinalAnswerMarker } from "../lenient/final-answer-marker.js";
 import { stringNode } from "../lenient/jsonish-node.js";
 import { parseStrictJson, type StrictJson } from "../lenient/parse-strict-json.js";
 import type { ParseOptions, ParseResult } from "../parse-value.js";
 import { SapConfigurationError, SapParseError } from "../sap-parse-error.js";
 import { structureBeatsText } from "../structure-beats-text.js";
+import { type Candidate, ORIGIN_RANK, originFlags, SECTIONS_REPAIR } from "./candidate.js";
 import { type Placing, ranksAbove } from "./rank-readings.js";
 
 /**
@@ -241,30 +241,9 @@ function rankingScore(result: CoerceSuccess, candidate: Candidate): number {
 }
 
 function withOriginFlags(result: CoerceSuccess, candidate: Candidate): CoerceSuccess {
-  let flagged = result;
-  if (candidate.origin === "fence" || (candidate.origin === "text" && candidate.fenceTag !== undefined)) {
-    flagged = addFlag(flagged, "FromFence", "$", `read from a \`\`\`${candidate.fenceTag ?? ""} code block`);
-  } else if ((candidate.origin === "prose" || candidate.origin === "json") && candidate.surrounded) {
-    flagged = addFlag(flagged, "FromProse", "$", "found inside the surrounding text");
-  } else if (candidate.origin === "combined") {
-    flagged = addFlag(
-      flagged,
-      "CombinedCandidates",
-      "$",
-      "several objects in the answer gathered into one list",
-    );
-  }
-  if (candidate.overwritten !== undefined) {
-    flagged = addFlag(
-      flagged,
-      "KeyCollision",
-      "$",
-      `"${candidate.overwritten}" is written again with the keys after it, read as one object: the last values kept, the first record's lost (the lines may be a list of records)`,
-    );
-  }
-  const repairs = candidate.repairs.filter((repair) => repair !== "several objects gathered into a list");
-  if (repairs.length > 0) flagged = addFlag(flagged, "FixedJson", "$", `repaired: ${repairs.join(", ")}`);
-  return flagged;
+  const flags = originFlags(candidate);
+  if (flags.length === 0) return result;
+  return { ...result, flags: [...result.flags, ...flags], score: result.score + scoreFlags(flags) };
 }
 
 /** Why the chosen reading won: a lower score, a better origin, or its place in the answer. */

@@ -1,5 +1,12 @@
 import { describe, expect, it } from "vitest";
-import { answerMarkers, FinalAnswerMarker } from "./final-answer-marker.js";
+import { FinalAnswerMarker } from "./final-answer-marker.js";
+
+/** The markers of a whole text. */
+function answerMarkers(text: string): FinalAnswerMarker {
+  const marker = new FinalAnswerMarker();
+  marker.push(text);
+  return marker;
+}
 
 /** The markers of `text` fed in pieces of `size` characters. */
 function inPieces(text: string, size: number): FinalAnswerMarker {

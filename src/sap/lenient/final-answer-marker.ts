@@ -155,13 +155,6 @@ export class FinalAnswerMarker {
   }
 }
 
-/** The markers of a whole text. */
-export function answerMarkers(text: string): FinalAnswerMarker {
-  const marker = new FinalAnswerMarker();
-  marker.push(text);
-  return marker;
-}
-
 /**
  * Whether a reading at `order` (its position in the answer) with `level` (see `FinalAnswerMarker.level`)
  * beats an equally good one at `bestOrder` with `bestLevel`: the higher level wins (after more markers,

@@ -1,5 +1,13 @@
 import { describe, expect, it } from "vitest";
-import { afterReasoning, ReasoningBlocks } from "./reasoning-blocks.js";
+import { ReasoningBlocks } from "./reasoning-blocks.js";
+
+/** The answer start of the whole `text`, given at once and ended. */
+function afterReasoning(text: string): number | undefined {
+  const blocks = new ReasoningBlocks();
+  blocks.push(text);
+  blocks.end();
+  return blocks.answerStart;
+}
 
 /** The answer start after feeding `text` in chunks of `size` characters. */
 function streamed(text: string, size: number): number | undefined {

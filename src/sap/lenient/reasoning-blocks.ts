@@ -2,9 +2,9 @@
  * Reasoning before the answer. Models wrap their reasoning in `<think>`, `<thinking>` or `<reasoning>`
  * tags (qwen3, DeepSeek-R1, …; matched case-insensitively). Text inside a closed reasoning block is not
  * the answer when an answer follows it: the answer starts just after the last closed block, when
- * something other than blanks follows it. (The reasoning stays there as a fallback reading.) Final mode
- * asks `afterReasoning` of the whole text; a stream feeds `ReasoningBlocks` chunk by chunk and reads the
- * same answer start as the text grows.
+ * something other than blanks follows it. (The reasoning stays there as a fallback reading.) The reader
+ * feeds `ReasoningBlocks` chunk by chunk (the whole answer at once in final mode) and reads the answer
+ * start as the text grows.
  *
  * Reasoning models served with the opening tag already in the chat template (DeepSeek-R1, QwQ, qwen3 in
  * thinking mode) write only the closing one: a closing tag that comes before any other reasoning tag
@@ -16,18 +16,6 @@ const NAMES = ["thinking", "reasoning", "think"] as const;
 /** The longest tag, `</reasoning>`: a tag cut by a chunk boundary is at most this long minus one. */
 const LONGEST_TAG = "</reasoning>".length;
 const BLANK = /\s/;
-
-/**
- * Where the answer starts in `text` when it holds closed reasoning blocks followed by more text: just
- * after the last block. Undefined when there is none, or nothing but blanks follows it.
- */
-export function afterReasoning(text: string): number | undefined {
-  if (!text.includes("</")) return undefined;
-  const blocks = new ReasoningBlocks();
-  blocks.push(text);
-  blocks.end();
-  return blocks.answerStart;
-}
 
 /** The reasoning blocks of a text that arrives in chunks (each character is looked at once). */
 export class ReasoningBlocks {
@@ -61,7 +49,10 @@ export class ReasoningBlocks {
     return this.open !== undefined || this.pending !== "";
   }
 
-  /** Where the answer starts (see `afterReasoning`), for the text so far. */
+  /**
+   * Where the answer starts, for the text so far: just after the last closed block, when more than blanks
+   * follow it; else undefined.
+   */
   get answerStart(): number | undefined {
     return this.lastEnd >= 0 && this.lastNonBlank >= this.lastEnd ? this.lastEnd : undefined;
   }

@@ -1,7 +1,7 @@
 import { describe, expect, it, vi } from "vitest";
 import { IrIndex, type Type } from "../../ir/index.js";
 import { compile, parseTypeExpression } from "../../language/index.js";
-import { SECTIONS_REPAIR } from "../lenient/extract-candidates.js";
+import { SECTIONS_REPAIR } from "../choose/candidate.js";
 import { FixingParser } from "../lenient/fixing-parser.js";
 import { nodeToJsonText } from "../lenient/jsonish-node.js";
 import { parseStrictJson } from "../lenient/parse-strict-json.js";

@@ -1,17 +1,14 @@
-import type { QuotedAnswer } from "../kinds/primitive/quoted-answer.js";
-import {
-  bareLiteral,
-  type Candidate,
-  candidatesFromRoots,
-  inYamlBlocks,
-  isObjectCandidate,
-  jsonCandidate,
-  labelCandidates,
-  readQuoted,
-  SECTIONS_REPAIR,
-} from "../lenient/extract-candidates.js";
+import { type Candidate, GATHERED_REPAIR, SECTIONS_REPAIR } from "../choose/candidate.js";
+import { QuotedAnswer } from "../kinds/primitive/quoted-answer.js";
 import { fenceIsTheAnswer } from "../lenient/fence-is-the-answer.js";
-import { type ArrayNode, type JsonishNode, type ObjectNode, stringNode } from "../lenient/jsonish-node.js";
+import { FixingParser, type ParsedRoot } from "../lenient/fixing-parser.js";
+import {
+  type ArrayNode,
+  type JsonishNode,
+  nodeFromJson,
+  type ObjectNode,
+  stringNode,
+} from "../lenient/jsonish-node.js";
 import { parseJsonInString, parseStrictJson, type StrictJson } from "../lenient/parse-strict-json.js";
 import { type LabelReading, readLabelReading } from "../lenient/read-label-lines.js";
 import { sectionsOverRecords } from "../lenient/read-label-records.js";
@@ -110,7 +107,7 @@ export function candidatesAtEnd(
         return node;
       },
       origin: "combined",
-      repairs: ["several objects gathered into a list"],
+      repairs: [GATHERED_REPAIR],
       order: offset + text.length,
       span: whole,
     };
@@ -280,20 +277,8 @@ function fenceCandidates(
   const quoted = roots.length === 0 ? readQuoted(content) : undefined;
   if (quoted && (quoted.complete || !region.closed)) {
     const start = contentStart + content.search(/\S/);
-    const node: JsonishNode = {
-      ...stringNode(quoted.value, quoted.complete),
-      start,
-      end: start + trimmed.length,
-    };
-    const repairs = quoted.complete ? ["quoted answer JSON would not take"] : ["unclosed string"];
-    candidates.push({
-      node,
-      origin: "fence",
-      repairs: region.closed ? repairs : [...repairs, "unclosed fence"],
-      order,
-      fenceTag,
-      span: contentSpan,
-    });
+    const fields = { origin: "fence" as const, order, fenceTag, span: contentSpan };
+    candidates.push(quotedCandidate(quoted, start, start + trimmed.length, fields, !region.closed));
     return;
   }
   const node = stringNode(trimmed, region.closed);
@@ -313,9 +298,158 @@ function quotedAnswer(
   offset: number,
 ): Candidate | undefined {
   if (quoted.state !== "open" && quoted.state !== "closed") return undefined;
-  const complete = quoted.state === "closed";
-  const node: JsonishNode = { ...stringNode(quoted.value, complete), start: first, end: last };
   const span = { start: offset + first, end: offset + last };
-  const repairs = complete ? ["quoted answer JSON would not take"] : ["unclosed string"];
-  return { node, origin: "prose", repairs, order: offset + first, span, wholeString: true };
+  const fields = { origin: "prose" as const, order: offset + first, span, wholeString: true };
+  return quotedCandidate({ value: quoted.value, complete: quoted.state === "closed" }, first, last, fields);
+}
+
+/**
+ * A quoted string JSON would not take (a whole answer, or a fence's content), read as the string inside
+ * its quotes, closed or cut off; its node spans `start` to `end`.
+ */
+function quotedCandidate(
+  quoted: { value: string; complete: boolean },
+  start: number,
+  end: number,
+  fields: Omit<Candidate, "node" | "repairs">,
+  unclosedFence = false,
+): Candidate {
+  const repairs = quoted.complete ? ["quoted answer JSON would not take"] : ["unclosed string"];
+  if (unclosedFence) repairs.push("unclosed fence");
+  return { ...fields, node: { ...stringNode(quoted.value, quoted.complete), start, end }, repairs };
+}
+
+/**
+ * The candidates of label lines (`reading`), one rule for final mode and a stream's end: the object (or
+ * list of records), flagged where a key written again lost a record (`overwritten`), then the records a
+ * first key written again starts (`LabelLines.repeats`), which win a tie as a finer reading of the same
+ * lines. `fields`: where the lines are (origin, order, span, fence tag).
+ */
+function labelCandidates(
+  reading: LabelReading,
+  fields: Pick<Candidate, "origin" | "order" | "span" | "fenceTag">,
+): Candidate[] {
+  const repairs = ["key: value lines"];
+  const read: Candidate[] = [{ ...fields, node: reading.node, repairs, overwritten: reading.overwritten }];
+  const repeats = reading.repeats;
+  if (repeats !== undefined)
+    read.push({
+      ...fields,
+      node: repeats,
+      repairs: [...repairs, "a record at each first key written again"],
+    });
+  return read;
+}
+
+/**
+ * Whether a root (its offsets counting from `offset` in the text a sections reading read) lies in one of
+ * the YAML blocks that reading read (`Sections.yamlBlocks`): such a flow list or map is a part of that
+ * block's value, and never a reading of the whole answer (each one, a candidate of its own, cost an
+ * answer of many items a candidate and a coercion each). Undefined when there are no blocks.
+ */
+function inYamlBlocks(
+  blocks: readonly TextRange[] | undefined,
+): ((root: ParsedRoot, offset: number) => boolean) | undefined {
+  if (blocks === undefined || blocks.length === 0) return undefined;
+  return (root, offset) =>
+    blocks.some((block) => root.start + offset >= block.start && root.end + offset <= block.end);
+}
+
+/**
+ * One candidate per root; a root that never closed (a stray bracket, or truncation) also offers the
+ * complete containers directly inside it, since the stray bracket may be the only thing wrong.
+ */
+function candidatesFromRoots(roots: ParsedRoot[], origin: "fence" | "prose"): Candidate[] {
+  const found: Candidate[] = [];
+  for (const root of roots) {
+    const span = { start: root.start, end: root.end };
+    const parent: Candidate = { node: root.node, origin, repairs: root.repairs, order: span.start, span };
+    found.push(parent);
+    if (root.node.complete) continue;
+    const children =
+      root.node.kind === "array" ? root.node.items : root.node.entries.map((entry) => entry[1]);
+    for (const child of children) {
+      if ((child.kind === "object" || child.kind === "array") && child.complete) {
+        found.push({ node: child, origin, repairs: root.repairs, order: span.start, span, parent });
+      }
+    }
+  }
+  return found;
+}
+
+function isObjectCandidate(candidate: Candidate): boolean {
+  if (candidate.json === undefined) return candidate.node.kind === "object";
+  const value = candidate.json.value;
+  return typeof value === "object" && value !== null && !Array.isArray(value);
+}
+
+/** A candidate from valid JSON whose node tree is built only when something asks for it. */
+function jsonCandidate(
+  json: StrictJson,
+  source: string,
+  offset: number,
+  fields: Omit<Candidate, "node" | "json">,
+): Candidate {
+  let node: JsonishNode | undefined;
+  return {
+    ...fields,
+    json,
+    get node() {
+      node ??= nodeFromText(json.value, source, offset);
+      return node;
+    },
+  };
+}
+
+/**
+ * A number `String(JSON.parse(…))` does not give back as written: a trailing zero in the fraction, an
+ * exponent, a leading zero of the fraction's integer part written as `-0`, or more digits than a double
+ * keeps (`1.50` read as a string stays "1.50", as a stream shows it). Containers are always read from the
+ * text (below): their nodes then point at it, for the flags, and keep every number as written.
+ */
+const RESPELLED_NUMBER = /\d\.\d*0(?!\d)|\d[eE]|\d{16}|-0(?![.\d])/;
+
+/**
+ * Nodes for valid JSON that is not exactly of the type, read from its text by the fixing parser: they
+ * carry offsets, so each repair flag points where it happened, and numbers keep their written digits
+ * (`12345678901234567890` rather than the double it rounds to), so a number too large for its type is
+ * reported, or kept as text, as written.
+ */
+function nodeFromText(value: unknown, source: string, offset: number): JsonishNode {
+  if (typeof value !== "object" || value === null) {
+    if (typeof value !== "number" || !RESPELLED_NUMBER.test(source)) return nodeFromJson(value);
+    return { kind: "number", value, text: source.trim(), complete: true };
+  }
+  const parser = new FixingParser(offset);
+  parser.push(source);
+  return parser.end()[0]!.node;
+}
+
+/** A whole answer that is one Python/JSON literal in another spelling (`None`, `True`, `FALSE`). */
+function bareLiteral(text: string, offset: number): Candidate | undefined {
+  if (text.length > 16) return undefined;
+  const word = text.trim();
+  const lower = word.toLowerCase();
+  let node: JsonishNode;
+  if (lower === "none" || lower === "null") node = { kind: "null", complete: true };
+  else if (lower === "true" || lower === "false")
+    node = { kind: "bool", value: lower === "true", complete: true };
+  else return undefined;
+  return { node, origin: "prose", repairs: ["python literal"], order: offset };
+}
+
+/** Quotes that may wrap a whole answer: `"…"`, `'…'`, `“…”`. */
+const ANSWER_QUOTES: Record<string, string> = { '"': '"', "'": "'", "\u201c": "\u201d" };
+
+/**
+ * `text` (a whole answer, or a fence's content) as one quoted string, closed or cut off: the string
+ * inside, decoded by the reader a stream runs over the same text as it arrives (one rule for both modes).
+ */
+function readQuoted(text: string): { value: string; complete: boolean } | undefined {
+  const first = text.search(/\S/);
+  if (first < 0 || ANSWER_QUOTES[text[first]!] === undefined) return undefined;
+  const quoted = new QuotedAnswer();
+  quoted.push(text);
+  if (quoted.state !== "open" && quoted.state !== "closed") return undefined;
+  return { value: quoted.value, complete: quoted.state === "closed" };
 }

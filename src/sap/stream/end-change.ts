@@ -20,8 +20,10 @@
  * fit), or another value (`replaces`: a value other than the one shown, text that does not start with
  * the text shown).
  */
+
 import { childPath } from "../coerce/coerce-result.js";
 import type { Flag } from "../flags.js";
+import { isRecord } from "./check-partial-value.js";
 
 /** How the end may extend what a partial showed (see the file's comment). */
 export type EndExtension = "filled" | "grown" | "trimmed" | "added" | "advanced";
@@ -185,8 +187,4 @@ function sameShape(left: unknown, right: unknown): boolean {
 
 function isWithState(value: Record<string, unknown>): boolean {
   return "state" in value && "value" in value && typeof value.state === "string";
-}
-
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === "object" && value !== null && !Array.isArray(value);
 }

@@ -1,10 +1,10 @@
 import type { Ir, IrIndex, Type } from "../../ir/index.js";
+import { originFlags, SECTIONS_REPAIR } from "../choose/candidate.js";
 import type { ConstraintEvaluator } from "../coerce/coerce-context.js";
-import { type Flag, placeFlags, scoreFlags } from "../flags.js";
-import { SECTIONS_REPAIR } from "../lenient/extract-candidates.js";
+import { placeFlags, scoreFlags } from "../flags.js";
 import type { ParseResult } from "../parse-value.js";
 import { indexOf } from "./index-of.js";
-import { PartialReader, type ReadingSource } from "./partial-reader.js";
+import { PartialReader } from "./partial-reader.js";
 
 export interface PartialParseOptions {
   /** Evaluates `@check`/`@assert` expressions (run on complete values only); required when the type has any. */
@@ -47,36 +47,14 @@ export function parsePartial(
   const from = reader.base;
   const prose = !source.combined && region?.kind !== "fence";
   const base = prose ? from + (region?.start ?? 0) : undefined;
-  const span =
-    region && root && prose
-      ? {
-          start: from + region.start + root.start,
-          end: root.node.complete ? from + region.start + root.end : text.length,
-        }
-      : { start: from, end: text.length };
-  const flags = placeFlags([...result.flags, ...originFlags(source, text, from)], base, span);
-  return { value: reading.value, flags, score: scoreFlags(flags), checks: [...result.checks] };
-}
-
-/** As in final mode: where the value was read from, and whether its text had to be repaired. */
-function originFlags(source: ReadingSource, text: string, from: number): Flag[] {
-  const flags: Flag[] = [];
-  const { region, root } = source;
-  if (source.combined) {
-    flags.push({
-      kind: "CombinedCandidates",
-      path: "$",
-      detail: "several objects in the answer gathered into one list",
-    });
-  } else if (region?.kind === "fence") {
-    flags.push({ kind: "FromFence", path: "$", detail: `read from a \`\`\`${region.tag} code block` });
-  } else if (region && root) {
-    const start = from + region.start + root.start;
-    const end = root.node.complete ? from + region.start + root.end : text.length;
-    if (text.slice(0, start).trim() !== "" || text.slice(end).trim() !== "") {
-      flags.push({ kind: "FromProse", path: "$", detail: "found inside the surrounding text" });
-    }
-  }
+  const rooted = region && root && prose;
+  const span = rooted
+    ? {
+        start: from + region.start + root.start,
+        end: root.node.complete ? from + region.start + root.end : text.length,
+      }
+    : { start: from, end: text.length };
+  // As at the end of a read: where the value was read from, and whether its text had to be repaired.
   const repairs = source.labels
     ? ["key: value lines"]
     : source.sections
@@ -85,7 +63,10 @@ function originFlags(source: ReadingSource, text: string, from: number): Flag[] 
   if (root && !root.node.complete && !repairs.includes("unclosed container"))
     repairs.push("unclosed container");
   if (region?.kind === "fence" && !region.closed && root) repairs.push("unclosed fence");
-  if (repairs.length > 0)
-    flags.push({ kind: "FixedJson", path: "$", detail: `repaired: ${repairs.join(", ")}` });
-  return flags;
+  const origin = source.combined ? "combined" : region?.kind === "fence" ? "fence" : "prose";
+  const surrounded =
+    rooted === true && (text.slice(0, span.start).trim() !== "" || text.slice(span.end).trim() !== "");
+  const where = originFlags({ origin, fenceTag: region?.tag, surrounded, repairs });
+  const flags = placeFlags([...result.flags, ...where], base, span);
+  return { value: reading.value, flags, score: scoreFlags(flags), checks: [...result.checks] };
 }

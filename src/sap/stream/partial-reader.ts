@@ -1,5 +1,6 @@
 import type { IrIndex, Type } from "../../ir/index.js";
-import type { Placing } from "../choose/rank-readings.js";
+import { type Candidate, ORIGIN_RANK } from "../choose/candidate.js";
+import { type Placing, pick, preferable, showsNothing } from "../choose/rank-readings.js";
 import { chooseReading, type QuickAnswer, quickAnswer } from "../choose/settle-answer.js";
 import type { ConstraintEvaluator, PlainTextUse } from "../coerce/coerce-context.js";
 import type { CoerceResult, CoerceSuccess } from "../coerce/coerce-result.js";
@@ -9,7 +10,6 @@ import { NOT_EXACT } from "../coerce/read-exact.js";
 import { FLAG_PENALTIES } from "../flags.js";
 import { QuotedAnswer } from "../kinds/primitive/quoted-answer.js";
 import { ScalarAnswer } from "../kinds/primitive/scalar-answer.js";
-import { type Candidate, ORIGIN_RANK } from "../lenient/extract-candidates.js";
 import { leadInIsOneLine } from "../lenient/fence-is-the-answer.js";
 import { FinalAnswerMarker } from "../lenient/final-answer-marker.js";
 import type { ParsedRoot } from "../lenient/fixing-parser.js";
@@ -33,13 +33,13 @@ import { workMeter } from "../work-meter.js";
 import { type AnswerRegion, AnswerScanner } from "./answer-scanner.js";
 import { candidatesAtEnd, type EndSource, endRereads } from "./end-candidates.js";
 import { exactPartial } from "./exact-partial.js";
-import { pick, preferable, showsNothing } from "./prefer-reading.js";
 import { grewFrom, samePartial } from "./same-partial.js";
 import { patchSpine, type SpineTrail, traceSpine } from "./spine-trail.js";
 import {
   createStreamCoerceContext,
   plainTextUse,
   type StreamCoerceContext,
+  withoutHalfPair,
 } from "./stream-coerce-context.js";
 import { pendingOf } from "./stream-of.js";
 
@@ -479,7 +479,7 @@ export class PartialReader {
     if (region) {
       const root = region.roots[this.rootCursor];
       if (root) {
-        const rank = region.kind === "fence" ? 3 : 2;
+        const rank = ORIGIN_RANK[region.kind];
         const order = orderOf(region, root.start);
         const reading = this.evaluate(root.node, rank, order, false, false, 0, { region, root });
         // The containers finished inside an open list compete while none of its items fits (final mode
@@ -638,15 +638,12 @@ export class PartialReader {
     const after = regions[regions.indexOf(fence) + 1];
     if (after === undefined) return false;
     if (this.blankTo < after.start) this.blankTo = after.start;
-    const text = this.text;
-    const known = text.length - this.scanner.heldLength;
-    for (; this.blankTo < known; this.blankTo++) {
-      const code = text.charCodeAt(this.blankTo);
-      if (code > 32 && !/\s/.test(text[this.blankTo]!)) {
-        this.fencesInProse = true;
-        return true;
-      }
+    const known = this.text.length - this.scanner.heldLength;
+    if (!blankBetween(this.text, this.blankTo, known)) {
+      this.fencesInProse = true;
+      return true;
     }
+    if (known > this.blankTo) this.blankTo = known;
     return false;
   }
 
@@ -683,7 +680,7 @@ export class PartialReader {
     let child: unknown;
     if (grewString && step.node.kind === "string") {
       // The string being written grew (most chunks of a long answer): it reads as its text so far.
-      child = shownText(step.node, this.context);
+      child = this.context.escapes ? withoutHalfPair(step.node.value) : step.node.value;
     } else {
       this.context.active.clear();
       let result: CoerceResult;
@@ -775,13 +772,12 @@ export class PartialReader {
       const roots = region.roots;
       while (this.rootCursor < roots.length) {
         const root = roots[this.rootCursor]!;
-        const rank = region.kind === "fence" ? 3 : 2;
+        const rank = ORIGIN_RANK[region.kind];
         const order = orderOf(region, root.start);
         if (region.whole !== undefined) {
           // A fence that arrived whole, valid JSON exactly of the type: its value, as final mode reads it.
-          this.fold(
-            wholeReading(region.whole.value, rank, order, { region, root }, this.marker.level(order)),
-          );
+          const result = { ok: true as const, value: region.whole.value, flags: [], score: 0, checks: [] };
+          this.fold(this.readingOf(result, rank, order, false, true, 0, { region, root }));
           this.rootCursor++;
           continue;
         }
@@ -1018,6 +1014,19 @@ export class PartialReader {
       return undefined;
     }
     if (!result.ok) return undefined;
+    return this.readingOf(result, rank, order, nested, complete, penalty, source);
+  }
+
+  /** A reading with its coerced `result` (`penalty`: added to its score, as for gathered objects). */
+  private readingOf(
+    result: CoerceSuccess,
+    rank: number,
+    order: number,
+    nested: boolean,
+    complete: boolean,
+    penalty: number,
+    source: ReadingSource,
+  ): PartialReading {
     return {
       value: result.value,
       result,
@@ -1032,38 +1041,6 @@ export class PartialReader {
       source,
     };
   }
-}
-
-/** A string being written as the streaming context shows it: never half of an escaped surrogate pair. */
-function shownText(node: StringNode, context: StreamCoerceContext): string {
-  const value = node.value;
-  if (!context.escapes) return value;
-  const last = value.charCodeAt(value.length - 1);
-  return last >= 0xd800 && last <= 0xdbff ? value.slice(0, -1) : value;
-}
-
-/** The reading of a finished container that is exactly a value of the type: no flag, nothing pending. */
-function wholeReading(
-  value: unknown,
-  rank: number,
-  order: number,
-  source: ReadingSource,
-  level: number,
-): PartialReading {
-  const result: CoerceSuccess = { ok: true, value, flags: [], score: 0, checks: [] };
-  return {
-    value,
-    result,
-    distance: 0,
-    empty: undefined,
-    complete: true,
-    rank,
-    nested: false,
-    order,
-    level,
-    combined: source.combined === true || order >= COMBINED_ORDER,
-    source,
-  };
 }
 
 /** Whether two readings come from the same text (the same container, fence or whole answer). */

@@ -4,6 +4,7 @@ import { setOwn } from "../coerce/set-own.js";
 import { fieldOfLastEntry } from "../kinds/class/coerce-class.js";
 import { itemsShownBeforeOpen } from "../kinds/list/coerce-list.js";
 import type { JsonishNode } from "../lenient/jsonish-node.js";
+import { isRecord } from "./check-partial-value.js";
 import type { StreamCoerceContext } from "./stream-coerce-context.js";
 
 /**
@@ -117,8 +118,4 @@ export function patchSpine(trail: SpineTrail, depth: number, value: unknown): un
 function unwrapPlain(type: Type): Type {
   while (type.kind === "optional" && type.attrs === undefined) type = type.inner;
   return type;
-}
-
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === "object" && value !== null && !Array.isArray(value);
 }

@@ -206,10 +206,10 @@ export function createStreamCoerceContext(index: IrIndex, options: StreamCoerceO
     }
     if (!result.ok) return result;
     if (context.escapes && !node.complete && typeof result.value === "string") {
-      // A `\uD83D` escape whose pair has not arrived: never show half a character. (Only looked at once
-      // the answer has a `\u` escape: reading a character flattens a growing string, a copy per chunk.)
-      const last = result.value.charCodeAt(result.value.length - 1);
-      if (last >= 0xd800 && last <= 0xdbff) result = { ...result, value: result.value.slice(0, -1) };
+      // (Only looked at once the answer has a `\u` escape: reading a character flattens a growing string,
+      // a copy per chunk.)
+      const value = withoutHalfPair(result.value);
+      if (value !== result.value) result = { ...result, value };
     }
     if (!coercer.delegates && !node.complete && isCutHere(node) && !context.wholeText.has(node)) {
       const score = result.score + FLAG_PENALTIES.Incomplete;
@@ -233,6 +233,12 @@ export function createStreamCoerceContext(index: IrIndex, options: StreamCoerceO
   }
 
   return context;
+}
+
+/** A string being written as a stream shows it: never ending in half of an escaped surrogate pair (`\uD83D`). */
+export function withoutHalfPair(value: string): string {
+  const last = value.charCodeAt(value.length - 1);
+  return last >= 0xd800 && last <= 0xdbff ? value.slice(0, -1) : value;
 }
 
 const NOT_READY: CoerceFailure = {

@@ -3,7 +3,7 @@ import { workMeter } from "../../work-meter.js";
 /**
  * Final mode reads an answer that is one quoted string (`"solo"`, also with a raw line break, in single or
  * smart quotes, or with an inner apostrophe as in `'it's here'`) as the string inside the quotes, not as
- * text with quotes around it (`parseStrictJson` and `quotedAnswer` in extract-candidates), and a fence
+ * text with quotes around it (`parseStrictJson` and `quotedAnswer` in end-candidates), and a fence
  * holding nothing else likewise (`readQuoted` there, `AnswerRegion.quoted` in a stream). This is the
  * streaming side of the same rule: it decodes such an answer as it arrives, one pass over each chunk, and
  * gives up for good as soon as the text cannot be one quoted string any more (text right after the
