@@ -21,7 +21,8 @@
  *   `"code": ```…`); mid-line outside any value it closes the fence after JSON (`{"a": 1}``` bye`), and
  *   in plain text (`Use ```x``` here`) where only blanks follow it on its line. When the content is
  *   code in another language (its brackets and quotes say nothing about JSON), the run closes the fence
- *   where it begins its line, or where only blanks follow it on its line.
+ *   where it begins its line, or where only blanks follow it on its line, or anywhere on the opening line
+ *   of a fence whose content started on it (`Run ```bash npm test``` to check`: inline code).
  *
  * Nothing waits for the end of the answer: a closing run followed by more text on its line closes the
  * fence or not by these rules alone (final mode no longer looks for a later closing line first).
@@ -56,6 +57,8 @@ export interface OpenFence {
   run: number;
   /** Its content is read as JSON (see `readsAsJson`). */
   json: boolean;
+  /** Its content started on its opening line (```` ```bash npm test``` ````) and no line has ended since. */
+  inline?: boolean;
 }
 
 /** A run of backticks inside a fence: it closes it, is text of it, or closes it if its line ends next. */
@@ -97,7 +100,7 @@ export function closesFence(
   content: () => FenceContentState,
 ): ClosingDecision {
   if (run < fence.run) return "text";
-  if (!fence.json) return beginsLine ? "closes" : "closes-if-line-ends";
+  if (!fence.json) return beginsLine || fence.inline ? "closes" : "closes-if-line-ends";
   const state = content();
   // A run alone on its line inside a string closes the fence, unless it closes a code block the string
   // holds: the string's closing quote was dropped (BAML stops at the fence too).

@@ -138,11 +138,11 @@ export class AnswerScanner {
     const header = readFenceHeader(this.held, 0, this.ended);
     if (header === undefined) return false;
     this.current.tag = header.tag;
-    this.fence = { run: this.fence.run, json: readsAsJson(header.tag) };
-    this.take(header.contentStart);
-    this.current.contentStart = this.offset;
     // A one-line fence (```json {"a": 1}```) has its content right after the tag.
     this.lineStart = header.contentStart > header.tag.length;
+    this.fence = { run: this.fence.run, json: readsAsJson(header.tag), inline: !this.lineStart };
+    this.take(header.contentStart);
+    this.current.contentStart = this.offset;
     this.mode = "fence";
     return true;
   }
@@ -217,6 +217,7 @@ export class AnswerScanner {
     if (this.current.kind === "fence") {
       this.current.contentLength += length;
       if (this.keepContent) this.current.keep(text);
+      if (this.fence.inline && text.includes("\n")) this.fence.inline = false;
     }
     this.take(length);
     for (let index = text.length - 1; index >= 0; index--) {
