@@ -166,6 +166,8 @@ export class AnswerScanner {
         break;
       }
     }
+    // (A fence's inline content ends with its line, in text held or given to it before: `inline`.)
+    if (this.fence.inline && text.lastIndexOf("\n", marker) >= 0) this.fence.inline = false;
     // The content up to the run: read whole when it may be (valid JSON arriving with its closing run in
     // one piece, which is then outside any value), else given to the fence's reader, which is asked.
     let assigned = false;

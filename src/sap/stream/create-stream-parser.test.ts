@@ -278,6 +278,17 @@ describe("append and read", () => {
     expect(shown[0]).toMatch(/^\s*The answe/);
   });
 
+  it("ends an inline fence's line the same whether its content came in one piece or in chunks", () => {
+    const text = "Run ```bash npm te\nst``` to check the build.";
+    const string = parseTypeExpression("string", ir).type!;
+    const whole = parseValue(text, string, ir).value;
+    for (let size = 1; size <= 12; size++) {
+      const parser = createStreamParser(string, ir);
+      for (let at = 0; at < text.length; at += size) parser.push(text.slice(at, at + size));
+      expect(parser.finish().value, `chunks of ${size}`).toEqual(whole);
+    }
+  });
+
   it("announces no switch between readings when the value shown only grows", () => {
     const { ir: planIr } = compile({ "schema.baml": "class Plan {\n  plan string[]\n  note string?\n}" });
     const text = "plan:\n  - Step 1: draft it.\n  - Step 2: review it.\n";
