@@ -124,6 +124,8 @@ export class PartialReader {
    */
   private readonly reasoning: ReasoningBlocks | undefined;
   private answer: PartialReader | undefined;
+  /** The answer's reader whose reading the last read showed (a block closing later starts another). */
+  private shownAnswer: PartialReader | undefined;
   /** Where `answer`'s text starts in the whole text, and how much text this reader was given. */
   private answerStart = 0;
   private length = 0;
@@ -423,7 +425,8 @@ export class PartialReader {
   /** The best reading of the answer so far, or undefined when nothing fits yet. */
   read(): PartialReading | undefined {
     const restarts = this.context.restarts;
-    const before = this.fromAnswer ? this.answer?.choice : this.choice;
+    // (What the last read showed: the answer's reader then, which a block closing since has replaced.)
+    const before = this.fromAnswer ? this.shownAnswer?.choice : this.choice;
     const reading = withKnownNames(() => this.choose());
     // A value that started over (a key written again, a union's other option, another split of a
     // string): announced like another reading winning.
@@ -436,7 +439,9 @@ export class PartialReader {
       fromAnswer !== undefined &&
       (!showsNothing(fromAnswer) || reading === undefined || preferable(fromAnswer, reading));
     const wasAnswer = this.fromAnswer;
+    const sameReader = wasAnswer && this.shownAnswer === answer;
     this.fromAnswer = useAnswer;
+    this.shownAnswer = useAnswer ? answer : undefined;
     this.base = useAnswer ? this.answerStart : 0;
     if (!useAnswer) {
       if (wasAnswer) {
@@ -445,7 +450,7 @@ export class PartialReader {
       }
       return reading;
     }
-    if (wasAnswer) {
+    if (sameReader) {
       // (The answer's reader read it before too: whether its reading changed is its own to say.)
       this.changed = answer.changed;
       this.switched = answer.switched;
