@@ -85,6 +85,8 @@ interface Opener {
 interface Section extends Opener {
   /** Content lines after the opening one. */
   lines: string[];
+  /** Where each of `lines` starts in the text (-1: not as written there: `AnswerLines`). */
+  lineStarts: number[];
   /** A code fence is open in the content. */
   inFence: boolean;
   /** A blank line followed some content (a label's value then ends at an unindented line). */
@@ -198,6 +200,8 @@ export class Sections {
    * that value, not a reading of the whole answer (the end of a read drops such prose roots, `inYamlBlocks`).
    */
   readonly yamlBlocks: TextRange[] = [];
+  /** Where the line being read (`read`) starts in the text; -1 when it is not the text's line as written. */
+  private lineStart = -1;
 
   constructor(private readonly names: SectionNames) {
     this.tagsOnly = names.items !== undefined || names.entries !== undefined;
@@ -246,6 +250,7 @@ export class Sections {
         restarted = true;
         this.nextLineAt = this.pushed + end + 1;
         // (Blanks left after a tag closed on the line are nothing, as a line read whole reads them.)
+        this.lineStart = this.restOfLine ? -1 : this.lineAt;
         if (!this.restOfLine || line.trim()) this.read(line);
         this.restOfLine = false;
         this.lineAt = this.nextLineAt;
@@ -316,6 +321,7 @@ export class Sections {
       if (close === undefined) return;
       this.setLine(line.slice(tailAt + close.end));
       this.restOfLine = true;
+      this.lineStart = -1;
       this.read(line.slice(0, tailAt + close.end));
     }
   }
@@ -362,6 +368,7 @@ export class Sections {
     this.setLine("");
     // (A text ending in a line break has no last line to read: no blank line is made up at the end.)
     this.nextLineAt = this.pushed;
+    this.lineStart = this.restOfLine ? -1 : this.lineAt;
     if (line !== "") this.read(line);
     this.lineAt = this.pushed;
     if (this.open) this.close(this.open);
@@ -485,6 +492,7 @@ export class Sections {
     if (open?.inFence) {
       if (FENCE.test(line)) open.inFence = false;
       open.lines.push(line);
+      open.lineStarts.push(this.lineStart);
       return;
     }
     const opener = this.opener(line, open);
@@ -500,6 +508,7 @@ export class Sections {
         return;
       }
       const rest = line.replace(TAG, "$2");
+      this.lineStart = -1;
       if (rest.trim() !== "") this.read(rest);
       return;
     }
@@ -523,6 +532,7 @@ export class Sections {
     if (indentOf(line) === line.length) {
       if (hasContent(open)) open.blankAfterContent = true;
       open.lines.push(line);
+      open.lineStarts.push(this.lineStart);
       return;
     }
     if (open.form === "label" && this.labelEnds(open, line)) {
@@ -533,6 +543,7 @@ export class Sections {
     }
     if (FENCE.test(line)) open.inFence = true;
     open.lines.push(line);
+    open.lineStarts.push(this.lineStart);
   }
 
   /** Whether a label's value ends before `line` (not blank): the rule of `Sections`' doc. */
@@ -564,6 +575,7 @@ export class Sections {
     const section: Section = {
       ...opener,
       lines: [],
+      lineStarts: [],
       inFence: false,
       blankAfterContent: false,
       entry: undefined,
@@ -1316,7 +1328,7 @@ function readSectionContent(section: Section, lines: string[], complete: boolean
   const content = trimBlankEnd(lines);
   if (header === "") {
     // (Blank lines at the end too: a `|+` block at the end of the mapping keeps them.)
-    const yaml = readYamlBlock(lines, section.indent);
+    const yaml = readYamlBlock(lines, section.indent, { starts: section.lineStarts });
     if (yaml !== undefined && !(field.text && isContainer(yaml)) && !mappingItems(yaml, field)) {
       YAML_BLOCK.add(yaml);
       return yaml;
