@@ -14,6 +14,7 @@ import {
 } from "./read-label-lines.js";
 import { MarkdownTable, readMarkdownTable } from "./read-markdown-table.js";
 import {
+  type AnswerLines,
   type BlockHeader,
   BlockText,
   blockScalarHeader,
@@ -200,6 +201,11 @@ export class Sections {
    * that value, not a reading of the whole answer (the end of a read drops such prose roots, `inYamlBlocks`).
    */
   readonly yamlBlocks: TextRange[] = [];
+  /**
+   * The container the answer's prose reading read whole over exactly `[start, end)` of the text, if any
+   * (`AnswerLines.root`; set by the stream reader, whose scanner reads each chunk before this does).
+   */
+  readRoot: AnswerLines["root"];
   /** Where the line being read (`read`) starts in the text; -1 when it is not the text's line as written. */
   private lineStart = -1;
 
@@ -435,7 +441,7 @@ export class Sections {
         partial = this.line.slice(0, closing);
         written = lineOf(decodeEntities(partial));
       }
-      const value = sectionValue(open, partial, opener !== undefined, written);
+      const value = sectionValue(open, partial, opener !== undefined, written, this.readRoot);
       this.place(open, value === undefined ? undefined : forOneRead(value));
     }
     const entries = [...this.object.entries];
@@ -595,7 +601,7 @@ export class Sections {
 
   private close(section: Section): void {
     if (section.field === undefined) return;
-    const value = sectionValue(section, undefined, true);
+    const value = sectionValue(section, undefined, true, undefined, this.readRoot);
     if (value !== undefined && YAML_BLOCK.has(value))
       this.yamlBlocks.push({ start: section.contentAt, end: this.lineAt });
     this.place(section, value);
@@ -846,6 +852,7 @@ function sectionValue(
   partial: string | undefined,
   complete: boolean,
   written?: WrittenLine,
+  root?: AnswerLines["root"],
 ): JsonishNode | undefined {
   if (!complete) {
     const plain = plainValue(section, partial, written);
@@ -854,7 +861,7 @@ function sectionValue(
   const lines = partial === undefined ? section.lines : [...section.lines, partial];
   // (The whole content is read again: a step per character, so a stream shows when it does so each time.)
   for (const line of lines) workMeter.steps += line.length + 1;
-  const node = readSectionContent(section, lines, complete);
+  const node = readSectionContent(section, lines, complete, root);
   if (node === undefined || complete) return node;
   return incomplete(node);
 }
@@ -1303,7 +1310,12 @@ function incomplete(node: JsonishNode): JsonishNode {
 /** Values read as the YAML block under a key with nothing after it (`Sections.yamlBlocks`). */
 const YAML_BLOCK = new WeakSet<JsonishNode>();
 
-function readSectionContent(section: Section, lines: string[], complete: boolean): JsonishNode | undefined {
+function readSectionContent(
+  section: Section,
+  lines: string[],
+  complete: boolean,
+  root: AnswerLines["root"],
+): JsonishNode | undefined {
   const field = section.field;
   if (field === undefined) return undefined;
   // (`Action Input: {"query": …}` is the whole object, read as JSON in the prose, not the field's value.)
@@ -1328,7 +1340,7 @@ function readSectionContent(section: Section, lines: string[], complete: boolean
   const content = trimBlankEnd(lines);
   if (header === "") {
     // (Blank lines at the end too: a `|+` block at the end of the mapping keeps them.)
-    const yaml = readYamlBlock(lines, section.indent, { starts: section.lineStarts });
+    const yaml = readYamlBlock(lines, section.indent, { starts: section.lineStarts, root });
     if (yaml !== undefined && !(field.text && isContainer(yaml)) && !mappingItems(yaml, field)) {
       YAML_BLOCK.add(yaml);
       return yaml;

@@ -36,6 +36,12 @@ export function readYamlBlock(
 export interface AnswerLines {
   /** Where each line starts in the answer; -1: not known (the line is not as the answer wrote it). */
   starts: readonly number[];
+  /**
+   * The container the answer's own reading read whole over exactly `[start, end)` of it, if any: a flow
+   * value on one line is that node, not a second parse of its text (the fixing parser reads the same text
+   * the same way, with the same offsets).
+   */
+  root?: ((start: number, end: number) => JsonishNode | undefined) | undefined;
 }
 
 /**
@@ -426,17 +432,17 @@ class YamlLines {
     }
     const quoted = first[0] === '"' || first[0] === "'";
     const flow = first[0] === "[" || first[0] === "{";
-    if (flow)
-      return parts === undefined ? yamlScalar(first, this.startOf(line, first)) : yamlScalar(parts.join(" "));
+    if (flow) return parts === undefined ? this.flow(line, first) : yamlScalar(parts.join(" "));
     const folded = parts === undefined ? first : foldPlain(parts);
     return yamlScalar(quoted ? folded : withoutComment(folded));
   }
 
-  /** Where `text`, the end of line `line` (trimmed), starts in the answer; 0 when that is not known. */
-  private startOf(line: number, text: string): number {
+  /** The flow list or map `text`, the end of line `line` (trimmed), its offsets counted in the answer. */
+  private flow(line: number, text: string): JsonishNode | undefined {
     const start = this.answer?.starts[line];
-    if (start === undefined || start < 0) return 0;
-    return start + this.indents[line]! + this.trimmed[line]!.length - text.length;
+    if (start === undefined || start < 0) return yamlScalar(text);
+    const at = start + this.indents[line]! + this.trimmed[line]!.length - text.length;
+    return this.answer!.root?.(at, at + text.length) ?? yamlScalar(text, at);
   }
 }
 
