@@ -163,6 +163,21 @@ describe("flag spans", () => {
     ]);
   });
 
+  it("point at an item of a flow list in a YAML block, where the answer wrote it", () => {
+    const { ir: yamlIr } = compile({
+      "schema.baml":
+        "class Row {\n  name string\n  nums int[]\n}\nclass Rows {\n  title string\n  rows Row[]\n}",
+    });
+    if (!yamlIr) throw new Error("the test schema does not compile");
+    const raw = 'title: T\nrows:\n  - name: a\n    nums: [1, "2", 3]';
+    const flags = parseValue(raw, t.classRef("Rows"), yamlIr).flags;
+    expect(
+      flags
+        .filter((flag) => flag.path !== "$")
+        .map((flag) => `${flag.kind} ${flag.path} = ${raw.slice(flag.span!.start, flag.span!.end)}`),
+    ).toEqual(['StringToInt $.rows[0].nums[1] = "2"']);
+  });
+
   it("point at each object gathered into a list", () => {
     const raw = 'First {"name": "A", "age": "1", "email": null} then {"name": "B", "age": 2, "email": null}';
     expect(covered(raw, t.list(person))).toEqual([

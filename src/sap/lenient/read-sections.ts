@@ -14,6 +14,7 @@ import {
 } from "./read-label-lines.js";
 import { MarkdownTable, readMarkdownTable } from "./read-markdown-table.js";
 import {
+  type AnswerLines,
   type BlockHeader,
   BlockText,
   blockScalarHeader,
@@ -85,6 +86,8 @@ interface Opener {
 interface Section extends Opener {
   /** Content lines after the opening one. */
   lines: string[];
+  /** Where each of `lines` starts in the text (-1: not as written there: `AnswerLines`). */
+  lineStarts: number[];
   /** A code fence is open in the content. */
   inFence: boolean;
   /** A blank line followed some content (a label's value then ends at an unindented line). */
@@ -198,6 +201,13 @@ export class Sections {
    * that value, not a reading of the whole answer (the end of a read drops such prose roots, `inYamlBlocks`).
    */
   readonly yamlBlocks: TextRange[] = [];
+  /**
+   * The container the answer's prose reading read whole over exactly `[start, end)` of the text, if any
+   * (`AnswerLines.root`; set by the stream reader, whose scanner reads each chunk before this does).
+   */
+  readRoot: AnswerLines["root"];
+  /** Where the line being read (`read`) starts in the text; -1 when it is not the text's line as written. */
+  private lineStart = -1;
 
   constructor(private readonly names: SectionNames) {
     this.tagsOnly = names.items !== undefined || names.entries !== undefined;
@@ -246,6 +256,7 @@ export class Sections {
         restarted = true;
         this.nextLineAt = this.pushed + end + 1;
         // (Blanks left after a tag closed on the line are nothing, as a line read whole reads them.)
+        this.lineStart = this.restOfLine ? -1 : this.lineAt;
         if (!this.restOfLine || line.trim()) this.read(line);
         this.restOfLine = false;
         this.lineAt = this.nextLineAt;
@@ -316,6 +327,7 @@ export class Sections {
       if (close === undefined) return;
       this.setLine(line.slice(tailAt + close.end));
       this.restOfLine = true;
+      this.lineStart = -1;
       this.read(line.slice(0, tailAt + close.end));
     }
   }
@@ -362,6 +374,7 @@ export class Sections {
     this.setLine("");
     // (A text ending in a line break has no last line to read: no blank line is made up at the end.)
     this.nextLineAt = this.pushed;
+    this.lineStart = this.restOfLine ? -1 : this.lineAt;
     if (line !== "") this.read(line);
     this.lineAt = this.pushed;
     if (this.open) this.close(this.open);
@@ -428,7 +441,7 @@ export class Sections {
         partial = this.line.slice(0, closing);
         written = lineOf(decodeEntities(partial));
       }
-      const value = sectionValue(open, partial, opener !== undefined, written);
+      const value = sectionValue(open, partial, opener !== undefined, written, this.readRoot);
       this.place(open, value === undefined ? undefined : forOneRead(value));
     }
     const entries = [...this.object.entries];
@@ -485,6 +498,7 @@ export class Sections {
     if (open?.inFence) {
       if (FENCE.test(line)) open.inFence = false;
       open.lines.push(line);
+      open.lineStarts.push(this.lineStart);
       return;
     }
     const opener = this.opener(line, open);
@@ -500,6 +514,7 @@ export class Sections {
         return;
       }
       const rest = line.replace(TAG, "$2");
+      this.lineStart = -1;
       if (rest.trim() !== "") this.read(rest);
       return;
     }
@@ -523,6 +538,7 @@ export class Sections {
     if (indentOf(line) === line.length) {
       if (hasContent(open)) open.blankAfterContent = true;
       open.lines.push(line);
+      open.lineStarts.push(this.lineStart);
       return;
     }
     if (open.form === "label" && this.labelEnds(open, line)) {
@@ -533,6 +549,7 @@ export class Sections {
     }
     if (FENCE.test(line)) open.inFence = true;
     open.lines.push(line);
+    open.lineStarts.push(this.lineStart);
   }
 
   /** Whether a label's value ends before `line` (not blank): the rule of `Sections`' doc. */
@@ -564,6 +581,7 @@ export class Sections {
     const section: Section = {
       ...opener,
       lines: [],
+      lineStarts: [],
       inFence: false,
       blankAfterContent: false,
       entry: undefined,
@@ -583,7 +601,7 @@ export class Sections {
 
   private close(section: Section): void {
     if (section.field === undefined) return;
-    const value = sectionValue(section, undefined, true);
+    const value = sectionValue(section, undefined, true, undefined, this.readRoot);
     if (value !== undefined && YAML_BLOCK.has(value))
       this.yamlBlocks.push({ start: section.contentAt, end: this.lineAt });
     this.place(section, value);
@@ -834,6 +852,7 @@ function sectionValue(
   partial: string | undefined,
   complete: boolean,
   written?: WrittenLine,
+  root?: AnswerLines["root"],
 ): JsonishNode | undefined {
   if (!complete) {
     const plain = plainValue(section, partial, written);
@@ -842,7 +861,7 @@ function sectionValue(
   const lines = partial === undefined ? section.lines : [...section.lines, partial];
   // (The whole content is read again: a step per character, so a stream shows when it does so each time.)
   for (const line of lines) workMeter.steps += line.length + 1;
-  const node = readSectionContent(section, lines, complete);
+  const node = readSectionContent(section, lines, complete, root);
   if (node === undefined || complete) return node;
   return incomplete(node);
 }
@@ -1291,7 +1310,12 @@ function incomplete(node: JsonishNode): JsonishNode {
 /** Values read as the YAML block under a key with nothing after it (`Sections.yamlBlocks`). */
 const YAML_BLOCK = new WeakSet<JsonishNode>();
 
-function readSectionContent(section: Section, lines: string[], complete: boolean): JsonishNode | undefined {
+function readSectionContent(
+  section: Section,
+  lines: string[],
+  complete: boolean,
+  root: AnswerLines["root"],
+): JsonishNode | undefined {
   const field = section.field;
   if (field === undefined) return undefined;
   // (`Action Input: {"query": …}` is the whole object, read as JSON in the prose, not the field's value.)
@@ -1316,7 +1340,7 @@ function readSectionContent(section: Section, lines: string[], complete: boolean
   const content = trimBlankEnd(lines);
   if (header === "") {
     // (Blank lines at the end too: a `|+` block at the end of the mapping keeps them.)
-    const yaml = readYamlBlock(lines, section.indent);
+    const yaml = readYamlBlock(lines, section.indent, { starts: section.lineStarts, root });
     if (yaml !== undefined && !(field.text && isContainer(yaml)) && !mappingItems(yaml, field)) {
       YAML_BLOCK.add(yaml);
       return yaml;

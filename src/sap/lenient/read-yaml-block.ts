@@ -11,8 +11,12 @@ import type { JsonishNode } from "./jsonish-node.js";
  * stays out of the runtime bundle and reads lines as a stream delivers them; the `yaml` package checks it
  * in the tests.
  */
-export function readYamlBlock(lines: readonly string[], keyIndent: number): JsonishNode | undefined {
-  const reader = new YamlLines(lines);
+export function readYamlBlock(
+  lines: readonly string[],
+  keyIndent: number,
+  answer?: AnswerLines,
+): JsonishNode | undefined {
+  const reader = new YamlLines(lines, answer);
   reader.skipBlank();
   if (reader.done) return undefined;
   const first = reader.indent();
@@ -26,6 +30,18 @@ export function readYamlBlock(lines: readonly string[], keyIndent: number): Json
   } finally {
     gathered.length = top = base;
   }
+}
+
+/** Where a block's lines are in the answer (a flow list or map on one line then counts its offsets so). */
+export interface AnswerLines {
+  /** Where each line starts in the answer; -1: not known (the line is not as the answer wrote it). */
+  starts: readonly number[];
+  /**
+   * The container the answer's own reading read whole over exactly `[start, end)` of it, if any: a flow
+   * value on one line is that node, not a second parse of its text (the fixing parser reads the same text
+   * the same way, with the same offsets).
+   */
+  root?: ((start: number, end: number) => JsonishNode | undefined) | undefined;
 }
 
 /**
@@ -238,18 +254,19 @@ const NUMBER = /^[+-]?(?:\d+(?:\.\d*)?|\.\d+)(?:[eE][+-]?\d+)?$/;
 
 /**
  * A YAML flow or one-line scalar: a flow list or map (read by the fixing parser, which takes unquoted
- * words), a quoted string (decoded; a single-quoted one's `''` is a quote), or a plain scalar under the
- * core schema (`null`, `~`, `true`, `false` in their three spellings, numbers), else text.
+ * words; its nodes' offsets count from `at`, where `text` starts in the answer, so a flag on one of its
+ * items points there), a quoted string (decoded; a single-quoted one's `''` is a quote), or a plain
+ * scalar under the core schema (`null`, `~`, `true`, `false` in their three spellings, numbers), else text.
  */
-export function yamlScalar(text: string): JsonishNode | undefined {
+export function yamlScalar(text: string, at = 0): JsonishNode | undefined {
   const first = text[0];
   if (first === "[" || first === "{") {
-    const parser = new FixingParser();
+    const parser = new FixingParser(at);
     parser.push(text);
     const roots = parser.end();
     const root = roots[0];
     if (roots.length !== 1 || root === undefined || !root.node.complete) return undefined;
-    if (text.slice(root.end).trim() !== "") return undefined;
+    if (text.slice(root.end - at).trim() !== "") return undefined;
     return root.node;
   }
   if (first === '"') {
@@ -281,7 +298,10 @@ class YamlLines {
   private readonly trimmed: (string | undefined)[] = [];
   private readonly indents: number[] = [];
 
-  constructor(private readonly lines: readonly string[]) {}
+  constructor(
+    private readonly lines: readonly string[],
+    private readonly answer: AnswerLines | undefined,
+  ) {}
 
   get done(): boolean {
     return this.at >= this.lines.length;
@@ -393,6 +413,7 @@ class YamlLines {
 
   /** `first` (on the current line) and its continuation lines (indented past `indent`), as one scalar. */
   private plain(first: string, indent: number, whole: boolean): JsonishNode | undefined {
+    const line = this.at;
     this.at++;
     // (The lines after the first, gathered only when there are any: most values are one line.)
     let parts: string[] | undefined;
@@ -411,9 +432,17 @@ class YamlLines {
     }
     const quoted = first[0] === '"' || first[0] === "'";
     const flow = first[0] === "[" || first[0] === "{";
-    if (flow) return yamlScalar(parts === undefined ? first : parts.join(" "));
+    if (flow) return parts === undefined ? this.flow(line, first) : yamlScalar(parts.join(" "));
     const folded = parts === undefined ? first : foldPlain(parts);
     return yamlScalar(quoted ? folded : withoutComment(folded));
+  }
+
+  /** The flow list or map `text`, the end of line `line` (trimmed), its offsets counted in the answer. */
+  private flow(line: number, text: string): JsonishNode | undefined {
+    const start = this.answer?.starts[line];
+    if (start === undefined || start < 0) return yamlScalar(text);
+    const at = start + this.indents[line]! + this.trimmed[line]!.length - text.length;
+    return this.answer!.root?.(at, at + text.length) ?? yamlScalar(text, at);
   }
 }
 

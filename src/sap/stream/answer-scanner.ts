@@ -24,6 +24,7 @@ import {
   readFenceHeader,
   readsAsJson,
 } from "../lenient/fence-rule.js";
+import type { ArrayNode, ObjectNode } from "../lenient/jsonish-node.js";
 import { parseStrictJson, type StrictJson } from "../lenient/parse-strict-json.js";
 import { AnswerRegion, type WholeReader } from "./answer-region.js";
 
@@ -63,6 +64,22 @@ export class AnswerScanner {
     private readonly readWhole?: WholeReader,
   ) {
     this.current = this.openRegion("prose", 0);
+  }
+
+  /**
+   * The container the answer's first region (prose, from the start: its offsets are the answer's) read
+   * whole over exactly `[start, end)`, if any (`AnswerLines.root`): found by halving, roots in order.
+   */
+  rootAt(start: number, end: number): ObjectNode | ArrayNode | undefined {
+    const roots = this.regions[0]!.roots;
+    let first = 0;
+    for (let high = roots.length; first < high; ) {
+      const middle = (first + high) >> 1;
+      if (roots[middle]!.start < start) first = middle + 1;
+      else high = middle;
+    }
+    const root = roots[first];
+    return root?.start === start && root.end === end && root.node.complete ? root.node : undefined;
   }
 
   /** How many characters at the end of the answer are held back (a possible fence marker or header). */

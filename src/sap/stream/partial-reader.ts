@@ -233,6 +233,8 @@ export class PartialReader {
       const exact = exactPartial(type, value, index);
       return exact === NOT_EXACT ? undefined : { value: exact };
     });
+    // (The scanner reads each chunk before the sections do: a YAML block's flow lists are its roots.)
+    if (this.sections !== undefined) this.sections.readRoot = (start, end) => this.scanner.rootAt(start, end);
   }
 
   private get context(): StreamCoerceContext {
