@@ -6,7 +6,7 @@ import { lineOf, WrittenLine } from "./written-line.js";
 
 /** `key: value` (optionally bulleted or bold), the key one to five words. */
 export const LABEL_LINE =
-  /^\s*(?:[-*•]\s+)?(?:\*\*)?["']?([\p{L}\p{N}_][\p{L}\p{N}_ -]{0,40}?)["']?(?:\*\*)?\s*:(?!\/\/)(?:\*\*)?\s*((?:.|[\u2028\u2029])*)$/u;
+  /^\s*(?:[-*•]\s+)?(?:\*\*)?["']?([\p{L}\p{N}_][\p{L}\p{N}_ -]{0,40}?)["']?(?:\*\*)?\s*:(?!\/\/)(?:\*\*)?\s*([^\n\r]*)$/u;
 export const BULLET = /^\s*(?:[-*•+]|\d{1,3}[.)])\s+(.*)$/;
 /** Beyond this many characters a line's label (`LABEL_LINE`'s key, markers and colon) is decided. */
 export const LABEL_DECIDED = 200;
