@@ -201,15 +201,17 @@ export class Sections {
    * that value, not a reading of the whole answer (the end of a read drops such prose roots, `inYamlBlocks`).
    */
   readonly yamlBlocks: TextRange[] = [];
-  /**
-   * The container the answer's prose reading read whole over exactly `[start, end)` of the text, if any
-   * (`AnswerLines.root`; set by the stream reader, whose scanner reads each chunk before this does).
-   */
-  readRoot: AnswerLines["root"];
   /** Where the line being read (`read`) starts in the text; -1 when it is not the text's line as written. */
   private lineStart = -1;
 
-  constructor(private readonly names: SectionNames) {
+  /**
+   * `readRoot`: the container the answer's prose reading read whole over exactly `[start, end)` of the
+   * text, if any (`AnswerLines.root`; given by the stream reader, whose scanner reads each chunk first).
+   */
+  constructor(
+    private readonly names: SectionNames,
+    private readonly readRoot?: AnswerLines["root"],
+  ) {
     this.tagsOnly = names.items !== undefined || names.entries !== undefined;
     if (this.tagsOnly) this.listed = "";
     const rows = names.items?.list === false ? names.items.inner : undefined;

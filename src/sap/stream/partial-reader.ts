@@ -226,15 +226,15 @@ export class PartialReader {
     this.plainText = plainTextUse(type, index);
     const names = sectionNamesOf(type, index);
     this.reasoning = options.afterReasoning ? undefined : new ReasoningBlocks(names?.fields);
-    this.sections = names === undefined ? undefined : new Sections(names);
+    // (The scanner reads each chunk before the sections do: a YAML block's flow lists are its roots.)
+    this.sections =
+      names === undefined ? undefined : new Sections(names, (start, end) => this.scanner.rootAt(start, end));
     this.collectFlags = options.collectFlags;
     // A fence that arrives whole and is exactly of the type is read as final mode reads it (JSON.parse).
     this.scanner = new AnswerScanner(this.plainText !== "never", (value) => {
       const exact = exactPartial(type, value, index);
       return exact === NOT_EXACT ? undefined : { value: exact };
     });
-    // (The scanner reads each chunk before the sections do: a YAML block's flow lists are its roots.)
-    if (this.sections !== undefined) this.sections.readRoot = (start, end) => this.scanner.rootAt(start, end);
   }
 
   private get context(): StreamCoerceContext {
