@@ -58,7 +58,7 @@ export interface OpenFence {
   /** Its content is read as JSON (see `readsAsJson`). */
   json: boolean;
   /** Its content started on its opening line (```` ```bash npm test``` ````) and no line has ended since. */
-  inline?: boolean;
+  inline: boolean;
 }
 
 /** A run of backticks inside a fence: it closes it, is text of it, or closes it if its line ends next. */

@@ -49,7 +49,7 @@ export class AnswerScanner {
   /** Only blanks were assigned since the last line break (a ``` here begins its line). */
   private lineStart = true;
   /** The fence being read (its opening run and whether its content is JSON), in modes header and fence. */
-  private fence: OpenFence = { run: 3, json: true };
+  private fence: OpenFence = { run: 3, json: true, inline: false };
   /** `end` was called: what waited for more text is decided as at the end of the answer. */
   private ended = false;
 
@@ -145,7 +145,7 @@ export class AnswerScanner {
     this.take(run);
     this.lineStart = false;
     this.mode = "header";
-    this.fence = { run, json: true };
+    this.fence = { run, json: true, inline: false };
     this.current = this.openRegion("fence", this.offset - run);
     return true;
   }
