@@ -229,10 +229,11 @@ export class LabelLines {
   get overwritten(): string | undefined {
     const repeated = this.repeated;
     if (repeated === undefined || this.records?.active || !repeated.active) return undefined;
+    if (repeated.lastLabels >= 2) return repeated.firstKey;
     // A key written again twice or more (the line being written counts) starts records, not a correction.
-    const again =
-      repeated.records.length + +(this.lineHasText && this.openKey()?.toLowerCase() === repeated.firstKey);
-    return repeated.lastLabels < 2 && again < 3 ? undefined : repeated.firstKey;
+    let records = repeated.recordCount;
+    if (this.lineHasText && this.openKey()?.toLowerCase() === repeated.firstKey) records++;
+    return records >= 3 ? repeated.firstKey : undefined;
   }
 
   /**

@@ -47,8 +47,8 @@ interface Start {
  */
 export class LabelRecords {
   private readonly list: ArrayNode = { kind: "array", items: [], complete: false };
-  /** The records read (read-only outside): while fewer than two, only a candidate first record (`first`). */
-  readonly records: RecordReader[] = [];
+  /** The records read: while fewer than two, only a candidate first record (`first`). */
+  private readonly records: RecordReader[] = [];
   private first: Start | undefined;
   /** The key the last record started with (in lower case). */
   private lastKey: string | undefined;
@@ -87,6 +87,11 @@ export class LabelRecords {
   /** Label lines read whole in the last record. */
   get lastLabels(): number {
     return this.last?.labelCount ?? 0;
+  }
+
+  /** How many records started (a first candidate counts). */
+  get recordCount(): number {
+    return this.records.length;
   }
 
   /** Two records started: the answer is a list of them. */

@@ -3,7 +3,8 @@ import { childPath } from "../coerce/coerce-result.js";
 import { indexOf } from "./index-of.js";
 import { type PartialType, partialClassFields, partialTypeOfAlias } from "./partial-type.js";
 
-const STATES = new Set(["Pending", "Incomplete", "Complete"]);
+/** A `@stream.with_state` value's states, in the order a stream moves through them. */
+export const STREAM_STATES: readonly string[] = ["Pending", "Incomplete", "Complete"];
 
 /**
  * Whether `value` has the shape of `partial` (a partial type from `partialType`): `undefined` when it
@@ -20,7 +21,7 @@ export function checkPartialValue(
 
 function check(value: unknown, partial: PartialType, index: IrIndex, path: string): string | undefined {
   if (partial.withState) {
-    if (!isRecord(value) || !STATES.has(value.state as string) || !("value" in value)) {
+    if (!isRecord(value) || !STREAM_STATES.includes(value.state as string) || !("value" in value)) {
       return `${path}: expected { value, state }, found ${preview(value)}`;
     }
     const { withState: _, ...plain } = partial;

@@ -23,7 +23,7 @@
 
 import { childPath } from "../coerce/coerce-result.js";
 import type { Flag } from "../flags.js";
-import { isRecord } from "./check-partial-value.js";
+import { isRecord, STREAM_STATES } from "./check-partial-value.js";
 
 /** How the end may extend what a partial showed (see the file's comment). */
 export type EndExtension = "filled" | "grown" | "trimmed" | "added" | "advanced";
@@ -45,8 +45,6 @@ export type EndChange =
   | { kind: "extends"; ways: ReadonlySet<EndExtension> }
   | ({ kind: "drops" } & EndReplacement)
   | ({ kind: "replaces" } & EndReplacement);
-
-const STATES = ["Pending", "Incomplete", "Complete"];
 
 /**
  * How `final` (the final value in its partial shape, `finalAsPartial`) relates to `shown` (the last
@@ -84,8 +82,8 @@ class EndWalk {
     if (Array.isArray(shown) && Array.isArray(final)) return this.items(shown, final, path);
     if (isRecord(shown) && isRecord(final)) {
       if (isWithState(shown) && isWithState(final)) {
-        const before = STATES.indexOf(shown.state as string);
-        const after = STATES.indexOf(final.state as string);
+        const before = STREAM_STATES.indexOf(shown.state as string);
+        const after = STREAM_STATES.indexOf(final.state as string);
         if (after < before) return this.replace(path, shown, final);
         if (after > before) this.ways.add("advanced");
         return this.compare(shown.value, final.value, path);

@@ -6,12 +6,10 @@
  * last wins.) A push that does so announces it (`ReadingSwitch`); the stream tests and the fuzz hold
  * every other push to the rule.
  */
+import { isRecord, STREAM_STATES } from "./check-partial-value.js";
 
-const STATES = ["Pending", "Incomplete", "Complete"];
-
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === "object" && value !== null && !Array.isArray(value);
-}
+/** No path may drop items or entries (what a stream itself asks). */
+const NONE_MAY_DROP = () => false;
 
 /**
  * Where `next` takes back what `previous` showed (the path and what changed), or undefined. `mayDrop`:
@@ -21,7 +19,7 @@ export function stepBack(
   previous: unknown,
   next: unknown,
   path = "$",
-  mayDrop: (path: string) => boolean = () => false,
+  mayDrop: (path: string) => boolean = NONE_MAY_DROP,
 ): string | undefined {
   if (previous === null) return undefined;
   const show = (value: unknown) => JSON.stringify(value)?.slice(0, 120);
@@ -43,7 +41,7 @@ export function stepBack(
   if (isRecord(previous)) {
     if (!isRecord(next)) return `${path}: ${show(previous)} → ${show(next)}`;
     if ("state" in previous && "value" in previous && "state" in next) {
-      if (STATES.indexOf(next.state as string) < STATES.indexOf(previous.state as string))
+      if (STREAM_STATES.indexOf(next.state as string) < STREAM_STATES.indexOf(previous.state as string))
         return `${path}: state ${previous.state} → ${next.state}`;
       return stepBack(previous.value, next.value, path, mayDrop);
     }
